@@ -1,0 +1,451 @@
+//! Resolve messages: fields, groups and var data, laid out by
+//! [`super::layout`], checked for order, names, ids and versions.
+
+use std::collections::HashSet;
+
+use super::layout::{self, Slot};
+use super::model::*;
+use super::resolve::Resolver;
+use crate::schema::{Element, Pos};
+
+/// The members of one block: a message root or a group entry.
+struct Block {
+    fields: Vec<Field>,
+    groups: Vec<Group>,
+    data: Vec<Data>,
+    block_length: u32,
+}
+
+impl Resolver<'_> {
+    pub(super) fn message(&mut self, e: &Element) -> Option<Message> {
+        let name = self.name(e)?;
+        let Some(id) = self.uint_attr(e, "id") else {
+            self.error(&e.pos, format!("message \"{name}\" has no id"));
+            return None;
+        };
+        let since_version = self.since_version(e);
+        let block = self.block(e, &name)?;
+        Some(Message {
+            id,
+            description: e.attr("description").map(str::to_string),
+            block_length: block.block_length,
+            since_version,
+            deprecated: self.deprecated(e),
+            semantic_type: e.attr("semanticType").map(str::to_string),
+            fields: block.fields,
+            groups: block.groups,
+            data: block.data,
+            pos: e.pos.clone(),
+            name,
+        })
+    }
+
+    fn block(&mut self, e: &Element, owner: &str) -> Option<Block> {
+        let mut fields = Vec::new();
+        let mut field_elems = Vec::new();
+        let mut groups = Vec::new();
+        let mut data = Vec::new();
+        let mut names = HashSet::new();
+        let mut ids = HashSet::new();
+        for c in &e.children {
+            match c.name.as_str() {
+                "field" => {
+                    if !groups.is_empty() || !data.is_empty() {
+                        self.error(
+                            &c.pos,
+                            format!(
+                                "field \"{}\" declared after a group or var data in \"{owner}\"",
+                                c.attr("name").unwrap_or("")
+                            ),
+                        );
+                    }
+                    if let Some(f) = self.field(c) {
+                        self.check_unique(&mut names, &mut ids, &f.name, f.id, &c.pos, owner);
+                        fields.push(f);
+                        field_elems.push(c);
+                    }
+                }
+                "group" => {
+                    if !data.is_empty() {
+                        self.error(
+                            &c.pos,
+                            format!(
+                                "group \"{}\" declared after var data in \"{owner}\"",
+                                c.attr("name").unwrap_or("")
+                            ),
+                        );
+                    }
+                    if let Some(g) = self.group(c) {
+                        self.check_unique(&mut names, &mut ids, &g.name, g.id, &c.pos, owner);
+                        groups.push(g);
+                    }
+                }
+                "data" => {
+                    if let Some(d) = self.data(c) {
+                        self.check_unique(&mut names, &mut ids, &d.name, d.id, &c.pos, owner);
+                        data.push(d);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let slots: Vec<Slot> = fields
+            .iter()
+            .zip(&field_elems)
+            .map(|(f, c)| Slot {
+                explicit_offset: self.uint_attr(c, "offset"),
+                length: f.encoded_length,
+            })
+            .collect();
+        let placed = layout::place(&slots);
+        for (i, min) in &placed.overlaps {
+            if let (Some(f), Some(c)) = (fields.get(*i), field_elems.get(*i)) {
+                let msg = format!(
+                    "field \"{}\" offset overlaps the previous field (earliest offset {min})",
+                    f.name
+                );
+                self.error(&c.pos, msg);
+            }
+        }
+        for (f, off) in fields.iter_mut().zip(&placed.offsets) {
+            f.offset = *off;
+        }
+        let block_length = match self.uint_attr(e, "blockLength") {
+            Some(b) if b < placed.end => {
+                self.error(
+                    &e.pos,
+                    format!(
+                        "blockLength {b} of \"{owner}\" is smaller than its fields ({} bytes)",
+                        placed.end
+                    ),
+                );
+                placed.end
+            }
+            Some(b) => b,
+            None => placed.end,
+        };
+        Some(Block {
+            fields,
+            groups,
+            data,
+            block_length,
+        })
+    }
+
+    fn check_unique(
+        &mut self,
+        names: &mut HashSet<String>,
+        ids: &mut HashSet<u32>,
+        name: &str,
+        id: u32,
+        pos: &Pos,
+        owner: &str,
+    ) {
+        if !names.insert(name.to_string()) {
+            self.error(pos, format!("duplicate name \"{name}\" in \"{owner}\""));
+        }
+        if !ids.insert(id) {
+            self.warning(
+                pos,
+                format!("duplicate id {id} (\"{name}\") in \"{owner}\""),
+            );
+        }
+    }
+
+    fn member_id(&mut self, e: &Element, name: &str) -> u32 {
+        match self.uint_attr(e, "id") {
+            Some(id) => id,
+            None => {
+                if e.attr("id").is_none() {
+                    self.error(&e.pos, format!("\"{name}\" has no id"));
+                }
+                0
+            }
+        }
+    }
+
+    fn field(&mut self, e: &Element) -> Option<Field> {
+        let name = self.name(e)?;
+        let id = self.member_id(e, &name);
+        let Some(type_name) = e.attr("type") else {
+            self.error(&e.pos, format!("field \"{name}\" has no type"));
+            return None;
+        };
+        let ty = self.field_type(type_name, &e.pos)?;
+        let declared = e.attr("presence");
+        let presence = match declared {
+            Some("constant") => Presence::Constant,
+            Some("optional") => Presence::Optional,
+            Some("required") => Presence::Required,
+            Some(other) => {
+                self.error(&e.pos, format!("unknown presence \"{other}\""));
+                Presence::Required
+            }
+            None => type_presence(&ty),
+        };
+        if let (Some(fs), Some(ts)) = (e.attr("semanticType"), &ty.semantic_type) {
+            if fs != ts {
+                self.error(
+                    &e.pos,
+                    format!("Mismatched semanticType on type and field: {name}"),
+                );
+            }
+        }
+        let value_ref = e.attr("valueRef").map(str::to_string);
+        let const_value = if presence == Presence::Constant {
+            self.field_constant(e, &name, &ty, value_ref.as_deref())
+        } else {
+            if value_ref.is_some() {
+                self.error(
+                    &e.pos,
+                    format!("field \"{name}\" has a valueRef but is not constant"),
+                );
+            }
+            None
+        };
+        let own_since = self.since_version(e);
+        Some(Field {
+            id,
+            description: e.attr("description").map(str::to_string),
+            offset: 0,
+            encoded_length: layout::field_length(&ty, presence),
+            type_name: type_name.to_string(),
+            presence,
+            value_ref,
+            const_value,
+            since_version: own_since.max(ty.since_version),
+            deprecated: self.deprecated(e),
+            semantic_type: e.attr("semanticType").map(str::to_string),
+            pos: e.pos.clone(),
+            ty,
+            name,
+        })
+    }
+
+    fn field_constant(
+        &mut self,
+        e: &Element,
+        name: &str,
+        ty: &Type,
+        value_ref: Option<&str>,
+    ) -> Option<ConstValue> {
+        if let Some(vr) = value_ref {
+            let cv = self.value_ref(vr, &e.pos)?;
+            if let (ConstValue::EnumValue { enum_name, .. }, TypeKind::Enum(_)) = (&cv, &ty.kind) {
+                if *enum_name != ty.name {
+                    self.error(
+                        &e.pos,
+                        format!(
+                            "valueRef \"{vr}\" is not a value of the field's enum \"{}\"",
+                            ty.name
+                        ),
+                    );
+                }
+            }
+            return Some(cv);
+        }
+        match &ty.kind {
+            TypeKind::Encoded(enc) if enc.const_value.is_some() => enc.const_value.clone(),
+            TypeKind::Encoded(enc) if !e.text.trim().is_empty() => {
+                let text = e.text.trim();
+                if enc.primitive == Primitive::Char {
+                    Some(ConstValue::Text(text.to_string()))
+                } else {
+                    match enc.primitive.parse_scalar(text) {
+                        Ok(v) => Some(ConstValue::Number(v)),
+                        Err(msg) => {
+                            self.error(&e.pos, format!("constant field \"{name}\": {msg}"));
+                            None
+                        }
+                    }
+                }
+            }
+            _ => {
+                self.error(&e.pos, format!("constant field \"{name}\" has no value (no valueRef and its type is not constant)"));
+                None
+            }
+        }
+    }
+
+    /// A field's type: a primitive by name, or a named type.
+    fn field_type(&mut self, type_name: &str, pos: &Pos) -> Option<Type> {
+        if let Some(p) = Primitive::from_name(type_name) {
+            return Some(Type {
+                name: type_name.to_string(),
+                description: None,
+                since_version: 0,
+                deprecated: None,
+                semantic_type: None,
+                kind: TypeKind::Encoded(Encoded {
+                    primitive: p,
+                    length: 1,
+                    presence: Presence::Required,
+                    null_value: None,
+                    min_value: None,
+                    max_value: None,
+                    character_encoding: (p == Primitive::Char).then(|| "US-ASCII".to_string()),
+                    const_value: None,
+                    value_ref: None,
+                    var_len: false,
+                }),
+                pos: pos.clone(),
+            });
+        }
+        self.named_type(type_name, pos)
+    }
+
+    fn group(&mut self, e: &Element) -> Option<Group> {
+        let name = self.name(e)?;
+        let id = self.member_id(e, &name);
+        let dim_name = e.attr("dimensionType").unwrap_or("groupSizeEncoding");
+        let dimension = self.named_type(dim_name, &e.pos);
+        if let Some(dim) = &dimension {
+            self.check_dimension(dim, dim_name, &name, &e.pos);
+        }
+        let since_version = self.since_version(e);
+        let block = self.block(e, &name)?;
+        Some(Group {
+            id,
+            description: e.attr("description").map(str::to_string),
+            block_length: block.block_length,
+            since_version,
+            deprecated: self.deprecated(e),
+            dimension: dimension?,
+            fields: block.fields,
+            groups: block.groups,
+            data: block.data,
+            pos: e.pos.clone(),
+            name,
+        })
+    }
+
+    fn check_dimension(&mut self, dim: &Type, dim_name: &str, group: &str, pos: &Pos) {
+        let TypeKind::Composite(c) = &dim.kind else {
+            self.error(
+                pos,
+                format!("group \"{group}\": dimensionType should be a composite type: {dim_name}"),
+            );
+            return;
+        };
+        for member in ["blockLength", "numInGroup"] {
+            match c.members.iter().find(|m| m.ty.name == member) {
+                Some(m) if member_primitive(&m.ty).is_some_and(|p| !p.is_signed() && !p.is_float() && p != Primitive::Char) => {
+                    self.check_java_int_max(&m.ty, &format!("group \"{group}\": {dim_name}.{member}"), pos);
+                }
+                Some(_) => self.error(pos, format!("group \"{group}\": \"{dim_name}.{member}\" must be an unsigned integer type")),
+                None => self.error(pos, format!("group \"{group}\": dimensionType \"{dim_name}\" has no \"{member}\"")),
+            }
+        }
+    }
+
+    /// The reference holds counts and lengths in a Java int: a uint32 or
+    /// uint64 one must cap itself with a maxValue that fits.
+    fn check_java_int_max(&mut self, ty: &Type, what: &str, pos: &Pos) {
+        const JAVA_INT_MAX: i128 = i32::MAX as i128;
+        let TypeKind::Encoded(enc) = &ty.kind else {
+            return;
+        };
+        if enc.primitive.size() < 4 {
+            return;
+        }
+        let max = match enc.max_value {
+            Some(Scalar::Int(m)) => m,
+            _ => enc.primitive.int_range().1,
+        };
+        if max > JAVA_INT_MAX {
+            self.error(
+                pos,
+                format!(
+                    "{what}: maxValue must be set for {} type: max value allowed={JAVA_INT_MAX}",
+                    enc.primitive.name()
+                ),
+            );
+        }
+    }
+
+    fn data(&mut self, e: &Element) -> Option<Data> {
+        let name = self.name(e)?;
+        let id = self.member_id(e, &name);
+        let Some(type_name) = e.attr("type") else {
+            self.error(&e.pos, format!("data \"{name}\" has no type"));
+            return None;
+        };
+        let ty = self.named_type(type_name, &e.pos)?;
+        let TypeKind::Composite(c) = &ty.kind else {
+            self.error(&e.pos, format!("data \"{name}\": type \"{type_name}\" should be a composite with length and varData"));
+            return None;
+        };
+        let length = c.members.iter().find(|m| m.ty.name == "length");
+        let var_data = c.members.iter().find(|m| m.ty.name == "varData");
+        let (Some(length), Some(var_data)) = (length, var_data) else {
+            self.error(&e.pos, format!("data \"{name}\": composite \"{type_name}\" needs \"length\" and \"varData\" members"));
+            return None;
+        };
+        let length_primitive = match member_primitive(&length.ty) {
+            Some(p) if !p.is_signed() && !p.is_float() && p != Primitive::Char => p,
+            _ => {
+                self.error(
+                    &e.pos,
+                    format!(
+                        "data \"{name}\": \"{type_name}.length\" must be an unsigned integer type"
+                    ),
+                );
+                return None;
+            }
+        };
+        self.check_java_int_max(
+            &length.ty,
+            &format!("data \"{name}\": {type_name}.length"),
+            &e.pos,
+        );
+        let max_length = match &length.ty.kind {
+            TypeKind::Encoded(Encoded {
+                max_value: Some(Scalar::Int(m)),
+                ..
+            }) => u64::try_from(*m).unwrap_or(0),
+            _ => u64::try_from(length_primitive.int_range().1).unwrap_or(u64::MAX),
+        };
+        let character_encoding = match &var_data.ty.kind {
+            TypeKind::Encoded(enc) => {
+                if enc.primitive != Primitive::Char && enc.primitive != Primitive::Uint8 {
+                    self.error(
+                        &e.pos,
+                        format!("data \"{name}\": \"{type_name}.varData\" must be uint8 or char"),
+                    );
+                }
+                enc.character_encoding.clone()
+            }
+            _ => None,
+        };
+        let since_version = self.since_version(e);
+        Some(Data {
+            id,
+            description: e.attr("description").map(str::to_string),
+            length_primitive,
+            max_length,
+            character_encoding,
+            since_version: since_version.max(ty.since_version),
+            deprecated: self.deprecated(e),
+            pos: e.pos.clone(),
+            ty,
+            name,
+        })
+    }
+}
+
+/// A type's presence when the field does not say.
+fn type_presence(ty: &Type) -> Presence {
+    match &ty.kind {
+        TypeKind::Encoded(e) => e.presence,
+        TypeKind::Enum(e) => e.presence,
+        _ => Presence::Required,
+    }
+}
+
+/// The primitive of a single-value `<type>`.
+fn member_primitive(ty: &Type) -> Option<Primitive> {
+    match &ty.kind {
+        TypeKind::Encoded(e) if e.length == 1 => Some(e.primitive),
+        _ => None,
+    }
+}

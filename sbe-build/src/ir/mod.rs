@@ -1,0 +1,54 @@
+//! The intermediate representation: resolve, validate and lay out a parsed
+//! schema once; codegen, the layout report, the run-time codec and the
+//! compatibility check all read the result.
+//!
+//! ```
+//! let xml = r#"<messageSchema package="demo" id="1">
+//!   <types>
+//!     <composite name="messageHeader">
+//!       <type name="blockLength" primitiveType="uint16"/>
+//!       <type name="templateId" primitiveType="uint16"/>
+//!       <type name="schemaId" primitiveType="uint16"/>
+//!       <type name="version" primitiveType="uint16"/>
+//!     </composite>
+//!   </types>
+//!   <message name="Ping" id="1">
+//!     <field name="seq" id="1" type="uint64"/>
+//!     <field name="flags" id="2" type="uint8" offset="12"/>
+//!   </message>
+//! </messageSchema>"#;
+//! let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
+//! let ping = &schema.messages[0];
+//! assert_eq!(ping.fields[1].offset, 12);
+//! assert_eq!(ping.block_length, 13);
+//! ```
+
+mod layout;
+mod message;
+mod model;
+mod primitive;
+mod report;
+mod resolve;
+
+use std::path::Path;
+
+pub use layout::{encoded_length, field_length};
+pub use model::*;
+pub use report::layout_json;
+pub use resolve::is_identifier;
+
+use crate::error::Error;
+use crate::schema;
+
+/// Parse, resolve and lay out the schema at `path` (with its includes).
+pub fn load(path: impl AsRef<Path>) -> Result<Schema, Error> {
+    let doc = schema::parse_file(path.as_ref())?;
+    resolve::resolve(&doc).map_err(Error::Schema)
+}
+
+/// Like [`load`], from a schema held in memory (`path` names it in
+/// diagnostics and anchors relative includes).
+pub fn load_str(path: impl AsRef<Path>, xml: &str) -> Result<Schema, Error> {
+    let doc = schema::parse_str(path.as_ref(), xml)?;
+    resolve::resolve(&doc).map_err(Error::Schema)
+}
