@@ -150,7 +150,8 @@ fn parse_text(
         )])
     })?;
     let mut ctx = Ctx {
-        doc: &doc,
+        text,
+        line_starts: line_starts(text),
         file,
         dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
         files,
@@ -159,21 +160,33 @@ fn parse_text(
     ctx.element(doc.root_element())
 }
 
-struct Ctx<'d, 'i, 'f> {
-    doc: &'d roxmltree::Document<'i>,
+/// Byte offset where each line starts, to turn offsets into line:col
+/// without rescanning the text for every element.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
+struct Ctx<'t, 'f> {
+    text: &'t str,
+    line_starts: Vec<usize>,
     file: Arc<PathBuf>,
     dir: PathBuf,
     files: &'f mut Vec<PathBuf>,
     stack: &'f mut Vec<PathBuf>,
 }
 
-impl Ctx<'_, '_, '_> {
+impl Ctx<'_, '_> {
     fn pos(&self, node: roxmltree::Node<'_, '_>) -> Pos {
-        let p = self.doc.text_pos_at(node.range().start);
+        let at = node.range().start;
+        let line = self.line_starts.partition_point(|&s| s <= at).max(1);
+        let start = self.line_starts.get(line - 1).copied().unwrap_or(0);
+        let col = self.text.get(start..at).map_or(0, |t| t.chars().count());
         Pos {
             file: self.file.clone(),
-            line: p.row,
-            col: p.col,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            col: u32::try_from(col + 1).unwrap_or(u32::MAX),
         }
     }
 

@@ -170,7 +170,10 @@ mod tests {
                 "block length 4 is shorter than the 45 bytes required",
             ),
             (
-                Error::CountOutOfRange { count: 70000, max: 65534 },
+                Error::CountOutOfRange {
+                    count: 70000,
+                    max: 65534,
+                },
                 "group count 70000 out of range (max 65534)",
             ),
             (

@@ -352,7 +352,10 @@ mod tests {
         let below = JavaDouble(f64::from_bits(0.001f64.to_bits() - 1)).to_string();
         assert!(below.starts_with("9.99999999999999") && below.ends_with("E-4"));
         let top = JavaDouble(f64::from_bits(1.0e7f64.to_bits() - 1)).to_string();
-        assert!(top.starts_with("9999999.99999") && !top.contains('E'), "{top}");
+        assert!(
+            top.starts_with("9999999.99999") && !top.contains('E'),
+            "{top}"
+        );
     }
 
     /// Outputs of `Float.toString` (JDK 19+).

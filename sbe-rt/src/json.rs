@@ -271,7 +271,9 @@ impl JsonWriter {
                     break;
                 }
                 Err(e) => {
-                    let (valid, bad) = rest.split_at_checked(e.valid_up_to()).unwrap_or((rest, &[]));
+                    let (valid, bad) = rest
+                        .split_at_checked(e.valid_up_to())
+                        .unwrap_or((rest, &[]));
                     escape_into(out, core::str::from_utf8(valid).unwrap_or_default());
                     out.push('\u{fffd}');
                     let skip = e.error_len().unwrap_or(bad.len());
@@ -293,7 +295,7 @@ impl JsonWriter {
     /// ```
     pub fn hex(&mut self, bytes: &[u8]) -> &mut Self {
         let out = self.value();
-        out.reserve(bytes.len() * 2 + 2);
+        out.reserve(bytes.len().saturating_mul(2).saturating_add(2));
         out.push('"');
         for &b in bytes {
             out.push(hex_digit(b >> 4));

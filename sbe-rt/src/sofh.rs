@@ -8,7 +8,7 @@
 //! | 4      | uint16 | encoding type: [`SOFH_SBE_LE`] (`0xEB50`) for SBE 1.0 little-endian, [`SOFH_SBE_BE`] (`0x5BE0`) for SBE big-endian |
 //!
 //! These functions need no allocation and no feature; the stream
-//! [`Framer`](crate::Framer) (feature `bytes`) builds on them.
+//! `Framer` (feature `bytes`) builds on them.
 //!
 //! ```
 //! use sbe_rt::sofh::{read_sofh, write_sofh, SofhHeader, SOFH_LEN, SOFH_SBE_LE};

@@ -19,7 +19,7 @@
 //! `get_T_be`, `put_T_le` and `put_T_be` (for one-byte types the two byte
 //! orders are the same; both names exist so generated code can be uniform).
 //!
-//! The checked helpers [`check_len`], [`slice`], [`slice_mut`] and
+//! The checked helpers [`check_len`], [`slice`](fn@slice), [`slice_mut`] and
 //! [`put_slice`] return [`Error::Truncated`] instead.
 //!
 //! ```

@@ -145,7 +145,7 @@ impl Resolver<'_> {
             self.error(pos, format!("duplicate name \"{name}\" in \"{owner}\""));
         }
         if !ids.insert(id) {
-            self.warning(
+            self.error(
                 pos,
                 format!("duplicate id {id} (\"{name}\") in \"{owner}\""),
             );

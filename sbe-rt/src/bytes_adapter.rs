@@ -1,0 +1,537 @@
+//! Splitting a byte stream into messages without copying (feature `bytes`).
+//!
+//! A [`Framer`] owns one growable [`BytesMut`] buffer. Bytes read from a
+//! socket or file are appended with [`push`](Framer::push) (or read straight
+//! into the buffer with `read_from`, feature `std`);
+//! each complete message is then split off the front as a [`Bytes`] with
+//! `split_to(..).freeze()`: no copy, and the `Bytes` can be kept, sent to
+//! another thread and decoded later (generated decoders take `&[u8]`, and a
+//! `Bytes` derefs to one). Once those frames are dropped, the buffer's space
+//! is reused by the next `push`.
+//!
+//! Two framings are supported (see [`Framing`]):
+//!
+//! * **raw**: messages back to back; the caller says how long the message
+//!   at the front is, with a function of the buffered bytes
+//!   ([`next_frame`](Framer::next_frame));
+//! * **SOFH**: each message behind a Simple Open Framing Header
+//!   ([`next_sofh_frame`](Framer::next_sofh_frame)); the header is
+//!   stripped and its encoding type returned with the message.
+//!
+//! ```
+//! use sbe_rt::{Framer, sofh::{write_sofh, SOFH_SBE_LE}};
+//!
+//! // Two SOFH frames, fed in awkward pieces.
+//! let mut stream = Vec::new();
+//! for body in [&b"first"[..], &b"second!"[..]] {
+//!     let mut header = [0u8; 6];
+//!     write_sofh(&mut header, body.len(), SOFH_SBE_LE)?;
+//!     stream.extend_from_slice(&header);
+//!     stream.extend_from_slice(body);
+//! }
+//!
+//! let mut framer = Framer::new();
+//! let mut messages = Vec::new();
+//! for chunk in stream.chunks(4) {
+//!     framer.push(chunk);
+//!     while let Some(frame) = framer.next_sofh_frame()? {
+//!         assert_eq!(frame.encoding_type, Some(SOFH_SBE_LE));
+//!         messages.push(frame.message);
+//!     }
+//! }
+//! assert_eq!(messages, [&b"first"[..], &b"second!"[..]]);
+//! assert_eq!(framer.buffered(), 0);
+//! # Ok::<(), sbe_rt::Error>(())
+//! ```
+
+pub use bytes::{Bytes, BytesMut};
+
+use crate::error::{Error, Result};
+use crate::sofh::{read_sofh, SOFH_LEN};
+
+/// How messages are delimited in a stream.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Framing {
+    /// Messages back to back, each sized by its own header, blocks, groups
+    /// and var data.
+    #[default]
+    Raw,
+    /// Each message behind a Simple Open Framing Header (see
+    /// [`sofh`](crate::sofh)).
+    Sofh,
+}
+
+/// One message split off a stream.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Frame {
+    /// The SBE message, starting with its message header (any framing
+    /// header removed). Shares the framer's memory: no copy was made.
+    pub message: Bytes,
+    /// The SOFH encoding type (e.g. [`SOFH_SBE_LE`](crate::sofh::SOFH_SBE_LE))
+    /// with SOFH framing, `None` with raw framing.
+    pub encoding_type: Option<u16>,
+}
+
+/// Splits a byte stream into messages without copying them.
+///
+/// See the [module documentation](self) for an overview.
+///
+/// After `next_*` returns an `Err` the stream cannot be resynchronised by
+/// the framer: nothing was consumed, and the same error comes back until the
+/// caller [`clear`](Self::clear)s the framer or [`skip`](Self::skip)s bytes.
+#[derive(Debug)]
+pub struct Framer {
+    buf: BytesMut,
+    max_frame_len: usize,
+}
+
+impl Default for Framer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Framer {
+    /// An empty framer, accepting frames of any length.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::with_capacity(0)
+    }
+
+    /// An empty framer whose buffer holds `capacity` bytes before growing.
+    #[must_use]
+    pub fn with_capacity(capacity: usize) -> Self {
+        Framer {
+            buf: BytesMut::with_capacity(capacity),
+            max_frame_len: usize::MAX,
+        }
+    }
+
+    /// Sets the longest frame accepted (framing header included); a longer
+    /// declared length gives [`Error::FrameLength`] instead of buffering
+    /// without bound. The default is no limit.
+    ///
+    /// ```
+    /// use sbe_rt::{Error, Framer};
+    ///
+    /// let mut framer = Framer::new().max_frame_len(1024);
+    /// framer.push(&[0, 0, 0x10, 0, 0xeb, 0x50]); // declares 4096 bytes
+    /// assert_eq!(
+    ///     framer.next_sofh_frame(),
+    ///     Err(Error::FrameLength { length: 4096, min: 6, max: 1024 })
+    /// );
+    /// ```
+    #[must_use]
+    pub fn max_frame_len(mut self, max: usize) -> Self {
+        self.max_frame_len = max;
+        self
+    }
+
+    /// Appends bytes received from the stream.
+    ///
+    /// The buffer grows as needed; space of frames already split off and
+    /// dropped is reclaimed rather than reallocated.
+    pub fn push(&mut self, data: &[u8]) {
+        self.buf.reserve(data.len());
+        self.buf.extend_from_slice(data);
+    }
+
+    /// Reads once from `reader` straight into the buffer (up to `max` bytes)
+    /// and returns how many bytes were read; `Ok(0)` means end of stream
+    /// (or `max == 0`).
+    ///
+    /// ```
+    /// let mut framer = sbe_rt::Framer::new();
+    /// let mut input: &[u8] = b"abcdef";
+    /// assert_eq!(framer.read_from(&mut input, 4)?, 4);
+    /// assert_eq!(framer.pending(), b"abcd");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn read_from<R: std::io::Read + ?Sized>(
+        &mut self,
+        reader: &mut R,
+        max: usize,
+    ) -> std::io::Result<usize> {
+        let start = self.buf.len();
+        self.buf.resize(start.saturating_add(max), 0);
+        let result = match self.buf.get_mut(start..) {
+            Some(spare) => reader.read(spare),
+            None => Ok(0),
+        };
+        let n = *result.as_ref().unwrap_or(&0);
+        self.buf.truncate(start.saturating_add(n.min(max)));
+        result
+    }
+
+    /// Number of bytes buffered and not yet returned in a frame. Non-zero at
+    /// the end of a stream means it ended inside a message.
+    #[must_use]
+    pub fn buffered(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// The bytes buffered and not yet returned in a frame.
+    #[must_use]
+    pub fn pending(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// Drops every buffered byte.
+    pub fn clear(&mut self) {
+        self.buf.clear();
+    }
+
+    /// Drops up to `n` bytes from the front of the buffer (for instance to
+    /// skip a frame that failed to decode) and returns how many were dropped.
+    pub fn skip(&mut self, n: usize) -> usize {
+        let n = n.min(self.buf.len());
+        let _ = self.buf.split_to(n);
+        n
+    }
+
+    /// Checks a declared frame length against `min..=max_frame_len`.
+    fn check_frame_len(&self, length: usize, min: usize) -> Result<()> {
+        if length < min || length > self.max_frame_len {
+            return Err(Error::FrameLength {
+                length: length as u64,
+                min: min as u64,
+                max: self.max_frame_len as u64,
+            });
+        }
+        Ok(())
+    }
+
+    /// Splits off the next raw-framed message, if it is complete.
+    ///
+    /// `len_fn` is called with all buffered bytes and returns the length of
+    /// the message at their start:
+    ///
+    /// * `Ok(Some(len))`: the message is `len` bytes long. If that many are
+    ///   buffered they are split off and returned; otherwise `Ok(None)` until
+    ///   more are pushed. A `len` of 0 or above the
+    ///   [maximum](Self::max_frame_len) is an [`Error::FrameLength`].
+    /// * `Ok(None)` or `Err(Error::Truncated { .. })`: more bytes are needed
+    ///   to tell; `Ok(None)` is returned.
+    /// * any other `Err`: returned as is, nothing is consumed.
+    ///
+    /// `len_fn` is not called when nothing is buffered.
+    ///
+    /// ```
+    /// use sbe_rt::{Framer, Result};
+    ///
+    /// // Toy format: the first byte is the message length.
+    /// fn len(buf: &[u8]) -> Result<Option<usize>> {
+    ///     Ok(buf.first().map(|&n| usize::from(n)))
+    /// }
+    ///
+    /// let mut framer = Framer::new();
+    /// framer.push(&[3, b'a', b'b', 2, b'c']);
+    /// assert_eq!(framer.next_frame(len)?.as_deref(), Some(&b"\x03ab"[..]));
+    /// assert_eq!(framer.next_frame(len)?.as_deref(), Some(&b"\x02c"[..]));
+    /// assert_eq!(framer.next_frame(len)?, None);
+    /// # Ok::<(), sbe_rt::Error>(())
+    /// ```
+    pub fn next_frame<F>(&mut self, len_fn: F) -> Result<Option<Bytes>>
+    where
+        F: FnOnce(&[u8]) -> Result<Option<usize>>,
+    {
+        if self.buf.is_empty() {
+            return Ok(None);
+        }
+        let len = match len_fn(&self.buf) {
+            Ok(Some(len)) => len,
+            Ok(None) | Err(Error::Truncated { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        self.check_frame_len(len, 1)?;
+        if len > self.buf.len() {
+            return Ok(None);
+        }
+        Ok(Some(self.buf.split_to(len).freeze()))
+    }
+
+    /// Splits off the next SOFH-framed message, if it is complete; the
+    /// returned [`Frame`] holds the message without its 6-byte header, and
+    /// the header's encoding type.
+    ///
+    /// `Ok(None)` until the whole frame is buffered. A header whose length is
+    /// below 6 or above the [maximum](Self::max_frame_len) gives an
+    /// [`Error::FrameLength`] and consumes nothing. The encoding type is not
+    /// checked.
+    pub fn next_sofh_frame(&mut self) -> Result<Option<Frame>> {
+        let Some(header) = read_sofh(&self.buf)? else {
+            return Ok(None);
+        };
+        let len = header.frame_len();
+        self.check_frame_len(len, SOFH_LEN)?;
+        if len > self.buf.len() {
+            return Ok(None);
+        }
+        let mut frame = self.buf.split_to(len);
+        let _ = frame.split_to(SOFH_LEN);
+        Ok(Some(Frame {
+            message: frame.freeze(),
+            encoding_type: Some(header.encoding_type),
+        }))
+    }
+
+    /// Splits off the next message with the given framing: with
+    /// [`Framing::Raw`] as [`next_frame`](Self::next_frame) (with
+    /// `len_fn`), with [`Framing::Sofh`] as
+    /// [`next_sofh_frame`](Self::next_sofh_frame) (`len_fn` unused).
+    ///
+    /// ```
+    /// use sbe_rt::{Framer, Framing, Result};
+    ///
+    /// fn len(buf: &[u8]) -> Result<Option<usize>> {
+    ///     Ok(buf.first().map(|&n| usize::from(n)))
+    /// }
+    ///
+    /// let mut framer = Framer::new();
+    /// framer.push(&[0, 0, 0, 7, 0x5b, 0xe0, 42]);
+    /// let frame = framer.next_framed(Framing::Sofh, len)?.unwrap();
+    /// assert_eq!((&frame.message[..], frame.encoding_type), (&[42][..], Some(0x5be0)));
+    ///
+    /// framer.push(&[2, 9]);
+    /// let frame = framer.next_framed(Framing::Raw, len)?.unwrap();
+    /// assert_eq!((&frame.message[..], frame.encoding_type), (&[2, 9][..], None));
+    /// # Ok::<(), sbe_rt::Error>(())
+    /// ```
+    pub fn next_framed<F>(&mut self, framing: Framing, len_fn: F) -> Result<Option<Frame>>
+    where
+        F: FnOnce(&[u8]) -> Result<Option<usize>>,
+    {
+        match framing {
+            Framing::Raw => Ok(self.next_frame(len_fn)?.map(|message| Frame {
+                message,
+                encoding_type: None,
+            })),
+            Framing::Sofh => self.next_sofh_frame(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate alloc;
+    use super::*;
+    use crate::sofh::{write_sofh, SOFH_SBE_BE, SOFH_SBE_LE};
+    use crate::wire::get_u16_le;
+    use alloc::vec::Vec;
+
+    /// A toy raw format standing in for SBE: a little-endian u16 length
+    /// (the whole message), then the body.
+    fn toy_len(buf: &[u8]) -> Result<Option<usize>> {
+        crate::check_len(buf, 2)?;
+        Ok(Some(usize::from(get_u16_le(buf, 0))))
+    }
+
+    fn toy_message(i: usize) -> Vec<u8> {
+        let len = 2 + (i * 7) % 23;
+        let mut m = Vec::with_capacity(len);
+        m.extend_from_slice(&(len as u16).to_le_bytes());
+        m.extend((2..len).map(|j| (i + j) as u8));
+        m
+    }
+
+    #[test]
+    fn raw_stream_in_odd_chunks() {
+        let messages: Vec<Vec<u8>> = (0..50).map(toy_message).collect();
+        let stream: Vec<u8> = messages.concat();
+        for chunk_len in [1, 2, 3, 5, 7, 13, 64, stream.len()] {
+            let mut framer = Framer::with_capacity(16);
+            let mut got = Vec::new();
+            for chunk in stream.chunks(chunk_len) {
+                framer.push(chunk);
+                while let Some(frame) = framer.next_frame(toy_len).unwrap() {
+                    got.push(frame);
+                }
+            }
+            assert_eq!(got, messages, "chunks of {chunk_len}");
+            assert_eq!(framer.buffered(), 0);
+        }
+    }
+
+    fn sofh_stream(messages: &[Vec<u8>]) -> Vec<u8> {
+        let mut stream = Vec::new();
+        for (i, m) in messages.iter().enumerate() {
+            let mut header = [0u8; SOFH_LEN];
+            let encoding = if i % 2 == 0 { SOFH_SBE_LE } else { SOFH_SBE_BE };
+            write_sofh(&mut header, m.len(), encoding).unwrap();
+            stream.extend_from_slice(&header);
+            stream.extend_from_slice(m);
+        }
+        stream
+    }
+
+    #[test]
+    fn sofh_stream_in_odd_chunks() {
+        let mut messages: Vec<Vec<u8>> = (0..40).map(toy_message).collect();
+        messages.push(Vec::new()); // an empty body is a valid 6-byte frame
+        let stream = sofh_stream(&messages);
+        for chunk_len in [1, 2, 3, 5, 6, 7, 11, 100, stream.len()] {
+            let mut framer = Framer::new();
+            let mut got = Vec::new();
+            for chunk in stream.chunks(chunk_len) {
+                framer.push(chunk);
+                while let Some(frame) = framer.next_framed(Framing::Sofh, toy_len).unwrap() {
+                    let expected = if got.len() % 2 == 0 {
+                        SOFH_SBE_LE
+                    } else {
+                        SOFH_SBE_BE
+                    };
+                    assert_eq!(frame.encoding_type, Some(expected));
+                    got.push(frame.message);
+                }
+            }
+            assert_eq!(got, messages, "chunks of {chunk_len}");
+            assert_eq!(framer.buffered(), 0);
+        }
+    }
+
+    #[test]
+    fn incomplete_frame_waits() {
+        let message = toy_message(5);
+        let mut framer = Framer::new();
+        // Raw: the length is known after 2 bytes but the body is missing.
+        framer.push(&message[..1]);
+        assert_eq!(framer.next_frame(toy_len), Ok(None));
+        framer.push(&message[1..message.len() - 1]);
+        assert_eq!(framer.next_frame(toy_len), Ok(None));
+        assert_eq!(framer.buffered(), message.len() - 1);
+        framer.push(&message[message.len() - 1..]);
+        assert_eq!(framer.next_frame(toy_len).unwrap().unwrap(), message);
+        assert_eq!(framer.next_frame(toy_len), Ok(None));
+
+        // SOFH: a frame declaring more than has arrived.
+        let stream = sofh_stream(core::slice::from_ref(&message));
+        for cut in 0..stream.len() {
+            framer.clear();
+            framer.push(&stream[..cut]);
+            assert_eq!(framer.next_sofh_frame(), Ok(None), "cut at {cut}");
+            assert_eq!(framer.buffered(), cut);
+        }
+        // The loop left all but the last byte buffered.
+        framer.push(&stream[stream.len() - 1..]);
+        let frame = framer.next_sofh_frame().unwrap().unwrap();
+        assert_eq!(frame.message, message);
+        assert_eq!(framer.next_sofh_frame(), Ok(None));
+    }
+
+    #[test]
+    fn bad_sofh_length_is_an_error() {
+        let mut framer = Framer::new();
+        framer.push(&[0, 0, 0, 5, 0xeb, 0x50, 1, 2, 3]);
+        let err = Error::FrameLength {
+            length: 5,
+            min: 6,
+            max: u64::from(u32::MAX),
+        };
+        assert_eq!(framer.next_sofh_frame(), Err(err));
+        // Nothing consumed; the error repeats until the caller acts.
+        assert_eq!(framer.buffered(), 9);
+        assert_eq!(framer.next_sofh_frame(), Err(err));
+        assert_eq!(framer.skip(6), 6);
+        assert_eq!(framer.pending(), &[1, 2, 3]);
+        assert_eq!(framer.skip(100), 3);
+
+        framer.push(&[0, 0, 0, 0, 0, 0]);
+        assert!(framer.next_sofh_frame().is_err());
+    }
+
+    #[test]
+    fn raw_length_errors() {
+        let mut framer = Framer::new().max_frame_len(10);
+        assert_eq!(
+            framer.next_frame(|_| panic!("not called when empty")),
+            Ok(None)
+        );
+        framer.push(&[0, 0, 9]);
+        assert_eq!(
+            framer.next_frame(|_| Ok(Some(0))),
+            Err(Error::FrameLength {
+                length: 0,
+                min: 1,
+                max: 10
+            })
+        );
+        assert_eq!(
+            framer.next_frame(|_| Ok(Some(11))),
+            Err(Error::FrameLength {
+                length: 11,
+                min: 1,
+                max: 10
+            })
+        );
+        assert_eq!(
+            framer.next_frame(|_| Err(Error::UnknownTemplateId { template_id: 7 })),
+            Err(Error::UnknownTemplateId { template_id: 7 })
+        );
+        assert_eq!(
+            framer.next_frame(|b| Err(Error::Truncated {
+                needed: 8,
+                available: b.len()
+            })),
+            Ok(None)
+        );
+        assert_eq!(framer.buffered(), 3);
+        assert_eq!(
+            framer.next_frame(|_| Ok(Some(3))).unwrap().unwrap(),
+            [0, 0, 9][..]
+        );
+    }
+
+    #[test]
+    fn frames_do_not_copy_and_buffer_is_reused() {
+        let message = toy_message(3);
+        let mut framer = Framer::with_capacity(256);
+        framer.push(&message);
+        let base = framer.pending().as_ptr();
+        let frame = framer.next_frame(toy_len).unwrap().unwrap();
+        // The frame points into the framer's buffer: no copy.
+        assert_eq!(frame.as_ptr(), base);
+        drop(frame);
+        // With the frame gone, the next push reuses the same allocation.
+        for _ in 0..100 {
+            framer.push(&message);
+            let frame = framer.next_frame(toy_len).unwrap().unwrap();
+            assert_eq!(frame, message);
+        }
+        framer.push(&message);
+        let at = framer.pending().as_ptr() as usize;
+        assert!(at >= base as usize && at + message.len() <= base as usize + 256);
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn read_from_a_reader() {
+        let messages: Vec<Vec<u8>> = (0..10).map(toy_message).collect();
+        let stream = sofh_stream(&messages);
+        let mut reader = &stream[..];
+        let mut framer = Framer::new();
+        let mut got = Vec::new();
+        loop {
+            let n = framer.read_from(&mut reader, 5).unwrap();
+            while let Some(frame) = framer.next_sofh_frame().unwrap() {
+                got.push(frame.message);
+            }
+            if n == 0 {
+                break;
+            }
+        }
+        assert_eq!(got, messages);
+        assert_eq!(framer.buffered(), 0);
+
+        struct Failing;
+        impl std::io::Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("boom"))
+            }
+        }
+        framer.push(b"xy");
+        assert!(framer.read_from(&mut Failing, 16).is_err());
+        assert_eq!(framer.pending(), b"xy");
+        assert_eq!(framer.read_from(&mut Failing, 0).ok(), None);
+    }
+}
