@@ -63,3 +63,37 @@ fn layout_matches_the_reference_for_every_corpus_schema() {
         failures.join("\n")
     );
 }
+
+/// The example schemas in `schemas/` describe the same messages, with the
+/// same layout, as the corpus car sample and the market-data benchmark.
+#[test]
+fn example_schemas_match_the_corpus_layouts() {
+    let Some(shared) = shared::shared_dir("example_schemas_match_the_corpus_layouts") else {
+        return;
+    };
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let pairs = [
+        ("schemas/car.xml", "sbe__samples__example-schema", "Car"),
+        (
+            "schemas/market-data.xml",
+            "sbe__benchmarks__fix-message-samples",
+            "MarketDataIncrementalRefreshTrades",
+        ),
+    ];
+    for (ours, vectors, message) in pairs {
+        let schema = sbe_build::ir::load(repo.join(ours)).unwrap_or_else(|e| panic!("{ours}: {e}"));
+        let got = sbe_build::ir::layout_json(&schema, "");
+        let text = std::fs::read_to_string(shared.join("vectors").join(vectors).join("layout.json"))
+            .expect("layout.json");
+        let want: Value = serde_json::from_str(&text).expect("layout.json parses");
+        let pick = |v: &Value| {
+            v["messages"]
+                .as_array()
+                .and_then(|ms| ms.iter().find(|m| m["name"] == message).cloned())
+                .unwrap_or(Value::Null)
+        };
+        assert_eq!(diff("$", &pick(&want), &pick(&got)), None, "{ours}");
+        assert_eq!(diff("$", &want["header"], &got["header"]), None, "{ours}");
+        assert_eq!(got["id"], want["id"], "{ours}");
+    }
+}
