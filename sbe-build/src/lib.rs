@@ -5,6 +5,7 @@
 //! code. Every offset and length is computed once, in the IR.
 #![deny(missing_docs)]
 
+pub mod compat;
 pub mod error;
 pub mod ir;
 pub mod schema;

@@ -83,8 +83,9 @@ fn example_schemas_match_the_corpus_layouts() {
     for (ours, vectors, message) in pairs {
         let schema = sbe_build::ir::load(repo.join(ours)).unwrap_or_else(|e| panic!("{ours}: {e}"));
         let got = sbe_build::ir::layout_json(&schema, "");
-        let text = std::fs::read_to_string(shared.join("vectors").join(vectors).join("layout.json"))
-            .expect("layout.json");
+        let text =
+            std::fs::read_to_string(shared.join("vectors").join(vectors).join("layout.json"))
+                .expect("layout.json");
         let want: Value = serde_json::from_str(&text).expect("layout.json parses");
         let pick = |v: &Value| {
             v["messages"]
