@@ -61,3 +61,62 @@ fn the_fix_spec_examples_load() {
         assert_eq!(schema.messages.len(), 3, "{path}");
     }
 }
+
+/// The layouts of the FIX spec examples, checked by hand against the
+/// tables of their 07Examples.md (which has typos of its own: it puts
+/// OrderID at offset 8 and OrdStatus/Side at 1 in the ExecutionReport
+/// table, where its own schema and hex dump have 0, 17 and 31).
+#[test]
+fn the_fix_spec_examples_lay_out_as_their_tables_say() {
+    let Some(shared) = shared::shared_dir("the_fix_spec_examples_lay_out") else {
+        return;
+    };
+    for (path, header_len, dim_len) in [
+        ("fix/spec-1.0/Examples.xml", 8, 4),
+        ("fix/spec-2.0-rc3/examples.xml", 12, 8),
+    ] {
+        let s = sbe_build::ir::load(shared.join("corpus").join(path)).unwrap();
+        assert_eq!(
+            sbe_build::ir::encoded_length(&s.header),
+            Some(header_len),
+            "{path}"
+        );
+        let msg = |name: &str| s.messages.iter().find(|m| m.name == name).unwrap();
+        let offsets =
+            |m: &sbe_build::ir::Message| m.fields.iter().map(|f| f.offset).collect::<Vec<_>>();
+
+        let nos = msg("NewOrderSingle");
+        assert_eq!((nos.id, nos.block_length), (99, 54), "{path}");
+        assert_eq!(
+            offsets(nos),
+            vec![0, 8, 16, 24, 25, 33, 37, 38, 46],
+            "{path}"
+        );
+
+        let er = msg("ExecutionReport");
+        assert_eq!((er.id, er.block_length), (98, 42), "{path}");
+        assert_eq!(
+            offsets(er),
+            vec![0, 8, 16, 17, 18, 26, 31, 32, 36, 40],
+            "{path}"
+        );
+        let fills = &er.groups[0];
+        assert_eq!(fills.block_length, 12, "{path}");
+        assert_eq!(
+            fills.fields.iter().map(|f| f.offset).collect::<Vec<_>>(),
+            vec![0, 8]
+        );
+        assert_eq!(
+            sbe_build::ir::encoded_length(&fills.dimension),
+            Some(dim_len),
+            "{path}"
+        );
+        // MaturityMonthYear: year, month, day, week = 5 bytes
+        assert_eq!(er.fields[5].encoded_length, 5, "{path}");
+
+        let bmr = msg("BusinessMessageReject");
+        assert_eq!((bmr.id, bmr.block_length), (97, 9), "{path}");
+        assert_eq!(offsets(bmr), vec![0, 8], "{path}");
+        assert_eq!(bmr.data.len(), 1, "{path}");
+    }
+}
