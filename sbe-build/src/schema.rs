@@ -14,6 +14,9 @@ use crate::error::{Diagnostic, Error};
 const XINCLUDE_NS: &str = "http://www.w3.org/2001/XInclude";
 /// Deepest include nesting followed before we call it a cycle we missed.
 const MAX_INCLUDE_DEPTH: usize = 32;
+/// Deepest element nesting accepted: real schemas stay far below it, and it
+/// keeps hostile input from exhausting the stack of the recursive passes.
+const MAX_ELEMENT_DEPTH: usize = 100;
 
 /// A position in a schema file, 1-based.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -134,6 +137,14 @@ fn parse_text(
     stack: &mut Vec<PathBuf>,
 ) -> Result<Element, Error> {
     let file = Arc::new(path.to_path_buf());
+    let line_starts = line_starts(text);
+    if let Some(at) = too_deep(text) {
+        let (line, col) = line_col(text, &line_starts, at);
+        return Err(Error::Schema(vec![Diagnostic::error(
+            Some(Pos { file, line, col }),
+            format!("elements nested more than {MAX_ELEMENT_DEPTH} deep"),
+        )]));
+    }
     let opts = roxmltree::ParsingOptions {
         allow_dtd: true,
         ..Default::default()
@@ -151,13 +162,13 @@ fn parse_text(
     })?;
     let mut ctx = Ctx {
         text,
-        line_starts: line_starts(text),
+        line_starts,
         file,
         dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
         files,
         stack,
     };
-    ctx.element(doc.root_element())
+    ctx.element(doc.root_element(), 0)
 }
 
 /// Byte offset where each line starts, to turn offsets into line:col
@@ -166,6 +177,68 @@ fn line_starts(text: &str) -> Vec<usize> {
     std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
         .collect()
+}
+
+/// 1-based line and column (in characters) of byte offset `at`.
+fn line_col(text: &str, line_starts: &[usize], at: usize) -> (u32, u32) {
+    let line = line_starts.partition_point(|&s| s <= at).max(1);
+    let start = line_starts.get(line - 1).copied().unwrap_or(0);
+    let col = text.get(start..at).map_or(0, |t| t.chars().count());
+    (
+        u32::try_from(line).unwrap_or(u32::MAX),
+        u32::try_from(col + 1).unwrap_or(u32::MAX),
+    )
+}
+
+/// Where the element nesting first exceeds [`MAX_ELEMENT_DEPTH`], found by
+/// a light scan before parsing: roxmltree's tokenizer recurses once per
+/// level, so hostile nesting would otherwise overflow the stack there.
+fn too_deep(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let (mut i, mut depth) = (0usize, 0usize);
+    while let Some(off) = b.get(i..).and_then(|r| r.iter().position(|&c| c == b'<')) {
+        let at = i + off;
+        let rest = b.get(at..).unwrap_or_default();
+        let skip_to = |end: &[u8]| {
+            rest.windows(end.len())
+                .position(|w| w == end)
+                .map(|p| at + p + end.len())
+        };
+        i = match rest.get(1) {
+            Some(b'/') => {
+                depth = depth.saturating_sub(1);
+                skip_to(b">")?
+            }
+            Some(b'!') if rest.starts_with(b"<!--") => skip_to(b"-->")?,
+            Some(b'!') if rest.starts_with(b"<![CDATA[") => skip_to(b"]]>")?,
+            Some(b'!') | Some(b'?') => skip_to(b">")?,
+            _ => {
+                let end = tag_end(rest)?;
+                if rest.get(end.saturating_sub(1)) != Some(&b'/') {
+                    depth += 1;
+                    if depth > MAX_ELEMENT_DEPTH {
+                        return Some(at);
+                    }
+                }
+                at + end + 1
+            }
+        };
+    }
+    None
+}
+
+/// Index of the `>` closing a start tag, skipping quoted attribute values.
+fn tag_end(tag: &[u8]) -> Option<usize> {
+    let mut quote = None;
+    for (i, &c) in tag.iter().enumerate() {
+        match (quote, c) {
+            (None, b'"' | b'\'') => quote = Some(c),
+            (Some(q), _) if c == q => quote = None,
+            (None, b'>') => return Some(i),
+            _ => {}
+        }
+    }
+    None
 }
 
 struct Ctx<'t, 'f> {
@@ -179,19 +252,22 @@ struct Ctx<'t, 'f> {
 
 impl Ctx<'_, '_> {
     fn pos(&self, node: roxmltree::Node<'_, '_>) -> Pos {
-        let at = node.range().start;
-        let line = self.line_starts.partition_point(|&s| s <= at).max(1);
-        let start = self.line_starts.get(line - 1).copied().unwrap_or(0);
-        let col = self.text.get(start..at).map_or(0, |t| t.chars().count());
+        let (line, col) = line_col(self.text, &self.line_starts, node.range().start);
         Pos {
             file: self.file.clone(),
-            line: u32::try_from(line).unwrap_or(u32::MAX),
-            col: u32::try_from(col + 1).unwrap_or(u32::MAX),
+            line,
+            col,
         }
     }
 
-    fn element(&mut self, node: roxmltree::Node<'_, '_>) -> Result<Element, Error> {
+    fn element(&mut self, node: roxmltree::Node<'_, '_>, depth: usize) -> Result<Element, Error> {
         let pos = self.pos(node);
+        if depth > MAX_ELEMENT_DEPTH {
+            return Err(Error::Schema(vec![Diagnostic::error(
+                Some(pos),
+                format!("elements nested more than {MAX_ELEMENT_DEPTH} deep"),
+            )]));
+        }
         let attrs = node
             .attributes()
             .filter(|a| a.namespace().is_none())
@@ -209,7 +285,7 @@ impl Ctx<'_, '_> {
                     }
                     continue;
                 }
-                children.push(self.element(child)?);
+                children.push(self.element(child, depth + 1)?);
             }
         }
         Ok(Element {

@@ -88,3 +88,35 @@ fn truncated_and_mutated_corpus_schemas_never_panic() {
     }
     assert!(count > 5000, "only {count} variants exercised");
 }
+
+/// Deeply nested groups or composites are rejected or resolved, never a
+/// stack overflow.
+#[test]
+fn deep_nesting_does_not_overflow_the_stack() {
+    let header = r#"<composite name="messageHeader"><type name="blockLength" primitiveType="uint16"/>
+      <type name="templateId" primitiveType="uint16"/><type name="schemaId" primitiveType="uint16"/>
+      <type name="version" primitiveType="uint16"/></composite>
+      <composite name="groupSizeEncoding"><type name="blockLength" primitiveType="uint16"/><type name="numInGroup" primitiveType="uint16"/></composite>"#;
+    let depth = 5000;
+    let groups = format!(
+        "{}{}",
+        (0..depth)
+            .map(|i| format!(r#"<group name="g{i}" id="{i}">"#))
+            .collect::<String>(),
+        "</group>".repeat(depth)
+    );
+    let composites = format!(
+        "{}<type name=\"x\" primitiveType=\"uint8\"/>{}",
+        (0..depth)
+            .map(|i| format!(r#"<composite name="c{i}">"#))
+            .collect::<String>(),
+        "</composite>".repeat(depth)
+    );
+    for body in [
+        format!(r#"<types>{header}</types><message name="M" id="1">{groups}</message>"#),
+        format!(r#"<types>{header}{composites}</types>"#),
+    ] {
+        let xml = format!(r#"<messageSchema package="p" id="1">{body}</messageSchema>"#);
+        let _ = sbe_build::ir::load_str("deep.xml", &xml);
+    }
+}
