@@ -10,6 +10,8 @@
 //!   primitive in both byte orders, which never panic and never touch a
 //!   byte outside the slice, plus the checked [`check_len`], [`slice`](fn@slice),
 //!   [`slice_mut`] and [`put_slice`];
+//! * [`codec`]: checked helpers generated decoders and encoders share
+//!   (stepping over groups and var data, carving an encode buffer);
 //! * [`text`]: char arrays (NUL trimming, UTF-8, NUL padding);
 //! * [`JavaFloat`] / [`JavaDouble`]: floats printed as Java prints them,
 //!   as the reference implementation does;
@@ -65,6 +67,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod codec;
 pub mod error;
 pub mod float;
 pub mod sofh;

@@ -1,0 +1,1170 @@
+//! Messages and groups: decoders (root block, group iterator, group
+//! entry) and encoders (root, group), with groups and var data in schema
+//! order.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::names::{self, Scope};
+use super::values::{getter, int_lit, putter, Val};
+use super::{deprecated, docs, Ctx};
+use crate::ir::{Data, Field, Group, Message, Primitive, Scalar, Type, TypeKind};
+
+/// Method names of decoders and encoders, and trait method names clippy
+/// wants implemented as traits: a field never takes one of these.
+const RESERVED: &[&str] = &[
+    "decode",
+    "wrap",
+    "wrap_at",
+    "with_header",
+    "header",
+    "acting_version",
+    "encoded_length",
+    "write_json",
+    "to_json",
+    "skip",
+    "at",
+    "required",
+    "finish",
+    "advance",
+    "next_entry",
+    "new",
+    "buf",
+    "fmt",
+    "deref",
+    "deref_mut",
+    "borrow",
+    "borrow_mut",
+    "as_ref",
+    "as_mut",
+    "clone",
+    "hash",
+    "eq",
+    "cmp",
+    "partial_cmp",
+    "default",
+    "drop",
+    "from_str",
+    "from_iter",
+    "into_iter",
+    "next",
+    "not",
+    "neg",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "rem",
+    "shl",
+    "shr",
+    "bitand",
+    "bitor",
+    "bitxor",
+    "index",
+    "index_mut",
+    "to_owned",
+    "type_id",
+];
+
+/// Generated messages.
+pub(crate) struct Messages {
+    /// All the tokens.
+    pub tokens: TokenStream,
+    /// (message, decoder ident) for dispatch.
+    pub decoders: Vec<(usize, Ident)>,
+}
+
+/// A root block or group entry.
+struct Block<'s> {
+    /// Schema name.
+    name: &'s str,
+    fields: &'s [Field],
+    groups: &'s [Group],
+    data: &'s [Data],
+    block_length: usize,
+    base_since: u32,
+    deprecated: Option<u32>,
+    description: Option<&'s str>,
+}
+
+/// The names of a block's items.
+struct Names {
+    fields: Vec<(Ident, Option<Ident>)>,
+    groups: Vec<Ident>,
+    data: Vec<(Ident, Option<Ident>)>,
+}
+
+fn block_names(b: &Block) -> Names {
+    let mut scope = Scope::with(RESERVED);
+    let fields = b
+        .fields
+        .iter()
+        .map(|f| {
+            let base = names::snake(&f.name);
+            let n = names::ident(&scope.claim(&base));
+            let is_chars = match &f.ty.kind {
+                TypeKind::Encoded(e) => {
+                    e.primitive == Primitive::Char
+                        && e.length > 1
+                        && f.presence != crate::ir::Presence::Constant
+                }
+                _ => false,
+            };
+            let s = is_chars.then(|| names::ident(&scope.claim(&format!("{base}_str"))));
+            (n, s)
+        })
+        .collect();
+    let groups = b
+        .groups
+        .iter()
+        .map(|g| names::ident(&scope.claim(&names::snake(&g.name))))
+        .collect();
+    let data = b
+        .data
+        .iter()
+        .map(|d| {
+            let base = names::snake(&d.name);
+            let n = names::ident(&scope.claim(&base));
+            let s = d
+                .character_encoding
+                .is_some()
+                .then(|| names::ident(&scope.claim(&format!("{base}_str"))));
+            (n, s)
+        })
+        .collect();
+    Names {
+        fields,
+        groups,
+        data,
+    }
+}
+
+impl Block<'_> {
+    fn sections(&self) -> usize {
+        self.groups.len() + self.data.len()
+    }
+
+    /// Bytes of the fields present whenever the block is.
+    fn base_len(&self) -> usize {
+        self.end_for(self.base_since)
+    }
+
+    fn end_for(&self, version: u32) -> usize {
+        self.fields
+            .iter()
+            .filter(|f| f.since_version <= version)
+            .map(|f| (f.offset + f.encoded_length) as usize)
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn has_ext(&self) -> bool {
+        self.fields
+            .iter()
+            .any(|f| f.since_version > self.base_since && f.encoded_length > 0)
+    }
+}
+
+/// Layout of a group's dimension composite.
+struct Dim {
+    len: usize,
+    bl_off: usize,
+    bl_prim: Primitive,
+    num_off: usize,
+    num_prim: Primitive,
+    max_count: u64,
+}
+
+fn dim_of(t: &Type) -> Dim {
+    let mut d = Dim {
+        len: crate::ir::encoded_length(t).unwrap_or(0) as usize,
+        bl_off: 0,
+        bl_prim: Primitive::Uint16,
+        num_off: 2,
+        num_prim: Primitive::Uint16,
+        max_count: u64::from(u16::MAX),
+    };
+    if let TypeKind::Composite(c) = &t.kind {
+        for m in &c.members {
+            if let TypeKind::Encoded(e) = &m.ty.kind {
+                if m.ty.name == "blockLength" {
+                    d.bl_off = m.offset as usize;
+                    d.bl_prim = e.primitive;
+                } else if m.ty.name == "numInGroup" {
+                    d.num_off = m.offset as usize;
+                    d.num_prim = e.primitive;
+                    d.max_count = match e.max_value {
+                        Some(Scalar::Int(m)) => u64::try_from(m).unwrap_or(0),
+                        _ => u64::try_from(e.primitive.int_range().1).unwrap_or(u64::MAX),
+                    };
+                }
+            }
+        }
+    }
+    d
+}
+
+/// Layout of a var data encoding composite: (length offset, data offset).
+fn data_layout(d: &Data) -> (usize, usize) {
+    let mut lo = 0;
+    let mut vo = d.length_primitive.size() as usize;
+    if let TypeKind::Composite(c) = &d.ty.kind {
+        for m in &c.members {
+            if m.ty.name == "length" {
+                lo = m.offset as usize;
+            } else if m.ty.name == "varData" {
+                vo = m.offset as usize;
+            }
+        }
+    }
+    (lo, vo.max(lo + d.length_primitive.size() as usize))
+}
+
+/// Bytes of an integer in the schema's byte order.
+fn int_bytes(ctx: &Ctx, p: Primitive, v: u64) -> Vec<u8> {
+    let n = p.size() as usize;
+    let le = v.to_le_bytes();
+    let mut out: Vec<u8> = le.iter().take(n).copied().collect();
+    if ctx.order() == "be" {
+        out.reverse();
+    }
+    out
+}
+
+/// The bytes of section `k` when it is empty.
+fn empty_bytes(ctx: &Ctx, b: &Block, k: usize) -> Vec<u8> {
+    match b.groups.get(k) {
+        Some(g) => {
+            let d = dim_of(&g.dimension);
+            let mut out = vec![0u8; d.len];
+            for (i, x) in int_bytes(ctx, d.bl_prim, u64::from(g.block_length))
+                .into_iter()
+                .enumerate()
+            {
+                if let Some(slot) = out.get_mut(d.bl_off + i) {
+                    *slot = x;
+                }
+            }
+            out
+        }
+        None => match b.data.get(k - b.groups.len()) {
+            Some(d) => vec![0u8; data_layout(d).1],
+            None => Vec::new(),
+        },
+    }
+}
+
+fn empty_after(ctx: &Ctx, b: &Block, k: usize) -> usize {
+    (k..b.sections())
+        .map(|j| empty_bytes(ctx, b, j).len())
+        .sum()
+}
+
+pub(crate) fn all(ctx: &mut Ctx) -> Messages {
+    let mut out = Messages {
+        tokens: TokenStream::new(),
+        decoders: Vec::new(),
+    };
+    let schema = ctx.schema;
+    for (i, m) in schema.messages.iter().enumerate() {
+        let stem = ctx.claim_family(&names::camel(&m.name), &["Decoder", "Encoder"]);
+        let b = Block {
+            name: &m.name,
+            fields: &m.fields,
+            groups: &m.groups,
+            data: &m.data,
+            block_length: m.block_length as usize,
+            base_since: 0,
+            deprecated: m.deprecated,
+            description: m.description.as_deref(),
+        };
+        let dec = format_ident!("{stem}Decoder");
+        let enc = format_ident!("{stem}Encoder");
+        let mut toks = TokenStream::new();
+        let sub = group_types(ctx, &b, &stem, &mut toks);
+        toks.extend(block_decoder(ctx, &b, &dec, Some(m), &sub));
+        toks.extend(block_encoder(ctx, &b, &enc, Some(m), &sub));
+        out.tokens.extend(toks);
+        out.decoders.push((i, dec));
+    }
+    out
+}
+
+/// Rust names of a group: (iterator, entry, encoder).
+struct GroupIdents {
+    iter: Ident,
+    entry: Ident,
+    enc: Ident,
+}
+
+/// Generates the types of every group of `b` (recursively) and returns
+/// their names.
+fn group_types(ctx: &mut Ctx, b: &Block, stem: &str, out: &mut TokenStream) -> Vec<GroupIdents> {
+    let mut ids = Vec::new();
+    for g in b.groups {
+        let gstem = ctx.claim_family(
+            &format!("{stem}{}", names::camel(&g.name)),
+            &["Decoder", "Entry", "Encoder"],
+        );
+        let gb = Block {
+            name: &g.name,
+            fields: &g.fields,
+            groups: &g.groups,
+            data: &g.data,
+            block_length: g.block_length as usize,
+            base_since: g.since_version,
+            deprecated: g.deprecated,
+            description: g.description.as_deref(),
+        };
+        let gi = GroupIdents {
+            iter: format_ident!("{gstem}Decoder"),
+            entry: format_ident!("{gstem}Entry"),
+            enc: format_ident!("{gstem}Encoder"),
+        };
+        let sub = group_types(ctx, &gb, &gstem, out);
+        out.extend(group_iter(ctx, g, &gb, &gi));
+        out.extend(block_decoder(ctx, &gb, &gi.entry, None, &sub));
+        out.extend(group_encoder(ctx, g, &gb, &gi, &sub));
+        ids.push(gi);
+    }
+    ids
+}
+
+/// The required block length for the acting `version`.
+fn required_fn(b: &Block) -> TokenStream {
+    let base = b.base_len();
+    let mut sinces: Vec<u32> = b
+        .fields
+        .iter()
+        .map(|f| f.since_version)
+        .filter(|s| *s > b.base_since)
+        .collect();
+    sinces.sort_unstable();
+    sinces.dedup();
+    let mut body = quote!(#base);
+    for s in sinces {
+        let end = b.end_for(s);
+        if end > base {
+            body = quote!(if version >= #s { #end } else { #body });
+        }
+    }
+    quote! {
+        /// The block length the fields of version `version` need.
+        #[inline]
+        pub const fn required(version: u32) -> usize {
+            let _ = version;
+            #body
+        }
+    }
+}
+
+/// The decoder of a root block (`msg` is `Some`) or a group entry.
+fn block_decoder(
+    ctx: &Ctx,
+    b: &Block,
+    ident: &Ident,
+    msg: Option<&Message>,
+    sub: &[GroupIdents],
+) -> TokenStream {
+    let nm = block_names(b);
+    let k = b.sections();
+    let base_len = b.base_len();
+    let ext = b.has_ext();
+    let header_t = ctx_header_ident(ctx);
+    let mut getters = TokenStream::new();
+    let mut json = TokenStream::new();
+    let mut dbg = TokenStream::new();
+    for (f, (name, str_name)) in b.fields.iter().zip(&nm.fields) {
+        let off = f.offset as usize;
+        let val = Val::of(ctx, &f.type_name, &f.ty, f.presence, f.const_value.as_ref());
+        let gated = f.since_version > b.base_since;
+        let buf = if gated && f.encoded_length > 0 {
+            quote!(self.block)
+        } else {
+            quote!(self.base)
+        };
+        let read = val.dec_read(ctx, &buf, off);
+        let ret = val.dec_type();
+        let d = docs(
+            f.description.as_deref(),
+            format!(
+                "`{}` (id {}, offset {off}, type `{}`{}).",
+                f.name,
+                f.id,
+                f.type_name,
+                if f.since_version > 0 {
+                    format!(", since version {}", f.since_version)
+                } else {
+                    String::new()
+                }
+            ),
+        );
+        let dep = deprecated(f.deprecated);
+        let since = f.since_version;
+        let borrows = val.borrows();
+        let _ = borrows;
+        if gated {
+            let (ret, body) = if ret.to_string().starts_with(":: core :: option :: Option") {
+                (
+                    ret,
+                    quote!(if self.version >= #since { #read } else { ::core::option::Option::None }),
+                )
+            } else {
+                (
+                    quote!(::core::option::Option<#ret>),
+                    quote!(if self.version >= #since { ::core::option::Option::Some(#read) } else { ::core::option::Option::None }),
+                )
+            };
+            getters.extend(quote! {
+                #d
+                #[doc = ""]
+                #[doc = " `None` when the message's version predates the field."]
+                #dep
+                #[inline]
+                pub fn #name(&self) -> #ret { #body }
+            });
+        } else {
+            getters.extend(quote! {
+                #d
+                #dep
+                #[inline]
+                pub fn #name(&self) -> #ret { #read }
+            });
+        }
+        if let (Some(sn), Val::Char { len, .. }) = (str_name, &val) {
+            let end = off + len;
+            let sdoc = format!(" `{}` up to its first NUL, as UTF-8 text.", f.name);
+            getters.extend(quote! {
+                #[doc = #sdoc]
+                #dep
+                #[inline]
+                pub fn #sn(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> {
+                    ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#buf.get(#off..#end).unwrap_or_default()))
+                }
+            });
+        }
+        let key = &f.name;
+        let v = read.clone();
+        let j = val.json(v.clone());
+        let dv = val.debug(v);
+        if gated {
+            json.extend(quote! { if self.version >= #since { w.key(#key); #j } });
+            dbg.extend(quote! { if self.version >= #since { s.field(#key, #dv); } });
+        } else {
+            json.extend(quote! { w.key(#key); #j });
+            dbg.extend(quote! { s.field(#key, #dv); });
+        }
+    }
+    // Sections.
+    let mut walk = TokenStream::new();
+    for (i, (g, gname)) in b.groups.iter().zip(&nm.groups).enumerate() {
+        let gi = &sub[i];
+        let iter = &gi.iter;
+        let since = g.since_version;
+        let gated = since > b.base_since;
+        let step = quote! {
+            sections[#i] = pos;
+            pos = #iter::skip(buf, pos, version)?;
+        };
+        walk.extend(if gated {
+            quote!(if version >= #since { #step } else { sections[#i] = pos; })
+        } else {
+            step
+        });
+        let at = quote!(#iter::at(self.buf, self.sections[#i], self.version));
+        let d = docs(
+            g.description.as_deref(),
+            format!(
+                "Group `{}` (id {}): an iterator over its entries.",
+                g.name, g.id
+            ),
+        );
+        let dep = deprecated(g.deprecated);
+        let key = &g.name;
+        if gated {
+            getters.extend(quote! {
+                #d
+                #[doc = ""]
+                #[doc = " `None` when the message's version predates the group."]
+                #dep
+                #[inline]
+                pub fn #gname(&self) -> ::core::option::Option<#iter<'a>> {
+                    if self.version >= #since { ::core::option::Option::Some(#at) } else { ::core::option::Option::None }
+                }
+            });
+            json.extend(quote! {
+                if self.version >= #since {
+                    w.key(#key).begin_array();
+                    for e in #at { e.write_json(w); }
+                    w.end_array();
+                }
+            });
+            dbg.extend(quote! { if self.version >= #since { s.field(#key, &#at); } });
+        } else {
+            getters.extend(quote! {
+                #d
+                #dep
+                #[inline]
+                pub fn #gname(&self) -> #iter<'a> { #at }
+            });
+            json.extend(quote! {
+                w.key(#key).begin_array();
+                for e in #at { e.write_json(w); }
+                w.end_array();
+            });
+            dbg.extend(quote! { s.field(#key, &#at); });
+        }
+    }
+    let ng = b.groups.len();
+    for (j, (d, (dname, str_name))) in b.data.iter().zip(&nm.data).enumerate() {
+        let i = ng + j;
+        let (lo, vo) = data_layout(d);
+        let get = getter(ctx, d.length_primitive);
+        let max = d.max_length;
+        let since = d.since_version;
+        let gated = since > b.base_since;
+        let step = quote! {
+            sections[#i] = pos;
+            let n = u64::from(#get(::sbe_rt::slice(buf, pos, #vo)?, #lo));
+            pos = ::sbe_rt::codec::data_end(buf, pos + #vo, n, #max)?;
+        };
+        walk.extend(if gated {
+            quote!(if version >= #since { #step } else { sections[#i] = pos; })
+        } else {
+            step
+        });
+        let next = if i + 1 < k {
+            let n = i + 1;
+            quote!(self.sections[#n])
+        } else {
+            quote!(self.end)
+        };
+        let bytes = quote!(self.buf.get(self.sections[#i] + #vo..#next).unwrap_or_default());
+        let doc = docs(
+            d.description.as_deref(),
+            format!("Var data `{}` (id {}).", d.name, d.id),
+        );
+        let dep = deprecated(d.deprecated);
+        let key = &d.name;
+        let (jw, dv) = match &d.character_encoding {
+            Some(e) if e.eq_ignore_ascii_case("UTF-8") || e.eq_ignore_ascii_case("UTF8") => (
+                quote!(w.utf8_lossy(#bytes);),
+                quote!(&::sbe_rt::codec::Text(#bytes)),
+            ),
+            Some(_) => (
+                quote!(w.latin1(#bytes);),
+                quote!(&::sbe_rt::codec::Text(#bytes)),
+            ),
+            None => (quote!(w.hex(#bytes);), quote!(&#bytes)),
+        };
+        if gated {
+            getters.extend(quote! {
+                #doc
+                #[doc = ""]
+                #[doc = " `None` when the message's version predates it."]
+                #dep
+                #[inline]
+                pub fn #dname(&self) -> ::core::option::Option<&'a [u8]> {
+                    if self.version >= #since { ::core::option::Option::Some(#bytes) } else { ::core::option::Option::None }
+                }
+            });
+            json.extend(quote! { if self.version >= #since { w.key(#key); #jw } });
+            dbg.extend(quote! { if self.version >= #since { s.field(#key, #dv); } });
+        } else {
+            getters.extend(quote! {
+                #doc
+                #dep
+                #[inline]
+                pub fn #dname(&self) -> &'a [u8] { #bytes }
+            });
+            json.extend(quote! { w.key(#key); #jw });
+            dbg.extend(quote! { s.field(#key, #dv); });
+        }
+        if let Some(sn) = str_name {
+            let sdoc = format!(" `{}` as UTF-8 text.", d.name);
+            let body = if gated {
+                quote!(if self.version >= #since { ::sbe_rt::text::as_str(#bytes) } else { ::core::result::Result::Ok("") })
+            } else {
+                quote!(::sbe_rt::text::as_str(#bytes))
+            };
+            getters.extend(quote! {
+                #[doc = #sdoc]
+                #dep
+                #[inline]
+                pub fn #sn(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> { #body }
+            });
+        }
+    }
+
+    let required = required_fn(b);
+    let (hdr_field, hdr_param, hdr_init) = if msg.is_some() {
+        (
+            quote!(header: #header_t<'a>,),
+            quote!(header: #header_t<'a>,),
+            quote!(header,),
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
+    let (block_field, block_init) = if ext {
+        (quote!(block: &'a [u8],), quote!(block,))
+    } else {
+        (quote!(), quote!())
+    };
+    let (sec_field, sec_init, sec_decl) = if k > 0 {
+        (
+            quote!(sections: [usize; #k],),
+            quote!(sections,),
+            quote!(let mut sections = [0usize; #k];),
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
+    let uses_base = b.fields.iter().any(|f| f.since_version <= b.base_since && f.encoded_length > 0);
+    let block_binding = if ext || uses_base { quote!(block) } else { quote!(_block) };
+    let (buf_field, buf_init) = if k > 0 {
+        (quote!(buf: &'a [u8],), quote!(buf,))
+    } else {
+        (quote!(), quote!())
+    };
+    let (base_field, base_init, base_let) = if uses_base {
+        (
+            quote!(base: &'a [u8; #base_len],),
+            quote!(base,),
+            quote!(let base = ::sbe_rt::codec::array_at::<#base_len>(block, 0)?;),
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
+    let mut_pos = if k > 0 { quote!(mut) } else { quote!() };
+    let name = b.name;
+    let doc = if msg.is_some() {
+        docs(
+            b.description,
+            format!("Decoder of message `{name}`: a view of its bytes."),
+        )
+    } else {
+        docs(
+            b.description,
+            format!("One entry of group `{name}`: a view of its bytes."),
+        )
+    };
+    let root_items = match msg {
+        Some(m) => {
+            let tid = m.id;
+            let bl = b.block_length;
+            let dep = deprecated(b.deprecated);
+            quote! {
+                /// The message's template id.
+                pub const TEMPLATE_ID: u64 = #tid as u64;
+                /// The root block length of this schema version.
+                pub const BLOCK_LENGTH: usize = #bl;
+                /// The message's name in the schema.
+                pub const NAME: &'static str = #name;
+
+                /// Reads the message at the start of `buf`: header, template
+                /// and schema ids, root block, groups and var data are checked
+                /// here, once.
+                #dep
+                pub fn decode(buf: &'a [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+                    let (header, block_length, template_id, version) = read_header(buf)?;
+                    if template_id != Self::TEMPLATE_ID {
+                        return ::core::result::Result::Err(::sbe_rt::Error::UnknownTemplateId { template_id });
+                    }
+                    Self::with_header(header, buf, block_length, version)
+                }
+
+                fn with_header(header: #header_t<'a>, buf: &'a [u8], block_length: u64, version: u64) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+                    let body = buf.get(HEADER_LENGTH..).unwrap_or_default();
+                    Self::wrap_at(header, body, 0, ::sbe_rt::codec::to_usize(block_length), u32::try_from(version).unwrap_or(u32::MAX))
+                }
+
+                /// The message header.
+                #[inline]
+                pub fn header(&self) -> #header_t<'a> {
+                    self.header
+                }
+
+                /// Bytes of the whole message: header, root block, groups and var data.
+                #[inline]
+                pub fn encoded_length(&self) -> usize {
+                    HEADER_LENGTH + self.end
+                }
+            }
+        }
+        None => quote! {
+            /// Bytes of the entry: block, nested groups and var data.
+            #[inline]
+            pub fn encoded_length(&self) -> usize {
+                self.end - self.start
+            }
+        },
+    };
+    let (start_field, start_init) = if msg.is_none() {
+        (quote!(start: usize,), quote!(start,))
+    } else {
+        (quote!(), quote!())
+    };
+    let json_fn = if ctx.opts.json {
+        quote! {
+            /// Writes the fields, groups and var data as a JSON object.
+            #[allow(unused_braces)]
+            pub fn write_json(&self, w: &mut ::sbe_rt::JsonWriter) {
+                w.begin_object();
+                #json
+                w.end_object();
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    let dbg_impl = if ctx.opts.debug {
+        let sname = ident.to_string();
+        quote! {
+            #[allow(deprecated, unused_braces)]
+            impl ::core::fmt::Debug for #ident<'_> {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let mut s = f.debug_struct(#sname);
+                    #dbg
+                    s.finish()
+                }
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    quote! {
+        #doc
+        #[derive(Clone, Copy)]
+        pub struct #ident<'a> {
+            #hdr_field
+            #buf_field
+            #base_field
+            #block_field
+            version: u32,
+            #sec_field
+            #start_field
+            end: usize,
+        }
+
+        #[allow(deprecated, unused_braces)]
+        impl<'a> #ident<'a> {
+            #root_items
+            #required
+
+            /// Checks and reads the block at `buf[start..]` and steps over
+            /// its groups and var data.
+            fn wrap_at(#hdr_param buf: &'a [u8], start: usize, block_length: usize, version: u32) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+                ::sbe_rt::codec::check_block_length(block_length, Self::required(version))?;
+                let #block_binding = ::sbe_rt::slice(buf, start, block_length)?;
+                #base_let
+                let #mut_pos pos = start + block_length;
+                #sec_decl
+                #walk
+                ::core::result::Result::Ok(Self { #hdr_init #buf_init #base_init #block_init version, #sec_init #start_init end: pos })
+            }
+
+            /// The acting version: the schema version the sender used.
+            #[inline]
+            pub fn acting_version(&self) -> u32 {
+                self.version
+            }
+
+            #getters
+            #json_fn
+        }
+
+        #dbg_impl
+    }
+}
+
+fn ctx_header_ident(ctx: &Ctx) -> Ident {
+    let base = ctx.type_ident(&ctx.schema.header.name, &ctx.schema.header);
+    format_ident!("{base}Decoder")
+}
+
+/// The iterator over a group's entries.
+fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents) -> TokenStream {
+    let GroupIdents { iter, entry, .. } = gi;
+    let d = dim_of(&g.dimension);
+    let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
+    let get_bl = getter(ctx, d.bl_prim);
+    let get_n = getter(ctx, d.num_prim);
+    let walk = if b.sections() == 0 {
+        quote!(::sbe_rt::codec::blocks_end(
+            buf,
+            g.pos,
+            g.remaining,
+            g.block_length
+        ))
+    } else {
+        quote! {
+            let mut p = g.pos;
+            for _ in 0..g.remaining {
+                p = #entry::wrap_at(buf, p, g.block_length, version)?.end;
+            }
+            ::core::result::Result::Ok(p)
+        }
+    };
+    let doc = format!(" The entries of group `{}`, in order.", g.name);
+    let dbg = if ctx.opts.debug {
+        quote! {
+            impl ::core::fmt::Debug for #iter<'_> {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.debug_list().entries(*self).finish()
+                }
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy)]
+        pub struct #iter<'a> {
+            buf: &'a [u8],
+            pos: usize,
+            block_length: usize,
+            remaining: usize,
+            version: u32,
+        }
+
+        impl<'a> #iter<'a> {
+            /// The group whose dimension header is at `buf[pos..]` (checked by `skip`).
+            #[inline]
+            fn at(buf: &'a [u8], pos: usize, version: u32) -> Self {
+                Self {
+                    buf,
+                    pos: pos + #dim,
+                    block_length: ::sbe_rt::codec::to_usize(u64::from(#get_bl(buf, pos + #blo))),
+                    remaining: ::sbe_rt::codec::to_usize(u64::from(#get_n(buf, pos + #no))),
+                    version,
+                }
+            }
+
+            /// Checks the group at `buf[pos..]` and returns where it ends.
+            fn skip(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                ::sbe_rt::slice(buf, pos, #dim)?;
+                let g = Self::at(buf, pos, version);
+                ::sbe_rt::codec::check_count(g.remaining, #max)?;
+                ::sbe_rt::codec::check_block_length(g.block_length, #entry::required(version))?;
+                #walk
+            }
+        }
+
+        impl<'a> ::core::iter::Iterator for #iter<'a> {
+            type Item = #entry<'a>;
+
+            #[inline]
+            fn next(&mut self) -> ::core::option::Option<#entry<'a>> {
+                if self.remaining == 0 {
+                    return ::core::option::Option::None;
+                }
+                match #entry::wrap_at(self.buf, self.pos, self.block_length, self.version) {
+                    ::core::result::Result::Ok(e) => {
+                        self.pos = e.end;
+                        self.remaining -= 1;
+                        ::core::option::Option::Some(e)
+                    }
+                    ::core::result::Result::Err(_) => {
+                        self.remaining = 0;
+                        ::core::option::Option::None
+                    }
+                }
+            }
+
+            #[inline]
+            fn size_hint(&self) -> (usize, ::core::option::Option<usize>) {
+                (self.remaining, ::core::option::Option::Some(self.remaining))
+            }
+        }
+
+        impl ::core::iter::ExactSizeIterator for #iter<'_> {}
+
+        #dbg
+    }
+}
+
+/// Setters and section writers shared by the root and group encoders.
+fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> TokenStream {
+    let nm = block_names(b);
+    let k = b.sections();
+    let mut out = TokenStream::new();
+    for (f, (name, _)) in b.fields.iter().zip(&nm.fields) {
+        let val = Val::of(ctx, &f.type_name, &f.ty, f.presence, f.const_value.as_ref());
+        let d = docs(
+            f.description.as_deref(),
+            format!("Sets `{}` (id {}, offset {}).", f.name, f.id, f.offset),
+        );
+        let dep = deprecated(f.deprecated);
+        if let Some(s) = val.setter(ctx, name, f.offset as usize, &quote!(#d #dep)) {
+            out.extend(s);
+        }
+    }
+    let tail = if is_root {
+        quote!(&mut self.tail)
+    } else {
+        quote!(&mut *self.tail)
+    };
+    let reserve = if is_root {
+        quote!(0usize)
+    } else {
+        quote!(self.reserve)
+    };
+    for (i, (g, gname)) in b.groups.iter().zip(&nm.groups).enumerate() {
+        let enc = &sub[i].enc;
+        let after = empty_after(ctx, b, i + 1);
+        let step = (i + 1) as u8;
+        let i8 = i as u8;
+        let d = docs(
+            None,
+            format!(
+                "Starts group `{}` (id {}) for at most `count` entries; write each entry after `next_entry()`. Earlier groups and var data not written yet are written empty; a later one already written gives `Err(WrongOrder)`.",
+                g.name, g.id
+            ),
+        );
+        let dep = deprecated(g.deprecated);
+        out.extend(quote! {
+            #d
+            #dep
+            pub fn #gname(&mut self, count: usize) -> ::core::result::Result<#enc<'_, 'a>, ::sbe_rt::Error> {
+                self.advance(#i8)?;
+                self.step = #step;
+                #enc::new(#tail, count, #after + #reserve)
+            }
+        });
+    }
+    let ng = b.groups.len();
+    for (j, (d, (dname, _))) in b.data.iter().zip(&nm.data).enumerate() {
+        let i = ng + j;
+        let (lo, vo) = data_layout(d);
+        let after = empty_after(ctx, b, i + 1);
+        let put = putter(ctx, d.length_primitive);
+        let t = super::values::rust_prim(d.length_primitive);
+        let max = d.max_length;
+        let step = (i + 1) as u8;
+        let i8 = i as u8;
+        let doc = docs(
+            None,
+            format!(
+                "Writes var data `{}` (id {}). Earlier groups and var data not written yet are written empty; a later one already written gives `Err(WrongOrder)`.",
+                d.name, d.id
+            ),
+        );
+        let dep = deprecated(d.deprecated);
+        out.extend(quote! {
+            #doc
+            #dep
+            pub fn #dname(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
+                let v = v.as_ref();
+                let n = ::sbe_rt::codec::check_length(v.len(), #max)?;
+                self.advance(#i8)?;
+                let prefix = ::sbe_rt::codec::put_var_data(#tail, #vo, v, #after + #reserve)?;
+                #put(prefix, #lo, n as #t);
+                self.step = #step;
+                ::core::result::Result::Ok(self)
+            }
+        });
+    }
+    if k > 0 {
+        let arms = (0..k).map(|j| {
+            let bytes = empty_bytes(ctx, b, j);
+            let j = j as u8;
+            quote!(#j => &[#(#bytes),*],)
+        });
+        out.extend(quote! {
+            /// Writes the sections before `k` that are not written yet, empty.
+            fn advance(&mut self, k: u8) -> ::core::result::Result<(), ::sbe_rt::Error> {
+                if self.step > k {
+                    return ::core::result::Result::Err(::sbe_rt::Error::WrongOrder);
+                }
+                while self.step < k {
+                    let empty: &[u8] = match self.step {
+                        #(#arms)*
+                        _ => &[],
+                    };
+                    ::sbe_rt::codec::put_front(#tail, empty)?;
+                    self.step += 1;
+                }
+                ::core::result::Result::Ok(())
+            }
+        });
+    }
+    out
+}
+
+fn header_encoder_ident(ctx: &Ctx) -> Ident {
+    let base = ctx.type_ident(&ctx.schema.header.name, &ctx.schema.header);
+    format_ident!("{base}Encoder")
+}
+
+fn block_encoder(
+    ctx: &Ctx,
+    b: &Block,
+    ident: &Ident,
+    msg: Option<&Message>,
+    sub: &[GroupIdents],
+) -> TokenStream {
+    let Some(m) = msg else {
+        return TokenStream::new();
+    };
+    let k = b.sections();
+    let bl = b.block_length;
+    let empty_all = empty_after(ctx, b, 0);
+    let items = encoder_items(ctx, b, sub, true);
+    let henc = header_encoder_ident(ctx);
+    let hwrite = super::dispatch::header_writes(ctx, bl as u64, u64::from(m.id));
+    let (step_field, step_init, finish_body) = if k > 0 {
+        let k8 = k as u8;
+        (
+            quote!(step: u8,),
+            quote!(step: 0,),
+            quote!(self.advance(#k8)?;),
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
+    let doc = format!(
+        " Encoder of message `{}`: header and root block first, then groups and var data in schema order.",
+        b.name
+    );
+    let dep = deprecated(b.deprecated);
+    let mut_self = if k > 0 { quote!(mut) } else { quote!() };
+    quote! {
+        #[doc = #doc]
+        pub struct #ident<'a> {
+            buf: &'a mut [u8; #bl],
+            tail: &'a mut [u8],
+            total: usize,
+            #step_field
+        }
+
+        #[allow(deprecated)]
+        impl<'a> #ident<'a> {
+            /// Starts a message at the start of `buf`: writes the header and
+            /// zeroes the root block. Fails when `buf` cannot hold the
+            /// message with its groups and var data empty.
+            #dep
+            pub fn wrap(buf: &'a mut [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+                let total = buf.len();
+                ::sbe_rt::check_len(buf, HEADER_LENGTH + #bl + #empty_all)?;
+                let (hdr, rest) = ::sbe_rt::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
+                let (block, tail) = ::sbe_rt::codec::split_array_mut::<#bl>(rest)?;
+                hdr.fill(0);
+                block.fill(0);
+                let mut h = #henc { buf: hdr };
+                #hwrite
+                ::core::result::Result::Ok(Self { buf: block, tail, total, #step_init })
+            }
+
+            /// Bytes written so far, header included.
+            #[inline]
+            pub fn encoded_length(&self) -> usize {
+                self.total - self.tail.len()
+            }
+
+            /// Writes the groups and var data not written yet, empty, and
+            /// returns the message's length.
+            pub fn finish(#mut_self self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                #finish_body
+                ::core::result::Result::Ok(self.encoded_length())
+            }
+
+            #items
+        }
+    }
+}
+
+fn group_encoder(
+    ctx: &Ctx,
+    g: &Group,
+    b: &Block,
+    gi: &GroupIdents,
+    sub: &[GroupIdents],
+) -> TokenStream {
+    let enc = &gi.enc;
+    let k = b.sections();
+    let bl = b.block_length;
+    let d = dim_of(&g.dimension);
+    let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
+    let put_bl = putter(ctx, d.bl_prim);
+    let put_n = putter(ctx, d.num_prim);
+    let tbl = super::values::rust_prim(d.bl_prim);
+    let tn = super::values::rust_prim(d.num_prim);
+    let bl_lit = int_lit(d.bl_prim, bl as i128);
+    let empty_all = empty_after(ctx, b, 0);
+    let items = encoder_items(ctx, b, sub, false);
+    let _ = tbl;
+    let k8 = k as u8;
+    let step_reset = if k > 0 {
+        quote!(self.step = 0;)
+    } else {
+        quote!()
+    };
+    let (step_field, step_init, advance_all, drop_impl) = if k > 0 {
+        (
+            quote!(step: u8,),
+            quote!(step: #k8,),
+            quote!(self.advance(#k8)?;),
+            quote! {
+                impl ::core::ops::Drop for #enc<'_, '_> {
+                    fn drop(&mut self) {
+                        let _ = self.advance(#k8);
+                    }
+                }
+            },
+        )
+    } else {
+        (quote!(), quote!(), quote!(), quote!())
+    };
+    let doc = format!(
+        " Encoder of group `{}`: call `next_entry()` before writing each entry.",
+        g.name
+    );
+    quote! {
+        #[doc = #doc]
+        pub struct #enc<'p, 'a> {
+            tail: &'p mut &'a mut [u8],
+            dim: &'a mut [u8; #dim],
+            buf: &'a mut [u8],
+            count: usize,
+            written: usize,
+            reserve: usize,
+            #step_field
+        }
+
+        #[allow(deprecated)]
+        impl<'p, 'a> #enc<'p, 'a> {
+            fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+                ::sbe_rt::codec::check_count(count, #max)?;
+                ::sbe_rt::check_len(tail, #dim + reserve)?;
+                let dim = ::sbe_rt::codec::take_array::<#dim>(tail)?;
+                dim.fill(0);
+                #put_bl(dim, #blo, #bl_lit);
+                ::core::result::Result::Ok(Self { tail, dim, buf: &mut [], count, written: 0, reserve, #step_init })
+            }
+
+            /// Starts the next entry (zeroed); its fields, nested groups and
+            /// var data follow. Fails when `count` entries are written already
+            /// or the buffer is too small.
+            pub fn next_entry(&mut self) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
+                #advance_all
+                if self.written >= self.count {
+                    return ::core::result::Result::Err(::sbe_rt::Error::CountOutOfRange { count: self.written as u64 + 1, max: self.count as u64 });
+                }
+                ::sbe_rt::check_len(self.tail, #bl + #empty_all + self.reserve)?;
+                let block = ::sbe_rt::codec::take_front(self.tail, #bl)?;
+                block.fill(0);
+                self.buf = block;
+                self.written += 1;
+                #put_n(self.dim, #no, self.written as #tn);
+                #step_reset
+                ::core::result::Result::Ok(self)
+            }
+
+            #items
+        }
+
+        #drop_impl
+    }
+}

@@ -1,0 +1,233 @@
+//! The top level of a generated file: schema constants, the message
+//! header, `decode`, `Message` and `Message::to_json`.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::types::members;
+use super::values::{int_lit, Val};
+use super::Ctx;
+use crate::ir::TypeKind;
+
+/// `u64` of a header member read with accessor `name` from `h`.
+fn header_read(val: &Val, name: &Ident) -> TokenStream {
+    match val {
+        Val::Prim { optional: true, .. } => quote!(h.#name().map_or(0, u64::from)),
+        _ => quote!(u64::from(h.#name())),
+    }
+}
+
+/// Schema constants, the header reader.
+pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
+    let s = ctx.schema;
+    let id = u64::from(s.id);
+    let version = s.version;
+    let hlen = crate::ir::encoded_length(&s.header).unwrap_or(0) as usize;
+    let base = ctx.type_ident(&s.header.name, &s.header);
+    let hdec = format_ident!("{base}Decoder");
+    let mut reads = Vec::new();
+    for want in ["blockLength", "templateId", "schemaId", "version"] {
+        let TypeKind::Composite(c) = &s.header.kind else {
+            break;
+        };
+        let ms = members(ctx, c);
+        match ms.iter().find(|(m, ..)| m.ty.name == want) {
+            Some((_, val, name, _)) => reads.push(header_read(val, name)),
+            None => reads.push(quote!(0u64)),
+        }
+    }
+    let (rb, rt, rs, rv) = (
+        reads.first().cloned().unwrap_or_default(),
+        reads.get(1).cloned().unwrap_or_default(),
+        reads.get(2).cloned().unwrap_or_default(),
+        reads.get(3).cloned().unwrap_or_default(),
+    );
+    let sdoc = match &s.description {
+        Some(d) => format!(" Id of schema `{}`: {}", s.package, d.trim()),
+        None => format!(" Id of schema `{}`.", s.package),
+    };
+    quote! {
+        #[doc = #sdoc]
+        pub const SCHEMA_ID: u64 = #id;
+        /// Version of the schema this code was generated from.
+        pub const SCHEMA_VERSION: u32 = #version;
+        /// Bytes of the message header.
+        pub const HEADER_LENGTH: usize = #hlen;
+
+        /// Reads and checks the message header: (header, blockLength,
+        /// templateId, version).
+        #[inline]
+        fn read_header(buf: &[u8]) -> ::core::result::Result<(#hdec<'_>, u64, u64, u64), ::sbe_rt::Error> {
+            let h = #hdec::wrap(buf)?;
+            let schema_id = #rs;
+            if schema_id != SCHEMA_ID {
+                return ::core::result::Result::Err(::sbe_rt::Error::WrongSchemaId { expected: SCHEMA_ID, actual: schema_id });
+            }
+            ::core::result::Result::Ok((h, #rb, #rt, #rv))
+        }
+    }
+}
+
+/// Statements writing the header with encoder `h`.
+pub(crate) fn header_writes(ctx: &Ctx, block_length: u64, template_id: u64) -> TokenStream {
+    let s = ctx.schema;
+    let TypeKind::Composite(c) = &s.header.kind else {
+        return TokenStream::new();
+    };
+    let ms = members(ctx, c);
+    let mut out = TokenStream::new();
+    for (want, value) in [
+        ("blockLength", block_length),
+        ("templateId", template_id),
+        ("schemaId", u64::from(s.id)),
+        ("version", u64::from(s.version)),
+    ] {
+        let Some((_, val, name, _)) = ms.iter().find(|(m, ..)| m.ty.name == want) else {
+            continue;
+        };
+        match val {
+            Val::Prim {
+                prim,
+                optional: false,
+                ..
+            } => {
+                let l = int_lit(*prim, i128::from(value));
+                out.extend(quote!(h.#name(#l);));
+            }
+            Val::Prim {
+                prim,
+                optional: true,
+                ..
+            } => {
+                let l = int_lit(*prim, i128::from(value));
+                out.extend(quote!(h.#name(::core::option::Option::Some(#l));));
+            }
+            _ => {}
+        }
+    }
+    if out.is_empty() {
+        out.extend(quote!(let _ = &mut h;));
+    }
+    out
+}
+
+/// `decode`, `Message` and `to_json`.
+pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
+    let s = ctx.schema;
+    let mut variants = TokenStream::new();
+    let mut arms = TokenStream::new();
+    let mut json_arms = TokenStream::new();
+    let mut len_arms = TokenStream::new();
+    let mut name_arms = TokenStream::new();
+    let mut vscope = super::names::Scope::default();
+    for (i, dec) in decoders {
+        let Some(m) = s.messages.get(*i) else {
+            continue;
+        };
+        let v = super::names::ident(&vscope.claim(&super::names::camel(&m.name)));
+        let id = u64::from(m.id);
+        let name = &m.name;
+        let doc = format!(" Message `{name}` (template id {id}).");
+        variants.extend(quote! {
+            #[doc = #doc]
+            #v(#dec<'a>),
+        });
+        arms.extend(quote! {
+            #id => #dec::with_header(header, buf, block_length, version).map(Message::#v),
+        });
+        json_arms.extend(quote! {
+            Message::#v(m) => {
+                w.key("message").str(#name);
+                w.key("header");
+                m.header().write_json(&mut w);
+                w.key("body");
+                m.write_json(&mut w);
+            }
+        });
+        len_arms.extend(quote!(Message::#v(m) => m.encoded_length(),));
+        name_arms.extend(quote!(Message::#v(_) => #name,));
+    }
+    let lifetime_use = if decoders.is_empty() {
+        quote! {
+            /// No messages in this schema.
+            #[doc(hidden)]
+            _None(::core::marker::PhantomData<&'a ()>, ::core::convert::Infallible),
+        }
+    } else {
+        TokenStream::new()
+    };
+    let empty_arms = if decoders.is_empty() {
+        quote!(Message::_None(_, n) => match *n {},)
+    } else {
+        TokenStream::new()
+    };
+    let to_json = if ctx.opts.json {
+        quote! {
+            /// The message as JSON: `{"message": NAME, "header": {...}, "body": {...}}`.
+            pub fn to_json(&self) -> ::sbe_rt::codec::String {
+                let mut w = ::sbe_rt::JsonWriter::with_capacity(256);
+                w.begin_object();
+                match self {
+                    #json_arms
+                    #empty_arms
+                }
+                w.end_object();
+                w.finish()
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    let derive_debug = if ctx.opts.debug {
+        quote!(#[derive(Debug)])
+    } else {
+        TokenStream::new()
+    };
+    let unused = if decoders.is_empty() {
+        quote!(let _ = (header, buf, block_length, version);)
+    } else {
+        TokenStream::new()
+    };
+    quote! {
+        /// A decoded message of this schema, by template id.
+        #[derive(Clone, Copy)]
+        #derive_debug
+        pub enum Message<'a> {
+            #variants
+            #lifetime_use
+        }
+
+        /// Reads the message at the start of `buf`: its header (the schema id
+        /// must be this schema's), then the message its template id names,
+        /// checked once, whole.
+        #[allow(deprecated)]
+        pub fn decode(buf: &[u8]) -> ::core::result::Result<Message<'_>, ::sbe_rt::Error> {
+            let (header, block_length, template_id, version) = read_header(buf)?;
+            #unused
+            match template_id {
+                #arms
+                _ => ::core::result::Result::Err(::sbe_rt::Error::UnknownTemplateId { template_id }),
+            }
+        }
+
+        impl Message<'_> {
+            /// Bytes of the whole message, header included.
+            pub fn encoded_length(&self) -> usize {
+                match self {
+                    #len_arms
+                    #empty_arms
+                }
+            }
+
+            /// The message's name in the schema.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    #name_arms
+                    #empty_arms
+                }
+            }
+
+            #to_json
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! Code generation: IR → `quote!` tokens → `syn` → `prettyplease` → the
+//! text of one Rust file per schema.
+//!
+//! The generated file has, at its top level, `decode`, `Message` and
+//! `Message::to_json` (the contract of DESIGN.md), one Rust type per enum,
+//! set and composite the messages use, and per message a decoder, an
+//! encoder and, per group, an iterator, an entry decoder and an encoder.
+//! Every offset comes from the IR; nothing is recomputed here.
+
+mod blocks;
+mod dispatch;
+pub mod names;
+mod types;
+mod values;
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::error::Error;
+use crate::ir::{ByteOrder, Field, Group, Schema, Type, TypeKind};
+use names::Scope;
+
+/// What to generate, beyond the decoders and encoders.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Generate `to_json` / `write_json` (needs `sbe-rt`'s `alloc` feature).
+    pub json: bool,
+    /// Generate `Debug` impls for decoders.
+    pub debug: bool,
+    /// Extra attributes for generated enums and sets: (schema type name or
+    /// `.` for all, attribute text such as `#[derive(serde::Serialize)]`).
+    pub type_attributes: Vec<(String, String)>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            json: true,
+            debug: true,
+            type_attributes: Vec::new(),
+        }
+    }
+}
+
+/// A Rust type generated for an enum, set or composite of the schema.
+pub(crate) struct TypeEntry<'s> {
+    /// Registry key: the schema name of the type.
+    key: String,
+    /// The type.
+    ty: &'s Type,
+    /// Rust name (for composites, the base of `XDecoder` / `XEncoder`).
+    ident: Ident,
+}
+
+/// Everything code generation needs to know about the schema.
+pub(crate) struct Ctx<'s> {
+    schema: &'s Schema,
+    opts: &'s Options,
+    types: Vec<TypeEntry<'s>>,
+    scope: Scope,
+}
+
+/// Names the generated file uses at its top level.
+const TOP_LEVEL: &[&str] = &[
+    "Message",
+    "decode",
+    "SCHEMA_ID",
+    "SCHEMA_VERSION",
+    "HEADER_LENGTH",
+];
+
+impl<'s> Ctx<'s> {
+    fn new(schema: &'s Schema, opts: &'s Options) -> Self {
+        let mut ctx = Ctx {
+            schema,
+            opts,
+            types: Vec::new(),
+            scope: Scope::with(TOP_LEVEL),
+        };
+        ctx.register(&schema.header.name.clone(), &schema.header);
+        for m in &schema.messages {
+            ctx.register_fields(&m.fields);
+            ctx.register_groups(&m.groups);
+        }
+        ctx
+    }
+
+    fn register_fields(&mut self, fields: &'s [Field]) {
+        for f in fields {
+            self.register(&f.type_name, &f.ty);
+            if let Some(crate::ir::ConstValue::EnumValue { enum_name, .. }) = &f.const_value {
+                self.register_named(enum_name);
+            }
+        }
+    }
+
+    fn register_groups(&mut self, groups: &'s [Group]) {
+        for g in groups {
+            self.register_fields(&g.fields);
+            self.register_groups(&g.groups);
+        }
+    }
+
+    fn register_named(&mut self, name: &str) {
+        let schema = self.schema;
+        if let Some(t) = schema.types.iter().find(|t| t.name == name) {
+            self.register(name, t);
+        }
+    }
+
+    /// Registers the enum, set or composite `ty` known as `key` (and the
+    /// types of its members).
+    fn register(&mut self, key: &str, ty: &'s Type) {
+        match &ty.kind {
+            TypeKind::Encoded(e) => {
+                if let Some(crate::ir::ConstValue::EnumValue { enum_name, .. }) = &e.const_value {
+                    self.register_named(enum_name);
+                }
+                return;
+            }
+            TypeKind::Enum(_) | TypeKind::Set(_) | TypeKind::Composite(_) => {}
+        }
+        if self.find(key, ty).is_some() {
+            return;
+        }
+        if let TypeKind::Composite(c) = &ty.kind {
+            for m in &c.members {
+                let k = m.ref_type.clone().unwrap_or_else(|| m.ty.name.clone());
+                self.register(&k, &m.ty);
+            }
+        }
+        let base = names::camel(key);
+        let ident = match &ty.kind {
+            TypeKind::Composite(_) => self.claim_family(&base, &["Decoder", "Encoder"]),
+            _ => self.scope.claim(&base),
+        };
+        self.types.push(TypeEntry {
+            key: key.to_string(),
+            ty,
+            ident: format_ident!("{ident}"),
+        });
+    }
+
+    /// Claims `base{n}{suffix}` for every suffix, for the first free `n`;
+    /// returns `base{n}`.
+    pub(crate) fn claim_family(&mut self, base: &str, suffixes: &[&str]) -> String {
+        let mut n = 1;
+        loop {
+            let stem = if n == 1 {
+                base.to_string()
+            } else {
+                format!("{base}{n}")
+            };
+            if !self.scope.is_taken(&stem)
+                && suffixes
+                    .iter()
+                    .all(|s| !self.scope.is_taken(&format!("{stem}{s}")))
+            {
+                self.scope.claim(&stem);
+                for s in suffixes {
+                    self.scope.claim(&format!("{stem}{s}"));
+                }
+                return stem;
+            }
+            n += 1;
+        }
+    }
+
+    fn find(&self, key: &str, ty: &Type) -> Option<&TypeEntry<'s>> {
+        self.types
+            .iter()
+            .find(|e| e.key == key && e.ty.kind == ty.kind)
+    }
+
+    /// Rust name of the registered type `ty` known as `key`.
+    pub(crate) fn type_ident(&self, key: &str, ty: &Type) -> Ident {
+        match self.find(key, ty) {
+            Some(e) => e.ident.clone(),
+            None => format_ident!("{}", names::camel(key)),
+        }
+    }
+
+    /// Rust name of the enum named `name` in the schema, if registered.
+    pub(crate) fn enum_ident(&self, name: &str) -> Option<Ident> {
+        self.types
+            .iter()
+            .find(|e| e.key == name && matches!(e.ty.kind, TypeKind::Enum(_)))
+            .map(|e| e.ident.clone())
+    }
+
+    /// The enum type whose Rust name is `ident`.
+    pub(crate) fn enum_type(&self, ident: &Ident) -> &'s Type {
+        self.types
+            .iter()
+            .find(|e| &e.ident == ident)
+            .map(|e| e.ty)
+            .unwrap_or(&self.schema.header)
+    }
+
+    /// `le` or `be`.
+    pub(crate) fn order(&self) -> &'static str {
+        match self.schema.byte_order {
+            ByteOrder::Little => "le",
+            ByteOrder::Big => "be",
+        }
+    }
+
+    /// Extra attributes the configuration asks for on type `name`.
+    pub(crate) fn type_attrs(&self, name: &str) -> TokenStream {
+        let mut out = TokenStream::new();
+        for (sel, attr) in &self.opts.type_attributes {
+            if sel == "." || sel == name {
+                if let Ok(ts) = attr.parse::<TokenStream>() {
+                    out.extend(ts);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Doc attributes from a description, or a generated one.
+pub(crate) fn docs(description: Option<&str>, generated: String) -> TokenStream {
+    let text = match description {
+        Some(d) if !d.trim().is_empty() => d.trim().to_string(),
+        _ => generated,
+    };
+    let mut out = TokenStream::new();
+    for line in text.lines() {
+        let line = format!(" {}", line.trim());
+        out.extend(quote!(#[doc = #line]));
+    }
+    out
+}
+
+/// `#[deprecated]` when the schema deprecates an item.
+pub(crate) fn deprecated(since: Option<u32>) -> TokenStream {
+    match since {
+        Some(v) => {
+            let note = format!("deprecated since schema version {v}");
+            quote!(#[deprecated(note = #note)])
+        }
+        None => TokenStream::new(),
+    }
+}
+
+/// Generates the Rust file for `schema`, formatted.
+pub fn generate(schema: &Schema, opts: &Options) -> Result<String, Error> {
+    let tokens = generate_tokens(schema, opts);
+    let file: syn::File = syn::parse2(tokens).map_err(|e| {
+        Error::Config(format!(
+            "internal error: generated code does not parse: {e}"
+        ))
+    })?;
+    let body = prettyplease::unparse(&file);
+    let title = format!(
+        "// Generated by sbe-build from the SBE schema `{}` (id {}, version {}). Do not edit.\n\n",
+        schema.package, schema.id, schema.version
+    );
+    Ok(title + &body)
+}
+
+/// The tokens of the whole file.
+pub fn generate_tokens(schema: &Schema, opts: &Options) -> TokenStream {
+    let mut ctx = Ctx::new(schema, opts);
+    let mut out = TokenStream::new();
+    out.extend(dispatch::constants(&ctx));
+    out.extend(types::all(&ctx));
+    let messages = blocks::all(&mut ctx);
+    out.extend(messages.tokens);
+    out.extend(dispatch::dispatch(&ctx, &messages.decoders));
+    out
+}

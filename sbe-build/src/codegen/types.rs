@@ -1,0 +1,354 @@
+//! Enums, sets and composites.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::names::{self, Scope};
+use super::values::{int_lit, rust_prim, Val};
+use super::{deprecated, docs, Ctx, TypeEntry};
+use crate::ir::{Composite, EnumType, Member, Presence, SetType, TypeKind};
+
+/// Every registered type.
+pub(crate) fn all(ctx: &Ctx) -> TokenStream {
+    let mut out = TokenStream::new();
+    for e in &ctx.types {
+        out.extend(match &e.ty.kind {
+            TypeKind::Enum(en) => enum_type(ctx, e, en),
+            TypeKind::Set(s) => set_type(ctx, e, s),
+            TypeKind::Composite(c) => composite(ctx, e, c),
+            TypeKind::Encoded(_) => TokenStream::new(),
+        });
+    }
+    out
+}
+
+/// Variant names of an enum, and the name of its "unknown" variant.
+pub(crate) fn variants(en: &EnumType) -> (Vec<Ident>, Ident) {
+    let mut scope = Scope::default();
+    let vs: Vec<Ident> = en
+        .values
+        .iter()
+        .map(|v| names::ident(&scope.claim(&names::camel(&v.name))))
+        .collect();
+    let unknown = names::ident(&scope.claim("Unknown"));
+    (vs, unknown)
+}
+
+fn enum_type(ctx: &Ctx, e: &TypeEntry, en: &EnumType) -> TokenStream {
+    let ident = &e.ident;
+    let doc = docs(
+        e.ty.description.as_deref(),
+        format!("Enum `{}`, encoded as {}.", e.key, en.encoding.name()),
+    );
+    let dep = deprecated(e.ty.deprecated);
+    let attrs = ctx.type_attrs(&e.key);
+    let t = rust_prim(en.encoding);
+    let (vs, unknown) = variants(en);
+    let decls = en.values.iter().zip(&vs).map(|(v, id)| {
+        let d = docs(
+            v.description.as_deref(),
+            format!("`{}` (wire value {}).", v.name, v.value),
+        );
+        let dep = deprecated(v.deprecated);
+        quote!(#d #dep #id,)
+    });
+    let raws: Vec<TokenStream> = en
+        .values
+        .iter()
+        .map(|v| int_lit(en.encoding, v.value))
+        .collect();
+    let names: Vec<&str> = en.values.iter().map(|v| v.name.as_str()).collect();
+    quote! {
+        #doc
+        #dep
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #attrs
+        pub enum #ident {
+            #(#decls)*
+            /// A wire value that no valid value names, kept as it is.
+            #unknown(#t),
+        }
+
+        #[allow(deprecated)]
+        impl #ident {
+            /// The value for wire value `v` (lossless).
+            #[inline]
+            pub const fn from_raw(v: #t) -> Self {
+                match v {
+                    #(#raws => Self::#vs,)*
+                    v => Self::#unknown(v),
+                }
+            }
+
+            /// The wire value.
+            #[inline]
+            pub const fn raw(self) -> #t {
+                match self {
+                    #(Self::#vs => #raws,)*
+                    Self::#unknown(v) => v,
+                }
+            }
+
+            /// The schema name of the value, `None` for an unknown one.
+            pub const fn name(self) -> ::core::option::Option<&'static str> {
+                match self {
+                    #(Self::#vs => ::core::option::Option::Some(#names),)*
+                    Self::#unknown(_) => ::core::option::Option::None,
+                }
+            }
+        }
+    }
+}
+
+fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
+    let ident = &e.ident;
+    let doc = docs(
+        e.ty.description.as_deref(),
+        format!(
+            "Set `{}`: a bit set encoded as {}; `.0` is the raw value.",
+            e.key,
+            s.encoding.name()
+        ),
+    );
+    let dep = deprecated(e.ty.deprecated);
+    let attrs = ctx.type_attrs(&e.key);
+    let t = rust_prim(s.encoding);
+    let mut scope = Scope::with(&["raw", "write_json", "from_raw"]);
+    let mut consts = Scope::default();
+    let mut items = TokenStream::new();
+    let mut json = TokenStream::new();
+    let mut dbg = TokenStream::new();
+    let mut all_bits: u64 = 0;
+    for c in &s.choices {
+        let getter = names::ident(&scope.claim(&names::snake(&c.name)));
+        let setter = names::ident(&scope.claim(&format!("with_{}", names::snake(&c.name))));
+        let k = names::ident(&consts.claim(&names::shouty(&c.name)));
+        let bit = c.bit;
+        all_bits |= 1u64 << bit;
+        let mask = int_lit(s.encoding, 1i128 << bit);
+        let d = docs(
+            c.description.as_deref(),
+            format!("Choice `{}` (bit {bit}).", c.name),
+        );
+        let dep = deprecated(c.deprecated);
+        let name = &c.name;
+        items.extend(quote! {
+            #[doc = concat!("Mask of choice `", #name, "`.")]
+            pub const #k: #t = #mask;
+            #d
+            #dep
+            #[inline]
+            pub const fn #getter(self) -> bool {
+                self.0 & Self::#k != 0
+            }
+            #[doc = concat!("This set with choice `", #name, "` set or cleared.")]
+            #dep
+            #[inline]
+            #[must_use]
+            pub const fn #setter(self, on: bool) -> Self {
+                if on { Self(self.0 | Self::#k) } else { Self(self.0 & !Self::#k) }
+            }
+        });
+        json.extend(quote! { if self.0 & Self::#k != 0 { w.str(#name); } });
+        dbg.extend(quote! { if self.0 & Self::#k != 0 { l.entry(&#name); } });
+    }
+    let known = int_lit(s.encoding, i128::from(all_bits));
+    let bits = s.encoding.size() * 8;
+    let json_fn = if ctx.opts.json {
+        quote! {
+            /// Writes the set as JSON: the names of the choices set, in
+            /// schema order, then the positions of unknown bits set.
+            pub fn write_json(self, w: &mut ::sbe_rt::JsonWriter) {
+                w.begin_array();
+                #json
+                let unknown = self.0 & !#known;
+                for bit in 0..#bits {
+                    if unknown >> bit & 1 != 0 {
+                        w.u64(u64::from(bit));
+                    }
+                }
+                w.end_array();
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    quote! {
+        #doc
+        #dep
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+        #attrs
+        pub struct #ident(pub #t);
+
+        #[allow(deprecated)]
+        impl #ident {
+            #items
+            #json_fn
+        }
+
+        impl ::core::fmt::Debug for #ident {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                let mut l = f.debug_list();
+                #dbg
+                let unknown = self.0 & !#known;
+                for bit in 0..#bits {
+                    if unknown >> bit & 1 != 0 {
+                        l.entry(&bit);
+                    }
+                }
+                l.finish()
+            }
+        }
+    }
+}
+
+/// Presence of a composite member.
+fn member_presence(m: &Member) -> Presence {
+    match &m.ty.kind {
+        TypeKind::Encoded(e) => e.presence,
+        TypeKind::Enum(e) => e.presence,
+        _ => Presence::Required,
+    }
+}
+
+/// The value shape and accessor names of each member of a composite.
+pub(crate) fn members<'s>(
+    ctx: &Ctx<'s>,
+    c: &'s Composite,
+) -> Vec<(&'s Member, Val<'s>, Ident, Option<Ident>)> {
+    let mut scope = Scope::with(&["wrap", "write_json", "buf", "fmt"]);
+    c.members
+        .iter()
+        .map(|m| {
+            let key = m.ref_type.clone().unwrap_or_else(|| m.ty.name.clone());
+            let val = Val::of(ctx, &key, &m.ty, member_presence(m), None);
+            let base = names::snake(&m.ty.name);
+            let name = names::ident(&scope.claim(&base));
+            let str_name = matches!(val, Val::Char { len, .. } if len > 1)
+                .then(|| names::ident(&scope.claim(&format!("{base}_str"))));
+            (m, val, name, str_name)
+        })
+        .collect()
+}
+
+fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
+    let base = &e.ident;
+    let dec = format_ident!("{base}Decoder");
+    let enc = format_ident!("{base}Encoder");
+    let len = crate::ir::encoded_length(e.ty).unwrap_or(0) as usize;
+    let doc = docs(
+        e.ty.description.as_deref(),
+        format!("Composite `{}` ({len} bytes).", e.key),
+    );
+    let dep = deprecated(e.ty.deprecated);
+    let ms = members(ctx, c);
+    let buf = quote!(self.buf);
+    let mut getters = TokenStream::new();
+    let mut setters = TokenStream::new();
+    let mut json = TokenStream::new();
+    let mut dbg = TokenStream::new();
+    for (m, val, name, str_name) in &ms {
+        let off = m.offset as usize;
+        let d = docs(
+            m.ty.description.as_deref(),
+            format!("`{}`: offset {off}.", m.ty.name),
+        );
+        let dep = deprecated(m.ty.deprecated);
+        let ret = val.dec_type();
+        let read = val.dec_read(ctx, &buf, off);
+        getters.extend(quote! {
+            #d
+            #dep
+            #[inline]
+            pub fn #name(&self) -> #ret { #read }
+        });
+        if let (Some(sn), Val::Char { len, .. }) = (str_name, val) {
+            let end = off + len;
+            getters.extend(quote! {
+                #[doc = concat!("`", stringify!(#name), "` up to its first NUL, as UTF-8 text.")]
+                #dep
+                #[inline]
+                pub fn #sn(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> {
+                    ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#buf.get(#off..#end).unwrap_or_default()))
+                }
+            });
+        }
+        let attrs = quote!(#d #dep);
+        if let Some(s) = val.setter(ctx, name, off, &attrs) {
+            setters.extend(s);
+        }
+        let key = &m.ty.name;
+        let v = read.clone();
+        let j = val.json(v.clone());
+        json.extend(quote! { w.key(#key); #j });
+        let dv = val.debug(v);
+        dbg.extend(quote! { .field(#key, #dv) });
+    }
+    let json_fn = if ctx.opts.json {
+        quote! {
+            /// Writes the composite as a JSON object.
+            pub fn write_json(&self, w: &mut ::sbe_rt::JsonWriter) {
+                w.begin_object();
+                #json
+                w.end_object();
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    let dbg_impl = if ctx.opts.debug {
+        let name = dec.to_string();
+        quote! {
+            impl ::core::fmt::Debug for #dec<'_> {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.debug_struct(#name) #dbg .finish()
+                }
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    let enc_doc = format!(" Writes composite `{}` ({len} bytes).", e.key);
+    quote! {
+        #doc
+        #dep
+        #[derive(Clone, Copy)]
+        pub struct #dec<'a> {
+            buf: &'a [u8; #len],
+        }
+
+        #[allow(deprecated)]
+        impl<'a> #dec<'a> {
+            /// Bytes the composite takes.
+            pub const ENCODED_LENGTH: usize = #len;
+
+            /// Reads the composite at the start of `buf`.
+            pub fn wrap(buf: &'a [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+                match buf.first_chunk::<#len>() {
+                    ::core::option::Option::Some(buf) => ::core::result::Result::Ok(Self { buf }),
+                    ::core::option::Option::None => ::core::result::Result::Err(::sbe_rt::Error::Truncated { needed: #len, available: buf.len() }),
+                }
+            }
+            #getters
+            #json_fn
+        }
+
+        #dbg_impl
+
+        #[doc = #enc_doc]
+        #dep
+        pub struct #enc<'b> {
+            buf: &'b mut [u8],
+        }
+
+        #[allow(deprecated)]
+        impl<'b> #enc<'b> {
+            /// Writes the composite at the start of `buf` (checked when written).
+            pub fn wrap(buf: &'b mut [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+                ::sbe_rt::check_len(buf, #len)?;
+                ::core::result::Result::Ok(Self { buf })
+            }
+            #setters
+        }
+    }
+}

@@ -1,0 +1,648 @@
+//! One value at a fixed offset (a field of a block or a member of a
+//! composite): how to read it, write it, show it as JSON and in `Debug`.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::Ctx;
+use crate::ir::{ConstValue, EnumType, Presence, Primitive, Scalar, SetType, Type, TypeKind};
+
+/// The shape of a value, as the generated code sees it.
+pub(crate) enum Val<'s> {
+    /// Not on the wire.
+    Const {
+        value: &'s ConstValue,
+        prim: Primitive,
+        /// The enum's Rust name for a `valueRef`.
+        enum_ident: Option<Ident>,
+    },
+    /// A single number.
+    Prim {
+        prim: Primitive,
+        optional: bool,
+        null: Scalar,
+    },
+    /// A char or a char array.
+    Char {
+        len: usize,
+        optional: bool,
+        null: i128,
+        utf8: bool,
+    },
+    /// A fixed array of numbers.
+    Array {
+        prim: Primitive,
+        len: usize,
+        optional: bool,
+        null: Scalar,
+    },
+    /// An enum.
+    Enum {
+        ident: Ident,
+        ty: &'s EnumType,
+        optional: bool,
+    },
+    /// A set.
+    Set { ident: Ident, ty: &'s SetType },
+    /// A composite.
+    Comp { dec: Ident, enc: Ident, len: usize },
+}
+
+/// Rust type of a primitive's wire value.
+pub(crate) fn rust_prim(p: Primitive) -> TokenStream {
+    match p {
+        Primitive::Char | Primitive::Uint8 => quote!(u8),
+        Primitive::Int8 => quote!(i8),
+        Primitive::Int16 => quote!(i16),
+        Primitive::Uint16 => quote!(u16),
+        Primitive::Int32 => quote!(i32),
+        Primitive::Uint32 => quote!(u32),
+        Primitive::Int64 => quote!(i64),
+        Primitive::Uint64 => quote!(u64),
+        Primitive::Float => quote!(f32),
+        Primitive::Double => quote!(f64),
+    }
+}
+
+fn prim_name(p: Primitive) -> &'static str {
+    match p {
+        Primitive::Char | Primitive::Uint8 => "u8",
+        Primitive::Int8 => "i8",
+        Primitive::Int16 => "i16",
+        Primitive::Uint16 => "u16",
+        Primitive::Int32 => "i32",
+        Primitive::Uint32 => "u32",
+        Primitive::Int64 => "i64",
+        Primitive::Uint64 => "u64",
+        Primitive::Float => "f32",
+        Primitive::Double => "f64",
+    }
+}
+
+/// `::sbe_rt::get_u16_le`.
+pub(crate) fn getter(ctx: &Ctx, p: Primitive) -> TokenStream {
+    let f = format_ident!("get_{}_{}", prim_name(p), ctx.order());
+    quote!(::sbe_rt::#f)
+}
+
+/// `::sbe_rt::put_u16_le`.
+pub(crate) fn putter(ctx: &Ctx, p: Primitive) -> TokenStream {
+    let f = format_ident!("put_{}_{}", prim_name(p), ctx.order());
+    quote!(::sbe_rt::#f)
+}
+
+/// A literal of primitive `p`.
+pub(crate) fn lit(p: Primitive, v: Scalar) -> TokenStream {
+    let t = prim_name(p);
+    match v {
+        Scalar::Float(f) if f.is_nan() => {
+            let t = format_ident!("{t}");
+            quote!(#t::NAN)
+        }
+        Scalar::Float(f) if p == Primitive::Float => {
+            let l = proc_macro2::Literal::f32_suffixed(f as f32);
+            if f < 0.0 {
+                let l = proc_macro2::Literal::f32_suffixed(-f as f32);
+                quote!(-#l)
+            } else {
+                quote!(#l)
+            }
+        }
+        Scalar::Float(f) if p == Primitive::Double => {
+            if f < 0.0 {
+                let l = proc_macro2::Literal::f64_suffixed(-f);
+                quote!(-#l)
+            } else {
+                let l = proc_macro2::Literal::f64_suffixed(f);
+                quote!(#l)
+            }
+        }
+        Scalar::Float(f) => int_lit(p, f as i128),
+        Scalar::Int(i) if p.is_float() => lit(p, Scalar::Float(i as f64)),
+        Scalar::Int(i) => int_lit(p, i),
+    }
+}
+
+/// An integer literal of primitive `p` (clamped into its range).
+pub(crate) fn int_lit(p: Primitive, v: i128) -> TokenStream {
+    let t = format_ident!("{}", prim_name(p));
+    let (lo, hi) = p.int_range();
+    let (lo, hi) = match p {
+        Primitive::Char | Primitive::Uint8 => (0, 255),
+        _ => (lo, hi),
+    };
+    if v <= lo {
+        if lo == 0 {
+            let l: proc_macro2::Literal = format!("0{}", prim_name(p)).parse().unwrap_or(proc_macro2::Literal::u8_unsuffixed(0));
+            return quote!(#l);
+        }
+        return quote!(#t::MIN);
+    }
+    if v >= hi {
+        return quote!(#t::MAX);
+    }
+    let suffix = prim_name(p);
+    let parse = |t: String| {
+        t.parse::<proc_macro2::Literal>()
+            .unwrap_or(proc_macro2::Literal::u8_unsuffixed(0))
+    };
+    if v < 0 {
+        let l = parse(format!("{}{suffix}", v.unsigned_abs()));
+        quote!(-#l)
+    } else {
+        let l = parse(format!("{v}{suffix}"));
+        quote!(#l)
+    }
+}
+
+fn is_utf8(enc: Option<&str>) -> bool {
+    enc.is_some_and(|e| e.eq_ignore_ascii_case("UTF-8") || e.eq_ignore_ascii_case("UTF8"))
+}
+
+/// The spec's or the schema's null value of an encoded type.
+fn null_of(p: Primitive, declared: Option<Scalar>) -> Scalar {
+    declared.unwrap_or_else(|| p.default_null())
+}
+
+impl<'s> Val<'s> {
+    /// Classifies a value of type `ty` (registry name `key`) with effective
+    /// `presence` and constant value `cv`.
+    pub(crate) fn of(
+        ctx: &Ctx<'s>,
+        key: &str,
+        ty: &'s Type,
+        presence: Presence,
+        cv: Option<&'s ConstValue>,
+    ) -> Val<'s> {
+        let optional = presence == Presence::Optional;
+        if presence == Presence::Constant {
+            if let Some(value) = cv.or(match &ty.kind {
+                TypeKind::Encoded(e) => e.const_value.as_ref(),
+                _ => None,
+            }) {
+                let prim = match &ty.kind {
+                    TypeKind::Encoded(e) => e.primitive,
+                    TypeKind::Enum(e) => e.encoding,
+                    TypeKind::Set(s) => s.encoding,
+                    TypeKind::Composite(_) => Primitive::Uint8,
+                };
+                let enum_ident = match value {
+                    ConstValue::EnumValue { enum_name, .. } => ctx.enum_ident(enum_name),
+                    _ => None,
+                };
+                return Val::Const {
+                    value,
+                    prim,
+                    enum_ident,
+                };
+            }
+        }
+        match &ty.kind {
+            TypeKind::Encoded(e) if e.primitive == Primitive::Char => Val::Char {
+                len: e.length.max(1) as usize,
+                optional,
+                null: match e.null_value {
+                    Some(Scalar::Int(n)) => n,
+                    _ => 0,
+                },
+                utf8: is_utf8(e.character_encoding.as_deref()),
+            },
+            TypeKind::Encoded(e) if e.length == 1 => Val::Prim {
+                prim: e.primitive,
+                optional,
+                null: null_of(e.primitive, e.null_value),
+            },
+            TypeKind::Encoded(e) => Val::Array {
+                prim: e.primitive,
+                len: e.length as usize,
+                optional,
+                null: null_of(e.primitive, e.null_value),
+            },
+            TypeKind::Enum(en) => Val::Enum {
+                ident: ctx.type_ident(key, ty),
+                ty: en,
+                optional,
+            },
+            TypeKind::Set(s) => Val::Set {
+                ident: ctx.type_ident(key, ty),
+                ty: s,
+            },
+            TypeKind::Composite(_) => {
+                let base = ctx.type_ident(key, ty);
+                Val::Comp {
+                    dec: format_ident!("{base}Decoder"),
+                    enc: format_ident!("{base}Encoder"),
+                    len: crate::ir::encoded_length(ty).unwrap_or(0) as usize,
+                }
+            }
+        }
+    }
+
+    /// Whether the decoder accessor returns an `Option` by itself.
+    fn is_option(&self) -> bool {
+        match self {
+            Val::Prim { optional, .. }
+            | Val::Char { optional, .. }
+            | Val::Enum { optional, .. } => *optional,
+            _ => false,
+        }
+    }
+
+    /// Whether the decoder accessor borrows from the buffer (`'a`).
+    pub(crate) fn borrows(&self) -> bool {
+        matches!(self, Val::Char { len, .. } if *len > 1) || matches!(self, Val::Comp { .. })
+    }
+
+    /// The decoder accessor's return type (without version gating).
+    pub(crate) fn dec_type(&self) -> TokenStream {
+        let plain = match self {
+            Val::Const {
+                value,
+                prim,
+                enum_ident,
+                ..
+            } => match (value, enum_ident) {
+                (ConstValue::Text(_), _) => quote!(&'static str),
+                (ConstValue::EnumValue { .. }, Some(e)) => quote!(#e),
+                (ConstValue::EnumValue { .. }, None) => quote!(i64),
+                (ConstValue::Number(_), _) => rust_prim(*prim),
+            },
+            Val::Prim { prim, .. } => rust_prim(*prim),
+            Val::Char { len: 1, .. } => quote!(u8),
+            Val::Char { .. } => quote!(&'a [u8]),
+            Val::Array { prim, len, .. } => {
+                let t = rust_prim(*prim);
+                quote!([#t; #len])
+            }
+            Val::Enum { ident, .. } | Val::Set { ident, .. } => quote!(#ident),
+            Val::Comp { dec, .. } => quote!(#dec<'a>),
+        };
+        if self.is_option() {
+            quote!(::core::option::Option<#plain>)
+        } else {
+            plain
+        }
+    }
+
+    /// The decoder accessor's body reading from `buf` (a `&[u8; N]` or a
+    /// checked `&[u8]`) at `off`.
+    pub(crate) fn dec_read(&self, ctx: &Ctx, buf: &TokenStream, off: usize) -> TokenStream {
+        match self {
+            Val::Const {
+                value,
+                prim,
+                enum_ident,
+            } => match (value, enum_ident) {
+                (ConstValue::Text(t), _) => quote!(#t),
+                (ConstValue::EnumValue { value, .. }, Some(e)) => {
+                    let TypeKind::Enum(en) = &ctx.enum_type(e).kind else {
+                        return quote!(#e::from_raw(0));
+                    };
+                    let v = int_lit(en.encoding, *value);
+                    quote!(#e::from_raw(#v))
+                }
+                (ConstValue::EnumValue { value, .. }, None) => {
+                    let v = int_lit(Primitive::Int64, *value);
+                    quote!(#v)
+                }
+                (ConstValue::Number(n), _) => lit(*prim, *n),
+            },
+            Val::Prim {
+                prim,
+                optional,
+                null,
+            } => {
+                let get = getter(ctx, *prim);
+                let read = quote!(#get(#buf, #off));
+                if *optional {
+                    let test = null_test(*prim, *null, quote!(v));
+                    quote! {{
+                        let v = #read;
+                        if #test { ::core::option::Option::None } else { ::core::option::Option::Some(v) }
+                    }}
+                } else {
+                    read
+                }
+            }
+            Val::Char {
+                len: 1,
+                optional,
+                null,
+                ..
+            } => {
+                let read = quote!(::sbe_rt::get_u8_le(#buf, #off));
+                if *optional {
+                    let n = int_lit(Primitive::Char, *null);
+                    quote! {{
+                        let v = #read;
+                        if v == 0 || v == #n { ::core::option::Option::None } else { ::core::option::Option::Some(v) }
+                    }}
+                } else {
+                    read
+                }
+            }
+            Val::Char { len, optional, .. } => {
+                let end = off + len;
+                let read = quote!(#buf.get(#off..#end).unwrap_or_default());
+                if *optional {
+                    quote! {{
+                        let v: &[u8] = #read;
+                        if matches!(v.first(), ::core::option::Option::None | ::core::option::Option::Some(0)) { ::core::option::Option::None } else { ::core::option::Option::Some(v) }
+                    }}
+                } else {
+                    read
+                }
+            }
+            Val::Array { prim, len, .. } => {
+                let get = getter(ctx, *prim);
+                let size = prim.size() as usize;
+                let t = rust_prim(*prim);
+                quote!(::core::array::from_fn::<#t, #len, _>(|i| #get(#buf, #off + i * #size)))
+            }
+            Val::Enum {
+                ident,
+                ty,
+                optional,
+            } => {
+                let get = getter(ctx, ty.encoding);
+                let read = quote!(#ident::from_raw(#get(#buf, #off)));
+                if *optional {
+                    let n = int_lit(ty.encoding, ty.null_value);
+                    quote! {{
+                        let v = #get(#buf, #off);
+                        if v == #n { ::core::option::Option::None } else { ::core::option::Option::Some(#ident::from_raw(v)) }
+                    }}
+                } else {
+                    read
+                }
+            }
+            Val::Set { ident, ty } => {
+                let get = getter(ctx, ty.encoding);
+                quote!(#ident(#get(#buf, #off)))
+            }
+            Val::Comp { dec, len, .. } => {
+                quote! {
+                    #dec {
+                        buf: match #buf.get(#off..).and_then(<[u8]>::first_chunk::<#len>) {
+                            ::core::option::Option::Some(b) => b,
+                            ::core::option::Option::None => &[0; #len],
+                        },
+                    }
+                }
+            }
+        }
+    }
+
+    /// Statements writing `v` (the accessor's value) as JSON to `w`.
+    pub(crate) fn json(&self, v: TokenStream) -> TokenStream {
+        if self.is_option() {
+            let inner = self.json_plain(quote!(v));
+            return quote! {
+                match #v {
+                    ::core::option::Option::Some(v) => { #inner }
+                    ::core::option::Option::None => { w.null(); }
+                }
+            };
+        }
+        self.json_plain(v)
+    }
+
+    fn json_plain(&self, v: TokenStream) -> TokenStream {
+        match self {
+            Val::Const { value, prim, .. } => match value {
+                ConstValue::Text(t) => quote!(w.str(#t);),
+                ConstValue::EnumValue { value_name, .. } => quote!(w.str(#value_name);),
+                ConstValue::Number(_) => json_prim(*prim, v),
+            },
+            Val::Prim { prim, .. } => json_prim(*prim, v),
+            Val::Char { len: 1, utf8, .. } => {
+                let f = if *utf8 {
+                    quote!(utf8_lossy)
+                } else {
+                    quote!(latin1)
+                };
+                quote!(w.#f(::sbe_rt::text::trim_nul(&[#v]));)
+            }
+            Val::Char { utf8, .. } => {
+                let f = if *utf8 {
+                    quote!(utf8_lossy)
+                } else {
+                    quote!(latin1)
+                };
+                quote!(w.#f(::sbe_rt::text::trim_nul(#v));)
+            }
+            Val::Array {
+                prim,
+                optional,
+                null,
+                ..
+            } => {
+                let one = json_prim(*prim, quote!(x));
+                let body = if *optional {
+                    let test = null_test(*prim, *null, quote!(x));
+                    quote!(if #test { w.null(); } else { #one })
+                } else {
+                    one
+                };
+                quote! {
+                    w.begin_array();
+                    for x in #v { #body }
+                    w.end_array();
+                }
+            }
+            Val::Enum { ty, optional, .. } => {
+                let raw = if *optional {
+                    quote!(w.null();)
+                } else {
+                    json_prim(ty.encoding, quote!(e.raw()))
+                };
+                quote! {
+                    let e = #v;
+                    match e.name() {
+                        ::core::option::Option::Some(n) => { w.str(n); }
+                        ::core::option::Option::None => { #raw }
+                    }
+                }
+            }
+            Val::Set { .. } | Val::Comp { .. } => quote!(#v.write_json(w);),
+        }
+    }
+
+    /// An expression to hand to `DebugStruct::field` for the value `v`.
+    pub(crate) fn debug(&self, v: TokenStream) -> TokenStream {
+        match self {
+            Val::Char { len, .. } if *len > 1 => {
+                if self.is_option() {
+                    quote!(&#v.map(|t| ::sbe_rt::codec::Text(::sbe_rt::text::trim_nul(t))))
+                } else {
+                    quote!(&::sbe_rt::codec::Text(::sbe_rt::text::trim_nul(#v)))
+                }
+            }
+            _ => quote!(&#v),
+        }
+    }
+
+    /// The encoder's setter for this value, writing to `self.buf` at
+    /// `off`; `None` for constants.
+    pub(crate) fn setter(
+        &self,
+        ctx: &Ctx,
+        name: &Ident,
+        off: usize,
+        attrs: &TokenStream,
+    ) -> Option<TokenStream> {
+        let buf = quote!(self.buf);
+        Some(match self {
+            Val::Const { .. } => return None,
+            Val::Prim {
+                prim,
+                optional,
+                null,
+            } => {
+                let t = rust_prim(*prim);
+                let put = putter(ctx, *prim);
+                if *optional {
+                    let n = lit(*prim, *null);
+                    quote! {
+                        #attrs
+                        #[inline]
+                        pub fn #name(&mut self, v: ::core::option::Option<#t>) -> &mut Self {
+                            #put(#buf, #off, v.unwrap_or(#n));
+                            self
+                        }
+                    }
+                } else {
+                    quote! {
+                        #attrs
+                        #[inline]
+                        pub fn #name(&mut self, v: #t) -> &mut Self {
+                            #put(#buf, #off, v);
+                            self
+                        }
+                    }
+                }
+            }
+            Val::Char {
+                len: 1,
+                optional,
+                null,
+                ..
+            } => {
+                if *optional {
+                    let n = int_lit(Primitive::Char, *null);
+                    quote! {
+                        #attrs
+                        #[inline]
+                        pub fn #name(&mut self, v: ::core::option::Option<u8>) -> &mut Self {
+                            ::sbe_rt::put_u8_le(#buf, #off, v.unwrap_or(#n));
+                            self
+                        }
+                    }
+                } else {
+                    quote! {
+                        #attrs
+                        #[inline]
+                        pub fn #name(&mut self, v: u8) -> &mut Self {
+                            ::sbe_rt::put_u8_le(#buf, #off, v);
+                            self
+                        }
+                    }
+                }
+            }
+            Val::Char { len, .. } => quote! {
+                #attrs
+                /// Fails when `v` is longer than the array; a shorter value is padded with NUL.
+                #[inline]
+                pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
+                    ::sbe_rt::text::put_char_array(#buf, #off, #len, v.as_ref())?;
+                    ::core::result::Result::Ok(self)
+                }
+            },
+            Val::Array { prim, len, .. } => {
+                let t = rust_prim(*prim);
+                let put = putter(ctx, *prim);
+                let size = prim.size() as usize;
+                quote! {
+                    #attrs
+                    #[inline]
+                    pub fn #name(&mut self, v: [#t; #len]) -> &mut Self {
+                        for (i, x) in v.into_iter().enumerate() {
+                            #put(#buf, #off + i * #size, x);
+                        }
+                        self
+                    }
+                }
+            }
+            Val::Enum {
+                ident,
+                ty,
+                optional,
+            } => {
+                let put = putter(ctx, ty.encoding);
+                if *optional {
+                    let n = int_lit(ty.encoding, ty.null_value);
+                    quote! {
+                        #attrs
+                        #[inline]
+                        pub fn #name(&mut self, v: ::core::option::Option<#ident>) -> &mut Self {
+                            #put(#buf, #off, v.map_or(#n, #ident::raw));
+                            self
+                        }
+                    }
+                } else {
+                    quote! {
+                        #attrs
+                        #[inline]
+                        pub fn #name(&mut self, v: #ident) -> &mut Self {
+                            #put(#buf, #off, v.raw());
+                            self
+                        }
+                    }
+                }
+            }
+            Val::Set { ident, ty } => {
+                let put = putter(ctx, ty.encoding);
+                quote! {
+                    #attrs
+                    #[inline]
+                    pub fn #name(&mut self, v: #ident) -> &mut Self {
+                        #put(#buf, #off, v.0);
+                        self
+                    }
+                }
+            }
+            Val::Comp { enc, .. } => quote! {
+                #attrs
+                #[inline]
+                pub fn #name(&mut self) -> #enc<'_> {
+                    #enc { buf: #buf.get_mut(#off..).unwrap_or_default() }
+                }
+            },
+        })
+    }
+}
+
+/// `v` is the null value of primitive `p`.
+fn null_test(p: Primitive, null: Scalar, v: TokenStream) -> TokenStream {
+    match null {
+        Scalar::Float(f) if f.is_nan() => quote!(#v.is_nan()),
+        _ if p.is_float() => {
+            let n = lit(p, null);
+            quote!(#v.to_bits() == #n.to_bits())
+        }
+        _ => {
+            let n = lit(p, null);
+            quote!(#v == #n)
+        }
+    }
+}
+
+/// JSON of a primitive value `v`.
+fn json_prim(p: Primitive, v: TokenStream) -> TokenStream {
+    match p {
+        Primitive::Float => quote!(w.f32(#v);),
+        Primitive::Double => quote!(w.f64(#v);),
+        p if p.is_signed() => quote!(w.i64(i64::from(#v));),
+        _ => quote!(w.u64(u64::from(#v));),
+    }
+}

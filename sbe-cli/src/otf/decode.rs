@@ -1,0 +1,550 @@
+//! Bytes → JSON: walk a message by its IR, FORMAT.md's value mapping.
+//!
+//! The walk never reads outside the buffer and never panics: every block,
+//! group and var data is bounds-checked once before it is read, and a
+//! problem is a [`DecodeError`] with the byte offset and what was wrong.
+
+use sbe_build::ir::{
+    ByteOrder, ConstValue, Data, Encoded, EnumType, Field, Group, Message, Presence, Primitive,
+    Scalar, SetType, Type, TypeKind,
+};
+
+use std::fmt::Write as _;
+
+use super::json::{JsonWriter, Sink};
+use super::{int_null, is_utf8, read_int, Codec, Header, Slot, VarLayout};
+
+/// Why a message could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// The bytes end before the message does.
+    #[error("truncated: {what} needs {need} bytes, {have} left")]
+    Truncated {
+        /// What was being read.
+        what: String,
+        /// Bytes it needs from its start.
+        need: u64,
+        /// Bytes there are from its start.
+        have: u64,
+    },
+    /// The header names a template the schema does not have.
+    #[error("unknown template id {0}")]
+    UnknownTemplate(u64),
+    /// A group count that cannot be right.
+    #[error("corrupt count: {what} claims {count} entries")]
+    CorruptCount {
+        /// The group.
+        what: String,
+        /// The count read.
+        count: u64,
+    },
+    /// A framing header that does not fit the message behind it.
+    #[error("framing: {0}")]
+    Framing(String),
+    /// A field lies outside the block length given on the wire.
+    #[error("{what} at {offset}..{end} lies outside the block of {block_length} bytes")]
+    OutsideBlock {
+        /// The field.
+        what: String,
+        /// Its offset in the block.
+        offset: u64,
+        /// Its end in the block.
+        end: u64,
+        /// The wire block length.
+        block_length: u64,
+    },
+}
+
+/// A message that could not be decoded: where (absolute byte offset in
+/// the input) and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("at byte {offset}: {kind}")]
+pub struct DecodeError {
+    /// Offset of the problem from the start of the input.
+    pub offset: u64,
+    /// What is wrong.
+    pub kind: DecodeErrorKind,
+    /// Bytes from the start of the message that would be needed to go on
+    /// (for truncation: read more and try again).
+    pub need: Option<u64>,
+}
+
+impl DecodeError {
+    /// The bytes ran out (more input could fix it).
+    pub fn is_truncated(&self) -> bool {
+        matches!(self.kind, DecodeErrorKind::Truncated { .. })
+    }
+}
+
+/// A message decoded: its length on the wire, header and schema message.
+#[derive(Debug, Clone, Copy)]
+pub struct Decoded<'s> {
+    /// Bytes the message took (header included).
+    pub len: usize,
+    /// Its header.
+    pub header: Header,
+    /// Its message in the schema.
+    pub message: &'s Message,
+}
+
+impl<'s> Codec<'s> {
+    /// Decode the message at the start of `buf` and append its JSON object
+    /// to `out` (no newline). `base` is `buf`'s offset in the input, for
+    /// error positions; `schema_label` becomes the `"schema"` key when
+    /// given. On error `out` is left as it was.
+    pub fn decode_json(
+        &self,
+        buf: &[u8],
+        base: u64,
+        schema_label: Option<&str>,
+        out: &mut Vec<u8>,
+    ) -> Result<Decoded<'s>, DecodeError> {
+        let mark = out.len();
+        let r = self.walk(buf, base, schema_label, &mut JsonWriter::new(out));
+        if r.is_err() {
+            out.truncate(mark);
+        }
+        r
+    }
+
+    /// Decode the message at the start of `buf` into a JSON value.
+    pub fn decode_value(
+        &self,
+        buf: &[u8],
+        schema_label: Option<&str>,
+    ) -> Result<(serde_json::Value, Decoded<'s>), DecodeError> {
+        let mut out = Vec::new();
+        let d = self.decode_json(buf, 0, schema_label, &mut out)?;
+        let v = serde_json::from_slice(&out).unwrap_or(serde_json::Value::Null);
+        Ok((v, d))
+    }
+
+    pub(crate) fn walk<S: Sink>(
+        &self,
+        buf: &[u8],
+        base: u64,
+        schema_label: Option<&str>,
+        sink: &mut S,
+    ) -> Result<Decoded<'s>, DecodeError> {
+        let hl = self.header_len;
+        let Some(hbytes) = buf.get(..hl) else {
+            return Err(truncated(base, 0, "message header", hl, buf.len()));
+        };
+        let header = self
+            .read_header(hbytes)
+            .ok_or_else(|| truncated(base, 0, "message header", hl, buf.len()))?;
+        let message = self.message_by_id(header.template_id).ok_or(DecodeError {
+            offset: base + slot_offset(self.template_id),
+            kind: DecodeErrorKind::UnknownTemplate(header.template_id),
+            need: None,
+        })?;
+        let mut w = Walker {
+            order: self.order,
+            buf,
+            base,
+            version: header.version,
+            sink,
+            path: String::new(),
+        };
+        w.sink.begin_object();
+        if let Some(label) = schema_label {
+            w.sink.key("schema");
+            w.sink.str(label);
+        }
+        w.sink.key("message");
+        w.sink.str(&message.name);
+        w.sink.key("header");
+        w.composite(&self.schema.header, hbytes, 0)?;
+        w.sink.key("body");
+        w.sink.begin_object();
+        let block_len = usize::try_from(header.block_length).unwrap_or(usize::MAX);
+        w.path.push_str(&message.name);
+        let block = w.take(hl, block_len, "root block")?;
+        w.fields(&message.fields, block, hl)?;
+        let mut pos = hl.saturating_add(block_len);
+        w.groups(&message.groups, &mut pos)?;
+        w.data(&message.data, &mut pos)?;
+        w.sink.end_object();
+        w.sink.end_object();
+        Ok(Decoded {
+            len: pos,
+            header,
+            message,
+        })
+    }
+}
+
+fn slot_offset(s: Slot) -> u64 {
+    match s {
+        Slot::At(at, _) => at as u64,
+        _ => 0,
+    }
+}
+
+fn truncated(base: u64, at: usize, what: &str, need: usize, have: usize) -> DecodeError {
+    DecodeError {
+        offset: base + at as u64,
+        kind: DecodeErrorKind::Truncated {
+            what: what.to_string(),
+            need: need as u64,
+            have: have.saturating_sub(at) as u64,
+        },
+        need: Some(at.saturating_add(need) as u64),
+    }
+}
+
+struct Walker<'b, 'k, S> {
+    order: ByteOrder,
+    buf: &'b [u8],
+    base: u64,
+    version: u64,
+    sink: &'k mut S,
+    /// Path of what is being read (for errors), e.g. `Car.fuelFigures[2]`.
+    path: String,
+}
+
+impl<'b, S: Sink> Walker<'b, '_, S> {
+    /// `len` bytes at `at`, or a truncation error naming `what`.
+    fn take(&self, at: usize, len: usize, what: &str) -> Result<&'b [u8], DecodeError> {
+        at.checked_add(len)
+            .and_then(|end| self.buf.get(at..end))
+            .ok_or_else(|| {
+                truncated(
+                    self.base,
+                    at,
+                    &format!("{what} of {}", self.path),
+                    len,
+                    self.buf.len(),
+                )
+            })
+    }
+
+    fn fields(&mut self, fields: &[Field], block: &[u8], at: usize) -> Result<(), DecodeError> {
+        for f in fields {
+            if u64::from(f.since_version) > self.version {
+                continue;
+            }
+            self.sink.key(&f.name);
+            if f.presence == Presence::Constant {
+                self.constant(&f.ty, f.const_value.as_ref());
+                continue;
+            }
+            let off = f.offset as usize;
+            let len = f.encoded_length as usize;
+            let end = off.saturating_add(len);
+            let Some(bytes) = block.get(off..end) else {
+                return Err(DecodeError {
+                    offset: self.base + at as u64,
+                    kind: DecodeErrorKind::OutsideBlock {
+                        what: format!("field {}.{}", self.path, f.name),
+                        offset: off as u64,
+                        end: end as u64,
+                        block_length: block.len() as u64,
+                    },
+                    need: None,
+                });
+            };
+            self.value(&f.ty, bytes, at + off, f.presence == Presence::Optional)?;
+        }
+        Ok(())
+    }
+
+    /// A value of type `ty` held in `bytes` (exactly its encoded length).
+    fn value(
+        &mut self,
+        ty: &Type,
+        bytes: &[u8],
+        at: usize,
+        optional: bool,
+    ) -> Result<(), DecodeError> {
+        match &ty.kind {
+            TypeKind::Encoded(e) => {
+                if e.presence == Presence::Constant {
+                    self.constant(ty, e.const_value.as_ref());
+                } else {
+                    self.encoded(e, bytes, at, optional || e.presence == Presence::Optional);
+                }
+            }
+            TypeKind::Enum(en) => self.enumeration(en, bytes, at, optional),
+            TypeKind::Set(s) => self.set(s, bytes, at),
+            TypeKind::Composite(_) => self.composite(ty, bytes, at)?,
+        }
+        Ok(())
+    }
+
+    fn composite(&mut self, ty: &Type, bytes: &[u8], at: usize) -> Result<(), DecodeError> {
+        self.sink.begin_object();
+        if let TypeKind::Composite(c) = &ty.kind {
+            for m in &c.members {
+                self.sink.key(&m.ty.name);
+                let len = sbe_build::ir::encoded_length(&m.ty).unwrap_or(0) as usize;
+                let off = m.offset as usize;
+                let mb = bytes.get(off..off.saturating_add(len)).unwrap_or_default();
+                if mb.len() != len {
+                    self.sink.null();
+                    continue;
+                }
+                self.value(&m.ty, mb, at + off, false)?;
+            }
+        }
+        self.sink.end_object();
+        Ok(())
+    }
+
+    fn constant(&mut self, ty: &Type, value: Option<&ConstValue>) {
+        let value = value.or(match &ty.kind {
+            TypeKind::Encoded(e) => e.const_value.as_ref(),
+            _ => None,
+        });
+        let prim = match &ty.kind {
+            TypeKind::Encoded(e) => Some(e.primitive),
+            _ => None,
+        };
+        match value {
+            Some(ConstValue::Text(s)) => self.sink.str(s),
+            Some(ConstValue::EnumValue { value_name, .. }) => self.sink.str(value_name),
+            Some(ConstValue::Number(Scalar::Int(v))) => {
+                if prim == Some(Primitive::Char) {
+                    let b = u8::try_from(*v).unwrap_or(0);
+                    self.sink.text(&[b], false);
+                } else {
+                    self.sink.int(*v);
+                }
+            }
+            Some(ConstValue::Number(Scalar::Float(v))) => {
+                if prim == Some(Primitive::Float) {
+                    self.sink.float(*v as f32);
+                } else {
+                    self.sink.double(*v);
+                }
+            }
+            None => self.sink.null(),
+        }
+    }
+
+    fn encoded(&mut self, e: &Encoded, bytes: &[u8], at: usize, optional: bool) {
+        let size = e.primitive.size() as usize;
+        self.sink.span(at, bytes.len());
+        if e.primitive == Primitive::Char {
+            let utf8 = is_utf8(e.character_encoding.as_deref());
+            let first = bytes.first().copied().unwrap_or(0);
+            let null = int_null(e).unwrap_or(0);
+            if optional && (first == 0 || (e.length == 1 && i128::from(first) == null)) {
+                self.sink.null();
+                return;
+            }
+            let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+            self.sink.text(bytes.get(..end).unwrap_or_default(), utf8);
+            return;
+        }
+        if e.length == 1 {
+            self.scalar(e, bytes, optional);
+            return;
+        }
+        self.sink.begin_array();
+        for chunk in bytes.chunks_exact(size.max(1)) {
+            self.scalar(e, chunk, optional);
+        }
+        self.sink.end_array();
+    }
+
+    fn scalar(&mut self, e: &Encoded, bytes: &[u8], optional: bool) {
+        let Some(raw) = read_int(bytes, 0, e.primitive, self.order) else {
+            self.sink.null();
+            return;
+        };
+        match e.primitive {
+            Primitive::Float => {
+                let v = f32::from_bits(raw as u32);
+                let is_null = optional
+                    && matches!(e.null_value, Some(Scalar::Float(n)) if !n.is_nan() && n as f32 == v);
+                if is_null {
+                    self.sink.null();
+                } else {
+                    self.sink.float(v);
+                }
+            }
+            Primitive::Double => {
+                let v = f64::from_bits(raw as u64);
+                let is_null = optional
+                    && matches!(e.null_value, Some(Scalar::Float(n)) if !n.is_nan() && n == v);
+                if is_null {
+                    self.sink.null();
+                } else {
+                    self.sink.double(v);
+                }
+            }
+            _ => {
+                if optional && int_null(e) == Some(raw) {
+                    self.sink.null();
+                } else {
+                    self.sink.int(raw);
+                }
+            }
+        }
+    }
+
+    fn enumeration(&mut self, en: &EnumType, bytes: &[u8], at: usize, optional: bool) {
+        self.sink.span(at, bytes.len());
+        let Some(v) = read_int(bytes, 0, en.encoding, self.order) else {
+            self.sink.null();
+            return;
+        };
+        if let Some(vv) = en.values.iter().find(|vv| vv.value == v) {
+            self.sink.str(&vv.name);
+        } else if (optional || en.presence == Presence::Optional) && v == en.null_value {
+            self.sink.null();
+        } else {
+            self.sink.int(v);
+        }
+    }
+
+    fn set(&mut self, s: &SetType, bytes: &[u8], at: usize) {
+        self.sink.span(at, bytes.len());
+        let v = read_int(bytes, 0, s.encoding, self.order).unwrap_or(0) as u128;
+        self.sink.begin_array();
+        let mut known = 0u128;
+        for c in &s.choices {
+            if c.bit < 128 {
+                known |= 1 << c.bit;
+                if v & (1 << c.bit) != 0 {
+                    self.sink.str(&c.name);
+                }
+            }
+        }
+        for bit in 0..(s.encoding.size() * 8).min(128) {
+            if v & !known & (1 << bit) != 0 {
+                self.sink.int(i128::from(bit));
+            }
+        }
+        self.sink.end_array();
+    }
+
+    fn groups(&mut self, groups: &[Group], pos: &mut usize) -> Result<(), DecodeError> {
+        for g in groups {
+            if u64::from(g.since_version) > self.version {
+                continue;
+            }
+            self.group(g, pos)?;
+        }
+        Ok(())
+    }
+
+    fn group(&mut self, g: &Group, pos: &mut usize) -> Result<(), DecodeError> {
+        let path_len = self.path.len();
+        self.path.push('.');
+        self.path.push_str(&g.name);
+        let dim_len = sbe_build::ir::encoded_length(&g.dimension).unwrap_or(0) as usize;
+        let dim = self.take(*pos, dim_len, "group dimension")?;
+        let order = self.order;
+        let block_len = Slot::find(&g.dimension, "blockLength")
+            .read(dim, order)
+            .map_or(g.block_length as usize, |v| {
+                usize::try_from(v).unwrap_or(usize::MAX)
+            });
+        let count = Slot::find(&g.dimension, "numInGroup")
+            .read(dim, order)
+            .unwrap_or(0);
+        let count = u64::try_from(count).unwrap_or(0);
+        let shown = self.path.split_once('.').map_or("", |(_, rest)| rest);
+        self.sink.note(
+            *pos,
+            dim_len,
+            format_args!("{shown} (dimension: blockLength={block_len} numInGroup={count})"),
+        );
+        let dim_at = *pos;
+        *pos += dim_len;
+        // The smallest an entry can be: its block, nested dimensions and
+        // var data length prefixes.
+        let nested: u64 = g
+            .groups
+            .iter()
+            .filter(|n| u64::from(n.since_version) <= self.version)
+            .map(|n| u64::from(sbe_build::ir::encoded_length(&n.dimension).unwrap_or(0)))
+            .sum();
+        let prefixes: u64 = g
+            .data
+            .iter()
+            .filter(|d| u64::from(d.since_version) <= self.version)
+            .map(|d| VarLayout::of(d).data_offset as u64)
+            .sum();
+        let min_entry = (block_len as u64)
+            .saturating_add(nested)
+            .saturating_add(prefixes);
+        let left = self.buf.len().saturating_sub(*pos) as u64;
+        if min_entry == 0 && count > 1 << 20 {
+            return Err(DecodeError {
+                offset: self.base + dim_at as u64,
+                kind: DecodeErrorKind::CorruptCount {
+                    what: format!("group {}", self.path),
+                    count,
+                },
+                need: None,
+            });
+        }
+        if count.saturating_mul(min_entry) > left {
+            let need = count.saturating_mul(min_entry);
+            return Err(DecodeError {
+                offset: self.base + *pos as u64,
+                kind: DecodeErrorKind::Truncated {
+                    what: format!("group {} of {count} entries", self.path),
+                    need,
+                    have: left,
+                },
+                need: Some((*pos as u64).saturating_add(need)),
+            });
+        }
+        self.sink.key(&g.name);
+        self.sink.begin_array();
+        let entry_path = self.path.len();
+        for i in 0..count {
+            self.path.truncate(entry_path);
+            let _ = write!(self.path, "[{i}]");
+            let block = self.take(*pos, block_len, "entry block")?;
+            self.sink.begin_object();
+            self.fields(&g.fields, block, *pos)?;
+            *pos += block_len;
+            self.groups(&g.groups, pos)?;
+            self.data(&g.data, pos)?;
+            self.sink.end_object();
+        }
+        self.sink.end_array();
+        self.path.truncate(path_len);
+        Ok(())
+    }
+
+    fn data(&mut self, data: &[Data], pos: &mut usize) -> Result<(), DecodeError> {
+        for d in data {
+            if u64::from(d.since_version) > self.version {
+                continue;
+            }
+            let path_len = self.path.len();
+            self.path.push('.');
+            self.path.push_str(&d.name);
+            let lay = VarLayout::of(d);
+            let prefix = self.take(*pos, lay.data_offset, "var data length")?;
+            let len = read_int(prefix, lay.length.0, lay.length.1, self.order).unwrap_or(0);
+            let len = usize::try_from(len).unwrap_or(usize::MAX);
+            let shown = self.path.split_once('.').map_or("", |(_, rest)| rest);
+            self.sink.note(
+                *pos,
+                lay.data_offset,
+                format_args!("{shown} (length {len})"),
+            );
+            *pos += lay.data_offset;
+            let bytes = self.take(*pos, len, "var data")?;
+            self.sink.key(&d.name);
+            self.sink.span(*pos, len);
+            if d.character_encoding.is_some() {
+                self.sink
+                    .text(bytes, is_utf8(d.character_encoding.as_deref()));
+            } else {
+                self.sink.hex(bytes);
+            }
+            *pos += len;
+            self.path.truncate(path_len);
+        }
+        Ok(())
+    }
+}

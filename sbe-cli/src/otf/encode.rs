@@ -1,0 +1,822 @@
+//! JSON → bytes: FORMAT.md's JSON of a message back onto the wire.
+//!
+//! Every problem names the JSON path of the value (`$.body.fuelFigures[2].mpg`)
+//! and what is wrong with it; nothing of a message with a problem is
+//! written.
+
+use serde_json::{Map, Number, Value};
+
+use sbe_build::ir::{
+    ByteOrder, Data, Encoded, EnumType, Field, Group, Message, Presence, Primitive, Scalar,
+    SetType, Type, TypeKind,
+};
+
+use super::{int_null, is_utf8, write_int, Codec, Slot, VarLayout};
+
+/// What is wrong with a JSON value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EncodeErrorKind {
+    /// A key the schema does not have (at this version).
+    #[error("unknown field")]
+    UnknownField,
+    /// A required key is missing.
+    #[error("missing required field")]
+    MissingField,
+    /// The value is of the wrong JSON type.
+    #[error("wrong type: expected {expected}, found {found}")]
+    WrongType {
+        /// What the schema asks for.
+        expected: &'static str,
+        /// What the JSON holds.
+        found: &'static str,
+    },
+    /// A number that does not fit its field.
+    #[error("out of range: {value} does not fit {ty}")]
+    OutOfRange {
+        /// The value as written.
+        value: String,
+        /// The field's type.
+        ty: String,
+    },
+    /// Text longer than its char array or var data allows.
+    #[error("string too long: {len} bytes, at most {max} allowed")]
+    StringTooLong {
+        /// Encoded length of the text.
+        len: usize,
+        /// Room there is.
+        max: u64,
+    },
+    /// A character the field's encoding cannot hold.
+    #[error("character {0:?} cannot be encoded as ISO-8859-1/ASCII")]
+    BadCharacter(char),
+    /// An enum name that is not a valid value.
+    #[error("unknown enum value {name:?} of {ty}")]
+    UnknownEnum {
+        /// The name given.
+        name: String,
+        /// The enum type.
+        ty: String,
+    },
+    /// A set choice name that the set does not have.
+    #[error("unknown set choice {name:?} of {ty}")]
+    UnknownChoice {
+        /// The name given.
+        name: String,
+        /// The set type.
+        ty: String,
+    },
+    /// The message name (or template id) is not in the schema.
+    #[error("unknown message {0:?}")]
+    UnknownMessage(String),
+    /// The header contradicts the message.
+    #[error("{0}")]
+    Inconsistent(String),
+    /// Binary var data that is not a hex string.
+    #[error("not a hex string")]
+    BadHex,
+}
+
+/// A JSON message that cannot be encoded: the path of the value and what
+/// is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {kind}")]
+pub struct EncodeError {
+    /// JSON path, e.g. `$.body.fuelFigures[2].mpg`.
+    pub path: String,
+    /// What is wrong.
+    pub kind: EncodeErrorKind,
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+impl Codec<'_> {
+    /// Encode one message given as FORMAT.md JSON (the `header` may be
+    /// left out; `schema` is ignored) and append its bytes to `out`. On
+    /// error nothing is appended.
+    pub fn encode_value(&self, v: &Value, out: &mut Vec<u8>) -> Result<usize, EncodeError> {
+        let mut e = Enc {
+            order: self.order,
+            path: String::from("$"),
+            version: 0,
+        };
+        let obj = e.object(v)?;
+        for k in obj.keys() {
+            if !matches!(k.as_str(), "schema" | "message" | "header" | "body") {
+                return Err(e.err_at(k, EncodeErrorKind::UnknownField));
+            }
+        }
+        let header_obj = match obj.get("header") {
+            None => None,
+            Some(h) => {
+                e.push_key("header");
+                let o = e.object(h)?.clone();
+                e.pop(1);
+                Some(o)
+            }
+        };
+        let message: &Message = match obj.get("message") {
+            Some(Value::String(name)) => self.message_by_name(name).ok_or_else(|| {
+                e.err_at("message", EncodeErrorKind::UnknownMessage(name.clone()))
+            })?,
+            Some(other) => {
+                return Err(e.err_at(
+                    "message",
+                    EncodeErrorKind::WrongType {
+                        expected: "string",
+                        found: kind_of(other),
+                    },
+                ))
+            }
+            None => {
+                let id = header_obj
+                    .as_ref()
+                    .and_then(|h| h.get("templateId"))
+                    .and_then(Value::as_u64)
+                    .ok_or_else(|| e.err_at("message", EncodeErrorKind::MissingField))?;
+                self.message_by_id(id).ok_or_else(|| {
+                    e.err_at("message", EncodeErrorKind::UnknownMessage(id.to_string()))
+                })?
+            }
+        };
+
+        // The header: given values, else filled in.
+        let header_ty = &self.schema.header;
+        let mut header = vec![0u8; self.header_len];
+        let mut block_length = i128::from(message.block_length);
+        let mut version = i128::from(self.schema.version);
+        e.push_key("header");
+        if let Some(h) = &header_obj {
+            e.check_keys(h, header_ty)?;
+        }
+        if let TypeKind::Composite(c) = &header_ty.kind {
+            for m in &c.members {
+                let given = header_obj.as_ref().and_then(|h| h.get(&m.ty.name));
+                let name = m.ty.name.as_str();
+                let default = match name {
+                    "blockLength" => Some(i128::from(message.block_length)),
+                    "templateId" => Some(i128::from(message.id)),
+                    "schemaId" => Some(i128::from(self.schema.id)),
+                    "version" => Some(i128::from(self.schema.version)),
+                    _ => None,
+                };
+                let at = m.offset as usize;
+                match (given, default, &m.ty.kind) {
+                    (Some(g), _, TypeKind::Encoded(enc))
+                        if enc.presence != Presence::Constant && enc.length == 1 =>
+                    {
+                        e.push_key(name);
+                        let v = e.int(g, enc.primitive)?;
+                        if name == "templateId" && v != i128::from(message.id) {
+                            return Err(e.err(EncodeErrorKind::Inconsistent(format!(
+                                "templateId {v} is not that of message {} ({})",
+                                message.name, message.id
+                            ))));
+                        }
+                        e.pop(1);
+                        match name {
+                            "blockLength" => block_length = v,
+                            "version" => version = v,
+                            _ => {}
+                        }
+                        e.put_int(&mut header, at, enc.primitive, v)?;
+                    }
+                    (Some(g), _, _) => {
+                        e.push_key(name);
+                        let len = sbe_build::ir::encoded_length(&m.ty).unwrap_or(0) as usize;
+                        let mut tmp = vec![0u8; len];
+                        e.value(&m.ty, g, &mut tmp, 0, false)?;
+                        e.pop(1);
+                        copy_into(&mut header, at, &tmp);
+                    }
+                    (None, Some(d), TypeKind::Encoded(enc))
+                        if enc.presence != Presence::Constant =>
+                    {
+                        e.put_int(&mut header, at, enc.primitive, d)?;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        e.pop(1);
+        e.version = u64::try_from(version).unwrap_or(0);
+        if let Slot::Const(v) = self.block_length {
+            block_length = v;
+        }
+
+        // The body.
+        e.push_key("body");
+        let body = match obj.get("body") {
+            Some(b) => e.object(b)?,
+            None => return Err(e.err(EncodeErrorKind::MissingField)),
+        };
+        e.check_body_keys(body, &message.fields, &message.groups, &message.data)?;
+        let needed = e.block_needs(&message.fields);
+        let block_length = usize::try_from(block_length).unwrap_or(0);
+        if block_length < needed {
+            e.pop(1);
+            e.push_key("header");
+            e.push_key("blockLength");
+            return Err(e.err(EncodeErrorKind::Inconsistent(format!(
+                "blockLength {block_length} is less than the {needed} bytes the fields need"
+            ))));
+        }
+        let mut msg = header;
+        let start = msg.len();
+        msg.resize(start + block_length, 0);
+        e.fields(body, &message.fields, &mut msg, start)?;
+        e.groups(body, &message.groups, &mut msg)?;
+        e.data(body, &message.data, &mut msg)?;
+        out.extend_from_slice(&msg);
+        Ok(msg.len())
+    }
+}
+
+fn copy_into(dst: &mut [u8], at: usize, src: &[u8]) {
+    if let Some(d) = dst.get_mut(at..at + src.len()) {
+        d.copy_from_slice(src);
+    }
+}
+
+struct Enc {
+    order: ByteOrder,
+    path: String,
+    version: u64,
+}
+
+impl Enc {
+    fn err(&self, kind: EncodeErrorKind) -> EncodeError {
+        EncodeError {
+            path: self.path.clone(),
+            kind,
+        }
+    }
+
+    fn err_at(&self, key: &str, kind: EncodeErrorKind) -> EncodeError {
+        EncodeError {
+            path: format!("{}.{key}", self.path),
+            kind,
+        }
+    }
+
+    fn push_key(&mut self, k: &str) {
+        self.path.push('.');
+        self.path.push_str(k);
+    }
+
+    fn push_index(&mut self, i: usize) {
+        self.path.push('[');
+        self.path.push_str(&i.to_string());
+        self.path.push(']');
+    }
+
+    /// Drop the last `n` path components.
+    fn pop(&mut self, n: usize) {
+        for _ in 0..n {
+            let cut = self.path.rfind(['.', '[']).unwrap_or(self.path.len());
+            self.path.truncate(cut.max(1));
+        }
+    }
+
+    fn object<'v>(&self, v: &'v Value) -> Result<&'v Map<String, Value>, EncodeError> {
+        v.as_object().ok_or_else(|| {
+            self.err(EncodeErrorKind::WrongType {
+                expected: "object",
+                found: kind_of(v),
+            })
+        })
+    }
+
+    fn check_keys(&self, o: &Map<String, Value>, ty: &Type) -> Result<(), EncodeError> {
+        let TypeKind::Composite(c) = &ty.kind else {
+            return Ok(());
+        };
+        for k in o.keys() {
+            if !c.members.iter().any(|m| &m.ty.name == k) {
+                return Err(self.err_at(k, EncodeErrorKind::UnknownField));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_body_keys(
+        &self,
+        o: &Map<String, Value>,
+        fields: &[Field],
+        groups: &[Group],
+        data: &[Data],
+    ) -> Result<(), EncodeError> {
+        let v = self.version;
+        for k in o.keys() {
+            let known = fields
+                .iter()
+                .any(|f| &f.name == k && u64::from(f.since_version) <= v)
+                || groups
+                    .iter()
+                    .any(|g| &g.name == k && u64::from(g.since_version) <= v)
+                || data
+                    .iter()
+                    .any(|d| &d.name == k && u64::from(d.since_version) <= v);
+            if !known {
+                return Err(self.err_at(k, EncodeErrorKind::UnknownField));
+            }
+        }
+        Ok(())
+    }
+
+    fn block_needs(&self, fields: &[Field]) -> usize {
+        fields
+            .iter()
+            .filter(|f| {
+                u64::from(f.since_version) <= self.version && f.presence != Presence::Constant
+            })
+            .map(|f| (f.offset + f.encoded_length) as usize)
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn put_int(&self, buf: &mut [u8], at: usize, p: Primitive, v: i128) -> Result<(), EncodeError> {
+        if write_int(buf, at, p, self.order, v) {
+            Ok(())
+        } else {
+            Err(self.err(EncodeErrorKind::Inconsistent(format!(
+                "value at {at} lies outside its block"
+            ))))
+        }
+    }
+
+    /// An integer of primitive `p` (range-checked).
+    fn int(&self, v: &Value, p: Primitive) -> Result<i128, EncodeError> {
+        let Value::Number(n) = v else {
+            return Err(self.err(EncodeErrorKind::WrongType {
+                expected: "integer",
+                found: kind_of(v),
+            }));
+        };
+        let x = number_int(n).ok_or_else(|| {
+            let s = n.to_string();
+            if s.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+                self.err(EncodeErrorKind::OutOfRange {
+                    value: s,
+                    ty: p.name().to_string(),
+                })
+            } else {
+                self.err(EncodeErrorKind::WrongType {
+                    expected: "integer",
+                    found: "fraction",
+                })
+            }
+        })?;
+        let (lo, hi) = p.int_range();
+        if x < lo || x > hi {
+            return Err(self.err(EncodeErrorKind::OutOfRange {
+                value: x.to_string(),
+                ty: p.name().to_string(),
+            }));
+        }
+        Ok(x)
+    }
+
+    fn fields(
+        &mut self,
+        o: &Map<String, Value>,
+        fields: &[Field],
+        buf: &mut [u8],
+        start: usize,
+    ) -> Result<(), EncodeError> {
+        for f in fields {
+            if u64::from(f.since_version) > self.version || f.presence == Presence::Constant {
+                continue;
+            }
+            let optional = f.presence == Presence::Optional;
+            self.push_key(&f.name);
+            match o.get(&f.name) {
+                Some(v) => {
+                    let at = start + f.offset as usize;
+                    let end = at + f.encoded_length as usize;
+                    let Some(slot) = buf.get_mut(at..end) else {
+                        return Err(self.err(EncodeErrorKind::Inconsistent(
+                            "field lies outside its block".to_string(),
+                        )));
+                    };
+                    self.value(&f.ty, v, slot, 0, optional)?;
+                }
+                None if optional => {
+                    let at = start + f.offset as usize;
+                    let end = at + f.encoded_length as usize;
+                    if let Some(slot) = buf.get_mut(at..end) {
+                        self.value(&f.ty, &Value::Null, slot, 0, true)?;
+                    }
+                }
+                None => return Err(self.err(EncodeErrorKind::MissingField)),
+            }
+            self.pop(1);
+        }
+        Ok(())
+    }
+
+    /// Write `v` as a value of `ty` into `buf` at `at`.
+    fn value(
+        &mut self,
+        ty: &Type,
+        v: &Value,
+        buf: &mut [u8],
+        at: usize,
+        optional: bool,
+    ) -> Result<(), EncodeError> {
+        match &ty.kind {
+            TypeKind::Encoded(e) => {
+                if e.presence == Presence::Constant {
+                    return Ok(());
+                }
+                self.encoded(e, v, buf, at, optional || e.presence == Presence::Optional)
+            }
+            TypeKind::Enum(en) => self.enumeration(ty, en, v, buf, at, optional),
+            TypeKind::Set(s) => self.set(ty, s, v, buf, at),
+            TypeKind::Composite(c) => {
+                let o = match v {
+                    Value::Null if optional => {
+                        // Every member at its own null.
+                        for m in &c.members {
+                            self.value(&m.ty, &Value::Null, buf, at + m.offset as usize, true)?;
+                        }
+                        return Ok(());
+                    }
+                    v => self.object(v)?,
+                };
+                self.check_keys(o, ty)?;
+                for m in &c.members {
+                    if let TypeKind::Encoded(e) = &m.ty.kind {
+                        if e.presence == Presence::Constant {
+                            continue;
+                        }
+                    }
+                    self.push_key(&m.ty.name);
+                    let member_optional = match &m.ty.kind {
+                        TypeKind::Encoded(e) => e.presence == Presence::Optional,
+                        TypeKind::Enum(en) => en.presence == Presence::Optional,
+                        _ => false,
+                    };
+                    match o.get(&m.ty.name) {
+                        Some(mv) => self.value(&m.ty, mv, buf, at + m.offset as usize, false)?,
+                        None if member_optional => {
+                            self.value(&m.ty, &Value::Null, buf, at + m.offset as usize, true)?
+                        }
+                        None => return Err(self.err(EncodeErrorKind::MissingField)),
+                    }
+                    self.pop(1);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn encoded(
+        &mut self,
+        e: &Encoded,
+        v: &Value,
+        buf: &mut [u8],
+        at: usize,
+        optional: bool,
+    ) -> Result<(), EncodeError> {
+        let p = e.primitive;
+        if p == Primitive::Char {
+            let max = e.length as usize;
+            let bytes = match v {
+                Value::Null if optional => {
+                    let null = if e.length == 1 {
+                        int_null(e).unwrap_or(0)
+                    } else {
+                        0
+                    };
+                    return self.put_int(buf, at, p, null);
+                }
+                Value::String(s) => self.text_bytes(s, is_utf8(e.character_encoding.as_deref()))?,
+                other => {
+                    return Err(self.err(EncodeErrorKind::WrongType {
+                        expected: "string",
+                        found: kind_of(other),
+                    }))
+                }
+            };
+            if bytes.len() > max {
+                return Err(self.err(EncodeErrorKind::StringTooLong {
+                    len: bytes.len(),
+                    max: max as u64,
+                }));
+            }
+            copy_into(buf, at, &bytes);
+            return Ok(());
+        }
+        if e.length == 1 {
+            return self.scalar(e, v, buf, at, optional);
+        }
+        let size = p.size() as usize;
+        match v {
+            Value::Array(items) => {
+                if items.len() != e.length as usize {
+                    return Err(self.err(EncodeErrorKind::Inconsistent(format!(
+                        "array of {} elements, the field holds {}",
+                        items.len(),
+                        e.length
+                    ))));
+                }
+                for (i, item) in items.iter().enumerate() {
+                    self.push_index(i);
+                    self.scalar(e, item, buf, at + i * size, optional)?;
+                    self.pop(1);
+                }
+                Ok(())
+            }
+            Value::Null if optional => {
+                for i in 0..e.length as usize {
+                    self.scalar(e, &Value::Null, buf, at + i * size, true)?;
+                }
+                Ok(())
+            }
+            other => Err(self.err(EncodeErrorKind::WrongType {
+                expected: "array",
+                found: kind_of(other),
+            })),
+        }
+    }
+
+    fn scalar(
+        &mut self,
+        e: &Encoded,
+        v: &Value,
+        buf: &mut [u8],
+        at: usize,
+        optional: bool,
+    ) -> Result<(), EncodeError> {
+        let p = e.primitive;
+        if p.is_float() {
+            let x = match v {
+                Value::Null => match e.null_value {
+                    Some(Scalar::Float(n)) if optional => n,
+                    _ => f64::NAN,
+                },
+                Value::Number(n) => n.as_f64().ok_or_else(|| {
+                    self.err(EncodeErrorKind::OutOfRange {
+                        value: n.to_string(),
+                        ty: p.name().to_string(),
+                    })
+                })?,
+                other => {
+                    return Err(self.err(EncodeErrorKind::WrongType {
+                        expected: "number",
+                        found: kind_of(other),
+                    }))
+                }
+            };
+            let bits = if p == Primitive::Float {
+                let f = x as f32;
+                if x.is_finite() && !f.is_finite() {
+                    return Err(self.err(EncodeErrorKind::OutOfRange {
+                        value: x.to_string(),
+                        ty: "float".to_string(),
+                    }));
+                }
+                i128::from(f.to_bits())
+            } else {
+                i128::from(x.to_bits())
+            };
+            return self.put_int(buf, at, p, bits);
+        }
+        let x = match v {
+            Value::Null if optional => int_null(e).unwrap_or(0),
+            _ => self.int(v, p)?,
+        };
+        self.put_int(buf, at, p, x)
+    }
+
+    fn text_bytes(&self, s: &str, utf8: bool) -> Result<Vec<u8>, EncodeError> {
+        if utf8 {
+            return Ok(s.as_bytes().to_vec());
+        }
+        s.chars()
+            .map(|c| {
+                u8::try_from(u32::from(c)).map_err(|_| self.err(EncodeErrorKind::BadCharacter(c)))
+            })
+            .collect()
+    }
+
+    fn enumeration(
+        &mut self,
+        ty: &Type,
+        en: &EnumType,
+        v: &Value,
+        buf: &mut [u8],
+        at: usize,
+        optional: bool,
+    ) -> Result<(), EncodeError> {
+        let x = match v {
+            Value::String(name) => en
+                .values
+                .iter()
+                .find(|vv| &vv.name == name)
+                .map(|vv| vv.value)
+                .ok_or_else(|| {
+                    self.err(EncodeErrorKind::UnknownEnum {
+                        name: name.clone(),
+                        ty: ty.name.clone(),
+                    })
+                })?,
+            Value::Null if optional || en.presence == Presence::Optional => en.null_value,
+            Value::Number(_) => self.int(v, en.encoding)?,
+            other => {
+                return Err(self.err(EncodeErrorKind::WrongType {
+                    expected: "enum name",
+                    found: kind_of(other),
+                }))
+            }
+        };
+        self.put_int(buf, at, en.encoding, x)
+    }
+
+    fn set(
+        &mut self,
+        ty: &Type,
+        s: &SetType,
+        v: &Value,
+        buf: &mut [u8],
+        at: usize,
+    ) -> Result<(), EncodeError> {
+        let Value::Array(items) = v else {
+            return Err(self.err(EncodeErrorKind::WrongType {
+                expected: "array of choice names",
+                found: kind_of(v),
+            }));
+        };
+        let bits = s.encoding.size() * 8;
+        let mut x: u128 = 0;
+        for (i, item) in items.iter().enumerate() {
+            self.push_index(i);
+            let bit = match item {
+                Value::String(name) => s
+                    .choices
+                    .iter()
+                    .find(|c| &c.name == name)
+                    .map(|c| c.bit)
+                    .ok_or_else(|| {
+                        self.err(EncodeErrorKind::UnknownChoice {
+                            name: name.clone(),
+                            ty: ty.name.clone(),
+                        })
+                    })?,
+                Value::Number(n) => match n.as_u64() {
+                    Some(b) if b < u64::from(bits) => b as u32,
+                    _ => {
+                        return Err(self.err(EncodeErrorKind::OutOfRange {
+                            value: n.to_string(),
+                            ty: format!("a bit position of {}", s.encoding.name()),
+                        }))
+                    }
+                },
+                other => {
+                    return Err(self.err(EncodeErrorKind::WrongType {
+                        expected: "choice name",
+                        found: kind_of(other),
+                    }))
+                }
+            };
+            if bit < 128 {
+                x |= 1 << bit;
+            }
+            self.pop(1);
+        }
+        self.put_int(buf, at, s.encoding, x as i128)
+    }
+
+    fn groups(
+        &mut self,
+        o: &Map<String, Value>,
+        groups: &[Group],
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        for g in groups {
+            if u64::from(g.since_version) > self.version {
+                continue;
+            }
+            self.push_key(&g.name);
+            let entries = match o.get(&g.name) {
+                Some(Value::Array(a)) => a,
+                Some(other) => {
+                    return Err(self.err(EncodeErrorKind::WrongType {
+                        expected: "array",
+                        found: kind_of(other),
+                    }))
+                }
+                None => return Err(self.err(EncodeErrorKind::MissingField)),
+            };
+            let dim_len = sbe_build::ir::encoded_length(&g.dimension).unwrap_or(0) as usize;
+            let mut dim = vec![0u8; dim_len];
+            if let Slot::At(at, p) = Slot::find(&g.dimension, "blockLength") {
+                self.put_int(&mut dim, at, p, i128::from(g.block_length))?;
+            }
+            if let Slot::At(at, p) = Slot::find(&g.dimension, "numInGroup") {
+                let n = entries.len() as i128;
+                if n > p.int_range().1 {
+                    return Err(self.err(EncodeErrorKind::OutOfRange {
+                        value: format!("{n} entries"),
+                        ty: format!("numInGroup ({})", p.name()),
+                    }));
+                }
+                self.put_int(&mut dim, at, p, n)?;
+            }
+            out.extend_from_slice(&dim);
+            for (i, entry) in entries.iter().enumerate() {
+                self.push_index(i);
+                let eo = self.object(entry)?;
+                self.check_body_keys(eo, &g.fields, &g.groups, &g.data)?;
+                let start = out.len();
+                out.resize(start + g.block_length as usize, 0);
+                self.fields(eo, &g.fields, out, start)?;
+                self.groups(eo, &g.groups, out)?;
+                self.data(eo, &g.data, out)?;
+                self.pop(1);
+            }
+            self.pop(1);
+        }
+        Ok(())
+    }
+
+    fn data(
+        &mut self,
+        o: &Map<String, Value>,
+        data: &[Data],
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        for d in data {
+            if u64::from(d.since_version) > self.version {
+                continue;
+            }
+            self.push_key(&d.name);
+            let bytes = match o.get(&d.name) {
+                Some(Value::String(s)) if d.character_encoding.is_some() => {
+                    self.text_bytes(s, is_utf8(d.character_encoding.as_deref()))?
+                }
+                Some(Value::String(s)) => {
+                    parse_hex(s).ok_or_else(|| self.err(EncodeErrorKind::BadHex))?
+                }
+                Some(other) => {
+                    return Err(self.err(EncodeErrorKind::WrongType {
+                        expected: "string",
+                        found: kind_of(other),
+                    }))
+                }
+                None => return Err(self.err(EncodeErrorKind::MissingField)),
+            };
+            let max = d
+                .max_length
+                .min(u64::try_from(d.length_primitive.int_range().1).unwrap_or(u64::MAX));
+            if bytes.len() as u64 > max {
+                return Err(self.err(EncodeErrorKind::StringTooLong {
+                    len: bytes.len(),
+                    max,
+                }));
+            }
+            let lay = VarLayout::of(d);
+            let mut prefix = vec![0u8; lay.data_offset];
+            self.put_int(&mut prefix, lay.length.0, lay.length.1, bytes.len() as i128)?;
+            out.extend_from_slice(&prefix);
+            out.extend_from_slice(&bytes);
+            self.pop(1);
+        }
+        Ok(())
+    }
+}
+
+fn number_int(n: &Number) -> Option<i128> {
+    if let Some(i) = n.as_i64() {
+        return Some(i128::from(i));
+    }
+    if let Some(u) = n.as_u64() {
+        return Some(i128::from(u));
+    }
+    // A fraction, or an integer beyond 64 bits (the caller tells which).
+    None
+}
+
+fn parse_hex(s: &str) -> Option<Vec<u8>> {
+    let b = s.as_bytes();
+    if b.len() % 2 != 0 {
+        return None;
+    }
+    b.chunks_exact(2)
+        .map(|p| {
+            let hi = (*p.first()? as char).to_digit(16)?;
+            let lo = (*p.get(1)? as char).to_digit(16)?;
+            Some((hi * 16 + lo) as u8)
+        })
+        .collect()
+}

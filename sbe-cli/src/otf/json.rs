@@ -1,0 +1,354 @@
+//! A small streaming JSON writer (FORMAT.md's mapping: Java's float form,
+//! exact 64-bit integers), and the `Sink` interface the decoder drives.
+
+use std::fmt::Write as _;
+
+/// What the decoder reports while it walks a message: JSON structure and
+/// values, plus (for the annotated dump) which bytes a value came from.
+pub(crate) trait Sink {
+    /// `{`.
+    fn begin_object(&mut self);
+    /// `}`.
+    fn end_object(&mut self);
+    /// `[`.
+    fn begin_array(&mut self);
+    /// `]`.
+    fn end_array(&mut self);
+    /// An object key.
+    fn key(&mut self, k: &str);
+    /// `null`.
+    fn null(&mut self);
+    /// An integer.
+    fn int(&mut self, v: i128);
+    /// A float field's value.
+    fn float(&mut self, v: f32);
+    /// A double field's value.
+    fn double(&mut self, v: f64);
+    /// Text given as bytes, UTF-8 (lossy) or ISO-8859-1.
+    fn text(&mut self, bytes: &[u8], utf8: bool);
+    /// A string.
+    fn str(&mut self, s: &str);
+    /// Bytes as a lowercase hex string.
+    fn hex(&mut self, bytes: &[u8]);
+    /// The next value comes from `len` bytes at `at` (message offset).
+    fn span(&mut self, _at: usize, _len: usize) {}
+    /// A structural part of the wire (a group dimension, a length prefix).
+    fn note(&mut self, _at: usize, _len: usize, _what: std::fmt::Arguments<'_>) {}
+}
+
+/// A sink that does nothing: for sizing a message.
+pub(crate) struct NullSink;
+
+impl Sink for NullSink {
+    fn begin_object(&mut self) {}
+    fn end_object(&mut self) {}
+    fn begin_array(&mut self) {}
+    fn end_array(&mut self) {}
+    fn key(&mut self, _: &str) {}
+    fn null(&mut self) {}
+    fn int(&mut self, _: i128) {}
+    fn float(&mut self, _: f32) {}
+    fn double(&mut self, _: f64) {}
+    fn text(&mut self, _: &[u8], _: bool) {}
+    fn str(&mut self, _: &str) {}
+    fn hex(&mut self, _: &[u8]) {}
+}
+
+/// Writes compact JSON into a byte buffer.
+pub(crate) struct JsonWriter<'a> {
+    out: &'a mut Vec<u8>,
+    first: bool,
+    after_key: bool,
+}
+
+impl<'a> JsonWriter<'a> {
+    pub(crate) fn new(out: &'a mut Vec<u8>) -> Self {
+        JsonWriter {
+            out,
+            first: true,
+            after_key: false,
+        }
+    }
+
+    fn sep(&mut self) {
+        if self.after_key {
+            self.after_key = false;
+        } else if !self.first {
+            self.out.push(b',');
+        }
+        self.first = false;
+    }
+}
+
+impl Sink for JsonWriter<'_> {
+    fn begin_object(&mut self) {
+        self.sep();
+        self.out.push(b'{');
+        self.first = true;
+    }
+    fn end_object(&mut self) {
+        self.out.push(b'}');
+        self.first = false;
+    }
+    fn begin_array(&mut self) {
+        self.sep();
+        self.out.push(b'[');
+        self.first = true;
+    }
+    fn end_array(&mut self) {
+        self.out.push(b']');
+        self.first = false;
+    }
+    fn key(&mut self, k: &str) {
+        self.sep();
+        write_str(self.out, k);
+        self.out.push(b':');
+        self.after_key = true;
+    }
+    fn null(&mut self) {
+        self.sep();
+        self.out.extend_from_slice(b"null");
+    }
+    fn int(&mut self, v: i128) {
+        self.sep();
+        write_int(self.out, v);
+    }
+    fn float(&mut self, v: f32) {
+        self.sep();
+        if v.is_finite() {
+            let mut s = StackStr::new();
+            let _ = write!(s, "{v:e}");
+            java_form(self.out, s.as_str());
+        } else {
+            self.out.extend_from_slice(b"null");
+        }
+    }
+    fn double(&mut self, v: f64) {
+        self.sep();
+        if v.is_finite() {
+            let mut s = StackStr::new();
+            let _ = write!(s, "{v:e}");
+            java_form(self.out, s.as_str());
+        } else {
+            self.out.extend_from_slice(b"null");
+        }
+    }
+    fn text(&mut self, bytes: &[u8], utf8: bool) {
+        self.sep();
+        if utf8 {
+            write_str(self.out, &String::from_utf8_lossy(bytes));
+        } else {
+            self.out.push(b'"');
+            for &b in bytes {
+                escape_char(self.out, char::from(b));
+            }
+            self.out.push(b'"');
+        }
+    }
+    fn str(&mut self, s: &str) {
+        self.sep();
+        write_str(self.out, s);
+    }
+    fn hex(&mut self, bytes: &[u8]) {
+        self.sep();
+        self.out.push(b'"');
+        push_hex(self.out, bytes);
+        self.out.push(b'"');
+    }
+}
+
+/// Append `bytes` as lowercase hex digits.
+pub(crate) fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
+    const D: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        out.push(D[usize::from(b >> 4)]);
+        out.push(D[usize::from(b & 15)]);
+    }
+}
+
+/// Append a JSON string literal.
+pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    if s.bytes()
+        .all(|b| b >= 0x20 && b != b'"' && b != b'\\' && b != 0x7f)
+    {
+        out.extend_from_slice(s.as_bytes());
+    } else {
+        for c in s.chars() {
+            escape_char(out, c);
+        }
+    }
+    out.push(b'"');
+}
+
+fn escape_char(out: &mut Vec<u8>, c: char) {
+    match c {
+        '"' => out.extend_from_slice(b"\\\""),
+        '\\' => out.extend_from_slice(b"\\\\"),
+        '\n' => out.extend_from_slice(b"\\n"),
+        '\r' => out.extend_from_slice(b"\\r"),
+        '\t' => out.extend_from_slice(b"\\t"),
+        c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+            let mut s = StackStr::new();
+            let _ = write!(s, "\\u{:04x}", c as u32);
+            out.extend_from_slice(s.as_str().as_bytes());
+        }
+        c => {
+            let mut b = [0u8; 4];
+            out.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
+        }
+    }
+}
+
+/// Append an integer in decimal.
+pub(crate) fn write_int(out: &mut Vec<u8>, v: i128) {
+    let neg = v < 0;
+    let mut u = v.unsigned_abs();
+    let mut buf = [0u8; 40];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        if let Some(slot) = buf.get_mut(i) {
+            *slot = b'0' + (u % 10) as u8;
+        }
+        u /= 10;
+        if u == 0 || i == 0 {
+            break;
+        }
+    }
+    if neg {
+        out.push(b'-');
+    }
+    out.extend_from_slice(buf.get(i..).unwrap_or_default());
+}
+
+/// Rewrite Rust's shortest `{:e}` form (`-9.61375e2`) the way Java's
+/// `Double.toString` prints it (`-961.375`, `1.0E10`, `0.001`).
+fn java_form(out: &mut Vec<u8>, sci: &str) {
+    let (neg, rest) = match sci.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, sci),
+    };
+    let (mant, exp) = rest.split_once('e').unwrap_or((rest, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: Vec<u8> = mant.bytes().filter(u8::is_ascii_digit).collect();
+    if neg {
+        out.push(b'-');
+    }
+    if digits.iter().all(|&d| d == b'0') {
+        out.extend_from_slice(b"0.0");
+        return;
+    }
+    if (-3..7).contains(&exp) {
+        if exp < 0 {
+            out.extend_from_slice(b"0.");
+            for _ in 0..(-exp - 1) {
+                out.push(b'0');
+            }
+            out.extend_from_slice(&digits);
+        } else {
+            let int_len = exp as usize + 1;
+            for i in 0..int_len {
+                out.push(digits.get(i).copied().unwrap_or(b'0'));
+            }
+            out.push(b'.');
+            match digits.get(int_len..) {
+                Some(frac) if !frac.is_empty() => out.extend_from_slice(frac),
+                _ => out.push(b'0'),
+            }
+        }
+    } else {
+        out.push(digits.first().copied().unwrap_or(b'0'));
+        out.push(b'.');
+        match digits.get(1..) {
+            Some(frac) if !frac.is_empty() => out.extend_from_slice(frac),
+            _ => out.push(b'0'),
+        }
+        out.push(b'E');
+        write_int(out, i128::from(exp));
+    }
+}
+
+/// A fixed-size string buffer for formatting without allocating.
+struct StackStr {
+    buf: [u8; 64],
+    len: usize,
+}
+
+impl StackStr {
+    fn new() -> Self {
+        StackStr {
+            buf: [0; 64],
+            len: 0,
+        }
+    }
+    fn as_str(&self) -> &str {
+        self.buf
+            .get(..self.len)
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .unwrap_or("")
+    }
+}
+
+impl std::fmt::Write for StackStr {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        let dst = self.buf.get_mut(self.len..end).ok_or(std::fmt::Error)?;
+        dst.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(v: f64) -> String {
+        let mut out = Vec::new();
+        JsonWriter::new(&mut out).double(v);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    fn f(v: f32) -> String {
+        let mut out = Vec::new();
+        JsonWriter::new(&mut out).float(v);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    #[test]
+    fn floats_print_like_java() {
+        assert_eq!(d(536.0), "536.0");
+        assert_eq!(d(-961.375), "-961.375");
+        assert_eq!(d(1.0e10), "1.0E10");
+        assert_eq!(d(1.5e-5), "1.5E-5");
+        assert_eq!(d(0.001), "0.001");
+        assert_eq!(d(1234567.0), "1234567.0");
+        assert_eq!(d(12345678.0), "1.2345678E7");
+        assert_eq!(d(0.0), "0.0");
+        assert_eq!(d(-0.0), "-0.0");
+        assert_eq!(d(f64::NAN), "null");
+        assert_eq!(f(0.1), "0.1");
+        assert_eq!(f(3.4028235e38), "3.4028235E38");
+    }
+
+    #[test]
+    fn integers_and_strings() {
+        let mut out = Vec::new();
+        let mut w = JsonWriter::new(&mut out);
+        w.begin_object();
+        w.key("a");
+        w.int(u64::MAX.into());
+        w.key("b");
+        w.begin_array();
+        w.int(-5);
+        w.int(0);
+        w.text(b"\xe9\"\n", false);
+        w.end_array();
+        w.end_object();
+        assert_eq!(
+            String::from_utf8(out).unwrap_or_default(),
+            "{\"a\":18446744073709551615,\"b\":[-5,0,\"\u{e9}\\\"\\n\"]}"
+        );
+    }
+}

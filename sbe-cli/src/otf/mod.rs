@@ -1,0 +1,283 @@
+//! The on-the-fly codec: decode and encode SBE messages from a schema's IR
+//! at run time, with no generated code.
+//!
+//! [`Codec`] holds what every message of a schema shares (the header
+//! layout, the template table); [`decode`] turns bytes into FORMAT.md's
+//! JSON, [`encode`] turns that JSON back into bytes, and [`size`] finds
+//! where a message ends.
+
+pub mod decode;
+pub mod encode;
+pub(crate) mod json;
+pub mod size;
+
+use std::collections::HashMap;
+
+use sbe_build::ir::{
+    ByteOrder, ConstValue, Message, Presence, Primitive, Scalar, Schema, Type, TypeKind,
+};
+
+/// A schema cannot be used for run-time coding.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CodecError {
+    /// The message header composite has no usable `templateId` member.
+    #[error("message header `{header}` has no integer `templateId` member")]
+    NoTemplateId {
+        /// The header composite's name.
+        header: String,
+    },
+    /// The message header composite has no fixed length.
+    #[error("message header `{header}` has no fixed length")]
+    HeaderLength {
+        /// The header composite's name.
+        header: String,
+    },
+}
+
+/// Where one integer member of a composite (a header or a dimension) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// On the wire at this offset, with this primitive.
+    At(usize, Primitive),
+    /// A constant member.
+    Const(i128),
+    /// Not a member.
+    Absent,
+}
+
+impl Slot {
+    /// Find member `name` of composite `ty`.
+    pub(crate) fn find(ty: &Type, name: &str) -> Slot {
+        let TypeKind::Composite(c) = &ty.kind else {
+            return Slot::Absent;
+        };
+        for m in &c.members {
+            if m.ty.name != name {
+                continue;
+            }
+            if let TypeKind::Encoded(e) = &m.ty.kind {
+                if e.presence == Presence::Constant {
+                    if let Some(ConstValue::Number(Scalar::Int(v))) = &e.const_value {
+                        return Slot::Const(*v);
+                    }
+                    return Slot::Absent;
+                }
+                if !e.primitive.is_float() && e.length == 1 {
+                    return Slot::At(m.offset as usize, e.primitive);
+                }
+            }
+            return Slot::Absent;
+        }
+        Slot::Absent
+    }
+
+    /// Read the member from `bytes` (the composite's bytes).
+    pub(crate) fn read(self, bytes: &[u8], order: ByteOrder) -> Option<i128> {
+        match self {
+            Slot::At(at, p) => read_int(bytes, at, p, order),
+            Slot::Const(v) => Some(v),
+            Slot::Absent => None,
+        }
+    }
+}
+
+/// Where the length prefix of a var data field is.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct VarLayout {
+    /// Offset and primitive of the length.
+    pub length: (usize, Primitive),
+    /// Offset of the first data byte from the start of the prefix.
+    pub data_offset: usize,
+}
+
+impl VarLayout {
+    /// The layout of a `<data>`'s encoding composite.
+    pub(crate) fn of(data: &sbe_build::ir::Data) -> VarLayout {
+        let mut length = (0usize, data.length_primitive);
+        let mut data_offset = data.length_primitive.size() as usize;
+        if let TypeKind::Composite(c) = &data.ty.kind {
+            for m in &c.members {
+                if m.ty.name == "length" {
+                    length.0 = m.offset as usize;
+                } else if m.ty.name == "varData" {
+                    data_offset = m.offset as usize;
+                }
+            }
+        }
+        let min = length.0 + length.1.size() as usize;
+        VarLayout {
+            length,
+            data_offset: data_offset.max(min),
+        }
+    }
+}
+
+/// The header fields that drive decoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    /// Root block length on the wire.
+    pub block_length: u64,
+    /// Template id.
+    pub template_id: u64,
+    /// Schema id (None when the header has no such member).
+    pub schema_id: Option<u64>,
+    /// Acting version.
+    pub version: u64,
+}
+
+/// What every message of one schema shares: byte order, header layout and
+/// the template table. Build once, use for every message.
+#[derive(Debug)]
+pub struct Codec<'s> {
+    pub(crate) schema: &'s Schema,
+    pub(crate) order: ByteOrder,
+    pub(crate) header_len: usize,
+    pub(crate) block_length: Slot,
+    pub(crate) template_id: Slot,
+    pub(crate) schema_id: Slot,
+    pub(crate) version: Slot,
+    by_id: HashMap<u64, usize>,
+    by_name: HashMap<&'s str, usize>,
+}
+
+impl<'s> Codec<'s> {
+    /// Prepare `schema` for run-time coding.
+    pub fn new(schema: &'s Schema) -> Result<Codec<'s>, CodecError> {
+        let header = &schema.header;
+        let header_len =
+            sbe_build::ir::encoded_length(header).ok_or_else(|| CodecError::HeaderLength {
+                header: header.name.clone(),
+            })? as usize;
+        let template_id = Slot::find(header, "templateId");
+        if !matches!(template_id, Slot::At(..)) {
+            return Err(CodecError::NoTemplateId {
+                header: header.name.clone(),
+            });
+        }
+        let mut by_id = HashMap::new();
+        let mut by_name = HashMap::new();
+        for (i, m) in schema.messages.iter().enumerate() {
+            by_id.entry(u64::from(m.id)).or_insert(i);
+            by_name.entry(m.name.as_str()).or_insert(i);
+        }
+        Ok(Codec {
+            schema,
+            order: schema.byte_order,
+            header_len,
+            block_length: Slot::find(header, "blockLength"),
+            template_id,
+            schema_id: Slot::find(header, "schemaId"),
+            version: Slot::find(header, "version"),
+            by_id,
+            by_name,
+        })
+    }
+
+    /// The schema.
+    pub fn schema(&self) -> &'s Schema {
+        self.schema
+    }
+
+    /// Bytes of the message header.
+    pub fn header_len(&self) -> usize {
+        self.header_len
+    }
+
+    /// The message with template id `id`.
+    pub fn message_by_id(&self, id: u64) -> Option<&'s Message> {
+        self.by_id
+            .get(&id)
+            .and_then(|&i| self.schema.messages.get(i))
+    }
+
+    /// The message named `name`.
+    pub fn message_by_name(&self, name: &str) -> Option<&'s Message> {
+        self.by_name
+            .get(name)
+            .and_then(|&i| self.schema.messages.get(i))
+    }
+
+    /// Read the header at the start of `buf`, or `None` when `buf` is
+    /// shorter than the header.
+    pub fn read_header(&self, buf: &[u8]) -> Option<Header> {
+        let h = buf.get(..self.header_len)?;
+        let to_u64 = |v: i128| u64::try_from(v).unwrap_or(0);
+        let template_id = to_u64(self.template_id.read(h, self.order)?);
+        let block_length = match self.block_length.read(h, self.order) {
+            Some(v) => to_u64(v),
+            None => self
+                .message_by_id(template_id)
+                .map_or(0, |m| u64::from(m.block_length)),
+        };
+        Some(Header {
+            block_length,
+            template_id,
+            schema_id: self.schema_id.read(h, self.order).map(to_u64),
+            version: self
+                .version
+                .read(h, self.order)
+                .map_or(u64::from(self.schema.version), to_u64),
+        })
+    }
+}
+
+/// Read an integer primitive (char as its byte) at `at`.
+pub(crate) fn read_int(b: &[u8], at: usize, p: Primitive, order: ByteOrder) -> Option<i128> {
+    macro_rules! rd {
+        ($t:ty, $n:expr) => {{
+            let s = b.get(at..at.checked_add($n)?)?;
+            let arr: [u8; $n] = s.try_into().ok()?;
+            i128::from(match order {
+                ByteOrder::Little => <$t>::from_le_bytes(arr),
+                ByteOrder::Big => <$t>::from_be_bytes(arr),
+            })
+        }};
+    }
+    Some(match p {
+        Primitive::Char | Primitive::Uint8 => i128::from(*b.get(at)?),
+        Primitive::Int8 => rd!(i8, 1),
+        Primitive::Int16 => rd!(i16, 2),
+        Primitive::Uint16 => rd!(u16, 2),
+        Primitive::Int32 => rd!(i32, 4),
+        Primitive::Uint32 => rd!(u32, 4),
+        Primitive::Int64 => rd!(i64, 8),
+        Primitive::Uint64 => rd!(u64, 8),
+        Primitive::Float => rd!(u32, 4),
+        Primitive::Double => rd!(u64, 8),
+    })
+}
+
+/// Write the low `p.size()` bytes of `v` at `at`; `false` when out of bounds.
+pub(crate) fn write_int(b: &mut [u8], at: usize, p: Primitive, order: ByteOrder, v: i128) -> bool {
+    let n = p.size() as usize;
+    let Some(end) = at.checked_add(n) else {
+        return false;
+    };
+    let Some(dst) = b.get_mut(at..end) else {
+        return false;
+    };
+    let le = (v as u128).to_le_bytes();
+    for (i, d) in dst.iter_mut().enumerate() {
+        let idx = match order {
+            ByteOrder::Little => i,
+            ByteOrder::Big => n - 1 - i,
+        };
+        *d = le.get(idx).copied().unwrap_or(0);
+    }
+    true
+}
+
+/// `characterEncoding` names UTF-8.
+pub(crate) fn is_utf8(enc: Option<&str>) -> bool {
+    enc.is_some_and(|e| e.eq_ignore_ascii_case("utf-8") || e.eq_ignore_ascii_case("utf8"))
+}
+
+/// The null value of an encoded type, as an integer (floats: their bits
+/// are not compared; see the callers).
+pub(crate) fn int_null(e: &sbe_build::ir::Encoded) -> Option<i128> {
+    match e.null_value.unwrap_or_else(|| e.primitive.default_null()) {
+        Scalar::Int(v) => Some(v),
+        Scalar::Float(_) => None,
+    }
+}

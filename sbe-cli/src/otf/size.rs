@@ -1,0 +1,14 @@
+//! Where a message ends: its header, root block, groups and var data,
+//! walked without producing any output (for raw back-to-back framing).
+
+use super::decode::{DecodeError, Decoded};
+use super::json::NullSink;
+use super::Codec;
+
+impl<'s> Codec<'s> {
+    /// The length of the message at the start of `buf` (and its header),
+    /// without decoding its values.
+    pub fn message_length(&self, buf: &[u8], base: u64) -> Result<Decoded<'s>, DecodeError> {
+        self.walk(buf, base, None, &mut NullSink)
+    }
+}

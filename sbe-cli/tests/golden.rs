@@ -1,0 +1,135 @@
+//! Every golden vector of ../shared/vectors: decode gives the `.json`,
+//! encode of the `.json` gives the `.bin`, and each `.as-vK.json` holds.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use sbe_build::ir::Schema;
+use sbe_cli::otf::Codec;
+
+fn load(cache: &mut HashMap<PathBuf, Schema>, path: PathBuf) -> &Schema {
+    cache
+        .entry(path.clone())
+        .or_insert_with(|| sbe_build::ir::load(&path).unwrap_or_else(|e| panic!("{e}")))
+}
+
+#[test]
+fn every_vector_decodes_and_encodes() {
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let corpus = shared.join("corpus");
+    let mut schemas = HashMap::new();
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for (bin, _json_path, expected) in common::vectors(&shared) {
+        count += 1;
+        let label = expected["schema"].as_str().expect("schema key").to_string();
+        let bytes = std::fs::read(&bin).expect("read bin");
+        let schema = load(&mut schemas, corpus.join(&label));
+        let codec = Codec::new(schema).expect("codec");
+        match codec.decode_value(&bytes, Some(&label)) {
+            Ok((got, d)) => {
+                if let Some(diff) = common::diff(&got, &expected, "$") {
+                    failures.push(format!("decode {}: {diff}", bin.display()));
+                }
+                if d.len != bytes.len() {
+                    failures.push(format!(
+                        "decode {}: length {} of {}",
+                        bin.display(),
+                        d.len,
+                        bytes.len()
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("decode {}: {e}", bin.display())),
+        }
+        let mut out = Vec::new();
+        match codec.encode_value(&expected, &mut out) {
+            Ok(_) if out == bytes => {}
+            Ok(_) => failures.push(format!("encode {}: bytes differ", bin.display())),
+            Err(e) => failures.push(format!("encode {}: {e}", bin.display())),
+        }
+        for (path, as_v) in common::as_versions(&bin) {
+            let label = as_v["schema"].as_str().expect("schema key").to_string();
+            let schema = load(&mut schemas, corpus.join(&label));
+            let codec = Codec::new(schema).expect("codec");
+            match codec.decode_value(&bytes, Some(&label)) {
+                Ok((got, _)) => {
+                    if let Some(diff) = common::diff(&got, &as_v, "$") {
+                        failures.push(format!("decode {}: {diff}", path.display()));
+                    }
+                }
+                Err(e) => failures.push(format!("decode {}: {e}", path.display())),
+            }
+        }
+    }
+    for f in failures.iter().take(40) {
+        eprintln!("{f}");
+    }
+    eprintln!("{count} vectors checked");
+    assert!(count > 1000, "only {count} vectors");
+    assert!(
+        failures.is_empty(),
+        "{} failures of {count} vectors",
+        failures.len()
+    );
+}
+
+/// Cut and corrupted vectors give values or an error, never a panic, and
+/// a decoded message never claims more bytes than it was given.
+#[test]
+fn corrupt_vectors_never_panic() {
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let corpus = shared.join("corpus");
+    let mut schemas = HashMap::new();
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut ok, mut err) = (0u32, 0u32);
+    for (bin, _, expected) in common::vectors(&shared).into_iter().step_by(3) {
+        let label = expected["schema"].as_str().unwrap_or("").to_string();
+        let bytes = std::fs::read(&bin).expect("read bin");
+        let schema = load(&mut schemas, corpus.join(&label));
+        let codec = Codec::new(schema).expect("codec");
+        let mut out = Vec::new();
+        let mut check = |b: &[u8]| {
+            out.clear();
+            match codec.decode_json(b, 0, None, &mut out) {
+                Ok(d) => {
+                    assert!(d.len <= b.len());
+                    assert!(serde_json::from_slice::<serde_json::Value>(&out).is_ok());
+                    ok += 1;
+                }
+                Err(_) => {
+                    assert!(out.is_empty(), "nothing written on error");
+                    err += 1;
+                }
+            }
+        };
+        for cut in 0..bytes.len().min(48) {
+            check(&bytes[..cut]);
+        }
+        for _ in 0..24 {
+            let mut b = bytes.clone();
+            for _ in 0..1 + rnd() % 3 {
+                if b.is_empty() {
+                    break;
+                }
+                let i = (rnd() % b.len() as u64) as usize;
+                b[i] = rnd() as u8;
+            }
+            check(&b);
+        }
+    }
+    eprintln!("{ok} decoded, {err} rejected");
+    assert!(ok > 0 && err > 0);
+}

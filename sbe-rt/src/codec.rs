@@ -1,0 +1,266 @@
+//! Small checked helpers that generated decoders and encoders share:
+//! stepping over groups and var data, and carving a message's remaining
+//! buffer into sections while encoding. None of them panics.
+//!
+//! ```
+//! use sbe_rt::codec::{put_front, take_front};
+//!
+//! let mut buf = [0u8; 6];
+//! let mut tail: &mut [u8] = &mut buf;
+//! put_front(&mut tail, &[1, 2])?;
+//! take_front(&mut tail, 3)?.fill(9);
+//! assert_eq!(tail.len(), 1);
+//! assert!(take_front(&mut tail, 2).is_err());
+//! assert_eq!(buf, [1, 2, 9, 9, 9, 0]);
+//! # Ok::<(), sbe_rt::Error>(())
+//! ```
+
+use core::fmt;
+
+use crate::error::{Error, Result};
+
+#[cfg(feature = "alloc")]
+pub use alloc::string::String;
+
+/// `v` as a `usize`, saturating (on 32-bit targets a huge count or length
+/// then fails its range check instead of wrapping).
+#[inline(always)]
+#[must_use]
+pub fn to_usize(v: u64) -> usize {
+    usize::try_from(v).unwrap_or(usize::MAX)
+}
+
+/// Fails with [`Error::BlockLengthTooShort`] when `block_length < required`.
+#[inline]
+pub fn check_block_length(block_length: usize, required: usize) -> Result<()> {
+    if block_length < required {
+        Err(Error::BlockLengthTooShort {
+            block_length: block_length as u64,
+            required: required as u64,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Fails with [`Error::CountOutOfRange`] when `count > max`.
+#[inline]
+pub fn check_count(count: usize, max: u64) -> Result<()> {
+    if count as u64 > max {
+        Err(Error::CountOutOfRange {
+            count: count as u64,
+            max,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// `len` as a `u64` when it is at most `max`, else
+/// [`Error::LengthOutOfRange`].
+#[inline]
+pub fn check_length(len: usize, max: u64) -> Result<u64> {
+    let n = len as u64;
+    if n > max {
+        Err(Error::LengthOutOfRange { length: n, max })
+    } else {
+        Ok(n)
+    }
+}
+
+/// `&buf[offset..offset + N]` as an array, checked.
+///
+/// ```
+/// assert_eq!(sbe_rt::codec::array_at::<2>(&[1, 2, 3], 1), Ok(&[2, 3]));
+/// assert!(sbe_rt::codec::array_at::<2>(&[1, 2, 3], 2).is_err());
+/// ```
+#[inline]
+pub fn array_at<const N: usize>(buf: &[u8], offset: usize) -> Result<&[u8; N]> {
+    match buf.get(offset..).and_then(<[u8]>::first_chunk::<N>) {
+        Some(a) => Ok(a),
+        None => Err(Error::Truncated {
+            needed: offset.saturating_add(N),
+            available: buf.len(),
+        }),
+    }
+}
+
+/// The end of var data of `len` bytes starting at `start`: checks
+/// `len <= max` ([`Error::LengthOutOfRange`]) and that it fits in `buf`
+/// ([`Error::Truncated`]).
+#[inline]
+pub fn data_end(buf: &[u8], start: usize, len: u64, max: u64) -> Result<usize> {
+    if len > max {
+        return Err(Error::LengthOutOfRange { length: len, max });
+    }
+    let end = start.saturating_add(to_usize(len));
+    if end > buf.len() {
+        return Err(Error::Truncated {
+            needed: end,
+            available: buf.len(),
+        });
+    }
+    Ok(end)
+}
+
+/// The end of `count` blocks of `block_length` bytes from `start`, checked
+/// against `buf`.
+#[inline]
+pub fn blocks_end(buf: &[u8], start: usize, count: usize, block_length: usize) -> Result<usize> {
+    let end = count
+        .checked_mul(block_length)
+        .and_then(|n| n.checked_add(start))
+        .unwrap_or(usize::MAX);
+    if end > buf.len() {
+        return Err(Error::Truncated {
+            needed: end,
+            available: buf.len(),
+        });
+    }
+    Ok(end)
+}
+
+/// Splits `buf` into its first `N` bytes, as an array, and the rest.
+#[inline]
+pub fn split_array_mut<const N: usize>(buf: &mut [u8]) -> Result<(&mut [u8; N], &mut [u8])> {
+    let available = buf.len();
+    buf.split_first_chunk_mut::<N>().ok_or(Error::Truncated {
+        needed: N,
+        available,
+    })
+}
+
+/// Takes the first `n` bytes off `tail` (which keeps the rest).
+#[inline]
+pub fn take_front<'a>(tail: &mut &'a mut [u8], n: usize) -> Result<&'a mut [u8]> {
+    let t = core::mem::take(tail);
+    let available = t.len();
+    if n > available {
+        *tail = t;
+        return Err(Error::Truncated {
+            needed: n,
+            available,
+        });
+    }
+    let (head, rest) = t.split_at_mut(n);
+    *tail = rest;
+    Ok(head)
+}
+
+/// Takes the first `N` bytes off `tail` as an array.
+#[inline]
+pub fn take_array<'a, const N: usize>(tail: &mut &'a mut [u8]) -> Result<&'a mut [u8; N]> {
+    let t = core::mem::take(tail);
+    let available = t.len();
+    match t.split_first_chunk_mut::<N>() {
+        Some((head, rest)) => {
+            *tail = rest;
+            Ok(head)
+        }
+        None => Err(Error::Truncated {
+            needed: N,
+            available,
+        }),
+    }
+}
+
+/// Copies `bytes` to the front of `tail` and takes them off it.
+#[inline]
+pub fn put_front(tail: &mut &mut [u8], bytes: &[u8]) -> Result<()> {
+    let dst = take_front(tail, bytes.len())?;
+    dst.copy_from_slice(bytes);
+    Ok(())
+}
+
+/// Writes var data: a `prefix`-byte length prefix (left for the caller to
+/// fill in, zeroed) then `data`, taken off the front of `tail`, provided
+/// `reserve` bytes stay free after it. Returns the prefix.
+#[inline]
+pub fn put_var_data<'a>(
+    tail: &mut &'a mut [u8],
+    prefix: usize,
+    data: &[u8],
+    reserve: usize,
+) -> Result<&'a mut [u8]> {
+    let need = prefix
+        .saturating_add(data.len())
+        .saturating_add(reserve);
+    if need > tail.len() {
+        return Err(Error::Truncated {
+            needed: need,
+            available: tail.len(),
+        });
+    }
+    let head = take_front(tail, prefix)?;
+    head.fill(0);
+    put_front(tail, data)?;
+    Ok(head)
+}
+
+/// Shows character data in `Debug` output as a quoted string (invalid
+/// UTF-8 bytes as `\xNN`), without allocating.
+///
+/// ```
+/// let t = sbe_rt::codec::Text(b"ab\xffc");
+/// assert_eq!(format!("{t:?}"), "\"ab\\xffc\"");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Text<'a>(pub &'a [u8]);
+
+impl fmt::Debug for Text<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write as _;
+        f.write_char('"')?;
+        for chunk in self.0.utf8_chunks() {
+            for c in chunk.valid().chars() {
+                for e in c.escape_debug() {
+                    f.write_char(e)?;
+                }
+            }
+            for b in chunk.invalid() {
+                write!(f, "\\x{b:02x}")?;
+            }
+        }
+        f.write_char('"')
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks() {
+        assert!(check_block_length(4, 5).is_err());
+        assert!(check_block_length(5, 5).is_ok());
+        assert_eq!(
+            check_count(7, 6),
+            Err(Error::CountOutOfRange { count: 7, max: 6 })
+        );
+        assert_eq!(check_length(3, 3), Ok(3));
+        assert!(check_length(4, 3).is_err());
+        assert_eq!(data_end(&[0; 10], 2, 8, 100), Ok(10));
+        assert!(data_end(&[0; 10], 2, 9, 100).is_err());
+        assert!(data_end(&[0; 10], 2, 2, 1).is_err());
+        assert!(data_end(&[0; 10], usize::MAX, u64::MAX, u64::MAX).is_err());
+        assert_eq!(blocks_end(&[0; 10], 2, 4, 2), Ok(10));
+        assert!(blocks_end(&[0; 10], 2, usize::MAX, 2).is_err());
+        assert_eq!(to_usize(5), 5);
+    }
+
+    #[test]
+    fn carving() {
+        let mut buf = [7u8; 8];
+        let (a, rest) = split_array_mut::<3>(&mut buf).unwrap();
+        a.fill(1);
+        let mut tail: &mut [u8] = rest;
+        let arr = take_array::<2>(&mut tail).unwrap();
+        arr.fill(2);
+        let p = put_var_data(&mut tail, 1, &[5, 5], 0).unwrap();
+        p[0] = 2;
+        assert!(put_var_data(&mut tail, 1, &[], 0).is_err());
+        assert!(take_array::<1>(&mut tail).is_err());
+        assert!(split_array_mut::<9>(&mut [0u8; 8]).is_err());
+        assert_eq!(buf, [1, 1, 1, 2, 2, 2, 5, 5]);
+    }
+}
