@@ -116,9 +116,8 @@ impl Sink for JsonWriter<'_> {
     fn float(&mut self, v: f32) {
         self.sep();
         if v.is_finite() {
-            let mut s = StackStr::new();
-            let _ = write!(s, "{v:e}");
-            java_form(self.out, s.as_str());
+            // Writing into a Vec cannot fail.
+            let _ = std::io::Write::write_fmt(self.out, format_args!("{}", sbe_rt::JavaFloat(v)));
         } else {
             self.out.extend_from_slice(b"null");
         }
@@ -126,9 +125,7 @@ impl Sink for JsonWriter<'_> {
     fn double(&mut self, v: f64) {
         self.sep();
         if v.is_finite() {
-            let mut s = StackStr::new();
-            let _ = write!(s, "{v:e}");
-            java_form(self.out, s.as_str());
+            let _ = std::io::Write::write_fmt(self.out, format_args!("{}", sbe_rt::JavaDouble(v)));
         } else {
             self.out.extend_from_slice(b"null");
         }
@@ -203,7 +200,11 @@ fn escape_char(out: &mut Vec<u8>, c: char) {
 /// Append an integer in decimal.
 pub(crate) fn write_int(out: &mut Vec<u8>, v: i128) {
     let neg = v < 0;
-    let mut u = v.unsigned_abs();
+    // Every wire integer fits in 64 bits; 128-bit division is slow.
+    let Ok(mut u) = u64::try_from(v.unsigned_abs()) else {
+        out.extend_from_slice(v.to_string().as_bytes());
+        return;
+    };
     let mut buf = [0u8; 40];
     let mut i = buf.len();
     loop {
@@ -220,53 +221,6 @@ pub(crate) fn write_int(out: &mut Vec<u8>, v: i128) {
         out.push(b'-');
     }
     out.extend_from_slice(buf.get(i..).unwrap_or_default());
-}
-
-/// Rewrite Rust's shortest `{:e}` form (`-9.61375e2`) the way Java's
-/// `Double.toString` prints it (`-961.375`, `1.0E10`, `0.001`).
-fn java_form(out: &mut Vec<u8>, sci: &str) {
-    let (neg, rest) = match sci.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, sci),
-    };
-    let (mant, exp) = rest.split_once('e').unwrap_or((rest, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: Vec<u8> = mant.bytes().filter(u8::is_ascii_digit).collect();
-    if neg {
-        out.push(b'-');
-    }
-    if digits.iter().all(|&d| d == b'0') {
-        out.extend_from_slice(b"0.0");
-        return;
-    }
-    if (-3..7).contains(&exp) {
-        if exp < 0 {
-            out.extend_from_slice(b"0.");
-            for _ in 0..(-exp - 1) {
-                out.push(b'0');
-            }
-            out.extend_from_slice(&digits);
-        } else {
-            let int_len = exp as usize + 1;
-            for i in 0..int_len {
-                out.push(digits.get(i).copied().unwrap_or(b'0'));
-            }
-            out.push(b'.');
-            match digits.get(int_len..) {
-                Some(frac) if !frac.is_empty() => out.extend_from_slice(frac),
-                _ => out.push(b'0'),
-            }
-        }
-    } else {
-        out.push(digits.first().copied().unwrap_or(b'0'));
-        out.push(b'.');
-        match digits.get(1..) {
-            Some(frac) if !frac.is_empty() => out.extend_from_slice(frac),
-            _ => out.push(b'0'),
-        }
-        out.push(b'E');
-        write_int(out, i128::from(exp));
-    }
 }
 
 /// A fixed-size string buffer for formatting without allocating.
