@@ -10,6 +10,16 @@
 //! println!("{} bytes: {}", decoded.len, String::from_utf8_lossy(&json));
 //! ```
 #![deny(missing_docs)]
+// Input never reaches a panic: no indexing, unwrap or expect outside tests.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::indexing_slicing,
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic
+    )
+)]
 
 pub mod framing;
 pub mod inspect;

@@ -156,10 +156,10 @@ impl Sink for JsonWriter<'_> {
 
 /// Append `bytes` as lowercase hex digits.
 pub(crate) fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
-    const D: &[u8; 16] = b"0123456789abcdef";
+    let digit = |n: u8| if n < 10 { b'0' + n } else { b'a' + n - 10 };
     for &b in bytes {
-        out.push(D[usize::from(b >> 4)]);
-        out.push(D[usize::from(b & 15)]);
+        out.push(digit(b >> 4));
+        out.push(digit(b & 15));
     }
 }
 
