@@ -11,10 +11,8 @@ use crate::ir;
 /// goes to `$OUT_DIR/<package>.rs`.
 ///
 /// ```no_run
-/// // build.rs
-/// fn main() {
-///     sbe_build::compile("schemas/car.xml").unwrap();
-/// }
+/// // in build.rs's main:
+/// sbe_build::compile("schemas/car.xml").unwrap();
 /// ```
 pub fn compile(schema: impl AsRef<Path>) -> Result<(), Error> {
     Config::new().compile(&[schema])
@@ -42,14 +40,12 @@ pub fn file_stem(package: &str) -> String {
 /// Configures code generation, like `prost_build::Config`.
 ///
 /// ```no_run
-/// // build.rs
-/// fn main() {
-///     sbe_build::Config::new()
-///         .out_dir(std::env::var("OUT_DIR").unwrap())
-///         .type_attribute(".", "#[derive(PartialOrd)]")
-///         .compile(&["schemas/a.xml", "schemas/b.xml"])
-///         .unwrap();
-/// }
+/// // in build.rs's main:
+/// sbe_build::Config::new()
+///     .out_dir(std::env::var("OUT_DIR").unwrap())
+///     .type_attribute(".", "#[derive(PartialOrd)]")
+///     .compile(&["schemas/a.xml", "schemas/b.xml"])
+///     .unwrap();
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Config {

@@ -5,10 +5,8 @@
 //! code ([`codegen`]). Every offset and length is computed once, in the IR.
 //!
 //! ```no_run
-//! // build.rs
-//! fn main() {
-//!     sbe_build::compile("schemas/car.xml").unwrap();
-//! }
+//! // in build.rs's main:
+//! sbe_build::compile("schemas/car.xml").unwrap();
 //! ```
 #![deny(missing_docs)]
 

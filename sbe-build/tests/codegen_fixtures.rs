@@ -96,3 +96,28 @@ fn bad_schema_error_names_file_line_and_column() {
     assert!(text.contains("bad.xml:4:5"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn options_shape_the_output() {
+    let schema = sbe_build::ir::load(fixtures().join("tiny.xml")).unwrap();
+    let mut config = sbe_build::Config::new();
+    config
+        .type_attribute("Side", "#[derive(PartialOrd)]")
+        .type_attribute(".", "#[must_use]");
+    let text = config.generate(&schema).unwrap();
+    assert_eq!(text.matches("#[derive(PartialOrd)]").count(), 1);
+    assert_eq!(
+        text.matches("#[must_use]\npub").count(),
+        2,
+        "Side and Flags"
+    );
+    assert_eq!(config.file_name_for(&schema), "tiny_demo.rs");
+    let plain = config.json(false).debug(false).generate(&schema).unwrap();
+    assert!(
+        !plain.contains("to_json") && !plain.contains("impl ::core::fmt::Debug for OrderDecoder")
+    );
+    assert!(plain.contains("pub fn decode("));
+    // Keywords are escaped, deprecated fields marked.
+    assert!(text.contains("pub fn r#type(&self) -> Side"));
+    assert!(text.contains("#[deprecated(note = \"deprecated since schema version 1\")]"));
+}

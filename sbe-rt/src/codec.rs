@@ -182,9 +182,7 @@ pub fn put_var_data<'a>(
     data: &[u8],
     reserve: usize,
 ) -> Result<&'a mut [u8]> {
-    let need = prefix
-        .saturating_add(data.len())
-        .saturating_add(reserve);
+    let need = prefix.saturating_add(data.len()).saturating_add(reserve);
     if need > tail.len() {
         return Err(Error::Truncated {
             needed: need,

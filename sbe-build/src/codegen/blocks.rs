@@ -6,7 +6,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::names::{self, Scope};
-use super::values::{getter, int_lit, putter, Val};
+use super::values::{getter, int_lit, plus, putter, to_u64, Val};
 use super::{deprecated, docs, Ctx};
 use crate::ir::{Data, Field, Group, Message, Primitive, Scalar, Type, TypeKind};
 
@@ -401,8 +401,6 @@ fn block_decoder(
         );
         let dep = deprecated(f.deprecated);
         let since = f.since_version;
-        let borrows = val.borrows();
-        let _ = borrows;
         if gated {
             let (ret, body) = if ret.to_string().starts_with(":: core :: option :: Option") {
                 (
@@ -523,10 +521,15 @@ fn block_decoder(
         let max = d.max_length;
         let since = d.since_version;
         let gated = since > b.base_since;
+        let n_read = to_u64(
+            d.length_primitive,
+            quote!(#get(::sbe_rt::slice(buf, pos, #vo)?, #lo)),
+        );
+        let pos_vo = plus(quote!(pos), vo);
         let step = quote! {
             sections[#i] = pos;
-            let n = u64::from(#get(::sbe_rt::slice(buf, pos, #vo)?, #lo));
-            pos = ::sbe_rt::codec::data_end(buf, pos + #vo, n, #max)?;
+            let n = #n_read;
+            pos = ::sbe_rt::codec::data_end(buf, #pos_vo, n, #max)?;
         };
         walk.extend(if gated {
             quote!(if version >= #since { #step } else { sections[#i] = pos; })
@@ -539,7 +542,8 @@ fn block_decoder(
         } else {
             quote!(self.end)
         };
-        let bytes = quote!(self.buf.get(self.sections[#i] + #vo..#next).unwrap_or_default());
+        let from = plus(quote!(self.sections[#i]), vo);
+        let bytes = quote!(self.buf.get(#from..#next).unwrap_or_default());
         let doc = docs(
             d.description.as_deref(),
             format!("Var data `{}` (id {}).", d.name, d.id),
@@ -620,10 +624,22 @@ fn block_decoder(
     } else {
         (quote!(), quote!(), quote!())
     };
-    let uses_base = b.fields.iter().any(|f| f.since_version <= b.base_since && f.encoded_length > 0);
-    let block_binding = if ext || uses_base { quote!(block) } else { quote!(_block) };
+    let uses_base = b
+        .fields
+        .iter()
+        .any(|f| f.since_version <= b.base_since && f.encoded_length > 0);
+    let block_binding = if ext || uses_base {
+        quote!(block)
+    } else {
+        quote!(_block)
+    };
     let (buf_field, buf_init) = if k > 0 {
         (quote!(buf: &'a [u8],), quote!(buf,))
+    } else if !uses_base && !ext && msg.is_none() {
+        (
+            quote!(_buf: ::core::marker::PhantomData<&'a [u8]>,),
+            quote!(_buf: ::core::marker::PhantomData,),
+        )
     } else {
         (quote!(), quote!())
     };
@@ -754,6 +770,7 @@ fn block_decoder(
 
             /// Checks and reads the block at `buf[start..]` and steps over
             /// its groups and var data.
+            #[inline]
             fn wrap_at(#hdr_param buf: &'a [u8], start: usize, block_length: usize, version: u32) -> ::core::result::Result<Self, ::sbe_rt::Error> {
                 ::sbe_rt::codec::check_block_length(block_length, Self::required(version))?;
                 let #block_binding = ::sbe_rt::slice(buf, start, block_length)?;
@@ -807,6 +824,11 @@ fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents) -> TokenStream 
         }
     };
     let doc = format!(" The entries of group `{}`, in order.", g.name);
+    let pos_dim = plus(quote!(pos), dim);
+    let bl_at = plus(quote!(pos), blo);
+    let n_at = plus(quote!(pos), no);
+    let bl_read = to_u64(d.bl_prim, quote!(#get_bl(buf, #bl_at)));
+    let n_read = to_u64(d.num_prim, quote!(#get_n(buf, #n_at)));
     let dbg = if ctx.opts.debug {
         quote! {
             impl ::core::fmt::Debug for #iter<'_> {
@@ -835,14 +857,15 @@ fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents) -> TokenStream 
             fn at(buf: &'a [u8], pos: usize, version: u32) -> Self {
                 Self {
                     buf,
-                    pos: pos + #dim,
-                    block_length: ::sbe_rt::codec::to_usize(u64::from(#get_bl(buf, pos + #blo))),
-                    remaining: ::sbe_rt::codec::to_usize(u64::from(#get_n(buf, pos + #no))),
+                    pos: #pos_dim,
+                    block_length: ::sbe_rt::codec::to_usize(#bl_read),
+                    remaining: ::sbe_rt::codec::to_usize(#n_read),
                     version,
                 }
             }
 
             /// Checks the group at `buf[pos..]` and returns where it ends.
+            #[inline]
             fn skip(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
                 ::sbe_rt::slice(buf, pos, #dim)?;
                 let g = Self::at(buf, pos, version);
@@ -906,11 +929,6 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
     } else {
         quote!(&mut *self.tail)
     };
-    let reserve = if is_root {
-        quote!(0usize)
-    } else {
-        quote!(self.reserve)
-    };
     for (i, (g, gname)) in b.groups.iter().zip(&nm.groups).enumerate() {
         let enc = &sub[i].enc;
         let after = empty_after(ctx, b, i + 1);
@@ -924,13 +942,18 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
             ),
         );
         let dep = deprecated(g.deprecated);
+        let res = if is_root {
+            quote!(#after)
+        } else {
+            plus(quote!(self.reserve), after)
+        };
         out.extend(quote! {
             #d
             #dep
             pub fn #gname(&mut self, count: usize) -> ::core::result::Result<#enc<'_, 'a>, ::sbe_rt::Error> {
                 self.advance(#i8)?;
                 self.step = #step;
-                #enc::new(#tail, count, #after + #reserve)
+                #enc::new(#tail, count, #res)
             }
         });
     }
@@ -952,6 +975,11 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
             ),
         );
         let dep = deprecated(d.deprecated);
+        let res = if is_root {
+            quote!(#after)
+        } else {
+            plus(quote!(self.reserve), after)
+        };
         out.extend(quote! {
             #doc
             #dep
@@ -959,7 +987,7 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
                 let v = v.as_ref();
                 let n = ::sbe_rt::codec::check_length(v.len(), #max)?;
                 self.advance(#i8)?;
-                let prefix = ::sbe_rt::codec::put_var_data(#tail, #vo, v, #after + #reserve)?;
+                let prefix = ::sbe_rt::codec::put_var_data(#tail, #vo, v, #res)?;
                 #put(prefix, #lo, n as #t);
                 self.step = #step;
                 ::core::result::Result::Ok(self)
@@ -1030,10 +1058,16 @@ fn block_encoder(
     );
     let dep = deprecated(b.deprecated);
     let mut_self = if k > 0 { quote!(mut) } else { quote!() };
+    let need = plus(quote!(HEADER_LENGTH), bl + empty_all);
+    let (buf_field, buf_init) = if has_setters(b) {
+        (quote!(buf: &'a mut [u8; #bl],), quote!(buf: block,))
+    } else {
+        (quote!(), quote!())
+    };
     quote! {
         #[doc = #doc]
         pub struct #ident<'a> {
-            buf: &'a mut [u8; #bl],
+            #buf_field
             tail: &'a mut [u8],
             total: usize,
             #step_field
@@ -1047,14 +1081,14 @@ fn block_encoder(
             #dep
             pub fn wrap(buf: &'a mut [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
                 let total = buf.len();
-                ::sbe_rt::check_len(buf, HEADER_LENGTH + #bl + #empty_all)?;
+                ::sbe_rt::check_len(buf, #need)?;
                 let (hdr, rest) = ::sbe_rt::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
                 let (block, tail) = ::sbe_rt::codec::split_array_mut::<#bl>(rest)?;
                 hdr.fill(0);
                 block.fill(0);
                 let mut h = #henc { buf: hdr };
                 #hwrite
-                ::core::result::Result::Ok(Self { buf: block, tail, total, #step_init })
+                ::core::result::Result::Ok(Self { #buf_init tail, total, #step_init })
             }
 
             /// Bytes written so far, header included.
@@ -1089,13 +1123,22 @@ fn group_encoder(
     let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
     let put_bl = putter(ctx, d.bl_prim);
     let put_n = putter(ctx, d.num_prim);
-    let tbl = super::values::rust_prim(d.bl_prim);
     let tn = super::values::rust_prim(d.num_prim);
     let bl_lit = int_lit(d.bl_prim, bl as i128);
+    let dim_need = plus(quote!(reserve), dim);
     let empty_all = empty_after(ctx, b, 0);
     let items = encoder_items(ctx, b, sub, false);
-    let _ = tbl;
     let k8 = k as u8;
+    let need = plus(quote!(self.reserve), bl + empty_all);
+    let (buf_field, buf_init, buf_set) = if has_setters(b) {
+        (
+            quote!(buf: &'a mut [u8],),
+            quote!(buf: &mut [],),
+            quote!(self.buf = block;),
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
     let step_reset = if k > 0 {
         quote!(self.step = 0;)
     } else {
@@ -1126,7 +1169,7 @@ fn group_encoder(
         pub struct #enc<'p, 'a> {
             tail: &'p mut &'a mut [u8],
             dim: &'a mut [u8; #dim],
-            buf: &'a mut [u8],
+            #buf_field
             count: usize,
             written: usize,
             reserve: usize,
@@ -1137,11 +1180,11 @@ fn group_encoder(
         impl<'p, 'a> #enc<'p, 'a> {
             fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::core::result::Result<Self, ::sbe_rt::Error> {
                 ::sbe_rt::codec::check_count(count, #max)?;
-                ::sbe_rt::check_len(tail, #dim + reserve)?;
+                ::sbe_rt::check_len(tail, #dim_need)?;
                 let dim = ::sbe_rt::codec::take_array::<#dim>(tail)?;
                 dim.fill(0);
                 #put_bl(dim, #blo, #bl_lit);
-                ::core::result::Result::Ok(Self { tail, dim, buf: &mut [], count, written: 0, reserve, #step_init })
+                ::core::result::Result::Ok(Self { tail, dim, #buf_init count, written: 0, reserve, #step_init })
             }
 
             /// Starts the next entry (zeroed); its fields, nested groups and
@@ -1152,10 +1195,10 @@ fn group_encoder(
                 if self.written >= self.count {
                     return ::core::result::Result::Err(::sbe_rt::Error::CountOutOfRange { count: self.written as u64 + 1, max: self.count as u64 });
                 }
-                ::sbe_rt::check_len(self.tail, #bl + #empty_all + self.reserve)?;
+                ::sbe_rt::check_len(self.tail, #need)?;
                 let block = ::sbe_rt::codec::take_front(self.tail, #bl)?;
                 block.fill(0);
-                self.buf = block;
+                #buf_set
                 self.written += 1;
                 #put_n(self.dim, #no, self.written as #tn);
                 #step_reset
@@ -1167,4 +1210,9 @@ fn group_encoder(
 
         #drop_impl
     }
+}
+
+/// Whether a block has a field to set (not every field is a constant).
+fn has_setters(b: &Block) -> bool {
+    b.fields.iter().any(|f| f.encoded_length > 0)
 }

@@ -26,13 +26,19 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
     let base = ctx.type_ident(&s.header.name, &s.header);
     let hdec = format_ident!("{base}Decoder");
     let mut reads = Vec::new();
+    let mut schema_id_on_wire = true;
     for want in ["blockLength", "templateId", "schemaId", "version"] {
         let TypeKind::Composite(c) = &s.header.kind else {
             break;
         };
         let ms = members(ctx, c);
         match ms.iter().find(|(m, ..)| m.ty.name == want) {
-            Some((_, val, name, _)) => reads.push(header_read(val, name)),
+            Some((_, val, name, _)) => {
+                if want == "schemaId" && matches!(val, Val::Const { .. }) {
+                    schema_id_on_wire = false;
+                }
+                reads.push(header_read(val, name))
+            }
             None => reads.push(quote!(0u64)),
         }
     }
@@ -42,6 +48,17 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
         reads.get(2).cloned().unwrap_or_default(),
         reads.get(3).cloned().unwrap_or_default(),
     );
+    // A constant schemaId member is not on the wire: nothing to check.
+    let check = if schema_id_on_wire {
+        quote! {
+            let schema_id = #rs;
+            if schema_id != SCHEMA_ID {
+                return ::core::result::Result::Err(::sbe_rt::Error::WrongSchemaId { expected: SCHEMA_ID, actual: schema_id });
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     let sdoc = match &s.description {
         Some(d) => format!(" Id of schema `{}`: {}", s.package, d.trim()),
         None => format!(" Id of schema `{}`.", s.package),
@@ -59,10 +76,7 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
         #[inline]
         fn read_header(buf: &[u8]) -> ::core::result::Result<(#hdec<'_>, u64, u64, u64), ::sbe_rt::Error> {
             let h = #hdec::wrap(buf)?;
-            let schema_id = #rs;
-            if schema_id != SCHEMA_ID {
-                return ::core::result::Result::Err(::sbe_rt::Error::WrongSchemaId { expected: SCHEMA_ID, actual: schema_id });
-            }
+            #check
             ::core::result::Result::Ok((h, #rb, #rt, #rv))
         }
     }
@@ -190,7 +204,7 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
     };
     quote! {
         /// A decoded message of this schema, by template id.
-        #[derive(Clone, Copy)]
+        #[derive(Clone)]
         #derive_debug
         pub enum Message<'a> {
             #variants

@@ -6,6 +6,45 @@
 //! set and composite the messages use, and per message a decoder, an
 //! encoder and, per group, an iterator, an entry decoder and an encoder.
 //! Every offset comes from the IR; nothing is recomputed here.
+//!
+//! # The generated API, for the car example
+//!
+//! ```ignore
+//! mod car { sbe_rt::include_schema!("baseline"); }
+//!
+//! // Encode: header and root block at wrap, then groups (count up front,
+//! // `next_entry()` per entry) and var data in schema order. A section
+//! // skipped is written empty; going back gives `Err(WrongOrder)`.
+//! let mut buf = [0u8; 256];
+//! let mut e = car::CarEncoder::wrap(&mut buf)?;
+//! e.serial_number(1234).model_year(2013).code(car::Model::A);
+//! e.vehicle_code("abcdef")?;
+//! e.engine().capacity(2000).num_cylinders(4);
+//! {
+//!     let mut ff = e.fuel_figures(1)?;
+//!     ff.next_entry()?.speed(30).mpg(35.9);
+//!     ff.usage_description("Urban Cycle")?;
+//! }
+//! e.manufacturer("Honda")?;
+//! let len = e.finish()?;
+//!
+//! // Decode: everything is checked once, in `decode`; field reads after
+//! // that return values, not `Result`s.
+//! let car::Message::Car(d) = car::decode(&buf[..len])?;
+//! assert_eq!(d.serial_number(), 1234);
+//! assert_eq!(d.vehicle_code_str()?, "abcdef");
+//! for f in d.fuel_figures() {
+//!     println!("{} {}", f.speed(), f.usage_description_str()?);
+//! }
+//! println!("{}", car::decode(&buf[..len])?.to_json());
+//! ```
+//!
+//! Shapes: optional fields read as `Option`; enums are Rust enums with an
+//! `Unknown(raw)` variant (lossless); sets are `Copy` newtypes with one
+//! accessor (and `with_*` builder) per choice; composites are views
+//! (`EngineDecoder<'a>`) and writers (`EngineEncoder<'_>`); char arrays
+//! give raw bytes and a `*_str()` view; fields, groups and var data newer
+//! than the message's acting version read as `None`.
 
 mod blocks;
 mod dispatch;
@@ -129,7 +168,10 @@ impl<'s> Ctx<'s> {
                 self.register(&k, &m.ty);
             }
         }
-        let base = names::camel(key);
+        let mut base = names::camel(key);
+        if base == "Self" {
+            base.push('_');
+        }
         let ident = match &ty.kind {
             TypeKind::Composite(_) => self.claim_family(&base, &["Decoder", "Encoder"]),
             _ => self.scope.claim(&base),

@@ -154,6 +154,29 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
     }
     let known = int_lit(s.encoding, i128::from(all_bits));
     let bits = s.encoding.size() * 8;
+    let full = bits >= 64 && all_bits == u64::MAX || bits < 64 && all_bits == (1u64 << bits) - 1;
+    let (json_unknown, dbg_unknown) = if full {
+        (TokenStream::new(), TokenStream::new())
+    } else {
+        (
+            quote! {
+                let unknown = self.0 & !#known;
+                for bit in 0..#bits {
+                    if unknown >> bit & 1 != 0 {
+                        w.u64(u64::from(bit));
+                    }
+                }
+            },
+            quote! {
+                let unknown = self.0 & !#known;
+                for bit in 0..#bits {
+                    if unknown >> bit & 1 != 0 {
+                        l.entry(&bit);
+                    }
+                }
+            },
+        )
+    };
     let json_fn = if ctx.opts.json {
         quote! {
             /// Writes the set as JSON: the names of the choices set, in
@@ -161,12 +184,7 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
             pub fn write_json(self, w: &mut ::sbe_rt::JsonWriter) {
                 w.begin_array();
                 #json
-                let unknown = self.0 & !#known;
-                for bit in 0..#bits {
-                    if unknown >> bit & 1 != 0 {
-                        w.u64(u64::from(bit));
-                    }
-                }
+                #json_unknown
                 w.end_array();
             }
         }
@@ -190,12 +208,7 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 let mut l = f.debug_list();
                 #dbg
-                let unknown = self.0 & !#known;
-                for bit in 0..#bits {
-                    if unknown >> bit & 1 != 0 {
-                        l.entry(&bit);
-                    }
-                }
+                #dbg_unknown
                 l.finish()
             }
         }

@@ -133,7 +133,9 @@ pub(crate) fn int_lit(p: Primitive, v: i128) -> TokenStream {
     };
     if v <= lo {
         if lo == 0 {
-            let l: proc_macro2::Literal = format!("0{}", prim_name(p)).parse().unwrap_or(proc_macro2::Literal::u8_unsuffixed(0));
+            let l: proc_macro2::Literal = format!("0{}", prim_name(p))
+                .parse()
+                .unwrap_or(proc_macro2::Literal::u8_unsuffixed(0));
             return quote!(#l);
         }
         return quote!(#t::MIN);
@@ -248,11 +250,6 @@ impl<'s> Val<'s> {
         }
     }
 
-    /// Whether the decoder accessor borrows from the buffer (`'a`).
-    pub(crate) fn borrows(&self) -> bool {
-        matches!(self, Val::Char { len, .. } if *len > 1) || matches!(self, Val::Comp { .. })
-    }
-
     /// The decoder accessor's return type (without version gating).
     pub(crate) fn dec_type(&self) -> TokenStream {
         let plain = match self {
@@ -357,7 +354,8 @@ impl<'s> Val<'s> {
                 let get = getter(ctx, *prim);
                 let size = prim.size() as usize;
                 let t = rust_prim(*prim);
-                quote!(::core::array::from_fn::<#t, #len, _>(|i| #get(#buf, #off + i * #size)))
+                let at = elem_at(off, size);
+                quote!(::core::array::from_fn::<#t, #len, _>(|i| #get(#buf, #at)))
             }
             Val::Enum {
                 ident,
@@ -398,7 +396,8 @@ impl<'s> Val<'s> {
         if self.is_option() {
             let inner = self.json_plain(quote!(v));
             return quote! {
-                match #v {
+                let v = #v;
+                match v {
                     ::core::option::Option::Some(v) => { #inner }
                     ::core::option::Option::None => { w.null(); }
                 }
@@ -562,12 +561,13 @@ impl<'s> Val<'s> {
                 let t = rust_prim(*prim);
                 let put = putter(ctx, *prim);
                 let size = prim.size() as usize;
+                let at = elem_at(off, size);
                 quote! {
                     #attrs
                     #[inline]
                     pub fn #name(&mut self, v: [#t; #len]) -> &mut Self {
                         for (i, x) in v.into_iter().enumerate() {
-                            #put(#buf, #off + i * #size, x);
+                            #put(#buf, #at, x);
                         }
                         self
                     }
@@ -642,7 +642,41 @@ fn json_prim(p: Primitive, v: TokenStream) -> TokenStream {
     match p {
         Primitive::Float => quote!(w.f32(#v);),
         Primitive::Double => quote!(w.f64(#v);),
+        Primitive::Int64 => quote!(w.i64(#v);),
+        Primitive::Uint64 => quote!(w.u64(#v);),
         p if p.is_signed() => quote!(w.i64(i64::from(#v));),
         _ => quote!(w.u64(u64::from(#v));),
+    }
+}
+
+/// `off + i * size`, without the parts that do nothing.
+fn elem_at(off: usize, size: usize) -> TokenStream {
+    let scaled = if size == 1 {
+        quote!(i)
+    } else {
+        quote!(i * #size)
+    };
+    if off == 0 {
+        scaled
+    } else {
+        quote!(#off + #scaled)
+    }
+}
+
+/// `e + n`, or `e` when `n` is 0.
+pub(crate) fn plus(e: TokenStream, n: usize) -> TokenStream {
+    if n == 0 {
+        e
+    } else {
+        quote!(#e + #n)
+    }
+}
+
+/// `u64::from(e)` for a value of primitive `p` (just `e` for u64).
+pub(crate) fn to_u64(p: Primitive, e: TokenStream) -> TokenStream {
+    if p == Primitive::Uint64 {
+        e
+    } else {
+        quote!(u64::from(#e))
     }
 }

@@ -1,0 +1,129 @@
+//! Generates code for the repo's own schemas and, when `../shared` is
+//! beside the checkout, for every corpus schema REPORT.tsv marks `ok`.
+//! Each schema gets its own folder (packages repeat across the corpus) and
+//! its own module in `$OUT_DIR/corpus.rs`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn module_name(rel: &str) -> String {
+    let stem = rel.strip_suffix(".xml").unwrap_or(rel);
+    let mut s: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    s.insert_str(0, "s_");
+    s
+}
+
+fn add(out: &Path, key: &str, xml: &Path, modules: &mut String, table: &mut String) {
+    add_with(out, key, xml, modules, table, &sbe_build::Config::new());
+}
+
+fn add_with(
+    out: &Path,
+    key: &str,
+    xml: &Path,
+    modules: &mut String,
+    table: &mut String,
+    config: &sbe_build::Config,
+) {
+    let name = module_name(key);
+    let dir = out.join(&name);
+    let schema = sbe_build::ir::load(xml).unwrap_or_else(|e| panic!("{}: {e}", xml.display()));
+    let text = sbe_build::generate(&schema, config).unwrap_or_else(|e| panic!("{key}: {e}"));
+    let file = dir.join(config.file_name_for(&schema));
+    sbe_build::write_if_changed(&file, &text).expect("write generated file");
+    for f in &schema.files {
+        println!("cargo:rerun-if-changed={}", f.display());
+    }
+    let _ = writeln!(
+        modules,
+        "/// Generated from `{key}`.\npub mod {name} {{\n    include!({:?});\n}}",
+        file.display().to_string()
+    );
+    if text.contains("fn to_json") {
+        let _ = writeln!(
+            table,
+            "    ({key:?}, |b| {name}::decode(b).map(|m| (m.to_json(), m.encoded_length()))),"
+        );
+    }
+}
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("manifest dir"));
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    let mut modules = String::new();
+    let mut table = String::new();
+    let repo = manifest.join("..");
+    for own in ["schemas/car.xml", "schemas/market-data.xml"] {
+        add(
+            &out,
+            &format!("repo/{own}"),
+            &repo.join(own),
+            &mut modules,
+            &mut table,
+        );
+    }
+    let fixtures = repo.join("sbe-build/tests/fixtures");
+    println!("cargo:rerun-if-changed={}", fixtures.display());
+    if let Ok(rd) = std::fs::read_dir(&fixtures) {
+        let mut xmls: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "xml"))
+            .collect();
+        xmls.sort();
+        for x in xmls {
+            let key = format!(
+                "fixture/{}",
+                x.file_name().unwrap_or_default().to_string_lossy()
+            );
+            add(&out, &key, &x, &mut modules, &mut table);
+        }
+    }
+    // Without to_json and Debug (no alloc needed), still warning-free.
+    add_with(
+        &out,
+        "minimal/tiny.xml",
+        &fixtures.join("tiny.xml"),
+        &mut modules,
+        &mut table,
+        sbe_build::Config::new().json(false).debug(false),
+    );
+    let shared = repo.join("../shared");
+    let report = shared.join("vectors/REPORT.tsv");
+    println!("cargo:rerun-if-changed={}", report.display());
+    let available = report.is_file() && shared.join("corpus").is_dir();
+    println!("cargo::rustc-check-cfg=cfg(sbe_shared)");
+    if available {
+        println!("cargo:rustc-cfg=sbe_shared");
+    }
+    if available {
+        let text = std::fs::read_to_string(&report).expect("read REPORT.tsv");
+        for line in text.lines().skip(1) {
+            let mut cols = line.split('\t');
+            let (Some(path), Some(status)) = (cols.next(), cols.next()) else {
+                continue;
+            };
+            if status == "ok" {
+                add(
+                    &out,
+                    path,
+                    &shared.join("corpus").join(path),
+                    &mut modules,
+                    &mut table,
+                );
+            }
+        }
+    }
+    let text = format!(
+        "{modules}\n/// Whether `../shared` (corpus and vectors) was found at build time.\npub const SHARED_AVAILABLE: bool = {available};\n\n/// Decodes a message with the schema at a corpus path (or `repo/...`, `fixture/...`), giving its JSON and length.\npub type DecodeFn = fn(&[u8]) -> Result<(String, usize), sbe_rt::Error>;\n\n/// Every compiled schema by path.\npub const SCHEMAS: &[(&str, DecodeFn)] = &[\n{table}];\n"
+    );
+    sbe_build::write_if_changed(&out.join("corpus.rs"), &text).expect("write corpus.rs");
+}

@@ -1,0 +1,164 @@
+//! Behaviour of the generated code on the repo's own schemas (no ../shared
+//! needed): errors instead of panics, schema order, acting versions.
+
+use corpus_tests::s_fixture_tiny as tiny;
+use corpus_tests::s_repo_schemas_car as car;
+use sbe_rt::Error;
+
+fn car_bytes() -> Vec<u8> {
+    let mut buf = vec![0u8; 256];
+    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
+    e.serial_number(7).code(car::Model::B);
+    e.vehicle_code("xyz").unwrap();
+    {
+        let mut g = e.fuel_figures(1).unwrap();
+        g.next_entry().unwrap().speed(10).mpg(1.5);
+        g.usage_description("city").unwrap();
+    }
+    e.model("M").unwrap();
+    let n = e.finish().unwrap();
+    buf.truncate(n);
+    buf
+}
+
+#[test]
+fn decodes_what_it_encodes_and_shows_json() {
+    let bytes = car_bytes();
+    let m = car::decode(&bytes).unwrap();
+    assert_eq!(m.encoded_length(), bytes.len());
+    let json = m.to_json();
+    assert!(json.starts_with(r#"{"message":"Car","header":{"blockLength":45,"templateId":1,"schemaId":1,"version":0},"body":{"serialNumber":7,"#), "{json}");
+    assert!(json.contains(r#""fuelFigures":[{"speed":10,"mpg":1.5,"usageDescription":"city"}],"performanceFigures":[],"manufacturer":"","model":"M","activationCode":""}"#), "{json}");
+    let car::Message::Car(d) = m;
+    assert_eq!(d.vehicle_code_str(), Ok("xyz"));
+    assert_eq!(d.code(), car::Model::B);
+    assert_eq!(d.discounted_model(), car::Model::C);
+    assert_eq!(d.engine().fuel(), "Petrol");
+    let dbg = format!("{d:?}");
+    assert!(
+        dbg.contains("serialNumber: 7") && dbg.contains("\"city\""),
+        "{dbg}"
+    );
+}
+
+#[test]
+fn lossless_enums_and_sets() {
+    let mut bytes = car_bytes();
+    // code is at header 8 + offset 11, extras at offset 34.
+    bytes[8 + 11] = b'Z';
+    bytes[8 + 34] = 0b1000_0001; // extras: sunRoof and an unknown bit 7
+    let car::Message::Car(d) = car::decode(&bytes).unwrap();
+    assert_eq!(d.code(), car::Model::Unknown(b'Z'));
+    assert_eq!(d.code().raw(), b'Z');
+    assert!(d.extras().sun_roof());
+    assert_eq!(d.extras().0, 0x81);
+    let json = car::decode(&bytes).unwrap().to_json();
+    assert!(
+        json.contains(r#""code":90"#) && json.contains(r#""extras":["sunRoof",7]"#),
+        "{json}"
+    );
+}
+
+#[test]
+fn errors_never_panics() {
+    let bytes = car_bytes();
+    assert!(matches!(
+        car::decode(&bytes[..5]),
+        Err(Error::Truncated { .. })
+    ));
+    let mut wrong = bytes.clone();
+    wrong[2] = 9;
+    assert_eq!(
+        car::decode(&wrong).unwrap_err(),
+        Error::UnknownTemplateId { template_id: 9 }
+    );
+    wrong = bytes.clone();
+    wrong[4] = 2;
+    assert!(matches!(
+        car::decode(&wrong),
+        Err(Error::WrongSchemaId {
+            expected: 1,
+            actual: 2
+        })
+    ));
+    wrong = bytes.clone();
+    wrong[0] = 10;
+    assert!(matches!(
+        car::decode(&wrong),
+        Err(Error::BlockLengthTooShort { .. })
+    ));
+    // A lying group count.
+    wrong = bytes.clone();
+    wrong[8 + 45 + 2] = 0xff;
+    assert!(car::decode(&wrong).is_err());
+    // Encoder: too small a buffer, too many entries, wrong order.
+    let mut small = [0u8; 20];
+    assert!(matches!(
+        car::CarEncoder::wrap(&mut small),
+        Err(Error::Truncated { .. })
+    ));
+    let mut buf = [0u8; 100];
+    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
+    assert!(e.vehicle_code("toolong").is_err());
+    {
+        let mut g = e.fuel_figures(1).unwrap();
+        g.next_entry().unwrap();
+        assert!(matches!(g.next_entry(), Err(Error::CountOutOfRange { .. })));
+    }
+    e.model("x").unwrap();
+    assert!(matches!(e.manufacturer("late"), Err(Error::WrongOrder)));
+    assert!(matches!(e.fuel_figures(0), Err(Error::WrongOrder)));
+    assert!(matches!(
+        e.activation_code([0u8; 200]),
+        Err(Error::Truncated { .. })
+    ));
+    let n = e.finish().unwrap();
+    assert!(car::decode(&buf[..n]).is_ok());
+    // Count beyond the dimension type.
+    let mut buf = [0u8; 100];
+    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
+    assert!(matches!(
+        e.fuel_figures(70_000),
+        Err(Error::CountOutOfRange { .. })
+    ));
+}
+
+#[test]
+fn acting_version_hides_newer_fields_and_skips_unknown_ones() {
+    let mut buf = [0u8; 256];
+    let mut e = tiny::OrderEncoder::wrap(&mut buf).unwrap();
+    e.id(5).ratio(Some(0.5)).qty(None);
+    e.symbol("ABC").unwrap();
+    {
+        let mut legs = e.legs(2).unwrap();
+        legs.next_entry().unwrap().leg(1);
+        {
+            let mut f = legs.fills(1).unwrap();
+            f.next_entry().unwrap().px(2.5);
+        }
+        legs.note("n1").unwrap();
+        legs.next_entry().unwrap().leg(2); // fills and note left empty
+    }
+    e.blob([1u8, 2, 3]).unwrap();
+    let n = e.finish().unwrap();
+    let tiny::Message::Order(d) = tiny::decode(&buf[..n]).unwrap() else {
+        panic!("not an order")
+    };
+    assert_eq!(d.ratio(), Some(0.5));
+    assert_eq!(d.qty(), None);
+    assert_eq!(d.blob(), Some(&[1u8, 2, 3][..]));
+    let legs: Vec<_> = d.legs().collect();
+    assert_eq!(legs.len(), 2);
+    assert_eq!(legs[0].note_str(), Ok("n1"));
+    assert_eq!(legs[1].fills().len(), 0);
+    assert_eq!(d.text(), b"");
+    // The same bytes claimed as version 0: ratio and blob are absent.
+    let mut v0 = buf[..n].to_vec();
+    v0[6] = 0;
+    let tiny::Message::Order(d0) = tiny::decode(&v0).unwrap() else {
+        panic!()
+    };
+    assert_eq!(d0.ratio(), None);
+    assert_eq!(d0.blob(), None);
+    assert!(!tiny::decode(&v0).unwrap().to_json().contains("ratio"));
+}

@@ -1,0 +1,104 @@
+//! Every golden vector in ../shared/vectors decodes, and its `to_json`
+//! equals the reference's JSON under FORMAT.md's rules; every
+//! `.as-vK.json` (another version of the schema reading the same bytes)
+//! holds too. Prefixes and corrupted copies of every vector never panic.
+
+mod common;
+
+use common::{diff, shared_dir, vectors};
+
+#[test]
+fn every_golden_vector_decodes_to_the_reference_json() {
+    let Some(shared) = shared_dir("every_golden_vector_decodes_to_the_reference_json") else {
+        return;
+    };
+    let vs = vectors(&shared);
+    assert!(!vs.is_empty());
+    let mut failures = Vec::new();
+    for v in &vs {
+        let Some(decode) = corpus_tests::decoder(&v.schema) else {
+            failures.push(format!(
+                "{}: schema {} not compiled",
+                v.json_path.display(),
+                v.schema
+            ));
+            continue;
+        };
+        match decode(&v.bin) {
+            Ok((json, len)) => {
+                let actual: serde_json::Value = match serde_json::from_str(&json) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        failures.push(format!(
+                            "{}: invalid JSON {e}: {json}",
+                            v.json_path.display()
+                        ));
+                        continue;
+                    }
+                };
+                let mut expected = v.json.clone();
+                if let Some(o) = expected.as_object_mut() {
+                    o.shift_remove("schema");
+                }
+                if let Some(d) = diff(&expected, &actual, "") {
+                    failures.push(format!("{}: {d}", v.json_path.display()));
+                }
+                if !v.cross_version && len != v.bin.len() {
+                    failures.push(format!(
+                        "{}: encoded_length {len} != {} bytes",
+                        v.json_path.display(),
+                        v.bin.len()
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("{}: decode error {e}", v.json_path.display())),
+        }
+    }
+    eprintln!("{} vectors checked, {} failures", vs.len(), failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {} vectors differ:\n{}",
+        failures.len(),
+        vs.len(),
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn prefixes_and_corruptions_never_panic() {
+    let Some(shared) = shared_dir("prefixes_and_corruptions_never_panic") else {
+        return;
+    };
+    let mut runs = 0usize;
+    for v in vectors(&shared).iter().filter(|v| !v.cross_version) {
+        let decode = corpus_tests::decoder(&v.schema).expect("schema compiled");
+        // Every prefix: values or an error, never a panic.
+        for n in 0..v.bin.len() {
+            let _ = decode(&v.bin[..n]);
+            runs += 1;
+        }
+        // Every byte replaced: huge counts and lengths, bad enum values,
+        // bad template and schema ids, short block lengths.
+        let mut buf = v.bin.clone();
+        for i in 0..buf.len() {
+            let orig = buf[i];
+            for x in [0xff, 0x00, 0x80, orig ^ 0x01] {
+                buf[i] = x;
+                let _ = decode(&buf);
+                runs += 1;
+            }
+            buf[i] = orig;
+        }
+        // Trailing garbage is not part of the message.
+        let mut long = v.bin.clone();
+        long.extend_from_slice(&[0xff; 16]);
+        let (_, len) = decode(&long).unwrap_or_else(|e| panic!("{}: {e}", v.json_path.display()));
+        assert_eq!(len, v.bin.len(), "{}", v.json_path.display());
+    }
+    eprintln!("{runs} corrupted decodes, none panicked");
+}
