@@ -17,6 +17,8 @@ mod md {
     sbe_rt::include_schema!("market_data");
 }
 
+use sbe_rt::bytes::{Bytes, BytesMut};
+use sbe_rt::bytes_adapter::{append_with, share};
 use sbe_rt::{Error, Framer};
 
 const MESSAGES: u64 = 10_000;
@@ -106,11 +108,10 @@ fn decode(buf: &[u8]) -> Result<Decoded<'_>, Error> {
 
 fn main() -> Result<(), Error> {
     // Producer: encode the stream into a buffer, as if read from a socket.
-    let mut stream = Vec::new();
-    let mut scratch = [0u8; 512];
+    // Each message is encoded in place at the end of the buffer.
+    let mut stream = BytesMut::with_capacity(64 * 1024);
     for i in 0..MESSAGES {
-        let n = encode(i, &mut scratch)?;
-        stream.extend_from_slice(scratch.get(..n).unwrap_or_default());
+        append_with(&mut stream, 512, |buf| encode(i, buf))?;
     }
 
     // Consumer: feed the ring buffer in 4 KiB chunks and split off each
@@ -136,8 +137,8 @@ fn main() -> Result<(), Error> {
                         checksum = checksum.wrapping_add(u64::from(f.speed()));
                     }
                     // Var data as a `Bytes` sharing the frame's memory: no copy.
-                    let maker: sbe_rt::bytes::Bytes = frame.slice_ref(c.manufacturer());
-                    checksum = checksum.wrapping_add(maker.len() as u64);
+                    let maker: Option<Bytes> = share(&frame, c.manufacturer());
+                    checksum = checksum.wrapping_add(maker.map_or(0, |m| m.len()) as u64);
                     if cars < 2 {
                         println!("{}", m.to_json());
                     }

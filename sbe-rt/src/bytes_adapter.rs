@@ -312,6 +312,81 @@ impl Framer {
     }
 }
 
+/// The part of `frame` that `part` borrows, as a [`Bytes`] sharing the
+/// frame's memory: var data or a char array read by a generated decoder
+/// over `&frame[..]` comes back as an owned, cheaply clonable value without
+/// a copy. `None` when `part` does not lie inside `frame` (unlike
+/// [`Bytes::slice_ref`], which panics).
+///
+/// ```
+/// use sbe_rt::bytes::Bytes;
+/// use sbe_rt::bytes_adapter::share;
+///
+/// let frame = Bytes::from_static(b"\x05\x00\x00\x00Honda");
+/// let text: &[u8] = &frame[4..]; // what a decoder's var data accessor returns
+/// let owned = share(&frame, text).unwrap();
+/// assert_eq!(owned, "Honda");
+/// assert_eq!(owned.as_ptr(), text.as_ptr()); // same memory
+/// assert!(share(&frame, b"elsewhere").is_none());
+/// ```
+pub fn share(frame: &Bytes, part: &[u8]) -> Option<Bytes> {
+    let start = (part.as_ptr() as usize).checked_sub(frame.as_ptr() as usize)?;
+    let end = start.checked_add(part.len())?;
+    if end > frame.len() {
+        return None;
+    }
+    Some(frame.slice(start..end))
+}
+
+/// Appends one message to `dst`, encoded in place by `encode` (a generated
+/// encoder's `wrap` … `finish`, which returns the message length): no
+/// scratch buffer, no copy. `max_len` bounds the message; `dst` grows by
+/// exactly the length `encode` returns, and is left as it was on error.
+///
+/// ```
+/// use sbe_rt::bytes::BytesMut;
+/// use sbe_rt::bytes_adapter::append_with;
+///
+/// let mut ring = BytesMut::new();
+/// let n = append_with(&mut ring, 16, |buf| {
+///     sbe_rt::put_u32_le(buf, 0, 7);
+///     Ok(4)
+/// })?;
+/// assert_eq!((n, &ring[..]), (4, &[7u8, 0, 0, 0][..]));
+/// # Ok::<(), sbe_rt::Error>(())
+/// ```
+pub fn append_with<F>(dst: &mut BytesMut, max_len: usize, encode: F) -> Result<usize>
+where
+    F: FnOnce(&mut [u8]) -> Result<usize>,
+{
+    let start = dst.len();
+    dst.resize(start.saturating_add(max_len), 0);
+    let written = dst.get_mut(start..).map_or(
+        Err(Error::Truncated {
+            needed: max_len,
+            available: 0,
+        }),
+        encode,
+    );
+    match written {
+        Ok(n) if n <= max_len => {
+            dst.truncate(start + n);
+            Ok(n)
+        }
+        Ok(n) => {
+            dst.truncate(start);
+            Err(Error::Truncated {
+                needed: n,
+                available: max_len,
+            })
+        }
+        Err(e) => {
+            dst.truncate(start);
+            Err(e)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     extern crate alloc;
@@ -333,6 +408,33 @@ mod tests {
         m.extend_from_slice(&(len as u16).to_le_bytes());
         m.extend((2..len).map(|j| (i + j) as u8));
         m
+    }
+
+    #[test]
+    fn share_checks_that_the_part_is_inside_the_frame() {
+        let frame = Bytes::from(alloc::vec![1u8, 2, 3, 4, 5]);
+        assert_eq!(share(&frame, &frame[1..3]).unwrap(), &[2u8, 3][..]);
+        assert_eq!(share(&frame, &frame[5..]).unwrap().len(), 0);
+        let other = [2u8, 3];
+        assert!(share(&frame, &other).is_none());
+    }
+
+    #[test]
+    fn append_with_grows_by_what_was_written_or_not_at_all() {
+        let mut dst = BytesMut::from(&b"ab"[..]);
+        assert_eq!(
+            append_with(&mut dst, 8, |b| {
+                b[0] = b'c';
+                Ok(1)
+            }),
+            Ok(1)
+        );
+        assert_eq!(&dst[..], b"abc");
+        let err = append_with(&mut dst, 8, |_| Err(Error::WrongOrder));
+        assert_eq!(err, Err(Error::WrongOrder));
+        assert_eq!(&dst[..], b"abc");
+        assert!(append_with(&mut dst, 2, |_| Ok(3)).is_err());
+        assert_eq!(&dst[..], b"abc");
     }
 
     #[test]
