@@ -1,0 +1,48 @@
+//! `md_decode` and `md_encode`: MarketDataIncrementalRefreshTrades with two
+//! entries (`schemas/market-data.xml`), every contender on the same message
+//! in the same run. Decode folds every field of the root block and of each
+//! entry into a checksum through `black_box`; encode writes the whole
+//! message (header included).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use sbe_bench::data::MD;
+use sbe_bench::{ergo, raw, this};
+use std::hint::black_box;
+
+fn md_decode(c: &mut Criterion) {
+    let mut sbe = [0u8; 128];
+    let n = raw::md_encode(&MD, &mut sbe).expect("encode");
+    let sbe = &sbe[..n];
+
+    let mut g = c.benchmark_group("md_decode");
+    g.bench_function("this", |b| {
+        b.iter(|| this::md_decode(black_box(sbe)).expect("decode"))
+    });
+    g.bench_function("raw", |b| {
+        b.iter(|| raw::md_decode(black_box(sbe)).expect("decode"))
+    });
+    g.bench_function("ergo_sbe", |b| {
+        b.iter(|| ergo::md_decode(black_box(sbe)).expect("decode"))
+    });
+    g.finish();
+}
+
+fn md_encode(c: &mut Criterion) {
+    let md = MD;
+    let mut buf = [0u8; 128];
+
+    let mut g = c.benchmark_group("md_encode");
+    g.bench_function("this", |b| {
+        b.iter(|| this::md_encode(black_box(&md), black_box(&mut buf)).expect("encode"))
+    });
+    g.bench_function("raw", |b| {
+        b.iter(|| raw::md_encode(black_box(&md), black_box(&mut buf)).expect("encode"))
+    });
+    g.bench_function("ergo_sbe", |b| {
+        b.iter(|| ergo::md_encode(black_box(&md), black_box(&mut buf)).expect("encode"))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, md_decode, md_encode);
+criterion_main!(benches);

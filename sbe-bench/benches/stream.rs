@@ -1,0 +1,104 @@
+//! `ring_4u32`: read the four uint32 `someNumbers` of a car at rotating
+//! offsets in a 64 KiB ring buffer (one read of four fields per iteration).
+//!
+//! `frame_stream`: split a stream of 100,000 market-data messages held in
+//! one `BytesMut` into frames with `sbe_rt::Framer` (raw framing: each
+//! contender's own message-length function) and decode each frame, folding
+//! every field into a checksum. Reported twice per contender, in
+//! messages/s (`…/messages`) and bytes/s (`…/bytes`).
+
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use sbe_bench::fold::fold;
+use sbe_bench::streams::{car_ring, md_stream, STREAM_MESSAGES};
+use sbe_bench::{ergo, raw, this};
+use sbe_rt::Framer;
+use std::hint::black_box;
+
+/// Folds the four numbers into a checksum.
+#[inline(always)]
+fn fold4(n: [u32; 4]) -> u64 {
+    n.iter().fold(0, |acc, &v| fold(acc, u64::from(v)))
+}
+
+fn ring_4u32(c: &mut Criterion) {
+    let (ring, offsets) = car_ring();
+    let ring = &ring[..];
+    let offsets = &offsets[..];
+    let mut g = c.benchmark_group("ring_4u32");
+    g.throughput(Throughput::Elements(1));
+    macro_rules! contender {
+        ($id:literal, $read:path) => {
+            let mut i = 0;
+            g.bench_function($id, |b| {
+                b.iter(|| {
+                    let at = offsets[i];
+                    i += 1;
+                    if i == offsets.len() {
+                        i = 0;
+                    }
+                    fold4($read(&black_box(ring)[at..]).expect("read"))
+                })
+            });
+        };
+    }
+    contender!("this", this::car_some_numbers);
+    contender!("raw", raw::car_some_numbers);
+    contender!("ergo_sbe", ergo::car_some_numbers);
+    g.finish();
+}
+
+/// Splits every frame off `framer` and decodes it.
+#[inline(always)]
+fn drain<E: std::fmt::Debug>(
+    framer: &mut Framer,
+    len: fn(&[u8]) -> sbe_rt::Result<Option<usize>>,
+    decode: fn(&[u8]) -> Result<u64, E>,
+) -> (u64, usize) {
+    let mut acc = 0u64;
+    let mut n = 0;
+    while let Some(frame) = framer.next_frame(len).expect("frame") {
+        acc = acc.wrapping_add(decode(&frame).expect("decode"));
+        n += 1;
+    }
+    (acc, n)
+}
+
+fn frame_stream(c: &mut Criterion) {
+    let stream = md_stream();
+    let stream = &stream[..];
+    let filled = || {
+        let mut framer = Framer::with_capacity(stream.len());
+        framer.push(stream);
+        framer
+    };
+    let mut g = c.benchmark_group("frame_stream");
+    g.sample_size(10);
+    for (unit, throughput) in [
+        ("messages", Throughput::Elements(STREAM_MESSAGES as u64)),
+        ("bytes", Throughput::Bytes(stream.len() as u64)),
+    ] {
+        g.throughput(throughput);
+        macro_rules! contender {
+            ($id:literal, $len:path, $decode:path) => {
+                g.bench_function(BenchmarkId::new($id, unit), |b| {
+                    b.iter_batched(
+                        filled,
+                        |mut framer| {
+                            let out = drain(&mut framer, $len, $decode);
+                            assert_eq!(out.1, STREAM_MESSAGES);
+                            (out, framer)
+                        },
+                        BatchSize::PerIteration,
+                    )
+                });
+            };
+        }
+        contender!("this", this::md_len, this::md_decode);
+        contender!("raw", raw::md_len, raw::md_decode);
+        contender!("ergo_sbe", ergo::md_len, ergo::md_decode);
+    }
+    g.finish();
+}
+
+criterion_group!(benches, ring_4u32, frame_stream);
+criterion_main!(benches);

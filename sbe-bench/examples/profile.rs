@@ -1,0 +1,83 @@
+//! Runs one benchmarked operation in a loop, for a profiler:
+//!
+//! ```text
+//! cargo build --release -p sbe-bench --example profile
+//! valgrind --tool=callgrind target/release/examples/profile car_decode/this 100000
+//! ```
+//!
+//! Operations: `{car,md}_{decode,encode}/{this,raw,ergo_sbe}` and
+//! `ring_4u32/{this,raw,ergo_sbe}`. Instructions per operation are the
+//! total of the run, less that of a run with 0 iterations, divided by the
+//! iteration count.
+
+use sbe_bench::data::{CAR, MD};
+use sbe_bench::fold::fold;
+use sbe_bench::streams::car_ring;
+use sbe_bench::{ergo, raw, this};
+use std::hint::black_box;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let op = args.next().unwrap_or_else(|| "car_decode/this".into());
+    let n: usize = args
+        .next()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000);
+
+    let mut car = [0u8; 256];
+    let car_len = raw::car_encode(&CAR, &mut car).expect("encode");
+    let car_msg = &car[..car_len];
+    let mut md = [0u8; 128];
+    let md_len = raw::md_encode(&MD, &mut md).expect("encode");
+    let md_msg = &md[..md_len];
+    let (ring, offsets) = car_ring();
+    let mut out = [0u8; 256];
+    let (car_v, md_v) = (CAR, MD);
+
+    let mut at = 0;
+    let next_ring = |at: &mut usize| {
+        let msg = &black_box(&ring[..])[offsets[*at]..];
+        *at = (*at + 1) % offsets.len();
+        msg
+    };
+    let fold4 = |x: [u32; 4]| x.iter().fold(0, |a, &v| fold(a, u64::from(v)));
+    // The operation is chosen once; the loop then only calls it.
+    let mut run: Box<dyn FnMut() -> u64> = match op.as_str() {
+        "car_decode/this" => Box::new(|| this::car_decode(black_box(car_msg)).unwrap()),
+        "car_decode/raw" => Box::new(|| raw::car_decode(black_box(car_msg)).unwrap()),
+        "car_decode/ergo_sbe" => Box::new(|| ergo::car_decode(black_box(car_msg)).unwrap()),
+        "car_encode/this" => {
+            Box::new(|| this::car_encode(black_box(&car_v), black_box(&mut out)).unwrap() as u64)
+        }
+        "car_encode/raw" => {
+            Box::new(|| raw::car_encode(black_box(&car_v), black_box(&mut out)).unwrap() as u64)
+        }
+        "car_encode/ergo_sbe" => {
+            Box::new(|| ergo::car_encode(black_box(&car_v), black_box(&mut out)).unwrap() as u64)
+        }
+        "md_decode/this" => Box::new(|| this::md_decode(black_box(md_msg)).unwrap()),
+        "md_decode/raw" => Box::new(|| raw::md_decode(black_box(md_msg)).unwrap()),
+        "md_decode/ergo_sbe" => Box::new(|| ergo::md_decode(black_box(md_msg)).unwrap()),
+        "md_encode/this" => {
+            Box::new(|| this::md_encode(black_box(&md_v), black_box(&mut out)).unwrap() as u64)
+        }
+        "md_encode/raw" => {
+            Box::new(|| raw::md_encode(black_box(&md_v), black_box(&mut out)).unwrap() as u64)
+        }
+        "md_encode/ergo_sbe" => {
+            Box::new(|| ergo::md_encode(black_box(&md_v), black_box(&mut out)).unwrap() as u64)
+        }
+        "ring_4u32/this" => Box::new(|| fold4(this::car_some_numbers(next_ring(&mut at)).unwrap())),
+        "ring_4u32/raw" => Box::new(|| fold4(raw::car_some_numbers(next_ring(&mut at)).unwrap())),
+        "ring_4u32/ergo_sbe" => {
+            Box::new(|| fold4(ergo::car_some_numbers(next_ring(&mut at)).unwrap()))
+        }
+        other => panic!("unknown operation {other}"),
+    };
+    let mut acc = 0u64;
+    for _ in 0..n {
+        acc = acc.wrapping_add(run());
+    }
+    drop(run);
+    println!("{op} x{n}: {acc}");
+}

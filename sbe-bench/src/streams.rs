@@ -1,0 +1,46 @@
+//! The inputs of `ring_4u32` and `frame_stream`.
+
+use crate::data::{Car, MdTrades, CAR, CAR_LEN, MD, MD_LEN};
+use crate::raw;
+
+/// Size of the ring buffer of `ring_4u32`: 64 KiB.
+pub const RING_LEN: usize = 64 * 1024;
+
+/// Messages in the stream of `frame_stream`.
+pub const STREAM_MESSAGES: usize = 100_000;
+
+/// A 64 KiB ring buffer filled with cars back to back (207 bytes each, so
+/// most start at an unaligned offset), each with its own `someNumbers`;
+/// returns the ring and the offset of each car.
+#[must_use]
+pub fn car_ring() -> (Vec<u8>, Vec<usize>) {
+    let mut ring = vec![0u8; RING_LEN];
+    let mut offsets = Vec::new();
+    let mut at = 0;
+    while at + CAR_LEN <= RING_LEN {
+        let k = offsets.len() as u32;
+        let car = Car {
+            some_numbers: [k, k + 1, k + 2, k + 3],
+            ..CAR
+        };
+        let n = raw::car_encode(&car, &mut ring[at..]).expect("fits");
+        offsets.push(at);
+        at += n;
+    }
+    (ring, offsets)
+}
+
+/// [`STREAM_MESSAGES`] market-data messages back to back (raw framing),
+/// each with its own `TransactTime`.
+#[must_use]
+pub fn md_stream() -> Vec<u8> {
+    let mut stream = vec![0u8; STREAM_MESSAGES * MD_LEN];
+    for (i, slot) in stream.chunks_exact_mut(MD_LEN).enumerate() {
+        let md = MdTrades {
+            transact_time: MD.transact_time + i as u64,
+            ..MD
+        };
+        raw::md_encode(&md, slot).expect("fits");
+    }
+    stream
+}
