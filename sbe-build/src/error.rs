@@ -61,24 +61,42 @@ impl fmt::Display for Diagnostic {
 }
 
 /// Everything that can go wrong reading a schema or writing code for it.
-#[derive(Debug, thiserror::Error)]
+///
+/// (Display and `std::error::Error` are written out rather than derived so
+/// that a consumer's `build.rs` does not compile a proc-macro for them.)
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
     /// A file could not be read or written.
-    #[error("{}: {source}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// Why.
-        #[source]
         source: std::io::Error,
     },
     /// The schema is invalid: one diagnostic per problem (errors only).
-    #[error("{}", Diagnostics(.0))]
     Schema(Vec<Diagnostic>),
     /// The configuration given to [`crate::Config`] is unusable.
-    #[error("configuration: {0}")]
     Config(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Schema(d) => Diagnostics(d).fmt(f),
+            Error::Config(msg) => write!(f, "configuration: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 impl Error {

@@ -194,8 +194,7 @@ fn layout(path: &Path) -> io::Result<bool> {
     let Some(schema) = load(path) else {
         return Ok(false);
     };
-    let v = sbe_build::ir::layout_json(&schema, &path.to_string_lossy());
-    let text = serde_json::to_string_pretty(&v).map_err(io::Error::other)?;
+    let text = sbe_build::ir::layout_json(&schema, &path.to_string_lossy());
     let mut out = io::stdout().lock();
     writeln!(out, "{text}")?;
     Ok(true)

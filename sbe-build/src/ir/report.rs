@@ -1,33 +1,171 @@
 //! The layout report (`sbe layout`): the IR as the JSON the reference's
 //! layout.json files use, key for key and in the same order.
 
-use serde_json::{json, Map, Value};
+//!
+//! The JSON is built with a small ordered value of its own rather than
+//! `serde_json`, so that a consumer's `build.rs` does not compile serde.
+
+use std::fmt::Write as _;
 
 use super::layout::encoded_length;
 use super::model::*;
 
-/// The layout of `schema` as layout.json; `label` is the `schema` entry
-/// (the schema's path as the user named it).
-pub fn layout_json(schema: &Schema, label: &str) -> Value {
+/// The layout of `schema` as layout.json text (pretty-printed, keys in the
+/// reference's order); `label` is the `schema` entry (the schema's path as
+/// the user named it).
+pub fn layout_json(schema: &Schema, label: &str) -> String {
     let mut types = Map::new();
     for t in &schema.types {
         types.insert(t.name.clone(), type_json(t, None, None));
     }
-    json!({
-        "schema": label,
-        "package": schema.package,
-        "id": schema.id,
-        "version": schema.version,
-        "semanticVersion": schema.semantic_version,
-        "byteOrder": match schema.byte_order { ByteOrder::Little => "littleEndian", ByteOrder::Big => "bigEndian" },
-        "header": {
-            "name": schema.header.name,
-            "encodedLength": length_json(&schema.header),
-            "members": members_json(&schema.header),
-        },
-        "types": types,
-        "messages": schema.messages.iter().map(message_json).collect::<Vec<_>>(),
-    })
+    let byte_order = match schema.byte_order {
+        ByteOrder::Little => "littleEndian",
+        ByteOrder::Big => "bigEndian",
+    };
+    let mut header = Map::new();
+    header.insert("name".into(), schema.header.name.clone().into());
+    header.insert("encodedLength".into(), length_json(&schema.header));
+    header.insert("members".into(), members_json(&schema.header));
+    let mut o = Map::new();
+    o.insert("schema".into(), label.into());
+    o.insert("package".into(), schema.package.clone().into());
+    o.insert("id".into(), schema.id.into());
+    o.insert("version".into(), schema.version.into());
+    o.insert(
+        "semanticVersion".into(),
+        schema.semantic_version.clone().into(),
+    );
+    o.insert("byteOrder".into(), byte_order.into());
+    o.insert("header".into(), Value::Object(header));
+    o.insert("types".into(), Value::Object(types));
+    o.insert(
+        "messages".into(),
+        Value::Array(schema.messages.iter().map(message_json).collect()),
+    );
+    let mut out = String::new();
+    Value::Object(o).write(&mut out, 0);
+    out
+}
+
+/// A JSON value whose objects keep their keys in insertion order.
+enum Value {
+    Null,
+    Int(i128),
+    Float(f64),
+    Str(String),
+    Array(Vec<Value>),
+    Object(Map),
+}
+
+/// An object's members, in order.
+#[derive(Default)]
+struct Map(Vec<(String, Value)>);
+
+impl Map {
+    fn new() -> Self {
+        Map::default()
+    }
+    fn insert(&mut self, key: String, value: Value) {
+        self.0.push((key, value));
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::Str(s.to_string())
+    }
+}
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::Str(s)
+    }
+}
+impl From<Option<String>> for Value {
+    fn from(s: Option<String>) -> Self {
+        s.map_or(Value::Null, Value::Str)
+    }
+}
+impl From<u32> for Value {
+    fn from(v: u32) -> Self {
+        Value::Int(v.into())
+    }
+}
+impl From<i32> for Value {
+    fn from(v: i32) -> Self {
+        Value::Int(v.into())
+    }
+}
+impl FromIterator<Value> for Value {
+    fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Self {
+        Value::Array(iter.into_iter().collect())
+    }
+}
+
+impl Value {
+    /// Pretty-print with two-space indents, as `serde_json` would.
+    fn write(&self, out: &mut String, indent: usize) {
+        match self {
+            Value::Null => out.push_str("null"),
+            Value::Int(v) => {
+                let _ = write!(out, "{v}");
+            }
+            Value::Float(f) if f.is_finite() => {
+                let _ = write!(out, "{f:?}");
+            }
+            Value::Float(_) => out.push_str("null"),
+            Value::Str(s) => write_str(out, s),
+            Value::Array(items) if items.is_empty() => out.push_str("[]"),
+            Value::Object(map) if map.0.is_empty() => out.push_str("{}"),
+            Value::Array(items) => {
+                out.push('[');
+                for (i, v) in items.iter().enumerate() {
+                    out.push_str(if i == 0 { "\n" } else { ",\n" });
+                    push_indent(out, indent + 1);
+                    v.write(out, indent + 1);
+                }
+                out.push('\n');
+                push_indent(out, indent);
+                out.push(']');
+            }
+            Value::Object(map) => {
+                out.push('{');
+                for (i, (k, v)) in map.0.iter().enumerate() {
+                    out.push_str(if i == 0 { "\n" } else { ",\n" });
+                    push_indent(out, indent + 1);
+                    write_str(out, k);
+                    out.push_str(": ");
+                    v.write(out, indent + 1);
+                }
+                out.push('\n');
+                push_indent(out, indent);
+                out.push('}');
+            }
+        }
+    }
+}
+
+fn push_indent(out: &mut String, level: usize) {
+    for _ in 0..level {
+        out.push_str("  ");
+    }
+}
+
+fn write_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 fn length_json(ty: &Type) -> Value {
@@ -48,21 +186,15 @@ fn members_json(ty: &Type) -> Value {
     }
 }
 
-pub(crate) fn scalar_json(s: Scalar) -> Value {
+fn scalar_json(s: Scalar) -> Value {
     match s {
         Scalar::Int(v) => int_json(v),
-        Scalar::Float(f) => serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
+        Scalar::Float(f) => Value::Float(f),
     }
 }
 
 fn int_json(v: i128) -> Value {
-    if let Ok(i) = i64::try_from(v) {
-        i.into()
-    } else if let Ok(u) = u64::try_from(v) {
-        u.into()
-    } else {
-        Value::Null
-    }
+    Value::Int(v)
 }
 
 fn const_json(c: &ConstValue) -> Value {
@@ -153,7 +285,7 @@ fn type_json(ty: &Type, offset: Option<u32>, ref_type: Option<&str>) -> Value {
     Value::Object(o)
 }
 
-fn encoded_json(o: &mut Map<String, Value>, ty: &Type, e: &Encoded) {
+fn encoded_json(o: &mut Map, ty: &Type, e: &Encoded) {
     o.insert("primitiveType".into(), e.primitive.name().into());
     o.insert("length".into(), e.length.into());
     o.insert("encodedLength".into(), length_json(ty));
@@ -195,15 +327,15 @@ fn presence_name(p: Presence) -> &'static str {
 }
 
 fn message_json(m: &Message) -> Value {
-    json!({
-        "name": m.name,
-        "id": m.id,
-        "blockLength": m.block_length,
-        "sinceVersion": m.since_version,
-        "fields": m.fields.iter().map(field_json).collect::<Vec<_>>(),
-        "groups": m.groups.iter().map(group_json).collect::<Vec<_>>(),
-        "data": m.data.iter().map(data_json).collect::<Vec<_>>(),
-    })
+    let mut o = Map::new();
+    o.insert("name".into(), m.name.clone().into());
+    o.insert("id".into(), m.id.into());
+    o.insert("blockLength".into(), m.block_length.into());
+    o.insert("sinceVersion".into(), m.since_version.into());
+    o.insert("fields".into(), m.fields.iter().map(field_json).collect());
+    o.insert("groups".into(), m.groups.iter().map(group_json).collect());
+    o.insert("data".into(), m.data.iter().map(data_json).collect());
+    Value::Object(o)
 }
 
 fn field_json(f: &Field) -> Value {
@@ -222,25 +354,31 @@ fn field_json(f: &Field) -> Value {
 }
 
 fn group_json(g: &Group) -> Value {
-    json!({
-        "name": g.name,
-        "id": g.id,
-        "blockLength": g.block_length,
-        "sinceVersion": g.since_version,
-        "dimension": {"name": g.dimension.name, "encodedLength": length_json(&g.dimension)},
-        "fields": g.fields.iter().map(field_json).collect::<Vec<_>>(),
-        "groups": g.groups.iter().map(group_json).collect::<Vec<_>>(),
-        "data": g.data.iter().map(data_json).collect::<Vec<_>>(),
-    })
+    let mut dim = Map::new();
+    dim.insert("name".into(), g.dimension.name.clone().into());
+    dim.insert("encodedLength".into(), length_json(&g.dimension));
+    let mut o = Map::new();
+    o.insert("name".into(), g.name.clone().into());
+    o.insert("id".into(), g.id.into());
+    o.insert("blockLength".into(), g.block_length.into());
+    o.insert("sinceVersion".into(), g.since_version.into());
+    o.insert("dimension".into(), Value::Object(dim));
+    o.insert("fields".into(), g.fields.iter().map(field_json).collect());
+    o.insert("groups".into(), g.groups.iter().map(group_json).collect());
+    o.insert("data".into(), g.data.iter().map(data_json).collect());
+    Value::Object(o)
 }
 
 fn data_json(d: &Data) -> Value {
-    json!({
-        "name": d.name,
-        "id": d.id,
-        "type": d.ty.name,
-        "lengthType": d.length_primitive.name(),
-        "characterEncoding": d.character_encoding,
-        "sinceVersion": d.since_version,
-    })
+    let mut o = Map::new();
+    o.insert("name".into(), d.name.clone().into());
+    o.insert("id".into(), d.id.into());
+    o.insert("type".into(), d.ty.name.clone().into());
+    o.insert("lengthType".into(), d.length_primitive.name().into());
+    o.insert(
+        "characterEncoding".into(),
+        d.character_encoding.clone().into(),
+    );
+    o.insert("sinceVersion".into(), d.since_version.into());
+    Value::Object(o)
 }
