@@ -162,3 +162,42 @@ fn acting_version_hides_newer_fields_and_skips_unknown_ones() {
     assert_eq!(d0.blob(), None);
     assert!(!tiny::decode(&v0).unwrap().to_json().contains("ratio"));
 }
+
+#[test]
+fn lazy_sections_any_order_never_panic() {
+    let bytes = car_bytes();
+    // Whole message: every accessor in any order gives the encoded values.
+    let d = car::CarDecoder::decode(&bytes).unwrap();
+    assert_eq!(d.model(), b"M");
+    assert_eq!(d.manufacturer(), b"");
+    assert_eq!(d.fuel_figures().count(), 1);
+    assert_eq!(d.performance_figures().count(), 0);
+    assert_eq!(
+        d.fuel_figures().next().unwrap().usage_description(),
+        b"city"
+    );
+    assert_eq!(d.checked_length(), Ok(bytes.len()));
+    assert_eq!(d.encoded_length(), bytes.len());
+    // Every prefix and corruption: decode checks the header and root block
+    // only; later sections read empty (never out of bounds) and
+    // `checked_length` reports the error that `decode` (the module's) gives.
+    let mut buf = bytes.clone();
+    for i in 0..buf.len() {
+        let orig = buf[i];
+        for x in [0xff, 0x00, 0x80, orig ^ 0x01] {
+            buf[i] = x;
+            for n in [buf.len(), i + 1] {
+                let b = &buf[..n];
+                if let Ok(d) = car::CarDecoder::decode(b) {
+                    let _ = (d.activation_code(), d.model(), d.encoded_length());
+                    let _ = d.performance_figures().map(|p| p.acceleration().count());
+                    let _ = d.fuel_figures().map(|f| f.usage_description().len());
+                    let _ = format!("{d:?}");
+                    assert_eq!(d.checked_length().is_ok(), car::decode(b).is_ok());
+                    assert!(d.encoded_length() <= b.len());
+                }
+            }
+        }
+        buf[i] = orig;
+    }
+}

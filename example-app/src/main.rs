@@ -131,7 +131,7 @@ fn main() -> Result<(), Error> {
         })? {
             match decode(&frame)? {
                 Decoded::Car(m) => {
-                    let car::Message::Car(c) = m;
+                    let car::Message::Car(c) = &m;
                     checksum = checksum.wrapping_mul(31).wrapping_add(c.serial_number());
                     for f in c.fuel_figures() {
                         checksum = checksum.wrapping_add(u64::from(f.speed()));
@@ -145,7 +145,7 @@ fn main() -> Result<(), Error> {
                     cars += 1;
                 }
                 Decoded::Md(m) => {
-                    let md::Message::MarketDataIncrementalRefreshTrades(t) = m;
+                    let md::Message::MarketDataIncrementalRefreshTrades(t) = &m;
                     for e in t.md_inc_grp() {
                         checksum = checksum
                             .wrapping_mul(31)

@@ -85,6 +85,34 @@ pub fn array_at<const N: usize>(buf: &[u8], offset: usize) -> Result<&[u8; N]> {
     }
 }
 
+/// The first `N` bytes of the block of `len` bytes at `buf[start..]`, with
+/// one check that the whole block (and at least `N` bytes) lies in `buf`.
+///
+/// ```
+/// assert_eq!(sbe_rt::codec::block_at::<2>(&[1, 2, 3, 4], 1, 3), Ok(&[2, 3]));
+/// assert!(sbe_rt::codec::block_at::<2>(&[1, 2, 3, 4], 1, 4).is_err());
+/// assert!(sbe_rt::codec::block_at::<2>(&[1, 2, 3, 4], 3, 0).is_err());
+/// ```
+#[inline(always)]
+pub fn block_at<const N: usize>(buf: &[u8], start: usize, len: usize) -> Result<&[u8; N]> {
+    let need = if len > N { len } else { N };
+    match buf.get(start..) {
+        Some(b) if b.len() >= need => match b.first_chunk::<N>() {
+            Some(a) => Ok(a),
+            None => Err(truncated(start, need, buf.len())),
+        },
+        _ => Err(truncated(start, need, buf.len())),
+    }
+}
+
+#[cold]
+fn truncated(start: usize, need: usize, available: usize) -> Error {
+    Error::Truncated {
+        needed: start.saturating_add(need),
+        available,
+    }
+}
+
 /// The end of var data of `len` bytes starting at `start`: checks
 /// `len <= max` ([`Error::LengthOutOfRange`]) and that it fits in `buf`
 /// ([`Error::Truncated`]).

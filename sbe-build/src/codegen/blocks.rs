@@ -23,6 +23,11 @@ const RESERVED: &[&str] = &[
     "write_json",
     "to_json",
     "skip",
+    "open",
+    "sbe_bytes",
+    "sbe_walk",
+    "sbe_at",
+    "checked_length",
     "at",
     "required",
     "finish",
@@ -281,7 +286,7 @@ pub(crate) fn all(ctx: &mut Ctx) -> Messages {
         let dec = format_ident!("{stem}Decoder");
         let enc = format_ident!("{stem}Encoder");
         let mut toks = TokenStream::new();
-        let sub = group_types(ctx, &b, &stem, &mut toks);
+        let sub = group_types(ctx, &b, &stem, true, &mut toks);
         toks.extend(block_decoder(ctx, &b, &dec, Some(m), &sub));
         toks.extend(block_encoder(ctx, &b, &enc, Some(m), &sub));
         out.tokens.extend(toks);
@@ -299,7 +304,13 @@ struct GroupIdents {
 
 /// Generates the types of every group of `b` (recursively) and returns
 /// their names.
-fn group_types(ctx: &mut Ctx, b: &Block, stem: &str, out: &mut TokenStream) -> Vec<GroupIdents> {
+fn group_types(
+    ctx: &mut Ctx,
+    b: &Block,
+    stem: &str,
+    top: bool,
+    out: &mut TokenStream,
+) -> Vec<GroupIdents> {
     let mut ids = Vec::new();
     for g in b.groups {
         let gstem = ctx.claim_family(
@@ -321,8 +332,8 @@ fn group_types(ctx: &mut Ctx, b: &Block, stem: &str, out: &mut TokenStream) -> V
             entry: format_ident!("{gstem}Entry"),
             enc: format_ident!("{gstem}Encoder"),
         };
-        let sub = group_types(ctx, &gb, &gstem, out);
-        out.extend(group_iter(ctx, g, &gb, &gi));
+        let sub = group_types(ctx, &gb, &gstem, false, out);
+        out.extend(group_iter(ctx, g, &gb, &gi, top));
         out.extend(block_decoder(ctx, &gb, &gi.entry, None, &sub));
         out.extend(group_encoder(ctx, g, &gb, &gi, &sub));
         ids.push(gi);
@@ -453,8 +464,11 @@ fn block_decoder(
             dbg.extend(quote! { s.field(#key, #dv); });
         }
     }
-    // Sections.
+    // Sections. The root block of a message with groups or var data finds
+    // them lazily (`sbe_at`); a group entry steps over its own when wrapped.
+    let lazy = msg.is_some() && k > 0;
     let mut walk = TokenStream::new();
+    let mut steps = TokenStream::new();
     for (i, (g, gname)) in b.groups.iter().zip(&nm.groups).enumerate() {
         let gi = &sub[i];
         let iter = &gi.iter;
@@ -469,7 +483,19 @@ fn block_decoder(
         } else {
             step
         });
-        let at = quote!(#iter::at(self.buf, self.sections[#i], self.version));
+        let lstep = quote!(#iter::skip(self.buf, pos, self.version)?);
+        steps.extend(if gated {
+            quote!(#i => if self.version >= #since { #lstep } else { pos },)
+        } else {
+            quote!(#i => #lstep,)
+        });
+        let n1 = i + 1;
+        let at = if lazy {
+            quote!(#iter::open(self.buf, self.sbe_at(#i), self.version, self.sec.get(#n1)))
+        } else {
+            quote!(#iter::at(self.buf, self.sections[#i], self.version))
+        };
+        let lt = if lazy { quote!('_) } else { quote!('a) };
         let d = docs(
             g.description.as_deref(),
             format!(
@@ -486,7 +512,7 @@ fn block_decoder(
                 #[doc = " `None` when the message's version predates the group."]
                 #dep
                 #[inline]
-                pub fn #gname(&self) -> ::core::option::Option<#iter<'a>> {
+                pub fn #gname(&self) -> ::core::option::Option<#iter<#lt>> {
                     if self.version >= #since { ::core::option::Option::Some(#at) } else { ::core::option::Option::None }
                 }
             });
@@ -503,7 +529,7 @@ fn block_decoder(
                 #d
                 #dep
                 #[inline]
-                pub fn #gname(&self) -> #iter<'a> { #at }
+                pub fn #gname(&self) -> #iter<#lt> { #at }
             });
             json.extend(quote! {
                 w.key(#key).begin_array();
@@ -536,6 +562,16 @@ fn block_decoder(
         } else {
             step
         });
+        let ln_read = to_u64(
+            d.length_primitive,
+            quote!(#get(::sbe_rt::slice(self.buf, pos, #vo)?, #lo)),
+        );
+        let lstep = quote!(::sbe_rt::codec::data_end(self.buf, #pos_vo, #ln_read, #max)?);
+        steps.extend(if gated {
+            quote!(#i => if self.version >= #since { #lstep } else { pos },)
+        } else {
+            quote!(#i => #lstep,)
+        });
         let next = if i + 1 < k {
             let n = i + 1;
             quote!(self.sections[#n])
@@ -543,7 +579,11 @@ fn block_decoder(
             quote!(self.end)
         };
         let from = plus(quote!(self.sections[#i]), vo);
-        let bytes = quote!(self.buf.get(#from..#next).unwrap_or_default());
+        let bytes = if lazy {
+            quote!(self.sbe_bytes(#i, #vo))
+        } else {
+            quote!(self.buf.get(#from..#next).unwrap_or_default())
+        };
         let doc = docs(
             d.description.as_deref(),
             format!("Var data `{}` (id {}).", d.name, d.id),
@@ -615,7 +655,16 @@ fn block_decoder(
     } else {
         (quote!(), quote!())
     };
-    let (sec_field, sec_init, sec_decl) = if k > 0 {
+    let (sec_field, sec_init, sec_decl) = if lazy {
+        let k1 = k + 1;
+        let unknown = (0..k).map(|_| quote!(::core::cell::Cell::new(usize::MAX)));
+        walk = TokenStream::new();
+        (
+            quote!(sec: [::core::cell::Cell<usize>; #k1],),
+            quote!(sec: [::core::cell::Cell::new(pos), #(#unknown),*],),
+            quote!(),
+        )
+    } else if k > 0 {
         (
             quote!(sections: [usize; #k],),
             quote!(sections,),
@@ -647,12 +696,111 @@ fn block_decoder(
         (
             quote!(base: &'a [u8; #base_len],),
             quote!(base,),
-            quote!(let base = ::sbe_rt::codec::array_at::<#base_len>(block, 0)?;),
+            if ext {
+                quote!(let base = ::sbe_rt::codec::array_at::<#base_len>(block, 0)?;)
+            } else {
+                quote!(let base = ::sbe_rt::codec::block_at::<#base_len>(buf, start, block_length)?;)
+            },
         )
     } else {
         (quote!(), quote!(), quote!())
     };
-    let mut_pos = if k > 0 { quote!(mut) } else { quote!() };
+    let block_let = if ext || !uses_base {
+        quote!(let #block_binding = ::sbe_rt::slice(buf, start, block_length)?;)
+    } else {
+        TokenStream::new()
+    };
+    let mut_pos = if k > 0 && !lazy {
+        quote!(mut)
+    } else {
+        quote!()
+    };
+    let (end_field, end_init) = if lazy {
+        (quote!(), quote!())
+    } else {
+        (quote!(end: usize,), quote!(end: pos))
+    };
+    let derive = if lazy {
+        quote!(#[derive(Clone)])
+    } else {
+        quote!(#[derive(Clone, Copy)])
+    };
+    // A group entry's block length was checked with the group's dimension.
+    let bl_check = if msg.is_some() {
+        quote!(::sbe_rt::codec::check_block_length(block_length, Self::required(version))?;)
+    } else {
+        TokenStream::new()
+    };
+    let lazy_items = if lazy {
+        let bytes_fn = if b.data.is_empty() {
+            TokenStream::new()
+        } else {
+            quote! {
+                /// Var data `i` (its length prefix `prefix` bytes), empty when it does not check.
+                #[inline]
+                fn sbe_bytes(&self, i: usize, prefix: usize) -> &'a [u8] {
+                    let ::core::result::Result::Ok(s) = self.sbe_at(i) else {
+                        return &[];
+                    };
+                    let e = match self.sec.get(i + 1) {
+                        ::core::option::Option::Some(c) if c.get() != usize::MAX => c.get(),
+                        c => match self.sbe_step(i, s) {
+                            ::core::result::Result::Ok(e) => {
+                                if let ::core::option::Option::Some(c) = c {
+                                    c.set(e);
+                                }
+                                e
+                            }
+                            ::core::result::Result::Err(_) => return &[],
+                        },
+                    };
+                    self.buf.get(s.saturating_add(prefix)..e).unwrap_or_default()
+                }
+            }
+        };
+        quote! {
+            /// Where section `i` (a group or var data; `i` = their count:
+            /// the end) starts, checked: known once reached, else found by
+            /// stepping over the sections before it (once; remembered).
+            #[inline]
+            fn sbe_at(&self, i: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                match self.sec.get(i) {
+                    ::core::option::Option::Some(c) if c.get() != usize::MAX => ::core::result::Result::Ok(c.get()),
+                    _ => self.sbe_walk(i),
+                }
+            }
+
+            /// Steps over section `j` starting at `pos`: where it ends, checked.
+            #[inline(always)]
+            fn sbe_step(&self, j: usize, pos: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                ::core::result::Result::Ok(match j {
+                    #steps
+                    _ => return ::core::result::Result::Err(::sbe_rt::Error::Truncated { needed: usize::MAX, available: self.buf.len() }),
+                })
+            }
+
+            #[inline(never)]
+            fn sbe_walk(&self, i: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                let mut j = i.min(#k);
+                while j > 0 && !matches!(self.sec.get(j), ::core::option::Option::Some(c) if c.get() != usize::MAX) {
+                    j -= 1;
+                }
+                let mut pos = self.sec.get(j).map_or(0, ::core::cell::Cell::get);
+                while j < i {
+                    pos = self.sbe_step(j, pos)?;
+                    j += 1;
+                    if let ::core::option::Option::Some(c) = self.sec.get(j) {
+                        c.set(pos);
+                    }
+                }
+                ::core::result::Result::Ok(pos)
+            }
+
+            #bytes_fn
+        }
+    } else {
+        TokenStream::new()
+    };
     let name = b.name;
     let doc = if msg.is_some() {
         docs(
@@ -664,6 +812,38 @@ fn block_decoder(
             b.description,
             format!("One entry of group `{name}`: a view of its bytes."),
         )
+    };
+    let len_fns = if lazy {
+        quote! {
+            /// Bytes of the whole message: header, root block, groups and
+            /// var data (stepped over here when not reached yet). When they
+            /// do not check, everything from the header on.
+            #[inline]
+            pub fn encoded_length(&self) -> usize {
+                HEADER_LENGTH + self.sbe_at(#k).unwrap_or(self.buf.len())
+            }
+
+            /// Checks the groups and var data (`decode` checks the header
+            /// and the root block only) and returns the bytes of the whole
+            /// message.
+            pub fn checked_length(&self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                ::core::result::Result::Ok(HEADER_LENGTH + self.sbe_at(#k)?)
+            }
+        }
+    } else {
+        quote! {
+            /// Bytes of the whole message: header, root block, groups and var data.
+            #[inline]
+            pub fn encoded_length(&self) -> usize {
+                HEADER_LENGTH + self.end
+            }
+
+            /// The bytes of the whole message (all checked by `decode`).
+            #[inline]
+            pub fn checked_length(&self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                ::core::result::Result::Ok(self.encoded_length())
+            }
+        }
     };
     let root_items = match msg {
         Some(m) => {
@@ -679,9 +859,11 @@ fn block_decoder(
                 pub const NAME: &'static str = #name;
 
                 /// Reads the message at the start of `buf`: header, template
-                /// and schema ids, root block, groups and var data are checked
-                /// here, once.
+                /// and schema ids and root block are checked here; groups are
+                /// checked entry by entry as they are reached, var data when
+                /// read (`checked_length` checks them all).
                 #dep
+                #[inline]
                 pub fn decode(buf: &'a [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
                     let (header, block_length, template_id, version) = read_header(buf)?;
                     if template_id != Self::TEMPLATE_ID {
@@ -690,6 +872,7 @@ fn block_decoder(
                     Self::with_header(header, buf, block_length, version)
                 }
 
+                #[inline]
                 fn with_header(header: #header_t<'a>, buf: &'a [u8], block_length: u64, version: u64) -> ::core::result::Result<Self, ::sbe_rt::Error> {
                     let body = buf.get(HEADER_LENGTH..).unwrap_or_default();
                     Self::wrap_at(header, body, 0, ::sbe_rt::codec::to_usize(block_length), u32::try_from(version).unwrap_or(u32::MAX))
@@ -701,11 +884,7 @@ fn block_decoder(
                     self.header
                 }
 
-                /// Bytes of the whole message: header, root block, groups and var data.
-                #[inline]
-                pub fn encoded_length(&self) -> usize {
-                    HEADER_LENGTH + self.end
-                }
+                #len_fns
             }
         }
         None => quote! {
@@ -751,7 +930,7 @@ fn block_decoder(
     };
     quote! {
         #doc
-        #[derive(Clone, Copy)]
+        #derive
         pub struct #ident<'a> {
             #hdr_field
             #buf_field
@@ -760,7 +939,7 @@ fn block_decoder(
             version: u32,
             #sec_field
             #start_field
-            end: usize,
+            #end_field
         }
 
         #[allow(deprecated, unused_braces)]
@@ -772,14 +951,16 @@ fn block_decoder(
             /// its groups and var data.
             #[inline]
             fn wrap_at(#hdr_param buf: &'a [u8], start: usize, block_length: usize, version: u32) -> ::core::result::Result<Self, ::sbe_rt::Error> {
-                ::sbe_rt::codec::check_block_length(block_length, Self::required(version))?;
-                let #block_binding = ::sbe_rt::slice(buf, start, block_length)?;
+                #bl_check
+                #block_let
                 #base_let
                 let #mut_pos pos = start + block_length;
                 #sec_decl
                 #walk
-                ::core::result::Result::Ok(Self { #hdr_init #buf_init #base_init #block_init version, #sec_init #start_init end: pos })
+                ::core::result::Result::Ok(Self { #hdr_init #buf_init #base_init #block_init version, #sec_init #start_init #end_init })
             }
+
+            #lazy_items
 
             /// The acting version: the schema version the sender used.
             #[inline]
@@ -801,7 +982,7 @@ fn ctx_header_ident(ctx: &Ctx) -> Ident {
 }
 
 /// The iterator over a group's entries.
-fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents) -> TokenStream {
+fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents, top: bool) -> TokenStream {
     let GroupIdents { iter, entry, .. } = gi;
     let d = dim_of(&g.dimension);
     let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
@@ -823,6 +1004,37 @@ fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents) -> TokenStream 
             ::core::result::Result::Ok(p)
         }
     };
+    let open_fn = if top {
+        quote! {
+            /// The group at `pos` (when known), its dimension checked here;
+            /// empty when it does not check. When the last entry is reached,
+            /// where the group ends is stored in `done`.
+            #[inline]
+            fn open(buf: &'a [u8], pos: ::core::result::Result<usize, ::sbe_rt::Error>, version: u32, done: ::core::option::Option<&'a ::core::cell::Cell<usize>>) -> Self {
+                let mut g = Self { buf, pos: 0, block_length: 0, remaining: 0, version, done: ::core::option::Option::None };
+                if let ::core::result::Result::Ok(pos) = pos {
+                    if ::sbe_rt::slice(buf, pos, #dim).is_ok() {
+                        let h = Self::at(buf, pos, version);
+                        if ::sbe_rt::codec::check_count(h.remaining, #max).is_ok()
+                            && ::sbe_rt::codec::check_block_length(h.block_length, #entry::required(version)).is_ok()
+                        {
+                            g = h;
+                            if g.remaining == 0 {
+                                if let ::core::option::Option::Some(c) = done {
+                                    c.set(g.pos);
+                                }
+                            } else {
+                                g.done = done;
+                            }
+                        }
+                    }
+                }
+                g
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     let doc = format!(" The entries of group `{}`, in order.", g.name);
     let pos_dim = plus(quote!(pos), dim);
     let bl_at = plus(quote!(pos), blo);
@@ -841,71 +1053,80 @@ fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents) -> TokenStream 
         TokenStream::new()
     };
     quote! {
-        #[doc = #doc]
-        #[derive(Clone, Copy)]
-        pub struct #iter<'a> {
-            buf: &'a [u8],
-            pos: usize,
-            block_length: usize,
-            remaining: usize,
-            version: u32,
-        }
-
-        impl<'a> #iter<'a> {
-            /// The group whose dimension header is at `buf[pos..]` (checked by `skip`).
-            #[inline]
-            fn at(buf: &'a [u8], pos: usize, version: u32) -> Self {
-                Self {
-                    buf,
-                    pos: #pos_dim,
-                    block_length: ::sbe_rt::codec::to_usize(#bl_read),
-                    remaining: ::sbe_rt::codec::to_usize(#n_read),
-                    version,
-                }
+            #[doc = #doc]
+            #[derive(Clone, Copy)]
+            pub struct #iter<'a> {
+                buf: &'a [u8],
+                pos: usize,
+                block_length: usize,
+                remaining: usize,
+                version: u32,
+                done: ::core::option::Option<&'a ::core::cell::Cell<usize>>,
             }
 
-            /// Checks the group at `buf[pos..]` and returns where it ends.
-            #[inline]
-            fn skip(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-                ::sbe_rt::slice(buf, pos, #dim)?;
-                let g = Self::at(buf, pos, version);
-                ::sbe_rt::codec::check_count(g.remaining, #max)?;
-                ::sbe_rt::codec::check_block_length(g.block_length, #entry::required(version))?;
-                #walk
-            }
-        }
-
-        impl<'a> ::core::iter::Iterator for #iter<'a> {
-            type Item = #entry<'a>;
-
-            #[inline]
-            fn next(&mut self) -> ::core::option::Option<#entry<'a>> {
-                if self.remaining == 0 {
-                    return ::core::option::Option::None;
-                }
-                match #entry::wrap_at(self.buf, self.pos, self.block_length, self.version) {
-                    ::core::result::Result::Ok(e) => {
-                        self.pos = e.end;
-                        self.remaining -= 1;
-                        ::core::option::Option::Some(e)
-                    }
-                    ::core::result::Result::Err(_) => {
-                        self.remaining = 0;
-                        ::core::option::Option::None
+            impl<'a> #iter<'a> {
+                /// The group whose dimension header is at `buf[pos..]` (checked by `skip`).
+                #[inline]
+                fn at(buf: &'a [u8], pos: usize, version: u32) -> Self {
+                    Self {
+                        buf,
+                        pos: #pos_dim,
+                        block_length: ::sbe_rt::codec::to_usize(#bl_read),
+                        remaining: ::sbe_rt::codec::to_usize(#n_read),
+                        version,
+                        done: ::core::option::Option::None,
                     }
                 }
+
+    #open_fn
+
+                /// Checks the group at `buf[pos..]` and returns where it ends.
+                #[inline]
+                fn skip(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                    ::sbe_rt::slice(buf, pos, #dim)?;
+                    let g = Self::at(buf, pos, version);
+                    ::sbe_rt::codec::check_count(g.remaining, #max)?;
+                    ::sbe_rt::codec::check_block_length(g.block_length, #entry::required(version))?;
+                    #walk
+                }
             }
 
-            #[inline]
-            fn size_hint(&self) -> (usize, ::core::option::Option<usize>) {
-                (self.remaining, ::core::option::Option::Some(self.remaining))
+            impl<'a> ::core::iter::Iterator for #iter<'a> {
+                type Item = #entry<'a>;
+
+                #[inline]
+                fn next(&mut self) -> ::core::option::Option<#entry<'a>> {
+                    if self.remaining == 0 {
+                        return ::core::option::Option::None;
+                    }
+                    match #entry::wrap_at(self.buf, self.pos, self.block_length, self.version) {
+                        ::core::result::Result::Ok(e) => {
+                            self.pos = e.end;
+                            self.remaining -= 1;
+                            if self.remaining == 0 {
+                                if let ::core::option::Option::Some(c) = self.done {
+                                    c.set(self.pos);
+                                }
+                            }
+                            ::core::option::Option::Some(e)
+                        }
+                        ::core::result::Result::Err(_) => {
+                            self.remaining = 0;
+                            ::core::option::Option::None
+                        }
+                    }
+                }
+
+                #[inline]
+                fn size_hint(&self) -> (usize, ::core::option::Option<usize>) {
+                    (self.remaining, ::core::option::Option::Some(self.remaining))
+                }
             }
+
+            impl ::core::iter::ExactSizeIterator for #iter<'_> {}
+
+            #dbg
         }
-
-        impl ::core::iter::ExactSizeIterator for #iter<'_> {}
-
-        #dbg
-    }
 }
 
 /// Setters and section writers shared by the root and group encoders.

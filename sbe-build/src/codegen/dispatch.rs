@@ -147,7 +147,8 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
             #v(#dec<'a>),
         });
         arms.extend(quote! {
-            #id => #dec::with_header(header, buf, block_length, version).map(Message::#v),
+            #id => #dec::with_header(header, buf, block_length, version)
+                .and_then(|m| m.checked_length().map(|_| Message::#v(m))),
         });
         json_arms.extend(quote! {
             Message::#v(m) => {
