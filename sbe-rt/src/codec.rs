@@ -192,6 +192,37 @@ pub fn take_array<'a, const N: usize>(tail: &mut &'a mut [u8]) -> Result<&'a mut
     }
 }
 
+/// Takes the first `N` bytes off `tail` as a zeroed array, provided
+/// `tail` holds at least `need` bytes (`need` counts the `N` bytes plus
+/// whatever must stay free after them): one capacity check for an entry.
+///
+/// ```
+/// let mut buf = [7u8; 5];
+/// let mut tail: &mut [u8] = &mut buf;
+/// assert!(sbe_rt::codec::take_zeroed::<2>(&mut tail, 6).is_err());
+/// assert_eq!(sbe_rt::codec::take_zeroed::<2>(&mut tail, 5), Ok(&mut [0, 0]));
+/// assert_eq!(tail, &mut [7, 7, 7]);
+/// ```
+#[inline(always)]
+pub fn take_zeroed<'a, const N: usize>(
+    tail: &mut &'a mut [u8],
+    need: usize,
+) -> Result<&'a mut [u8; N]> {
+    let available = tail.len();
+    if need > available || N > available {
+        return Err(truncated(0, if need > N { need } else { N }, available));
+    }
+    let t = core::mem::take(tail);
+    match t.split_first_chunk_mut::<N>() {
+        Some((head, rest)) => {
+            *tail = rest;
+            *head = [0; N];
+            Ok(head)
+        }
+        None => Err(truncated(0, N, available)),
+    }
+}
+
 /// Copies `bytes` to the front of `tail` and takes them off it.
 #[inline]
 pub fn put_front(tail: &mut &mut [u8], bytes: &[u8]) -> Result<()> {
@@ -220,6 +251,42 @@ pub fn put_var_data<'a>(
     let head = take_front(tail, prefix)?;
     head.fill(0);
     put_front(tail, data)?;
+    Ok(head)
+}
+
+/// [`put_var_data`] with a `P`-byte length prefix, returned as an array:
+/// one capacity check for prefix, `data` and `reserve`.
+///
+/// ```
+/// let mut buf = [7u8; 6];
+/// let mut tail: &mut [u8] = &mut buf;
+/// let p = sbe_rt::codec::put_var_data_n::<2>(&mut tail, b"ab", 1)?;
+/// p[0] = 2;
+/// assert!(sbe_rt::codec::put_var_data_n::<2>(&mut tail, b"", 1).is_err());
+/// assert_eq!(buf, [2, 0, b'a', b'b', 7, 7]);
+/// # Ok::<(), sbe_rt::Error>(())
+/// ```
+#[inline]
+pub fn put_var_data_n<'a, const P: usize>(
+    tail: &mut &'a mut [u8],
+    data: &[u8],
+    reserve: usize,
+) -> Result<&'a mut [u8; P]> {
+    let need = P.saturating_add(data.len()).saturating_add(reserve);
+    let available = tail.len();
+    if need > available {
+        return Err(truncated(0, need, available));
+    }
+    let t = core::mem::take(tail);
+    let Some((head, rest)) = t.split_first_chunk_mut::<P>() else {
+        return Err(truncated(0, need, available));
+    };
+    let Some((body, rest)) = rest.split_at_mut_checked(data.len()) else {
+        return Err(truncated(0, need, available));
+    };
+    *head = [0; P];
+    body.copy_from_slice(data);
+    *tail = rest;
     Ok(head)
 }
 

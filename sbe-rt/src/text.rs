@@ -79,6 +79,7 @@ pub fn as_str(bytes: &[u8]) -> Result<&str> {
 /// );
 /// # Ok::<(), sbe_rt::Error>(())
 /// ```
+#[inline]
 pub fn put_char_array(dst: &mut [u8], offset: usize, len: usize, src: &[u8]) -> Result<()> {
     if src.len() > len {
         return Err(Error::LengthOutOfRange {

@@ -32,6 +32,7 @@ const RESERVED: &[&str] = &[
     "required",
     "finish",
     "advance",
+    "advance_slow",
     "next_entry",
     "new",
     "buf",
@@ -1204,11 +1205,12 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
         out.extend(quote! {
             #doc
             #dep
+            #[inline]
             pub fn #dname(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
                 let v = v.as_ref();
                 let n = ::sbe_rt::codec::check_length(v.len(), #max)?;
                 self.advance(#i8)?;
-                let prefix = ::sbe_rt::codec::put_var_data(#tail, #vo, v, #res)?;
+                let prefix = ::sbe_rt::codec::put_var_data_n::<#vo>(#tail, v, #res)?;
                 #put(prefix, #lo, n as #t);
                 self.step = #step;
                 ::core::result::Result::Ok(self)
@@ -1223,7 +1225,19 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
         });
         out.extend(quote! {
             /// Writes the sections before `k` that are not written yet, empty.
+            #[inline]
             fn advance(&mut self, k: u8) -> ::core::result::Result<(), ::sbe_rt::Error> {
+                if self.step == k {
+                    ::core::result::Result::Ok(())
+                } else {
+                    self.advance_slow(k)
+                }
+            }
+
+            /// [`Self::advance`] when sections are skipped or out of order.
+            #[cold]
+            #[inline(never)]
+            fn advance_slow(&mut self, k: u8) -> ::core::result::Result<(), ::sbe_rt::Error> {
                 if self.step > k {
                     return ::core::result::Result::Err(::sbe_rt::Error::WrongOrder);
                 }
@@ -1305,8 +1319,8 @@ fn block_encoder(
                 ::sbe_rt::check_len(buf, #need)?;
                 let (hdr, rest) = ::sbe_rt::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
                 let (block, tail) = ::sbe_rt::codec::split_array_mut::<#bl>(rest)?;
-                hdr.fill(0);
-                block.fill(0);
+                *hdr = [0; HEADER_LENGTH];
+                *block = [0; #bl];
                 let mut h = #henc { buf: hdr };
                 #hwrite
                 ::core::result::Result::Ok(Self { #buf_init tail, total, #step_init })
@@ -1358,7 +1372,7 @@ fn group_encoder(
             quote!(self.buf = block;),
         )
     } else {
-        (quote!(), quote!(), quote!())
+        (quote!(), quote!(), quote!(let _ = block;))
     };
     let step_reset = if k > 0 {
         quote!(self.step = 0;)
@@ -1399,11 +1413,10 @@ fn group_encoder(
 
         #[allow(deprecated)]
         impl<'p, 'a> #enc<'p, 'a> {
+            #[inline]
             fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::core::result::Result<Self, ::sbe_rt::Error> {
                 ::sbe_rt::codec::check_count(count, #max)?;
-                ::sbe_rt::check_len(tail, #dim_need)?;
-                let dim = ::sbe_rt::codec::take_array::<#dim>(tail)?;
-                dim.fill(0);
+                let dim = ::sbe_rt::codec::take_zeroed::<#dim>(tail, #dim_need)?;
                 #put_bl(dim, #blo, #bl_lit);
                 ::core::result::Result::Ok(Self { tail, dim, #buf_init count, written: 0, reserve, #step_init })
             }
@@ -1411,14 +1424,13 @@ fn group_encoder(
             /// Starts the next entry (zeroed); its fields, nested groups and
             /// var data follow. Fails when `count` entries are written already
             /// or the buffer is too small.
+            #[inline]
             pub fn next_entry(&mut self) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
                 #advance_all
                 if self.written >= self.count {
                     return ::core::result::Result::Err(::sbe_rt::Error::CountOutOfRange { count: self.written as u64 + 1, max: self.count as u64 });
                 }
-                ::sbe_rt::check_len(self.tail, #need)?;
-                let block = ::sbe_rt::codec::take_front(self.tail, #bl)?;
-                block.fill(0);
+                let block = ::sbe_rt::codec::take_zeroed::<#bl>(self.tail, #need)?;
                 #buf_set
                 self.written += 1;
                 #put_n(self.dim, #no, self.written as #tn);
