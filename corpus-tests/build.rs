@@ -103,6 +103,12 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(sbe_shared)");
     if available {
         println!("cargo:rustc-cfg=sbe_shared");
+    } else {
+        // Shown by a plain `cargo test`, where the tests' own notices are captured.
+        println!(
+            "cargo:warning=corpus tests skipped: {} (corpus and vectors) not found beside the checkout",
+            shared.display()
+        );
     }
     if available {
         let text = std::fs::read_to_string(&report).expect("read REPORT.tsv");
