@@ -6,20 +6,13 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// A module name for a corpus path: the same mapping as a package's file
+/// name (`sbe/tests/issue910.xml` → `s_sbe_tests_issue910`).
 fn module_name(rel: &str) -> String {
-    let stem = rel.strip_suffix(".xml").unwrap_or(rel);
-    let mut s: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    s.insert_str(0, "s_");
-    s
+    format!(
+        "s_{}",
+        sbe_build::file_stem(rel.strip_suffix(".xml").unwrap_or(rel))
+    )
 }
 
 fn add(out: &Path, key: &str, xml: &Path, modules: &mut String, table: &mut String) {

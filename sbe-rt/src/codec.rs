@@ -175,23 +175,6 @@ pub fn take_front<'a>(tail: &mut &'a mut [u8], n: usize) -> Result<&'a mut [u8]>
     Ok(head)
 }
 
-/// Takes the first `N` bytes off `tail` as an array.
-#[inline]
-pub fn take_array<'a, const N: usize>(tail: &mut &'a mut [u8]) -> Result<&'a mut [u8; N]> {
-    let t = core::mem::take(tail);
-    let available = t.len();
-    match t.split_first_chunk_mut::<N>() {
-        Some((head, rest)) => {
-            *tail = rest;
-            Ok(head)
-        }
-        None => Err(Error::Truncated {
-            needed: N,
-            available,
-        }),
-    }
-}
-
 /// Takes the first `N` bytes off `tail` as a zeroed array, provided
 /// `tail` holds at least `need` bytes (`need` counts the `N` bytes plus
 /// whatever must stay free after them): one capacity check for an entry.
@@ -231,31 +214,9 @@ pub fn put_front(tail: &mut &mut [u8], bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Writes var data: a `prefix`-byte length prefix (left for the caller to
-/// fill in, zeroed) then `data`, taken off the front of `tail`, provided
-/// `reserve` bytes stay free after it. Returns the prefix.
-#[inline]
-pub fn put_var_data<'a>(
-    tail: &mut &'a mut [u8],
-    prefix: usize,
-    data: &[u8],
-    reserve: usize,
-) -> Result<&'a mut [u8]> {
-    let need = prefix.saturating_add(data.len()).saturating_add(reserve);
-    if need > tail.len() {
-        return Err(Error::Truncated {
-            needed: need,
-            available: tail.len(),
-        });
-    }
-    let head = take_front(tail, prefix)?;
-    head.fill(0);
-    put_front(tail, data)?;
-    Ok(head)
-}
-
-/// [`put_var_data`] with a `P`-byte length prefix, returned as an array:
-/// one capacity check for prefix, `data` and `reserve`.
+/// Writes var data: a `P`-byte length prefix (zeroed, returned for the
+/// caller to fill in) then `data`, taken off the front of `tail`, provided
+/// `reserve` bytes stay free after it: one capacity check for all three.
 ///
 /// ```
 /// let mut buf = [7u8; 6];
@@ -347,12 +308,12 @@ mod tests {
         let (a, rest) = split_array_mut::<3>(&mut buf).unwrap();
         a.fill(1);
         let mut tail: &mut [u8] = rest;
-        let arr = take_array::<2>(&mut tail).unwrap();
+        let arr = take_zeroed::<2>(&mut tail, 2).unwrap();
         arr.fill(2);
-        let p = put_var_data(&mut tail, 1, &[5, 5], 0).unwrap();
+        let p = put_var_data_n::<1>(&mut tail, &[5, 5], 0).unwrap();
         p[0] = 2;
-        assert!(put_var_data(&mut tail, 1, &[], 0).is_err());
-        assert!(take_array::<1>(&mut tail).is_err());
+        assert!(put_var_data_n::<1>(&mut tail, &[], 0).is_err());
+        assert!(take_zeroed::<1>(&mut tail, 1).is_err());
         assert!(split_array_mut::<9>(&mut [0u8; 8]).is_err());
         assert_eq!(buf, [1, 1, 1, 2, 2, 2, 5, 5]);
     }
