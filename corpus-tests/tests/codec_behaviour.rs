@@ -42,13 +42,30 @@ fn decodes_what_it_encodes_and_shows_json() {
 }
 
 #[test]
+fn enums_match_on_their_constants() {
+    let name = |m: car::Model| match m {
+        car::Model::A => "A",
+        car::Model::B => "B",
+        car::Model::C => "C",
+        _ => "other",
+    };
+    assert_eq!(name(car::Model::B), "B");
+    assert_eq!(name(car::Model::from_raw(b'Q')), "other");
+    assert_eq!(car::Model::C.name(), Some("C"));
+    assert!(car::Model::A.is_known());
+    assert_eq!(format!("{:?}", car::Model::A), "A");
+}
+
+#[test]
 fn lossless_enums_and_sets() {
     let mut bytes = car_bytes();
     // code is at header 8 + offset 11, extras at offset 34.
     bytes[8 + 11] = b'Z';
     bytes[8 + 34] = 0b1000_0001; // extras: sunRoof and an unknown bit 7
     let car::Message::Car(d) = car::decode(&bytes).unwrap();
-    assert_eq!(d.code(), car::Model::Unknown(b'Z'));
+    assert_eq!(d.code(), car::Model(b'Z'));
+    assert!(!d.code().is_known());
+    assert_eq!(format!("{:?}", d.code()), "Unknown(90)");
     assert_eq!(d.code().raw(), b'Z');
     assert!(d.extras().sun_roof());
     assert_eq!(d.extras().0, 0x81);

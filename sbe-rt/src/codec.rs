@@ -251,6 +251,16 @@ pub fn put_var_data_n<'a, const P: usize>(
     Ok(head)
 }
 
+/// A group checked by generated code: its decoder, and where the group
+/// ends in the message (where the next group or var data starts).
+#[derive(Clone, Copy, Debug)]
+pub struct Span<G> {
+    /// The group's decoder.
+    pub group: G,
+    /// The offset just past the group's last entry.
+    pub end: usize,
+}
+
 /// Shows character data in `Debug` output as a quoted string (invalid
 /// UTF-8 bytes as `\xNN`), without allocating.
 ///

@@ -380,6 +380,9 @@ fn block_decoder(
 ) -> TokenStream {
     let nm = block_names(b);
     let k = b.sections();
+    // An entry of a group without nested groups or var data: its group
+    // hands it its block, already checked.
+    let fixed_entry = msg.is_none() && k == 0;
     let base_len = b.base_len();
     let ext = b.has_ext();
     let header_t = ctx_header_ident(ctx);
@@ -718,6 +721,8 @@ fn block_decoder(
     };
     let (end_field, end_init) = if lazy {
         (quote!(), quote!())
+    } else if fixed_entry {
+        (quote!(len: usize,), quote!(len: block.len()))
     } else {
         (quote!(end: usize,), quote!(end: pos))
     };
@@ -888,6 +893,13 @@ fn block_decoder(
                 #len_fns
             }
         }
+        None if fixed_entry => quote! {
+            /// Bytes of the entry: its block.
+            #[inline]
+            pub fn encoded_length(&self) -> usize {
+                self.len
+            }
+        },
         None => quote! {
             /// Bytes of the entry: block, nested groups and var data.
             #[inline]
@@ -896,10 +908,41 @@ fn block_decoder(
             }
         },
     };
-    let (start_field, start_init) = if msg.is_none() {
+    let (start_field, start_init) = if msg.is_none() && !fixed_entry {
         (quote!(start: usize,), quote!(start,))
     } else {
         (quote!(), quote!())
+    };
+    let wrap_fn = if fixed_entry {
+        let base_let = if uses_base {
+            quote!(let base = block.first_chunk::<#base_len>().unwrap_or(&[0; #base_len]);)
+        } else {
+            TokenStream::new()
+        };
+        quote! {
+            /// The entry whose block is `block` (its length checked with the
+            /// group's dimension: at least `required(version)`).
+            #[inline]
+            fn from_block(block: &'a [u8], version: u32) -> Self {
+                #base_let
+                Self { #buf_init #base_init #block_init version, #end_init }
+            }
+        }
+    } else {
+        quote! {
+            /// Checks and reads the block at `buf[start..]` and steps over
+            /// its groups and var data.
+            #[inline]
+            fn wrap_at(#hdr_param buf: &'a [u8], start: usize, block_length: usize, version: u32) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+                #bl_check
+                #block_let
+                #base_let
+                let #mut_pos pos = start + block_length;
+                #sec_decl
+                #walk
+                ::core::result::Result::Ok(Self { #hdr_init #buf_init #base_init #block_init version, #sec_init #start_init #end_init })
+            }
+        }
     };
     let json_fn = if ctx.opts.json {
         quote! {
@@ -948,18 +991,7 @@ fn block_decoder(
             #root_items
             #required
 
-            /// Checks and reads the block at `buf[start..]` and steps over
-            /// its groups and var data.
-            #[inline]
-            fn wrap_at(#hdr_param buf: &'a [u8], start: usize, block_length: usize, version: u32) -> ::core::result::Result<Self, ::sbe_rt::Error> {
-                #bl_check
-                #block_let
-                #base_let
-                let #mut_pos pos = start + block_length;
-                #sec_decl
-                #walk
-                ::core::result::Result::Ok(Self { #hdr_init #buf_init #base_init #block_init version, #sec_init #start_init #end_init })
-            }
+            #wrap_fn
 
             #lazy_items
 
@@ -984,6 +1016,9 @@ fn ctx_header_ident(ctx: &Ctx) -> Ident {
 
 /// The iterator over a group's entries.
 fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents, top: bool) -> TokenStream {
+    if b.sections() == 0 {
+        return fixed_group_iter(ctx, g, gi, top);
+    }
     let GroupIdents { iter, entry, .. } = gi;
     let d = dim_of(&g.dimension);
     let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
@@ -1128,6 +1163,129 @@ fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents, top: bool) -> T
 
             #dbg
         }
+}
+
+/// The iterator over a group whose entries are blocks only (no nested
+/// groups, no var data): the dimension and the whole span of entries are
+/// checked once, when the group is opened, and `next` only splits the span.
+/// The group's end is known then too, so a root decoder learns where the
+/// next section starts without waiting for the last entry.
+fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenStream {
+    let GroupIdents { iter, entry, .. } = gi;
+    let d = dim_of(&g.dimension);
+    let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
+    let get_bl = getter(ctx, d.bl_prim);
+    let get_n = getter(ctx, d.num_prim);
+    let bl_read = to_u64(d.bl_prim, quote!(#get_bl(h, #blo)));
+    let n_read = to_u64(d.num_prim, quote!(#get_n(h, #no)));
+    let pos_dim = plus(quote!(pos), dim);
+    let open_fn = if top {
+        quote! {
+            /// The group at `pos` (when known); empty when it does not
+            /// check. Where the group ends is stored in `done`.
+            #[inline]
+            fn open(buf: &'a [u8], pos: ::core::result::Result<usize, ::sbe_rt::Error>, version: u32, done: ::core::option::Option<&'a ::core::cell::Cell<usize>>) -> Self {
+                match pos.and_then(|pos| Self::check(buf, pos, version)) {
+                    ::core::result::Result::Ok(g) => {
+                        if let ::core::option::Option::Some(c) = done {
+                            c.set(g.end);
+                        }
+                        g.group
+                    }
+                    ::core::result::Result::Err(_) => Self::empty(version),
+                }
+            }
+        }
+    } else {
+        quote! {
+            /// The group at `buf[pos..]`; empty when it does not check.
+            #[inline]
+            fn at(buf: &'a [u8], pos: usize, version: u32) -> Self {
+                match Self::check(buf, pos, version) {
+                    ::core::result::Result::Ok(g) => g.group,
+                    ::core::result::Result::Err(_) => Self::empty(version),
+                }
+            }
+        }
+    };
+    let doc = format!(" The entries of group `{}`, in order.", g.name);
+    let dbg = if ctx.opts.debug {
+        quote! {
+            impl ::core::fmt::Debug for #iter<'_> {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.debug_list().entries(*self).finish()
+                }
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy)]
+        pub struct #iter<'a> {
+            entries: &'a [u8],
+            block_length: usize,
+            remaining: usize,
+            version: u32,
+        }
+
+        impl<'a> #iter<'a> {
+            #[inline]
+            fn empty(version: u32) -> Self {
+                Self { entries: &[], block_length: 0, remaining: 0, version }
+            }
+
+            /// Checks the dimension at `buf[pos..]` and that every entry
+            /// fits in `buf`.
+            #[inline]
+            fn check(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<::sbe_rt::codec::Span<Self>, ::sbe_rt::Error> {
+                let h = ::sbe_rt::codec::array_at::<#dim>(buf, pos)?;
+                let block_length = ::sbe_rt::codec::to_usize(#bl_read);
+                let remaining = ::sbe_rt::codec::to_usize(#n_read);
+                ::sbe_rt::codec::check_count(remaining, #max)?;
+                ::sbe_rt::codec::check_block_length(block_length, #entry::required(version))?;
+                let end = ::sbe_rt::codec::blocks_end(buf, #pos_dim, remaining, block_length)?;
+                let entries = buf.get(#pos_dim..end).unwrap_or_default();
+                ::core::result::Result::Ok(::sbe_rt::codec::Span {
+                    group: Self { entries, block_length, remaining, version },
+                    end,
+                })
+            }
+
+            #open_fn
+
+            /// Checks the group at `buf[pos..]` and returns where it ends.
+            #[inline]
+            fn skip(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                ::core::result::Result::Ok(Self::check(buf, pos, version)?.end)
+            }
+        }
+
+        impl<'a> ::core::iter::Iterator for #iter<'a> {
+            type Item = #entry<'a>;
+
+            #[inline]
+            fn next(&mut self) -> ::core::option::Option<#entry<'a>> {
+                if self.remaining == 0 {
+                    return ::core::option::Option::None;
+                }
+                let (block, rest) = self.entries.split_at_checked(self.block_length)?;
+                self.entries = rest;
+                self.remaining -= 1;
+                ::core::option::Option::Some(#entry::from_block(block, self.version))
+            }
+
+            #[inline]
+            fn size_hint(&self) -> (usize, ::core::option::Option<usize>) {
+                (self.remaining, ::core::option::Option::Some(self.remaining))
+            }
+        }
+
+        impl ::core::iter::ExactSizeIterator for #iter<'_> {}
+
+        #dbg
+    }
 }
 
 /// Setters and section writers shared by the root and group encoders.

@@ -39,8 +39,10 @@
 //! println!("{}", car::decode(&buf[..len])?.to_json());
 //! ```
 //!
-//! Shapes: optional fields read as `Option`; enums are Rust enums with an
-//! `Unknown(raw)` variant (lossless); sets are `Copy` newtypes with one
+//! Shapes: optional fields read as `Option`; enums are open `Copy`
+//! newtypes over the wire value with one constant per valid value
+//! (`match` on `Model::A`, with a `_` arm: any value is kept, as a newer
+//! schema version may add some); sets are `Copy` newtypes with one
 //! accessor (and `with_*` builder) per choice; composites are views
 //! (`EngineDecoder<'a>`) and writers (`EngineEncoder<'_>`); char arrays
 //! give raw bytes and a `*_str()` view; fields, groups and var data newer

@@ -23,80 +23,103 @@ pub(crate) fn all(ctx: &Ctx) -> TokenStream {
 }
 
 /// Variant names of an enum, and the name of its "unknown" variant.
-pub(crate) fn variants(en: &EnumType) -> (Vec<Ident>, Ident) {
-    let mut scope = Scope::default();
-    let vs: Vec<Ident> = en
-        .values
+/// Rust names of an enum's values.
+pub(crate) fn variants(en: &EnumType) -> Vec<Ident> {
+    // The methods share the value namespace with the constants.
+    let mut scope = Scope::with(&["from_raw", "raw", "name", "is_known"]);
+    en.values
         .iter()
         .map(|v| names::ident(&scope.claim(&names::camel(&v.name))))
-        .collect();
-    let unknown = names::ident(&scope.claim("Unknown"));
-    (vs, unknown)
+        .collect()
 }
 
+/// An enum is an open newtype over its wire value with one constant per
+/// valid value, not a Rust `enum`: reading one is a plain load (no match
+/// to map it, none to map it back), every wire value is kept (a newer
+/// schema version may add values), and `match` still works on the
+/// constants, with a `_` arm for the values this schema does not name.
 fn enum_type(ctx: &Ctx, e: &TypeEntry, en: &EnumType) -> TokenStream {
     let ident = &e.ident;
     let doc = docs(
         e.ty.description.as_deref(),
-        format!("Enum `{}`, encoded as {}.", e.key, en.encoding.name()),
+        format!(
+            "Enum `{}`, encoded as {}: one constant per valid value; `.0` is the wire value.",
+            e.key,
+            en.encoding.name()
+        ),
     );
     let dep = deprecated(e.ty.deprecated);
     let attrs = ctx.type_attrs(&e.key);
     let t = rust_prim(en.encoding);
-    let (vs, unknown) = variants(en);
-    let decls = en.values.iter().zip(&vs).map(|(v, id)| {
-        let d = docs(
-            v.description.as_deref(),
-            format!("`{}` (wire value {}).", v.name, v.value),
-        );
-        let dep = deprecated(v.deprecated);
-        quote!(#d #dep #id,)
-    });
+    let vs = variants(en);
     let raws: Vec<TokenStream> = en
         .values
         .iter()
         .map(|v| int_lit(en.encoding, v.value))
         .collect();
+    let consts = en.values.iter().zip(&vs).zip(&raws).map(|((v, id), raw)| {
+        let d = docs(
+            v.description.as_deref(),
+            format!("`{}` (wire value {}).", v.name, v.value),
+        );
+        let dep = deprecated(v.deprecated);
+        quote!(#d #dep pub const #id: Self = Self(#raw);)
+    });
     let names: Vec<&str> = en.values.iter().map(|v| v.name.as_str()).collect();
+    let rust_names: Vec<String> = vs.iter().map(|v| v.to_string()).collect();
+    // Like a derived `Debug` of an enum: the value's name, or `Unknown(raw)`.
+    let dbg = quote! {
+        #[allow(deprecated)]
+        impl ::core::fmt::Debug for #ident {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                match self.0 {
+                    #(#raws => f.write_str(#rust_names),)*
+                    v => f.debug_tuple("Unknown").field(&v).finish(),
+                }
+            }
+        }
+    };
     quote! {
         #doc
         #dep
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        #[repr(transparent)]
         #attrs
-        pub enum #ident {
-            #(#decls)*
-            /// A wire value that no valid value names, kept as it is.
-            #unknown(#t),
-        }
+        pub struct #ident(pub #t);
 
-        #[allow(deprecated)]
+        #[allow(deprecated, non_upper_case_globals)]
         impl #ident {
-            /// The value for wire value `v` (lossless).
+            #(#consts)*
+
+            /// The value for wire value `v` (lossless: any `v` is kept).
             #[inline]
             pub const fn from_raw(v: #t) -> Self {
-                match v {
-                    #(#raws => Self::#vs,)*
-                    v => Self::#unknown(v),
-                }
+                Self(v)
             }
 
             /// The wire value.
             #[inline]
             pub const fn raw(self) -> #t {
-                match self {
-                    #(Self::#vs => #raws,)*
-                    Self::#unknown(v) => v,
+                self.0
+            }
+
+            /// The schema name of the value, `None` for a value the schema
+            /// does not name.
+            pub const fn name(self) -> ::core::option::Option<&'static str> {
+                match self.0 {
+                    #(#raws => ::core::option::Option::Some(#names),)*
+                    _ => ::core::option::Option::None,
                 }
             }
 
-            /// The schema name of the value, `None` for an unknown one.
-            pub const fn name(self) -> ::core::option::Option<&'static str> {
-                match self {
-                    #(Self::#vs => ::core::option::Option::Some(#names),)*
-                    Self::#unknown(_) => ::core::option::Option::None,
-                }
+            /// Whether the schema names the value.
+            #[inline]
+            pub const fn is_known(self) -> bool {
+                self.name().is_some()
             }
         }
+
+        #dbg
     }
 }
 
