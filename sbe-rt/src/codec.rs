@@ -251,6 +251,25 @@ pub fn put_var_data_n<'a, const P: usize>(
     Ok(head)
 }
 
+/// The `len` bytes of var data at `buf[start..]` and where they end,
+/// checked: `len` at most `max`, every byte in `buf`.
+///
+/// ```
+/// use sbe_rt::codec::var_data;
+/// assert_eq!(var_data(b"..abc", 2, 3, 100)?, (&b"abc"[..], 5));
+/// assert!(var_data(b"..abc", 2, 4, 100).is_err()); // past the end
+/// assert!(var_data(b"..abc", 2, 3, 2).is_err()); // longer than max
+/// # Ok::<(), sbe_rt::Error>(())
+/// ```
+#[inline]
+pub fn var_data(buf: &[u8], start: usize, len: u64, max: u64) -> Result<(&[u8], usize)> {
+    let end = data_end(buf, start, len, max)?;
+    match buf.get(start..end) {
+        Some(data) => Ok((data, end)),
+        None => Err(truncated(start, end.saturating_sub(start), buf.len())),
+    }
+}
+
 /// A group checked by generated code: its decoder, and where the group
 /// ends in the message (where the next group or var data starts).
 #[derive(Clone, Copy, Debug)]

@@ -473,20 +473,44 @@ fn block_decoder(
     let lazy = msg.is_some() && k > 0;
     let mut walk = TokenStream::new();
     let mut steps = TokenStream::new();
+    let mut sec_fields = TokenStream::new();
+    let mut sec_inits = TokenStream::new();
+    let mut needs_buf = lazy;
+    let mut lazy_data = TokenStream::new();
     for (i, (g, gname)) in b.groups.iter().zip(&nm.groups).enumerate() {
         let gi = &sub[i];
         let iter = &gi.iter;
         let since = g.since_version;
         let gated = since > b.base_since;
-        let step = quote! {
-            sections[#i] = pos;
-            pos = #iter::skip(buf, pos, version)?;
-        };
-        walk.extend(if gated {
-            quote!(if version >= #since { #step } else { sections[#i] = pos; })
+        // An entry keeps each section as it found it when wrapped: a group
+        // of blocks only as its checked decoder, any other group as its
+        // position (its entries are found again when iterated).
+        let fixed = g.groups.is_empty() && g.data.is_empty();
+        let sf = format_ident!("s{}", i);
+        if fixed {
+            let check = quote!({
+                let s = #iter::check(buf, pos, version)?;
+                pos = s.end;
+                s.group
+            });
+            walk.extend(if gated {
+                quote!(let #sf = if version >= #since #check else {
+                    #iter { entries: &[], block_length: 0, remaining: 0, version }
+                };)
+            } else {
+                quote!(let #sf = #check;)
+            });
+            sec_fields.extend(quote!(#sf: #iter<'a>,));
         } else {
-            step
-        });
+            walk.extend(if gated {
+                quote!(let #sf = pos; if version >= #since { pos = #iter::skip(buf, pos, version)?; })
+            } else {
+                quote!(let #sf = pos; pos = #iter::skip(buf, pos, version)?;)
+            });
+            sec_fields.extend(quote!(#sf: usize,));
+            needs_buf = true;
+        }
+        sec_inits.extend(quote!(#sf,));
         let lstep = quote!(#iter::skip(self.buf, pos, self.version)?);
         steps.extend(if gated {
             quote!(#i => if self.version >= #since { #lstep } else { pos },)
@@ -496,8 +520,10 @@ fn block_decoder(
         let n1 = i + 1;
         let at = if lazy {
             quote!(#iter::open(self.buf, self.sbe_at(#i), self.version, self.sec.get(#n1)))
+        } else if fixed {
+            quote!(self.#sf)
         } else {
-            quote!(#iter::at(self.buf, self.sections[#i], self.version))
+            quote!(#iter::at(self.buf, self.#sf, self.version))
         };
         let lt = if lazy { quote!('_) } else { quote!('a) };
         let d = docs(
@@ -556,16 +582,19 @@ fn block_decoder(
             quote!(#get(::sbe_rt::slice(buf, pos, #vo)?, #lo)),
         );
         let pos_vo = plus(quote!(pos), vo);
-        let step = quote! {
-            sections[#i] = pos;
-            let n = #n_read;
-            pos = ::sbe_rt::codec::data_end(buf, #pos_vo, n, #max)?;
-        };
-        walk.extend(if gated {
-            quote!(if version >= #since { #step } else { sections[#i] = pos; })
-        } else {
-            step
+        let df = format_ident!("d{}", j);
+        let step = quote!({
+            let (d, end) = ::sbe_rt::codec::var_data(buf, #pos_vo, #n_read, #max)?;
+            pos = end;
+            d
         });
+        walk.extend(if gated {
+            quote!(let #df: &'a [u8] = if version >= #since #step else { &[] };)
+        } else {
+            quote!(let #df: &'a [u8] = #step;)
+        });
+        sec_fields.extend(quote!(#df: &'a [u8],));
+        sec_inits.extend(quote!(#df,));
         let ln_read = to_u64(
             d.length_primitive,
             quote!(#get(::sbe_rt::slice(self.buf, pos, #vo)?, #lo)),
@@ -576,17 +605,35 @@ fn block_decoder(
         } else {
             quote!(#i => #lstep,)
         });
-        let next = if i + 1 < k {
-            let n = i + 1;
-            quote!(self.sections[#n])
-        } else {
-            quote!(self.end)
-        };
-        let from = plus(quote!(self.sections[#i]), vo);
         let bytes = if lazy {
-            quote!(self.sbe_bytes(#i, #vo))
+            // Read where the section starts (found once), then the data,
+            // and remember where the next section starts.
+            let helper = format_ident!("sbe_d{}", j);
+            let n1 = i + 1;
+            let rd = to_u64(
+                d.length_primitive,
+                quote!(#get(::sbe_rt::slice(self.buf, pos, #vo)?, #lo)),
+            );
+            lazy_data.extend(quote! {
+                #[inline]
+                fn #helper(&self) -> &'a [u8] {
+                    let found = self.sbe_at(#i).and_then(|pos| {
+                        ::sbe_rt::codec::var_data(self.buf, #pos_vo, #rd, #max)
+                    });
+                    match found {
+                        ::core::result::Result::Ok((d, end)) => {
+                            if let ::core::option::Option::Some(c) = self.sec.get(#n1) {
+                                c.set(end);
+                            }
+                            d
+                        }
+                        ::core::result::Result::Err(_) => &[],
+                    }
+                }
+            });
+            quote!(self.#helper())
         } else {
-            quote!(self.buf.get(#from..#next).unwrap_or_default())
+            quote!(self.#df)
         };
         let doc = docs(
             d.description.as_deref(),
@@ -669,11 +716,7 @@ fn block_decoder(
             quote!(),
         )
     } else if k > 0 {
-        (
-            quote!(sections: [usize; #k],),
-            quote!(sections,),
-            quote!(let mut sections = [0usize; #k];),
-        )
+        (sec_fields, sec_inits, quote!())
     } else {
         (quote!(), quote!(), quote!())
     };
@@ -686,8 +729,10 @@ fn block_decoder(
     } else {
         quote!(_block)
     };
-    let (buf_field, buf_init) = if k > 0 {
+    let (buf_field, buf_init) = if needs_buf {
         (quote!(buf: &'a [u8],), quote!(buf,))
+    } else if k > 0 {
+        (quote!(), quote!())
     } else if !uses_base && !ext && msg.is_none() {
         (
             quote!(_buf: ::core::marker::PhantomData<&'a [u8]>,),
@@ -738,32 +783,7 @@ fn block_decoder(
         TokenStream::new()
     };
     let lazy_items = if lazy {
-        let bytes_fn = if b.data.is_empty() {
-            TokenStream::new()
-        } else {
-            quote! {
-                /// Var data `i` (its length prefix `prefix` bytes), empty when it does not check.
-                #[inline]
-                fn sbe_bytes(&self, i: usize, prefix: usize) -> &'a [u8] {
-                    let ::core::result::Result::Ok(s) = self.sbe_at(i) else {
-                        return &[];
-                    };
-                    let e = match self.sec.get(i + 1) {
-                        ::core::option::Option::Some(c) if c.get() != usize::MAX => c.get(),
-                        c => match self.sbe_step(i, s) {
-                            ::core::result::Result::Ok(e) => {
-                                if let ::core::option::Option::Some(c) = c {
-                                    c.set(e);
-                                }
-                                e
-                            }
-                            ::core::result::Result::Err(_) => return &[],
-                        },
-                    };
-                    self.buf.get(s.saturating_add(prefix)..e).unwrap_or_default()
-                }
-            }
-        };
+        let bytes_fn = lazy_data;
         quote! {
             /// Where section `i` (a group or var data; `i` = their count:
             /// the end) starts, checked: known once reached, else found by
@@ -1179,7 +1199,9 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
     let bl_read = to_u64(d.bl_prim, quote!(#get_bl(h, #blo)));
     let n_read = to_u64(d.num_prim, quote!(#get_n(h, #no)));
     let pos_dim = plus(quote!(pos), dim);
-    let open_fn = if top {
+    // A root decoder opens its groups lazily and steps over them to find
+    // later sections; an entry keeps its nested groups as checked.
+    let top_fns = if top {
         quote! {
             /// The group at `pos` (when known); empty when it does not
             /// check. Where the group ends is stored in `done`.
@@ -1192,21 +1214,18 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
                         }
                         g.group
                     }
-                    ::core::result::Result::Err(_) => Self::empty(version),
+                    ::core::result::Result::Err(_) => Self { entries: &[], block_length: 0, remaining: 0, version },
                 }
+            }
+
+            /// Checks the group at `buf[pos..]` and returns where it ends.
+            #[inline]
+            fn skip(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                ::core::result::Result::Ok(Self::check(buf, pos, version)?.end)
             }
         }
     } else {
-        quote! {
-            /// The group at `buf[pos..]`; empty when it does not check.
-            #[inline]
-            fn at(buf: &'a [u8], pos: usize, version: u32) -> Self {
-                match Self::check(buf, pos, version) {
-                    ::core::result::Result::Ok(g) => g.group,
-                    ::core::result::Result::Err(_) => Self::empty(version),
-                }
-            }
-        }
+        TokenStream::new()
     };
     let doc = format!(" The entries of group `{}`, in order.", g.name);
     let dbg = if ctx.opts.debug {
@@ -1231,11 +1250,6 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
         }
 
         impl<'a> #iter<'a> {
-            #[inline]
-            fn empty(version: u32) -> Self {
-                Self { entries: &[], block_length: 0, remaining: 0, version }
-            }
-
             /// Checks the dimension at `buf[pos..]` and that every entry
             /// fits in `buf`.
             #[inline]
@@ -1253,13 +1267,7 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
                 })
             }
 
-            #open_fn
-
-            /// Checks the group at `buf[pos..]` and returns where it ends.
-            #[inline]
-            fn skip(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-                ::core::result::Result::Ok(Self::check(buf, pos, version)?.end)
-            }
+            #top_fns
         }
 
         impl<'a> ::core::iter::Iterator for #iter<'a> {
