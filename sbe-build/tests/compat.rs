@@ -1,12 +1,11 @@
 //! Schema evolution checks, on the corpus's version pairs and small edits.
 
-mod shared;
-
 use sbe_build::{compat, ir};
+use test_support::shared_dir;
 
 #[test]
 fn corpus_version_pairs_are_compatible_and_not_in_reverse() {
-    let Some(shared) = shared::shared_dir("corpus_version_pairs_are_compatible") else {
+    let Some(shared) = shared_dir("corpus_version_pairs_are_compatible") else {
         return;
     };
     let corpus = shared.join("corpus");

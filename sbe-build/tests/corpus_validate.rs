@@ -1,16 +1,16 @@
 //! Every schema the reference rejects is rejected, each error naming file,
 //! line and column; every schema it accepts is accepted.
 
-mod shared;
+use test_support::shared_dir;
 
 #[test]
 fn accepts_and_rejects_what_the_reference_does() {
-    let Some(shared) = shared::shared_dir("accepts_and_rejects_what_the_reference_does") else {
+    let Some(shared) = shared_dir("accepts_and_rejects_what_the_reference_does") else {
         return;
     };
     let mut failures = Vec::new();
     let mut rejected = 0;
-    for (path, status) in shared::report(&shared) {
+    for (path, status) in test_support::report(&shared) {
         let file = shared.join("corpus").join(&path);
         let result = sbe_build::ir::load(&file);
         if status == "ok" {
@@ -52,7 +52,7 @@ fn accepts_and_rejects_what_the_reference_does() {
 /// "-3    ", and the 2.0 namespace); they are valid and load here.
 #[test]
 fn the_fix_spec_examples_load() {
-    let Some(shared) = shared::shared_dir("the_fix_spec_examples_load") else {
+    let Some(shared) = shared_dir("the_fix_spec_examples_load") else {
         return;
     };
     for path in ["fix/spec-1.0/Examples.xml", "fix/spec-2.0-rc3/examples.xml"] {
@@ -68,7 +68,7 @@ fn the_fix_spec_examples_load() {
 /// table, where its own schema and hex dump have 0, 17 and 31).
 #[test]
 fn the_fix_spec_examples_lay_out_as_their_tables_say() {
-    let Some(shared) = shared::shared_dir("the_fix_spec_examples_lay_out") else {
+    let Some(shared) = shared_dir("the_fix_spec_examples_lay_out") else {
         return;
     };
     for (path, header_len, dim_len) in [

@@ -1,9 +1,9 @@
 //! No input panics the front end: truncated and mutated versions of every
 //! corpus schema give a schema or an error.
 
-mod shared;
-
 use std::path::Path;
+
+use test_support::shared_dir;
 
 /// xorshift: deterministic, no dependency.
 struct Rng(u64);
@@ -52,13 +52,12 @@ fn exercise(path: &Path, text: &str) {
 
 #[test]
 fn truncated_and_mutated_corpus_schemas_never_panic() {
-    let Some(shared) = shared::shared_dir("truncated_and_mutated_corpus_schemas_never_panic")
-    else {
+    let Some(shared) = shared_dir("truncated_and_mutated_corpus_schemas_never_panic") else {
         return;
     };
     let mut rng = Rng(0x5be_5be_5be);
     let mut count = 0;
-    for (path, status) in shared::report(&shared) {
+    for (path, status) in test_support::report(&shared) {
         if status.starts_with("skipped") {
             continue;
         }

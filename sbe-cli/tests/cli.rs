@@ -7,15 +7,17 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use test_support::shared_dir;
 
 /// One vector per schema folder (its `-000` file, else the first).
 fn representatives(shared: &Path) -> Vec<(PathBuf, Value)> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
-    for (bin, _, json) in common::vectors(shared) {
+    for v in test_support::vectors(shared) {
+        let (bin, json) = (v.bin_path, v.json);
         let dir = bin.parent().map(Path::to_path_buf).unwrap_or_default();
         let name = bin.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name.ends_with("-000.bin") && seen.insert(dir) {
+        if !v.cross_version && name.ends_with("-000.bin") && seen.insert(dir) {
             out.push((bin, json));
         }
     }
@@ -31,7 +33,7 @@ fn parse_lines(stdout: &[u8]) -> Vec<Value> {
 
 #[test]
 fn decode_and_encode_one_vector_of_every_schema() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = shared_dir("decode_and_encode_one_vector_of_every_schema") else {
         return;
     };
     let reps = representatives(&shared);
@@ -50,9 +52,9 @@ fn decode_and_encode_one_vector_of_every_schema() {
             Some(&*schema),
             "schema key is the path given"
         );
-        if let Some(d) = common::diff(
-            &common::without_schema(&got[0]),
-            &common::without_schema(&expected),
+        if let Some(d) = test_support::diff(
+            &test_support::without_schema(&expected),
+            &test_support::without_schema(&got[0]),
             "$",
         ) {
             panic!("{bin_s}: {d}");
@@ -75,17 +77,19 @@ fn decode_and_encode_one_vector_of_every_schema() {
 /// Every vector of the schemas with more than one message, back to back.
 #[test]
 fn many_vectors_back_to_back_decode_in_order() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = shared_dir("many_vectors_back_to_back_decode_in_order") else {
         return;
     };
     let dir = common::scratch("b2b");
     let mut by_schema: std::collections::BTreeMap<String, (Vec<u8>, Vec<Value>)> =
         Default::default();
-    for (bin, _, json) in common::vectors(&shared) {
-        let label = json["schema"].as_str().unwrap_or("").to_string();
-        let e = by_schema.entry(label).or_default();
-        e.0.extend(std::fs::read(&bin).unwrap_or_default());
-        e.1.push(json);
+    for v in test_support::vectors(&shared) {
+        if v.cross_version {
+            continue;
+        }
+        let e = by_schema.entry(v.schema).or_default();
+        e.0.extend(v.bin);
+        e.1.push(v.json);
     }
     let mut checked = 0;
     for (label, (bytes, expected)) in by_schema {
@@ -104,9 +108,11 @@ fn many_vectors_back_to_back_decode_in_order() {
             let got = parse_lines(&out);
             assert_eq!(got.len(), expected.len(), "{label}");
             for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
-                if let Some(d) =
-                    common::diff(&common::without_schema(g), &common::without_schema(e), "$")
-                {
+                if let Some(d) = test_support::diff(
+                    &test_support::without_schema(e),
+                    &test_support::without_schema(g),
+                    "$",
+                ) {
                     panic!("{label} message {i}: {d}");
                 }
             }
@@ -161,7 +167,7 @@ fn many_vectors_back_to_back_decode_in_order() {
 
 #[test]
 fn skip_steps_over_a_file_header() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = shared_dir("skip_steps_over_a_file_header") else {
         return;
     };
     let v = shared.join("vectors/sbe__samples__example-schema/Car-000.bin");
@@ -185,7 +191,7 @@ fn skip_steps_over_a_file_header() {
 
 #[test]
 fn layout_matches_the_reference_layout() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = shared_dir("layout_matches_the_reference_layout") else {
         return;
     };
     let schema = shared.join("corpus/sbe/samples/example-schema.xml");
@@ -197,7 +203,10 @@ fn layout_matches_the_reference_layout() {
             .unwrap_or_default(),
     )
     .expect("reference layout");
-    assert_eq!(common::without_schema(&got), common::without_schema(&want));
+    assert_eq!(
+        test_support::without_schema(&got),
+        test_support::without_schema(&want)
+    );
 }
 
 #[test]
@@ -261,7 +270,7 @@ fn help_has_an_example_for_every_subcommand() {
 
 #[test]
 fn inspect_shows_offsets_bytes_paths_and_values() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = shared_dir("inspect_shows_offsets_bytes_paths_and_values") else {
         return;
     };
     let v = shared.join("vectors/sbe__samples__example-schema/Car-000.bin");

@@ -6,6 +6,7 @@ mod common;
 use std::path::PathBuf;
 
 use serde_json::Value;
+use test_support::shared_dir;
 
 struct Car {
     schema: String,
@@ -13,8 +14,10 @@ struct Car {
     json: Value,
 }
 
-fn car() -> Option<Car> {
-    let shared = common::shared()?;
+/// The corpus car sample's `Car-000` vector, or `None` (skipping `test`)
+/// without ../shared.
+fn car(test: &str) -> Option<Car> {
+    let shared = shared_dir(test)?;
     let v = shared.join("vectors/sbe__samples__example-schema");
     Some(Car {
         schema: shared
@@ -36,7 +39,9 @@ fn decode(car: &Car, extra: &[&str], input: &[u8]) -> (i32, Vec<u8>, String) {
 
 #[test]
 fn truncated_message() {
-    let Some(car) = car() else { return };
+    let Some(car) = car("truncated_message") else {
+        return;
+    };
     let (code, out, err) = decode(&car, &[], &car.bin[..190]);
     assert_eq!(code, 1);
     assert!(out.is_empty());
@@ -57,7 +62,9 @@ fn truncated_message() {
 
 #[test]
 fn corrupt_group_count() {
-    let Some(car) = car() else { return };
+    let Some(car) = car("corrupt_group_count") else {
+        return;
+    };
     let mut bin = car.bin.clone();
     // fuelFigures' numInGroup (uint16 at 55).
     bin[55] = 0xff;
@@ -74,7 +81,9 @@ fn corrupt_group_count() {
 
 #[test]
 fn corrupt_var_data_length() {
-    let Some(car) = car() else { return };
+    let Some(car) = car("corrupt_var_data_length") else {
+        return;
+    };
     let mut bin = car.bin.clone();
     // manufacturer's uint32 length at 134.
     bin[137] = 0x7f;
@@ -88,7 +97,9 @@ fn corrupt_var_data_length() {
 
 #[test]
 fn unknown_template() {
-    let Some(car) = car() else { return };
+    let Some(car) = car("unknown_template") else {
+        return;
+    };
     let mut bin = car.bin.clone();
     bin[2] = 0xe7;
     bin[3] = 0x03;
@@ -100,7 +111,9 @@ fn unknown_template() {
 
 #[test]
 fn keep_going_resumes_at_the_next_sofh_frame() {
-    let Some(car) = car() else { return };
+    let Some(car) = car("keep_going_resumes_at_the_next_sofh_frame") else {
+        return;
+    };
     let frame = |b: &[u8]| {
         let mut f = ((b.len() + 6) as u32).to_be_bytes().to_vec();
         f.extend([0xeb, 0x50]);
@@ -143,7 +156,9 @@ fn keep_going_resumes_at_the_next_sofh_frame() {
 
 #[test]
 fn wrong_sofh_encoding_type() {
-    let Some(car) = car() else { return };
+    let Some(car) = car("wrong_sofh_encoding_type") else {
+        return;
+    };
     let mut f = ((car.bin.len() + 6) as u32).to_be_bytes().to_vec();
     f.extend([0x5b, 0xe0]);
     f.extend_from_slice(&car.bin);
@@ -171,8 +186,8 @@ fn encode(car: &Car, lines: &[Value], extra: &[&str]) -> (i32, Vec<u8>, String) 
 
 /// The Car JSON changed by `f`, between two good messages: the error names
 /// line 2 and the path, and only the first message is written.
-fn bad_json(f: impl FnOnce(&mut Value), expected: &str) {
-    let Some(car) = car() else { return };
+fn bad_json(test: &str, f: impl FnOnce(&mut Value), expected: &str) {
+    let Some(car) = car(test) else { return };
     let mut bad = car.json.clone();
     f(&mut bad);
     let (code, out, err) = encode(
@@ -206,6 +221,7 @@ fn body(v: &mut Value) -> &mut serde_json::Map<String, Value> {
 #[test]
 fn unknown_field() {
     bad_json(
+        "unknown_field",
         |v| {
             body(v).insert("bogus".into(), 1.into());
         },
@@ -216,10 +232,12 @@ fn unknown_field() {
 #[test]
 fn wrong_type() {
     bad_json(
+        "wrong_type",
         |v| v["body"]["fuelFigures"][2]["mpg"] = "fast".into(),
         "$.body.fuelFigures[2].mpg: wrong type: expected number, found string",
     );
     bad_json(
+        "wrong_type",
         |v| v["body"]["modelYear"] = 1.5.into(),
         "$.body.modelYear: wrong type: expected integer, found fraction",
     );
@@ -228,10 +246,12 @@ fn wrong_type() {
 #[test]
 fn out_of_range() {
     bad_json(
+        "out_of_range",
         |v| v["body"]["modelYear"] = 70000.into(),
         "$.body.modelYear: out of range: 70000 does not fit uint16",
     );
     bad_json(
+        "out_of_range",
         |v| v["body"]["engine"]["capacity"] = (-1).into(),
         "$.body.engine.capacity: out of range: -1 does not fit uint16",
     );
@@ -240,6 +260,7 @@ fn out_of_range() {
 #[test]
 fn string_too_long() {
     bad_json(
+        "string_too_long",
         |v| v["body"]["vehicleCode"] = "ABCDEFGH".into(),
         "$.body.vehicleCode: string too long: 8 bytes, at most 6 allowed",
     );
@@ -248,10 +269,12 @@ fn string_too_long() {
 #[test]
 fn unknown_enum_or_set_name() {
     bad_json(
+        "unknown_enum_or_set_name",
         |v| v["body"]["engine"]["booster"]["BoostType"] = "JET".into(),
         "$.body.engine.booster.BoostType: unknown enum value \"JET\" of BoostType",
     );
     bad_json(
+        "unknown_enum_or_set_name",
         |v| v["body"]["extras"][1] = "wings".into(),
         "$.body.extras[1]: unknown set choice \"wings\" of OptionalExtras",
     );
@@ -260,12 +283,14 @@ fn unknown_enum_or_set_name() {
 #[test]
 fn missing_field() {
     bad_json(
+        "missing_field",
         |v| {
             body(v).shift_remove("serialNumber");
         },
         "$.body.serialNumber: missing required field",
     );
     bad_json(
+        "missing_field",
         |v| {
             v["body"]["fuelFigures"][0]
                 .as_object_mut()
@@ -279,10 +304,13 @@ fn missing_field() {
 #[test]
 fn unknown_message_and_bad_json_syntax() {
     bad_json(
+        "unknown_message_and_bad_json_syntax",
         |v| v["message"] = "Boat".into(),
         "$.message: unknown message \"Boat\"",
     );
-    let Some(car) = car() else { return };
+    let Some(car) = car("unknown_message_and_bad_json_syntax") else {
+        return;
+    };
     let (code, out, err) = common::sbe(
         &["encode", "--schema", &car.schema, "-"],
         b"\n{\"message\": \"Car\", \"body\": {]\n",
@@ -294,7 +322,9 @@ fn unknown_message_and_bad_json_syntax() {
 
 #[test]
 fn header_may_be_left_out() {
-    let Some(car) = car() else { return };
+    let Some(car) = car("header_may_be_left_out") else {
+        return;
+    };
     let mut v = car.json.clone();
     v.as_object_mut().expect("obj").shift_remove("header");
     v.as_object_mut().expect("obj").shift_remove("schema");
@@ -305,7 +335,9 @@ fn header_may_be_left_out() {
 
 #[test]
 fn missing_schema_file() {
-    let Some(car) = car() else { return };
+    let Some(car) = car("missing_schema_file") else {
+        return;
+    };
     let missing = PathBuf::from(&car.schema).with_file_name("no-such-schema.xml");
     let (code, _, err) = common::sbe(
         &["decode", "--schema", &missing.to_string_lossy(), "-"],

@@ -4,6 +4,7 @@
 mod common;
 
 use serde_json::Value;
+use test_support::shared_dir;
 
 fn decode(shared: &std::path::Path, n: u32) -> Value {
     let schema = shared.join("corpus/fix/spec-1.0/Examples.xml");
@@ -40,7 +41,7 @@ fn decimal(v: &Value) -> String {
 
 #[test]
 fn example_1_new_order_single() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = shared_dir("example_1_new_order_single") else {
         return;
     };
     let v = decode(&shared, 1);
@@ -69,7 +70,7 @@ fn example_1_new_order_single() {
 
 #[test]
 fn example_2_execution_report() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = shared_dir("example_2_execution_report") else {
         return;
     };
     let v = decode(&shared, 2);
@@ -98,7 +99,7 @@ fn example_2_execution_report() {
 
 #[test]
 fn example_3_business_message_reject() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = shared_dir("example_3_business_message_reject") else {
         return;
     };
     let v = decode(&shared, 3);
@@ -118,7 +119,7 @@ fn example_3_business_message_reject() {
 
 #[test]
 fn all_examples_in_one_stream() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = shared_dir("all_examples_in_one_stream") else {
         return;
     };
     let schema = shared.join("corpus/fix/spec-1.0/Examples.xml");

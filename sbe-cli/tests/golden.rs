@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use sbe_build::ir::Schema;
 use sbe_cli::otf::Codec;
+use test_support::shared_dir;
 
 fn load(cache: &mut HashMap<PathBuf, Schema>, path: PathBuf) -> &Schema {
     cache
@@ -17,53 +18,51 @@ fn load(cache: &mut HashMap<PathBuf, Schema>, path: PathBuf) -> &Schema {
 
 #[test]
 fn every_vector_decodes_and_encodes() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = shared_dir("every_vector_decodes_and_encodes") else {
         return;
     };
     let corpus = shared.join("corpus");
     let mut schemas = HashMap::new();
     let mut failures = Vec::new();
     let mut count = 0;
-    for (bin, _json_path, expected) in common::vectors(&shared) {
-        count += 1;
-        let label = expected["schema"].as_str().expect("schema key").to_string();
-        let bytes = std::fs::read(&bin).expect("read bin");
-        let schema = load(&mut schemas, corpus.join(&label));
+    for v in test_support::vectors(&shared) {
+        let schema = load(&mut schemas, corpus.join(&v.schema));
         let codec = Codec::new(schema).expect("codec");
-        match codec.decode_value(&bytes, Some(&label)) {
+        if v.cross_version {
+            // The same bytes read with another version of the schema.
+            match codec.decode_value(&v.bin, Some(&v.schema)) {
+                Ok((got, _)) => {
+                    if let Some(diff) = test_support::diff(&v.json, &got, "$") {
+                        failures.push(format!("decode {}: {diff}", v.json_path.display()));
+                    }
+                }
+                Err(e) => failures.push(format!("decode {}: {e}", v.json_path.display())),
+            }
+            continue;
+        }
+        count += 1;
+        let bin = &v.bin_path;
+        match codec.decode_value(&v.bin, Some(&v.schema)) {
             Ok((got, d)) => {
-                if let Some(diff) = common::diff(&got, &expected, "$") {
+                if let Some(diff) = test_support::diff(&v.json, &got, "$") {
                     failures.push(format!("decode {}: {diff}", bin.display()));
                 }
-                if d.len != bytes.len() {
+                if d.len != v.bin.len() {
                     failures.push(format!(
                         "decode {}: length {} of {}",
                         bin.display(),
                         d.len,
-                        bytes.len()
+                        v.bin.len()
                     ));
                 }
             }
             Err(e) => failures.push(format!("decode {}: {e}", bin.display())),
         }
         let mut out = Vec::new();
-        match codec.encode_value(&expected, &mut out) {
-            Ok(_) if out == bytes => {}
+        match codec.encode_value(&v.json, &mut out) {
+            Ok(_) if out == v.bin => {}
             Ok(_) => failures.push(format!("encode {}: bytes differ", bin.display())),
             Err(e) => failures.push(format!("encode {}: {e}", bin.display())),
-        }
-        for (path, as_v) in common::as_versions(&bin) {
-            let label = as_v["schema"].as_str().expect("schema key").to_string();
-            let schema = load(&mut schemas, corpus.join(&label));
-            let codec = Codec::new(schema).expect("codec");
-            match codec.decode_value(&bytes, Some(&label)) {
-                Ok((got, _)) => {
-                    if let Some(diff) = common::diff(&got, &as_v, "$") {
-                        failures.push(format!("decode {}: {diff}", path.display()));
-                    }
-                }
-                Err(e) => failures.push(format!("decode {}: {e}", path.display())),
-            }
         }
     }
     for f in failures.iter().take(40) {
@@ -82,7 +81,7 @@ fn every_vector_decodes_and_encodes() {
 /// a decoded message never claims more bytes than it was given.
 #[test]
 fn corrupt_vectors_never_panic() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = shared_dir("corrupt_vectors_never_panic") else {
         return;
     };
     let corpus = shared.join("corpus");
@@ -95,10 +94,10 @@ fn corrupt_vectors_never_panic() {
         seed
     };
     let (mut ok, mut err) = (0u32, 0u32);
-    for (bin, _, expected) in common::vectors(&shared).into_iter().step_by(3) {
-        let label = expected["schema"].as_str().unwrap_or("").to_string();
-        let bytes = std::fs::read(&bin).expect("read bin");
-        let schema = load(&mut schemas, corpus.join(&label));
+    let vectors = test_support::vectors(&shared);
+    for v in vectors.iter().filter(|v| !v.cross_version).step_by(3) {
+        let bytes = &v.bin;
+        let schema = load(&mut schemas, corpus.join(&v.schema));
         let codec = Codec::new(schema).expect("codec");
         let mut out = Vec::new();
         let mut check = |b: &[u8]| {

@@ -3,22 +3,20 @@
 
 mod common;
 
+use test_support::shared_dir;
+
 #[test]
 fn validate_agrees_with_the_reference_on_every_corpus_schema() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = shared_dir("validate_agrees_with_the_reference_on_every_corpus_schema")
+    else {
         return;
     };
-    let report = std::fs::read_to_string(shared.join("vectors/REPORT.tsv")).expect("REPORT.tsv");
     let mut checked = 0;
-    for line in report.lines().skip(1) {
-        let mut cols = line.split('\t');
-        let (Some(path), Some(status)) = (cols.next(), cols.next()) else {
-            continue;
-        };
+    for (path, status) in test_support::report(&shared) {
         if status.starts_with("skipped") || path.starts_with("fix/spec-") {
             continue;
         }
-        let file = shared.join("corpus").join(path);
+        let file = shared.join("corpus").join(&path);
         let (code, _, err) = common::sbe(&["validate", "--schema", &file.to_string_lossy()], b"");
         if status == "ok" {
             assert_eq!(code, 0, "{path} is valid:\n{err}");
@@ -44,7 +42,7 @@ fn validate_agrees_with_the_reference_on_every_corpus_schema() {
 
 #[test]
 fn compat_accepts_version_pairs_and_refuses_them_reversed() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = shared_dir("compat_accepts_version_pairs_and_refuses_them_reversed") else {
         return;
     };
     let c = shared.join("corpus");
