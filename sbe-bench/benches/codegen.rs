@@ -4,8 +4,9 @@
 //! text is read once; each iteration starts from the text.
 //!
 //! `this` is `sbe_build::ir::load_str` then `sbe_build::generate` (the text
-//! `build.rs` writes, formatted by prettyplease); `ergo_sbe` is ergo-sbe's
-//! `parse` → `Schema::from_ir` → `Generator::generate` (also formatted).
+//! `build.rs` writes, formatted by sbe-build's own printer); `ergo_sbe` is
+//! ergo-sbe's `parse` → `Schema::from_ir` → `Generator::generate` (also
+//! formatted).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;

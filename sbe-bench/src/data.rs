@@ -41,7 +41,7 @@ pub struct Engine {
     pub capacity: u16,
     /// `numCylinders` (uint8).
     pub num_cylinders: u8,
-    /// `manufacturerCode` (char[3]).
+    /// `manufacturerCode` (`char[3]`).
     pub manufacturer_code: [u8; 3],
     /// `efficiency` (int8, 0..=100).
     pub efficiency: i8,
@@ -64,9 +64,9 @@ pub struct Car {
     pub available: bool,
     /// `code` (char enum Model: `A`, `B`, `C`).
     pub code: u8,
-    /// `someNumbers` (uint32[4]).
+    /// `someNumbers` (`uint32[4]`).
     pub some_numbers: [u32; 4],
-    /// `vehicleCode` (char[6]).
+    /// `vehicleCode` (`char[6]`).
     pub vehicle_code: [u8; 6],
     /// `extras` (set OptionalExtras: bit 0 sunRoof, 1 sportsPack, 2 cruiseControl).
     pub extras: u8,

@@ -444,20 +444,33 @@ fn block_decoder(
                 pub fn #name(&self) -> #ret { #read }
             });
         }
-        if let (Some(sn), Val::Char { len, .. }) = (str_name, &val) {
+        if let (Some(sn), Val::Char { len, optional, .. }) = (str_name, &val) {
             let end = off + len;
             let sdoc = format!(" `{}` up to its first NUL, as UTF-8 text.", f.name);
+            // The byte accessor where it returns the bytes themselves.
+            let bytes = if gated || *optional {
+                quote!(#buf.get(#off..#end).unwrap_or_default())
+            } else {
+                quote!(self.#name())
+            };
             getters.extend(quote! {
                 #[doc = #sdoc]
                 #dep
                 #[inline]
                 pub fn #sn(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> {
-                    ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#buf.get(#off..#end).unwrap_or_default()))
+                    ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#bytes))
                 }
             });
         }
         let key = &f.name;
-        let v = read.clone();
+        // Ungated, the accessor returns the value itself: JSON and `Debug`
+        // call it rather than repeat its body (much smaller code for
+        // composites, char arrays and optional values).
+        let v = if gated {
+            read.clone()
+        } else {
+            quote!(self.#name())
+        };
         let j = val.json(v.clone());
         let dv = val.debug(v);
         if gated {
@@ -563,10 +576,10 @@ fn block_decoder(
             });
             json.extend(quote! {
                 w.key(#key).begin_array();
-                for e in #at { e.write_json(w); }
+                for e in self.#gname() { e.write_json(w); }
                 w.end_array();
             });
-            dbg.extend(quote! { s.field(#key, &#at); });
+            dbg.extend(quote! { s.field(#key, &self.#gname()); });
         }
     }
     let ng = b.groups.len();
@@ -641,16 +654,22 @@ fn block_decoder(
         );
         let dep = deprecated(d.deprecated);
         let key = &d.name;
+        // As for fields: the accessor where it returns the bytes themselves.
+        let value = if gated {
+            bytes.clone()
+        } else {
+            quote!(self.#dname())
+        };
         let (jw, dv) = match &d.character_encoding {
             Some(e) if e.eq_ignore_ascii_case("UTF-8") || e.eq_ignore_ascii_case("UTF8") => (
-                quote!(w.utf8_lossy(#bytes);),
-                quote!(&::sbe_rt::codec::Text(#bytes)),
+                quote!(w.utf8_lossy(#value);),
+                quote!(&::sbe_rt::codec::Text(#value)),
             ),
             Some(_) => (
-                quote!(w.latin1(#bytes);),
-                quote!(&::sbe_rt::codec::Text(#bytes)),
+                quote!(w.latin1(#value);),
+                quote!(&::sbe_rt::codec::Text(#value)),
             ),
-            None => (quote!(w.hex(#bytes);), quote!(&#bytes)),
+            None => (quote!(w.hex(#value);), quote!(&#value)),
         };
         if gated {
             getters.extend(quote! {
@@ -680,7 +699,7 @@ fn block_decoder(
             let body = if gated {
                 quote!(if self.version >= #since { ::sbe_rt::text::as_str(#bytes) } else { ::core::result::Result::Ok("") })
             } else {
-                quote!(::sbe_rt::text::as_str(#bytes))
+                quote!(::sbe_rt::text::as_str(#value))
             };
             getters.extend(quote! {
                 #[doc = #sdoc]

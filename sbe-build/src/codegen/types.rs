@@ -22,7 +22,6 @@ pub(crate) fn all(ctx: &Ctx) -> TokenStream {
     out
 }
 
-/// Variant names of an enum, and the name of its "unknown" variant.
 /// Rust names of an enum's values.
 pub(crate) fn variants(en: &EnumType) -> Vec<Ident> {
     // The methods share the value namespace with the constants.
@@ -298,14 +297,20 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
             #[inline]
             pub fn #name(&self) -> #ret { #read }
         });
-        if let (Some(sn), Val::Char { len, .. }) = (str_name, val) {
+        if let (Some(sn), Val::Char { len, optional, .. }) = (str_name, val) {
             let end = off + len;
+            // The byte accessor where it returns the bytes themselves.
+            let bytes = if *optional {
+                quote!(#buf.get(#off..#end).unwrap_or_default())
+            } else {
+                quote!(self.#name())
+            };
             getters.extend(quote! {
                 #[doc = concat!("`", stringify!(#name), "` up to its first NUL, as UTF-8 text.")]
                 #dep
                 #[inline]
                 pub fn #sn(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> {
-                    ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#buf.get(#off..#end).unwrap_or_default()))
+                    ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#bytes))
                 }
             });
         }
@@ -314,11 +319,12 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
             setters.extend(s);
         }
         let key = &m.ty.name;
-        let v = read.clone();
+        // The accessor, not a copy of its body.
+        let v = quote!(self.#name());
         let j = val.json(v.clone());
         json.extend(quote! { w.key(#key); #j });
         let dv = val.debug(v);
-        dbg.extend(quote! { .field(#key, #dv) });
+        dbg.extend(quote! { s.field(#key, #dv); });
     }
     let json_fn = if ctx.opts.json {
         quote! {
@@ -335,9 +341,12 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
     let dbg_impl = if ctx.opts.debug {
         let name = dec.to_string();
         quote! {
+            #[allow(deprecated)]
             impl ::core::fmt::Debug for #dec<'_> {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    f.debug_struct(#name) #dbg .finish()
+                    let mut s = f.debug_struct(#name);
+                    #dbg
+                    s.finish()
                 }
             }
         }
