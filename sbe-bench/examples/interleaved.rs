@@ -1,0 +1,155 @@
+//! Interleaved timing: the cross-check of criterion's ratios on a noisy
+//! machine.
+//!
+//! Criterion measures the contenders of a group one after another, several
+//! seconds each, so any drift in the machine's speed (other tenants of a
+//! virtual machine, clock changes) between those seconds lands in the
+//! ratios: on the 2-core VM of BENCHMARKS.md the same untouched `raw`
+//! decoder measured 27 ns in one run and 49 ns in the next. Here each round
+//! times a short batch of every contender in turn, so the three batches of
+//! a round see the same machine, and a ratio is the median over the rounds
+//! of that round's ratio (with its quartiles, to show the spread).
+//!
+//! ```text
+//! cargo run --release -p sbe-bench --example interleaved [rounds]
+//! ```
+
+use sbe_bench::data::{CAR, MD};
+use sbe_bench::fold::fold;
+use sbe_bench::streams::car_ring;
+use sbe_bench::{ergo, raw, this};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Calls per batch: long enough to dwarf the clock reads, short enough
+/// that a round (three batches) sees one state of the machine.
+const BATCH: usize = 4_000;
+
+/// Nanoseconds per call of `f` over one batch.
+#[inline(never)]
+fn batch<F: FnMut() -> u64>(f: &mut F) -> f64 {
+    let start = Instant::now();
+    let mut acc = 0u64;
+    for _ in 0..BATCH {
+        acc = acc.wrapping_add(f());
+    }
+    black_box(acc);
+    start.elapsed().as_nanos() as f64 / BATCH as f64
+}
+
+/// The value at quantile `q` (0..=1) of `v`, sorted in place.
+fn quantile(v: &mut [f64], q: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let i = ((v.len() - 1) as f64 * q).round() as usize;
+    v[i]
+}
+
+/// Times three contenders round-robin and prints one table row.
+fn group<A, B, C>(name: &str, rounds: usize, mut this: A, mut raw: B, mut ergo: C)
+where
+    A: FnMut() -> u64,
+    B: FnMut() -> u64,
+    C: FnMut() -> u64,
+{
+    let (mut t, mut r, mut e) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut tr, mut te) = (Vec::new(), Vec::new());
+    for round in 0..rounds {
+        // Rotate who goes first, so no contender always follows another.
+        let (a, b, c) = match round % 3 {
+            0 => (batch(&mut this), batch(&mut raw), batch(&mut ergo)),
+            1 => {
+                let b = batch(&mut raw);
+                let c = batch(&mut ergo);
+                (batch(&mut this), b, c)
+            }
+            _ => {
+                let c = batch(&mut ergo);
+                let a = batch(&mut this);
+                (a, batch(&mut raw), c)
+            }
+        };
+        t.push(a);
+        r.push(b);
+        e.push(c);
+        tr.push(a / b);
+        te.push(a / c);
+    }
+    let q = |v: &mut Vec<f64>| (quantile(v, 0.25), quantile(v, 0.5), quantile(v, 0.75));
+    let (tr25, tr50, tr75) = q(&mut tr);
+    let (te25, te50, te75) = q(&mut te);
+    println!(
+        "| {name} | {:.1} ns | {:.1} ns | {:.1} ns | {tr50:.2} ({tr25:.2}–{tr75:.2}) | {te50:.2} ({te25:.2}–{te75:.2}) |",
+        quantile(&mut t, 0.5),
+        quantile(&mut r, 0.5),
+        quantile(&mut e, 0.5),
+    );
+}
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_500);
+
+    let mut car = [0u8; 256];
+    let car_len = raw::car_encode(&CAR, &mut car).expect("encode");
+    let car_msg = &car[..car_len];
+    let mut md = [0u8; 128];
+    let md_len = raw::md_encode(&MD, &mut md).expect("encode");
+    let md_msg = &md[..md_len];
+    let (ring, offsets) = car_ring();
+    let (car_v, md_v) = (CAR, MD);
+    let fold4 = |x: [u32; 4]| x.iter().fold(0, |a, &v| fold(a, u64::from(v)));
+
+    println!(
+        "| group | this | raw | ergo_sbe | this/raw (quartiles) | this/ergo_sbe (quartiles) |"
+    );
+    println!("|---|---|---|---|---|---|");
+    group(
+        "car_decode",
+        rounds,
+        || this::car_decode(black_box(car_msg)).expect("decode"),
+        || raw::car_decode(black_box(car_msg)).expect("decode"),
+        || ergo::car_decode(black_box(car_msg)).expect("decode"),
+    );
+    let (mut o1, mut o2, mut o3) = ([0u8; 256], [0u8; 256], [0u8; 256]);
+    group(
+        "car_encode",
+        rounds,
+        || this::car_encode(black_box(&car_v), black_box(&mut o1)).expect("encode") as u64,
+        || raw::car_encode(black_box(&car_v), black_box(&mut o2)).expect("encode") as u64,
+        || ergo::car_encode(black_box(&car_v), black_box(&mut o3)).expect("encode") as u64,
+    );
+    group(
+        "md_decode",
+        rounds,
+        || this::md_decode(black_box(md_msg)).expect("decode"),
+        || raw::md_decode(black_box(md_msg)).expect("decode"),
+        || ergo::md_decode(black_box(md_msg)).expect("decode"),
+    );
+    group(
+        "md_encode",
+        rounds,
+        || this::md_encode(black_box(&md_v), black_box(&mut o2)).expect("encode") as u64,
+        || raw::md_encode(black_box(&md_v), black_box(&mut o1)).expect("encode") as u64,
+        || ergo::md_encode(black_box(&md_v), black_box(&mut o3)).expect("encode") as u64,
+    );
+    // Each contender walks the ring on its own cursor, as in the bench.
+    let ring = &ring[..];
+    let offsets = &offsets[..];
+    let cursor = |mut at: usize| {
+        move || {
+            let msg = &black_box(ring)[offsets[at]..];
+            at = (at + 1) % offsets.len();
+            msg
+        }
+    };
+    let (mut c1, mut c2, mut c3) = (cursor(0), cursor(0), cursor(0));
+    group(
+        "ring_4u32",
+        rounds,
+        || fold4(this::car_some_numbers(c1()).expect("read")),
+        || fold4(raw::car_some_numbers(c2()).expect("read")),
+        || fold4(ergo::car_some_numbers(c3()).expect("read")),
+    );
+}
