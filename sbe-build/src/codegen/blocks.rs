@@ -1339,8 +1339,8 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
     for (i, (g, gname)) in b.groups.iter().zip(&nm.groups).enumerate() {
         let enc = &sub[i].enc;
         let after = empty_after(ctx, b, i + 1);
-        let step = (i + 1) as u8;
-        let i8 = i as u8;
+        let step = i + 1;
+        let i8 = i;
         let d = docs(
             None,
             format!(
@@ -1372,8 +1372,8 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
         let put = putter(ctx, d.length_primitive);
         let t = super::values::rust_prim(d.length_primitive);
         let max = d.max_length;
-        let step = (i + 1) as u8;
-        let i8 = i as u8;
+        let step = i + 1;
+        let i8 = i;
         let doc = docs(
             None,
             format!(
@@ -1405,13 +1405,12 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
     if k > 0 {
         let arms = (0..k).map(|j| {
             let bytes = empty_bytes(ctx, b, j);
-            let j = j as u8;
             quote!(#j => &[#(#bytes),*],)
         });
         out.extend(quote! {
             /// Writes the sections before `k` that are not written yet, empty.
             #[inline]
-            fn advance(&mut self, k: u8) -> ::core::result::Result<(), ::sbe_rt::Error> {
+            fn advance(&mut self, k: usize) -> ::core::result::Result<(), ::sbe_rt::Error> {
                 if self.step == k {
                     ::core::result::Result::Ok(())
                 } else {
@@ -1422,7 +1421,7 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
             /// [`Self::advance`] when sections are skipped or out of order.
             #[cold]
             #[inline(never)]
-            fn advance_slow(&mut self, k: u8) -> ::core::result::Result<(), ::sbe_rt::Error> {
+            fn advance_slow(&mut self, k: usize) -> ::core::result::Result<(), ::sbe_rt::Error> {
                 if self.step > k {
                     return ::core::result::Result::Err(::sbe_rt::Error::WrongOrder);
                 }
@@ -1463,9 +1462,9 @@ fn block_encoder(
     let henc = header_encoder_ident(ctx);
     let hwrite = super::dispatch::header_writes(ctx, bl as u64, u64::from(m.id));
     let (step_field, step_init, finish_body) = if k > 0 {
-        let k8 = k as u8;
+        let k8 = k;
         (
-            quote!(step: u8,),
+            quote!(step: usize,),
             quote!(step: 0,),
             quote!(self.advance(#k8)?;),
         )
@@ -1548,7 +1547,7 @@ fn group_encoder(
     let dim_need = plus(quote!(reserve), dim);
     let empty_all = empty_after(ctx, b, 0);
     let items = encoder_items(ctx, b, sub, false);
-    let k8 = k as u8;
+    let k8 = k;
     let need = plus(quote!(self.reserve), bl + empty_all);
     let (buf_field, buf_init, buf_set) = if has_setters(b) {
         (
@@ -1566,7 +1565,7 @@ fn group_encoder(
     };
     let (step_field, step_init, advance_all, drop_impl) = if k > 0 {
         (
-            quote!(step: u8,),
+            quote!(step: usize,),
             quote!(step: #k8,),
             quote!(self.advance(#k8)?;),
             quote! {
