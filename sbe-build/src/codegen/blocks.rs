@@ -2,6 +2,8 @@
 //! entry) and encoders (root, group), with groups and var data in schema
 //! order.
 
+use std::ops::Range;
+
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -266,7 +268,12 @@ fn empty_after(ctx: &Ctx, b: &Block, k: usize) -> usize {
         .sum()
 }
 
-pub(crate) fn all(ctx: &mut Ctx) -> Messages {
+/// The decoders and encoders of every message.
+///
+/// Only the messages whose index is in `emit` get code; the others only
+/// claim their names (in schema order, so every name is the same whichever
+/// part of the file is being generated), and all are in `decoders`.
+pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
     let mut out = Messages {
         tokens: TokenStream::new(),
         decoders: Vec::new(),
@@ -274,6 +281,11 @@ pub(crate) fn all(ctx: &mut Ctx) -> Messages {
     let schema = ctx.schema;
     for (i, m) in schema.messages.iter().enumerate() {
         let stem = ctx.claim_family(&names::camel(&m.name), &["Decoder", "Encoder"]);
+        if !emit.contains(&i) {
+            claim_groups(ctx, &m.groups, &stem);
+            out.decoders.push((i, format_ident!("{stem}Decoder")));
+            continue;
+        }
         let b = Block {
             name: &m.name,
             fields: &m.fields,
@@ -294,6 +306,18 @@ pub(crate) fn all(ctx: &mut Ctx) -> Messages {
         out.decoders.push((i, dec));
     }
     out
+}
+
+/// Claims the names `group_types` would, in the same order, without
+/// generating anything.
+fn claim_groups(ctx: &mut Ctx, groups: &[Group], stem: &str) {
+    for g in groups {
+        let gstem = ctx.claim_family(
+            &format!("{stem}{}", names::camel(&g.name)),
+            &["Decoder", "Entry", "Encoder"],
+        );
+        claim_groups(ctx, &g.groups, &gstem);
+    }
 }
 
 /// Rust names of a group: (iterator, entry, encoder).
