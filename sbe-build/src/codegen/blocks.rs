@@ -1500,7 +1500,6 @@ fn block_encoder(
         b.name
     );
     let dep = deprecated(b.deprecated);
-    let mut_self = if k > 0 { quote!(mut) } else { quote!() };
     let need = plus(quote!(HEADER_LENGTH), bl + empty_all);
     let (buf_field, buf_init) = if has_setters(b) {
         (quote!(buf: &'a mut [u8; #bl],), quote!(buf: block,))
@@ -1542,7 +1541,13 @@ fn block_encoder(
 
             /// Writes the groups and var data not written yet, empty, and
             /// returns the message's length.
-            pub fn finish(#mut_self self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+            ///
+            /// Takes `&mut self`, not `self`: moving the encoder here made
+            /// the compiler copy it through memory with wide loads right
+            /// after a setter's narrow stores, a store-forwarding stall on
+            /// every message.
+            #[inline]
+            pub fn finish(&mut self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
                 #finish_body
                 ::core::result::Result::Ok(self.encoded_length())
             }
