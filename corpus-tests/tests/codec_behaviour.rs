@@ -218,3 +218,71 @@ fn lazy_sections_any_order_never_panic() {
         buf[i] = orig;
     }
 }
+
+/// A group of blocks only is checked whole when it is opened: all its
+/// entries, or none of them; the root decoder learns where it ends at
+/// once, and a short group shows in `checked_length`.
+#[test]
+fn fixed_size_groups_are_checked_whole() {
+    use corpus_tests::s_repo_schemas_market_data as md;
+    let mut buf = [0u8; 128];
+    let mut e = md::MarketDataIncrementalRefreshTradesEncoder::wrap(&mut buf).unwrap();
+    e.transact_time(1);
+    {
+        let mut g = e.md_inc_grp(2).unwrap();
+        for k in 0..2u64 {
+            g.next_entry().unwrap().trade_id(10 + k).security_id(42);
+        }
+    }
+    let n = e.finish().unwrap();
+
+    let d = md::MarketDataIncrementalRefreshTradesDecoder::decode(&buf[..n]).unwrap();
+    let group = d.md_inc_grp();
+    assert_eq!(group.len(), 2);
+    let ids: Vec<u64> = group.map(|x| x.trade_id()).collect();
+    assert_eq!(ids, [10, 11]);
+    assert_eq!(d.checked_length(), Ok(n));
+
+    // One byte short of the second entry: the root block still reads, the
+    // group yields nothing, and the whole-message check says why.
+    let short = md::MarketDataIncrementalRefreshTradesDecoder::decode(&buf[..n - 1]).unwrap();
+    assert_eq!(short.transact_time(), 1);
+    assert_eq!(short.md_inc_grp().count(), 0);
+    assert!(matches!(
+        short.checked_length(),
+        Err(Error::Truncated { .. })
+    ));
+    assert!(md::decode(&buf[..n - 1]).is_err());
+}
+
+/// A nested group of blocks only is checked with its entry: an entry whose
+/// nested group is cut short ends the iteration, and the message does not
+/// check.
+#[test]
+fn nested_fixed_size_groups_are_checked_with_their_entry() {
+    let mut buf = vec![0u8; 256];
+    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
+    {
+        let mut p = e.performance_figures(1).unwrap();
+        p.next_entry().unwrap().octane_rating(95);
+        let mut a = p.acceleration(3).unwrap();
+        for mph in [30, 60, 100] {
+            a.next_entry().unwrap().mph(mph).seconds(1.0);
+        }
+    }
+    let n = e.finish().unwrap();
+    let d = car::CarDecoder::decode(&buf[..n]).unwrap();
+    let mph: Vec<u16> = d
+        .performance_figures()
+        .flat_map(|p| p.acceleration().map(|a| a.mph()))
+        .collect();
+    assert_eq!(mph, [30, 60, 100]);
+
+    // Claim 200 acceleration entries: more than the buffer holds.
+    let count_at = 8 + 45 + 4 + 4 + 1 + 2; // header, block, fuel dims, perf dims, octane, blockLength
+    assert_eq!(buf[count_at], 3);
+    buf[count_at] = 200;
+    let d = car::CarDecoder::decode(&buf[..n]).unwrap();
+    assert_eq!(d.performance_figures().count(), 0);
+    assert!(d.checked_length().is_err());
+}
