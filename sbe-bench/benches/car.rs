@@ -6,6 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use sbe_bench::data::CAR;
+use sbe_bench::streams::car_message;
 use sbe_bench::{ergo, raw, this};
 use std::hint::black_box;
 
@@ -13,9 +14,7 @@ use std::hint::black_box;
 mod peers;
 
 fn car_decode(c: &mut Criterion) {
-    let mut sbe = [0u8; 256];
-    let n = raw::car_encode(&CAR, &mut sbe).expect("encode");
-    let sbe = &sbe[..n];
+    let sbe = &car_message()[..];
     let json = serde_json::to_vec(&peers::json::JsonCar::from(&CAR)).expect("json");
     let mut proto = Vec::new();
     peers::proto::encode(&peers::proto::ProtoCar::from(&CAR), &mut proto).expect("proto");

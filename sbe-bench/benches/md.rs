@@ -6,13 +6,12 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use sbe_bench::data::MD;
+use sbe_bench::streams::md_message;
 use sbe_bench::{ergo, raw, this};
 use std::hint::black_box;
 
 fn md_decode(c: &mut Criterion) {
-    let mut sbe = [0u8; 128];
-    let n = raw::md_encode(&MD, &mut sbe).expect("encode");
-    let sbe = &sbe[..n];
+    let sbe = &md_message()[..];
 
     let mut g = c.benchmark_group("md_decode");
     g.bench_function("this", |b| {

@@ -16,7 +16,7 @@
 
 use sbe_bench::data::{CAR, MD};
 use sbe_bench::fold::fold;
-use sbe_bench::streams::car_ring;
+use sbe_bench::streams::{car_message, car_ring, md_message};
 use sbe_bench::{ergo, raw, this};
 use std::hint::black_box;
 use std::time::Instant;
@@ -91,12 +91,8 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1_500);
 
-    let mut car = [0u8; 256];
-    let car_len = raw::car_encode(&CAR, &mut car).expect("encode");
-    let car_msg = &car[..car_len];
-    let mut md = [0u8; 128];
-    let md_len = raw::md_encode(&MD, &mut md).expect("encode");
-    let md_msg = &md[..md_len];
+    let (car, md) = (car_message(), md_message());
+    let (car_msg, md_msg) = (&car[..], &md[..]);
     let (ring, offsets) = car_ring();
     let (car_v, md_v) = (CAR, MD);
     let fold4 = |x: [u32; 4]| x.iter().fold(0, |a, &v| fold(a, u64::from(v)));

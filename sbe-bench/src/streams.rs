@@ -1,4 +1,6 @@
-//! The inputs of `ring_4u32` and `frame_stream`.
+//! The benchmarks' inputs as bytes: one car and one market-data message,
+//! the ring of `ring_4u32` and the stream of `frame_stream`, all written by
+//! the hand-written encoder of [`crate::raw`].
 
 use crate::data::{Car, MdTrades, CAR, CAR_LEN, MD, MD_LEN};
 use crate::raw;
@@ -8,6 +10,24 @@ pub const RING_LEN: usize = 64 * 1024;
 
 /// Messages in the stream of `frame_stream`.
 pub const STREAM_MESSAGES: usize = 100_000;
+
+/// [`CAR`], encoded with its header ([`CAR_LEN`] bytes).
+#[must_use]
+pub fn car_message() -> Vec<u8> {
+    let mut buf = vec![0u8; CAR_LEN];
+    let n = raw::car_encode(&CAR, &mut buf).expect("CAR_LEN holds the car");
+    buf.truncate(n);
+    buf
+}
+
+/// [`MD`], encoded with its header ([`MD_LEN`] bytes).
+#[must_use]
+pub fn md_message() -> Vec<u8> {
+    let mut buf = vec![0u8; MD_LEN];
+    let n = raw::md_encode(&MD, &mut buf).expect("MD_LEN holds the message");
+    buf.truncate(n);
+    buf
+}
 
 /// A 64 KiB ring buffer filled with cars back to back (207 bytes each, so
 /// most start at an unaligned offset), each with its own `someNumbers`;

@@ -3,6 +3,7 @@
 //! golden bytes.
 
 use sbe_bench::data::{CAR, CAR_LEN, MD, MD_LEN};
+use sbe_bench::streams::{car_message, md_message};
 use sbe_bench::{ergo, raw, this};
 
 const GOLDEN: &str = concat!(
@@ -11,17 +12,15 @@ const GOLDEN: &str = concat!(
 );
 
 fn raw_car() -> Vec<u8> {
-    let mut buf = [0u8; 256];
-    let n = raw::car_encode(&CAR, &mut buf).unwrap();
-    assert_eq!(n, CAR_LEN);
-    buf[..n].to_vec()
+    let car = car_message();
+    assert_eq!(car.len(), CAR_LEN);
+    car
 }
 
 fn raw_md() -> Vec<u8> {
-    let mut buf = [0u8; 128];
-    let n = raw::md_encode(&MD, &mut buf).unwrap();
-    assert_eq!(n, MD_LEN);
-    buf[..n].to_vec()
+    let md = md_message();
+    assert_eq!(md.len(), MD_LEN);
+    md
 }
 
 #[test]

@@ -2,15 +2,14 @@
 
 use sbe_bench::data::CAR;
 use sbe_bench::raw;
+use sbe_bench::streams::car_message;
 
 #[path = "../benches/common/peers.rs"]
 mod peers;
 
 #[test]
 fn peers_fold_the_same_checksum() {
-    let mut sbe = [0u8; 256];
-    let n = raw::car_encode(&CAR, &mut sbe).unwrap();
-    let sum = raw::car_decode(&sbe[..n]).unwrap();
+    let sum = raw::car_decode(&car_message()).unwrap();
 
     let json_car = peers::json::JsonCar::from(&CAR);
     let mut json = Vec::new();
