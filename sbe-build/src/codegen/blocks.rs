@@ -26,7 +26,8 @@ const RESERVED: &[&str] = &[
     "to_json",
     "skip",
     "open",
-    "sbe_bytes",
+    "from_block",
+    "sbe_step",
     "sbe_walk",
     "sbe_at",
     "checked_length",
@@ -104,6 +105,10 @@ struct Names {
 
 fn block_names(b: &Block) -> Names {
     let mut scope = Scope::with(RESERVED);
+    // A root decoder reads var data `j` through a private `sbe_d{j}`.
+    for j in 0..b.data.len() {
+        scope.claim(&format!("sbe_d{j}"));
+    }
     let fields = b
         .fields
         .iter()
