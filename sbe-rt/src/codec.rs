@@ -270,16 +270,6 @@ pub fn var_data(buf: &[u8], start: usize, len: u64, max: u64) -> Result<(&[u8], 
     }
 }
 
-/// A group checked by generated code: its decoder, and where the group
-/// ends in the message (where the next group or var data starts).
-#[derive(Clone, Copy, Debug)]
-pub struct Span<G> {
-    /// The group's decoder.
-    pub group: G,
-    /// The offset just past the group's last entry.
-    pub end: usize,
-}
-
 /// Shows character data in `Debug` output as a quoted string (invalid
 /// UTF-8 bytes as `\xNN`), without allocating.
 ///

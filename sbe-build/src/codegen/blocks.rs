@@ -317,12 +317,18 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
 /// generating anything.
 fn claim_groups(ctx: &mut Ctx, groups: &[Group], stem: &str) {
     for g in groups {
-        let gstem = ctx.claim_family(
-            &format!("{stem}{}", names::camel(&g.name)),
-            &["Decoder", "Entry", "Encoder"],
-        );
+        let gstem = claim_group(ctx, stem, g);
         claim_groups(ctx, &g.groups, &gstem);
     }
+}
+
+/// Claims the stem of group `g` of the block named `stem` (its types are
+/// the stem with `Decoder`, `Entry` and `Encoder`).
+fn claim_group(ctx: &mut Ctx, stem: &str, g: &Group) -> String {
+    ctx.claim_family(
+        &format!("{stem}{}", names::camel(&g.name)),
+        &["Decoder", "Entry", "Encoder"],
+    )
 }
 
 /// Rust names of a group: (iterator, entry, encoder).
@@ -343,10 +349,7 @@ fn group_types(
 ) -> Vec<GroupIdents> {
     let mut ids = Vec::new();
     for g in b.groups {
-        let gstem = ctx.claim_family(
-            &format!("{stem}{}", names::camel(&g.name)),
-            &["Decoder", "Entry", "Encoder"],
-        );
+        let gstem = claim_group(ctx, stem, g);
         let gb = Block {
             name: &g.name,
             fields: &g.fields,
@@ -446,7 +449,7 @@ fn block_decoder(
         let dep = deprecated(f.deprecated);
         let since = f.since_version;
         if gated {
-            let (ret, body) = if ret.to_string().starts_with(":: core :: option :: Option") {
+            let (ret, body) = if val.is_option() {
                 (
                     ret,
                     quote!(if self.version >= #since { #read } else { ::core::option::Option::None }),
@@ -531,9 +534,9 @@ fn block_decoder(
         let sf = format_ident!("s{}", i);
         if fixed {
             let check = quote!({
-                let s = #iter::check(buf, pos, version)?;
-                pos = s.end;
-                s.group
+                let (g, end) = #iter::check(buf, pos, version)?;
+                pos = end;
+                g
             });
             walk.extend(if gated {
                 quote!(let #sf = if version >= #since #check else {
@@ -652,15 +655,11 @@ fn block_decoder(
             // and remember where the next section starts.
             let helper = format_ident!("sbe_d{}", j);
             let n1 = i + 1;
-            let rd = to_u64(
-                d.length_primitive,
-                quote!(#get(::sbe_rt::slice(self.buf, pos, #vo)?, #lo)),
-            );
             lazy_data.extend(quote! {
                 #[inline]
                 fn #helper(&self) -> &'a [u8] {
                     let found = self.sbe_at(#i).and_then(|pos| {
-                        ::sbe_rt::codec::var_data(self.buf, #pos_vo, #rd, #max)
+                        ::sbe_rt::codec::var_data(self.buf, #pos_vo, #ln_read, #max)
                     });
                     match found {
                         ::core::result::Result::Ok((d, end)) => {
@@ -754,19 +753,17 @@ fn block_decoder(
     } else {
         (quote!(), quote!())
     };
-    let (sec_field, sec_init, sec_decl) = if lazy {
+    let (sec_field, sec_init) = if lazy {
         let k1 = k + 1;
         let unknown = (0..k).map(|_| quote!(::core::cell::Cell::new(usize::MAX)));
+        // A root decoder finds its sections lazily (`sbe_at`), not here.
         walk = TokenStream::new();
         (
             quote!(sec: [::core::cell::Cell<usize>; #k1],),
             quote!(sec: [::core::cell::Cell::new(pos), #(#unknown),*],),
-            quote!(),
         )
-    } else if k > 0 {
-        (sec_fields, sec_inits, quote!())
     } else {
-        (quote!(), quote!(), quote!())
+        (sec_fields, sec_inits)
     };
     let uses_base = b
         .fields
@@ -1006,7 +1003,6 @@ fn block_decoder(
                 #block_let
                 #base_let
                 let #mut_pos pos = start + block_length;
-                #sec_decl
                 #walk
                 ::core::result::Result::Ok(Self { #hdr_init #buf_init #base_init #block_init version, #sec_init #start_init #end_init })
             }
@@ -1092,22 +1088,6 @@ fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents, top: bool) -> T
     let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
     let get_bl = getter(ctx, d.bl_prim);
     let get_n = getter(ctx, d.num_prim);
-    let walk = if b.sections() == 0 {
-        quote!(::sbe_rt::codec::blocks_end(
-            buf,
-            g.pos,
-            g.remaining,
-            g.block_length
-        ))
-    } else {
-        quote! {
-            let mut p = g.pos;
-            for _ in 0..g.remaining {
-                p = #entry::wrap_at(buf, p, g.block_length, version)?.end;
-            }
-            ::core::result::Result::Ok(p)
-        }
-    };
     let open_fn = if top {
         quote! {
             /// The group at `pos` (when known), its dimension checked here;
@@ -1115,25 +1095,19 @@ fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents, top: bool) -> T
             /// where the group ends is stored in `done`.
             #[inline]
             fn open(buf: &'a [u8], pos: ::core::result::Result<usize, ::sbe_rt::Error>, version: u32, done: ::core::option::Option<&'a ::core::cell::Cell<usize>>) -> Self {
-                let mut g = Self { buf, pos: 0, block_length: 0, remaining: 0, version, done: ::core::option::Option::None };
-                if let ::core::result::Result::Ok(pos) = pos {
-                    if ::sbe_rt::slice(buf, pos, #dim).is_ok() {
-                        let h = Self::at(buf, pos, version);
-                        if ::sbe_rt::codec::check_count(h.remaining, #max).is_ok()
-                            && ::sbe_rt::codec::check_block_length(h.block_length, #entry::required(version)).is_ok()
-                        {
-                            g = h;
-                            if g.remaining == 0 {
-                                if let ::core::option::Option::Some(c) = done {
-                                    c.set(g.pos);
-                                }
-                            } else {
-                                g.done = done;
+                match pos.and_then(|pos| Self::head(buf, pos, version)) {
+                    ::core::result::Result::Ok(mut g) => {
+                        if g.remaining == 0 {
+                            if let ::core::option::Option::Some(c) = done {
+                                c.set(g.pos);
                             }
+                        } else {
+                            g.done = done;
                         }
+                        g
                     }
+                    ::core::result::Result::Err(_) => Self { buf, pos: 0, block_length: 0, remaining: 0, version, done: ::core::option::Option::None },
                 }
-                g
             }
         }
     } else {
@@ -1145,17 +1119,7 @@ fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents, top: bool) -> T
     let n_at = plus(quote!(pos), no);
     let bl_read = to_u64(d.bl_prim, quote!(#get_bl(buf, #bl_at)));
     let n_read = to_u64(d.num_prim, quote!(#get_n(buf, #n_at)));
-    let dbg = if ctx.opts.debug {
-        quote! {
-            impl ::core::fmt::Debug for #iter<'_> {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    f.debug_list().entries(*self).finish()
-                }
-            }
-        }
-    } else {
-        TokenStream::new()
-    };
+    let tail = iter_tail(ctx, iter);
     quote! {
             #[doc = #doc]
             #[derive(Clone, Copy)]
@@ -1182,16 +1146,27 @@ fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents, top: bool) -> T
                     }
                 }
 
+                /// The group at `buf[pos..]`, its dimension checked.
+                #[inline]
+                fn head(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+                    ::sbe_rt::slice(buf, pos, #dim)?;
+                    let g = Self::at(buf, pos, version);
+                    ::sbe_rt::codec::check_count(g.remaining, #max)?;
+                    ::sbe_rt::codec::check_block_length(g.block_length, #entry::required(version))?;
+                    ::core::result::Result::Ok(g)
+                }
+
     #open_fn
 
                 /// Checks the group at `buf[pos..]` and returns where it ends.
                 #[inline]
                 fn skip(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-                    ::sbe_rt::slice(buf, pos, #dim)?;
-                    let g = Self::at(buf, pos, version);
-                    ::sbe_rt::codec::check_count(g.remaining, #max)?;
-                    ::sbe_rt::codec::check_block_length(g.block_length, #entry::required(version))?;
-                    #walk
+                    let g = Self::head(buf, pos, version)?;
+                    let mut p = g.pos;
+                    for _ in 0..g.remaining {
+                        p = #entry::wrap_at(buf, p, g.block_length, version)?.end;
+                    }
+                    ::core::result::Result::Ok(p)
                 }
             }
 
@@ -1227,10 +1202,29 @@ fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents, top: bool) -> T
                 }
             }
 
-            impl ::core::iter::ExactSizeIterator for #iter<'_> {}
-
-            #dbg
+            #tail
         }
+}
+
+/// What every group iterator has after its `Iterator` impl (which counts
+/// down `remaining`): `ExactSizeIterator` and a `Debug` listing the entries.
+fn iter_tail(ctx: &Ctx, iter: &Ident) -> TokenStream {
+    let dbg = if ctx.opts.debug {
+        quote! {
+            impl ::core::fmt::Debug for #iter<'_> {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.debug_list().entries(*self).finish()
+                }
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    quote! {
+        impl ::core::iter::ExactSizeIterator for #iter<'_> {}
+
+        #dbg
+    }
 }
 
 /// The iterator over a group whose entries are blocks only (no nested
@@ -1256,11 +1250,11 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
             #[inline]
             fn open(buf: &'a [u8], pos: ::core::result::Result<usize, ::sbe_rt::Error>, version: u32, done: ::core::option::Option<&'a ::core::cell::Cell<usize>>) -> Self {
                 match pos.and_then(|pos| Self::check(buf, pos, version)) {
-                    ::core::result::Result::Ok(g) => {
+                    ::core::result::Result::Ok((g, end)) => {
                         if let ::core::option::Option::Some(c) = done {
-                            c.set(g.end);
+                            c.set(end);
                         }
-                        g.group
+                        g
                     }
                     ::core::result::Result::Err(_) => Self { entries: &[], block_length: 0, remaining: 0, version },
                 }
@@ -1269,24 +1263,14 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
             /// Checks the group at `buf[pos..]` and returns where it ends.
             #[inline]
             fn skip(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-                ::core::result::Result::Ok(Self::check(buf, pos, version)?.end)
+                ::core::result::Result::Ok(Self::check(buf, pos, version)?.1)
             }
         }
     } else {
         TokenStream::new()
     };
     let doc = format!(" The entries of group `{}`, in order.", g.name);
-    let dbg = if ctx.opts.debug {
-        quote! {
-            impl ::core::fmt::Debug for #iter<'_> {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    f.debug_list().entries(*self).finish()
-                }
-            }
-        }
-    } else {
-        TokenStream::new()
-    };
+    let tail = iter_tail(ctx, iter);
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy)]
@@ -1299,9 +1283,9 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
 
         impl<'a> #iter<'a> {
             /// Checks the dimension at `buf[pos..]` and that every entry
-            /// fits in `buf`.
+            /// fits in `buf`: the group, and where it ends.
             #[inline]
-            fn check(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<::sbe_rt::codec::Span<Self>, ::sbe_rt::Error> {
+            fn check(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<(Self, usize), ::sbe_rt::Error> {
                 let h = ::sbe_rt::codec::array_at::<#dim>(buf, pos)?;
                 let block_length = ::sbe_rt::codec::to_usize(#bl_read);
                 let remaining = ::sbe_rt::codec::to_usize(#n_read);
@@ -1309,10 +1293,7 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
                 ::sbe_rt::codec::check_block_length(block_length, #entry::required(version))?;
                 let end = ::sbe_rt::codec::blocks_end(buf, #pos_dim, remaining, block_length)?;
                 let entries = buf.get(#pos_dim..end).unwrap_or_default();
-                ::core::result::Result::Ok(::sbe_rt::codec::Span {
-                    group: Self { entries, block_length, remaining, version },
-                    end,
-                })
+                ::core::result::Result::Ok((Self { entries, block_length, remaining, version }, end))
             }
 
             #top_fns
@@ -1338,9 +1319,7 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
             }
         }
 
-        impl ::core::iter::ExactSizeIterator for #iter<'_> {}
-
-        #dbg
+        #tail
     }
 }
 

@@ -332,6 +332,20 @@ pub fn generate(schema: &Schema, opts: &Options) -> Result<String, Error> {
 /// and the messages in `emit`; without, the messages in `emit` and the
 /// dispatch over all of them.
 fn part(schema: &Schema, opts: &Options, emit: std::ops::Range<usize>, head: bool) -> String {
+    let mut text = String::new();
+    format::format_into(&mut text, tokens(schema, opts, emit, head, !head));
+    text
+}
+
+/// The tokens of the messages in `emit`, after the constants and types
+/// (`head`), before the dispatch over all messages (`dispatch`).
+fn tokens(
+    schema: &Schema,
+    opts: &Options,
+    emit: std::ops::Range<usize>,
+    head: bool,
+    dispatch: bool,
+) -> TokenStream {
     let mut ctx = Ctx::new(schema, opts);
     let mut out = TokenStream::new();
     if head {
@@ -340,12 +354,10 @@ fn part(schema: &Schema, opts: &Options, emit: std::ops::Range<usize>, head: boo
     }
     let messages = blocks::all(&mut ctx, emit);
     out.extend(messages.tokens);
-    if !head {
+    if dispatch {
         out.extend(dispatch::dispatch(&ctx, &messages.decoders));
     }
-    let mut text = String::new();
-    format::format_into(&mut text, out);
-    text
+    out
 }
 
 /// Where to split the messages between the two parts: after 55% of the
@@ -375,14 +387,7 @@ fn split_point(schema: &Schema) -> usize {
 
 /// The tokens of the whole file.
 pub fn generate_tokens(schema: &Schema, opts: &Options) -> TokenStream {
-    let mut ctx = Ctx::new(schema, opts);
-    let mut out = TokenStream::new();
-    out.extend(dispatch::constants(&ctx));
-    out.extend(types::all(&ctx));
-    let messages = blocks::all(&mut ctx, 0..schema.messages.len());
-    out.extend(messages.tokens);
-    out.extend(dispatch::dispatch(&ctx, &messages.decoders));
-    out
+    tokens(schema, opts, 0..schema.messages.len(), true, true)
 }
 
 #[cfg(test)]

@@ -241,7 +241,7 @@ impl<'s> Val<'s> {
     }
 
     /// Whether the decoder accessor returns an `Option` by itself.
-    fn is_option(&self) -> bool {
+    pub(crate) fn is_option(&self) -> bool {
         match self {
             Val::Prim { optional, .. }
             | Val::Char { optional, .. }
