@@ -8,17 +8,11 @@
 //! messages/s (`…/messages`) and bytes/s (`…/bytes`).
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
-use sbe_bench::fold::fold;
+use sbe_bench::fold::fold4;
 use sbe_bench::streams::{car_ring, md_stream, STREAM_MESSAGES};
 use sbe_bench::{ergo, raw, this};
 use sbe_rt::Framer;
 use std::hint::black_box;
-
-/// Folds the four numbers into a checksum.
-#[inline(always)]
-fn fold4(n: [u32; 4]) -> u64 {
-    n.iter().fold(0, |acc, &v| fold(acc, u64::from(v)))
-}
 
 fn ring_4u32(c: &mut Criterion) {
     let (ring, offsets) = car_ring();

@@ -15,7 +15,7 @@
 //! ```
 
 use sbe_bench::data::{CAR, MD};
-use sbe_bench::fold::fold;
+use sbe_bench::fold::fold4;
 use sbe_bench::streams::{car_message, car_ring, md_message};
 use sbe_bench::{ergo, raw, this};
 use std::hint::black_box;
@@ -95,7 +95,6 @@ fn main() {
     let (car_msg, md_msg) = (&car[..], &md[..]);
     let (ring, offsets) = car_ring();
     let (car_v, md_v) = (CAR, MD);
-    let fold4 = |x: [u32; 4]| x.iter().fold(0, |a, &v| fold(a, u64::from(v)));
 
     println!(
         "| group | this | raw | ergo_sbe | this/raw (quartiles) | this/ergo_sbe (quartiles) |"

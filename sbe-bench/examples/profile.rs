@@ -11,7 +11,7 @@
 //! iteration count.
 
 use sbe_bench::data::{CAR, MD};
-use sbe_bench::fold::fold;
+use sbe_bench::fold::fold4;
 use sbe_bench::streams::{car_message, car_ring, md_message};
 use sbe_bench::{ergo, raw, this};
 use std::hint::black_box;
@@ -36,7 +36,6 @@ fn main() {
         *at = (*at + 1) % offsets.len();
         msg
     };
-    let fold4 = |x: [u32; 4]| x.iter().fold(0, |a, &v| fold(a, u64::from(v)));
     // The operation is chosen once; the loop then only calls it.
     let mut run: Box<dyn FnMut() -> u64> = match op.as_str() {
         "car_decode/this" => Box::new(|| this::car_decode(black_box(car_msg)).unwrap()),

@@ -22,3 +22,10 @@ pub fn fold(acc: u64, v: u64) -> u64 {
 pub fn fold_bytes(acc: u64, v: &[u8]) -> u64 {
     acc.wrapping_add(black_box(v).len() as u64)
 }
+
+/// Folds the four `someNumbers` a `ring_4u32` read returns.
+#[inline(always)]
+#[must_use]
+pub fn fold4(n: [u32; 4]) -> u64 {
+    n.iter().fold(0, |acc, &v| fold(acc, u64::from(v)))
+}

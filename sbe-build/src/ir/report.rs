@@ -159,6 +159,8 @@ fn write_str(out: &mut String, s: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
             c if (c as u32) < 0x20 => {
                 let _ = write!(out, "\\u{:04x}", c as u32);
             }
@@ -188,13 +190,9 @@ fn members_json(ty: &Type) -> Value {
 
 fn scalar_json(s: Scalar) -> Value {
     match s {
-        Scalar::Int(v) => int_json(v),
+        Scalar::Int(v) => Value::Int(v),
         Scalar::Float(f) => Value::Float(f),
     }
-}
-
-fn int_json(v: i128) -> Value {
-    Value::Int(v)
 }
 
 fn const_json(c: &ConstValue) -> Value {
@@ -238,11 +236,11 @@ fn type_json(ty: &Type, offset: Option<u32>, ref_type: Option<&str>) -> Value {
             o.insert("encodedLength".into(), length_json(ty));
             o.insert("presence".into(), presence_name(e.presence).into());
             if short_ref.is_none() {
-                o.insert("nullValue".into(), int_json(e.null_value));
+                o.insert("nullValue".into(), Value::Int(e.null_value));
                 let values = e.values.iter().map(|v| {
                     let mut m = Map::new();
                     m.insert("name".into(), v.name.clone().into());
-                    m.insert("value".into(), int_json(v.value));
+                    m.insert("value".into(), Value::Int(v.value));
                     if v.since_version > 0 {
                         m.insert("sinceVersion".into(), v.since_version.into());
                     }
@@ -308,7 +306,7 @@ fn encoded_json(o: &mut Map, ty: &Type, e: &Encoded) {
     if let Some(c) = &e.const_value {
         // On a type, a valueRef constant shows the enum value's number.
         let v = match c {
-            ConstValue::EnumValue { value, .. } => int_json(*value),
+            ConstValue::EnumValue { value, .. } => Value::Int(*value),
             c => const_json(c),
         };
         o.insert("constValue".into(), v);
@@ -381,4 +379,15 @@ fn data_json(d: &Data) -> Value {
     );
     o.insert("sinceVersion".into(), d.since_version.into());
     Value::Object(o)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The escapes serde_json writes (layout.json came from it before).
+    #[test]
+    fn strings_escape_like_serde_json() {
+        let mut s = String::new();
+        super::write_str(&mut s, "a\"\\\n\r\t\u{8}\u{c}\u{1}é");
+        assert_eq!(s, r#""a\"\\\n\r\t\b\f\u0001é""#);
+    }
 }

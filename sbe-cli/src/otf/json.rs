@@ -1,8 +1,6 @@
 //! A small streaming JSON writer (FORMAT.md's mapping: Java's float form,
 //! exact 64-bit integers), and the `Sink` interface the decoder drives.
 
-use std::fmt::Write as _;
-
 /// What the decoder reports while it walks a message: JSON structure and
 /// values, plus (for the annotated dump) which bytes a value came from.
 pub(crate) trait Sink {
@@ -185,10 +183,10 @@ fn escape_char(out: &mut Vec<u8>, c: char) {
         '\n' => out.extend_from_slice(b"\\n"),
         '\r' => out.extend_from_slice(b"\\r"),
         '\t' => out.extend_from_slice(b"\\t"),
+        // Control characters and DEL: one byte, `\u00XX`.
         c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-            let mut s = StackStr::new();
-            let _ = write!(s, "\\u{:04x}", c as u32);
-            out.extend_from_slice(s.as_str().as_bytes());
+            out.extend_from_slice(b"\\u00");
+            push_hex(out, &[c as u8]);
         }
         c => {
             let mut b = [0u8; 4];
@@ -223,37 +221,6 @@ pub(crate) fn write_int(out: &mut Vec<u8>, v: i128) {
     out.extend_from_slice(buf.get(i..).unwrap_or_default());
 }
 
-/// A fixed-size string buffer for formatting without allocating.
-struct StackStr {
-    buf: [u8; 64],
-    len: usize,
-}
-
-impl StackStr {
-    fn new() -> Self {
-        StackStr {
-            buf: [0; 64],
-            len: 0,
-        }
-    }
-    fn as_str(&self) -> &str {
-        self.buf
-            .get(..self.len)
-            .and_then(|b| std::str::from_utf8(b).ok())
-            .unwrap_or("")
-    }
-}
-
-impl std::fmt::Write for StackStr {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let end = self.len + s.len();
-        let dst = self.buf.get_mut(self.len..end).ok_or(std::fmt::Error)?;
-        dst.copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,6 +235,16 @@ mod tests {
         let mut out = Vec::new();
         JsonWriter::new(&mut out).float(v);
         String::from_utf8(out).unwrap_or_default()
+    }
+
+    #[test]
+    fn control_characters_and_del_escape_as_u00xx() {
+        let mut out = Vec::new();
+        write_str(&mut out, "a\u{1}\n\u{1f}\u{7f}\"é");
+        assert_eq!(
+            String::from_utf8(out).unwrap_or_default(),
+            r#""a\u0001\n\u001f\u007f\"é""#
+        );
     }
 
     #[test]
