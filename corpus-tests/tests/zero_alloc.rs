@@ -2,27 +2,9 @@
 //! market-data messages allocate nothing. Runs on the repo's own schemas,
 //! so it needs no ../shared.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use corpus_tests::s_repo_schemas_car as car;
 use corpus_tests::s_repo_schemas_market_data as md;
-
-struct Counting;
-
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use test_support::alloc::{allocations, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -105,15 +87,18 @@ fn decoding_and_encoding_allocate_nothing() {
     let mut md_buf = [0u8; 512];
     // Warm up anything lazily initialised by the test harness.
     let _ = encode_car(&mut car_buf);
-    let before = ALLOCS.load(Ordering::SeqCst);
-    let mut check = 0u64;
-    for _ in 0..100 {
-        let n = encode_car(&mut car_buf);
-        check = check.wrapping_add(walk_car(&car_buf[..n]));
-        let m = encode_trades(&mut md_buf);
-        check = check.wrapping_add(walk_trades(&md_buf[..m]));
-    }
-    let after = ALLOCS.load(Ordering::SeqCst);
+    let (allocated, check) = allocations(|| {
+        let mut check = 0u64;
+        for _ in 0..100 {
+            let n = encode_car(&mut car_buf);
+            check = check.wrapping_add(walk_car(&car_buf[..n]));
+            let m = encode_trades(&mut md_buf);
+            check = check.wrapping_add(walk_trades(&md_buf[..m]));
+        }
+        check
+    });
     assert!(check > 0);
-    assert_eq!(after - before, 0, "allocations while decoding and encoding");
+    assert_eq!(allocated, 0, "allocations while decoding and encoding");
+    // The counter is live: an allocation on this thread shows.
+    assert_eq!(allocations(|| std::hint::black_box(vec![0u8; 8])).0, 1);
 }

@@ -9,8 +9,11 @@
 //! - [`diff`] compares decoded JSON with a golden `.json` under the value
 //!   mapping of `vectors/FORMAT.md`; [`diff_exact`] compares to the letter;
 //!   [`without_schema`] drops the `"schema"` key before comparing.
+//! - [`alloc`] counts allocations, for the zero-allocation tests.
 
 #![deny(missing_docs)]
+
+pub mod alloc;
 
 use std::path::{Path, PathBuf};
 
