@@ -495,22 +495,30 @@ fn block_decoder(
             });
         }
         let key = &f.name;
-        // Ungated, the accessor returns the value itself: JSON and `Debug`
-        // call it rather than repeat its body (much smaller code for
-        // composites, char arrays and optional values).
-        let v = if gated {
-            read.clone()
-        } else {
-            quote!(self.#name())
-        };
-        let j = val.json(v.clone());
-        let dv = val.debug(v);
-        if gated {
+        // JSON and `Debug` call the accessor rather than repeat its body
+        // (much smaller code for composites, char arrays and optional
+        // values). Gated, it is `None` exactly when the version predates
+        // the field; an optional value's accessor is then already the
+        // `Option` the value's JSON and `Debug` expect.
+        if !gated {
+            let v = quote!(self.#name());
+            let (j, dv) = (val.json(v.clone()), val.debug(v));
+            json.extend(quote! { w.key(#key); #j });
+            dbg.extend(quote! { s.field(#key, #dv); });
+        } else if val.is_option() || matches!(val, Val::Const { .. }) {
+            // A constant is read where it is written down (no bytes).
+            let v = if val.is_option() {
+                quote!(self.#name())
+            } else {
+                read.clone()
+            };
+            let (j, dv) = (val.json(v.clone()), val.debug(v));
             json.extend(quote! { if self.version >= #since { w.key(#key); #j } });
             dbg.extend(quote! { if self.version >= #since { s.field(#key, #dv); } });
         } else {
-            json.extend(quote! { w.key(#key); #j });
-            dbg.extend(quote! { s.field(#key, #dv); });
+            let (j, dv) = (val.json(quote!(v)), val.debug(quote!(v)));
+            json.extend(quote! { if let ::core::option::Option::Some(v) = self.#name() { w.key(#key); #j } });
+            dbg.extend(quote! { if let ::core::option::Option::Some(v) = self.#name() { s.field(#key, #dv); } });
         }
     }
     // Sections. The root block of a message with groups or var data finds
