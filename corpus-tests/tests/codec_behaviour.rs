@@ -141,6 +141,27 @@ fn errors_never_panics() {
 }
 
 #[test]
+fn a_var_data_field_that_does_not_fit_leaves_a_valid_message() {
+    // Room for the header, the root block and every section empty (the
+    // two group dimensions and three var-data lengths), nothing more:
+    // `wrap` checks that much, so skipped sections always fit.
+    let mut buf = [0xaau8; 8 + 45 + 4 + 4 + 4 + 4 + 4];
+    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
+    // Both groups and `manufacturer` are written empty; `model`'s byte
+    // does not fit, and nothing of `model` is written.
+    assert!(matches!(e.model("x"), Err(Error::Truncated { .. })));
+    assert_eq!(e.encoded_length(), 8 + 45 + 4 + 4 + 4);
+    assert!(matches!(e.manufacturer(""), Err(Error::WrongOrder)));
+    e.model("").unwrap();
+    let n = e.finish().unwrap();
+    assert_eq!(n, buf.len());
+    let car::Message::Car(d) = car::decode(&buf).unwrap();
+    assert_eq!(d.fuel_figures().count(), 0);
+    assert_eq!(d.performance_figures().count(), 0);
+    assert_eq!((d.manufacturer(), d.model()), (&b""[..], &b""[..]));
+}
+
+#[test]
 fn acting_version_hides_newer_fields_and_skips_unknown_ones() {
     let mut buf = [0u8; 256];
     let mut e = tiny::OrderEncoder::wrap(&mut buf).unwrap();

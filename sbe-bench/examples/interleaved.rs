@@ -11,8 +11,10 @@
 //! of that round's ratio (with its quartiles, to show the spread).
 //!
 //! ```text
-//! cargo run --release -p sbe-bench --example interleaved [rounds]
+//! cargo run --release -p sbe-bench --example interleaved [rounds] [group...]
 //! ```
+//!
+//! With group names after the rounds, only those groups run.
 
 use sbe_bench::data::{CAR, MD};
 use sbe_bench::fold::fold4;
@@ -44,13 +46,18 @@ fn quantile(v: &mut [f64], q: f64) -> f64 {
     v[i]
 }
 
-/// Times three contenders round-robin and prints one table row.
+/// Times three contenders round-robin and prints one table row, unless
+/// the command line names groups and not this one.
 fn group<A, B, C>(name: &str, rounds: usize, mut this: A, mut raw: B, mut ergo: C)
 where
     A: FnMut() -> u64,
     B: FnMut() -> u64,
     C: FnMut() -> u64,
 {
+    let only: Vec<String> = std::env::args().skip(2).collect();
+    if !only.is_empty() && !only.iter().any(|g| g == name) {
+        return;
+    }
     let (mut t, mut r, mut e) = (Vec::new(), Vec::new(), Vec::new());
     let (mut tr, mut te) = (Vec::new(), Vec::new());
     for round in 0..rounds {

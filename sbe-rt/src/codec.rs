@@ -206,6 +206,27 @@ pub fn take_zeroed<'a, const N: usize>(
     }
 }
 
+/// Copies `bytes` into `buf` at `at`; returns where they end.
+///
+/// ```
+/// let mut buf = [7u8; 4];
+/// assert_eq!(sbe_rt::codec::write_at(&mut buf, 1, &[1, 2]), Ok(3));
+/// assert!(sbe_rt::codec::write_at(&mut buf, 3, &[1, 2]).is_err());
+/// assert_eq!(buf, [7, 1, 2, 7]);
+/// ```
+#[inline]
+pub fn write_at(buf: &mut [u8], at: usize, bytes: &[u8]) -> Result<usize> {
+    let available = buf.len();
+    let end = at.saturating_add(bytes.len());
+    match buf.get_mut(at..end) {
+        Some(dst) => {
+            dst.copy_from_slice(bytes);
+            Ok(end)
+        }
+        None => Err(truncated(0, end, available)),
+    }
+}
+
 /// Copies `bytes` to the front of `tail` and takes them off it.
 #[inline]
 pub fn put_front(tail: &mut &mut [u8], bytes: &[u8]) -> Result<()> {

@@ -1347,10 +1347,11 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
             out.extend(s);
         }
     }
-    let tail = if is_root {
-        quote!(&mut self.tail)
+    // `tail_data` is the tail's bytes (deref coercion), not its address.
+    let (tail, tail_data) = if is_root {
+        (quote!(&mut self.tail), quote!(self.tail))
     } else {
-        quote!(&mut *self.tail)
+        (quote!(&mut *self.tail), quote!(self.tail))
     };
     for (i, (g, gname)) in b.groups.iter().zip(&nm.groups).enumerate() {
         let enc = &sub[i].enc;
@@ -1430,26 +1431,32 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
                 if self.step == k {
                     ::core::result::Result::Ok(())
                 } else {
-                    self.advance_slow(k)
+                    let n = Self::advance_slow(self.step, k, #tail_data)?;
+                    ::sbe_rt::codec::take_front(#tail, n)?;
+                    self.step = k;
+                    ::core::result::Result::Ok(())
                 }
             }
 
-            /// [`Self::advance`] when sections are skipped or out of order.
+            /// [`Self::advance`] when sections are skipped or out of order:
+            /// writes them at the front of `tail` and returns their length.
+            /// Takes the tail's bytes, not `self`, so that the tail itself
+            /// never has its address taken and stays in registers.
             #[cold]
             #[inline(never)]
-            fn advance_slow(&mut self, k: usize) -> ::core::result::Result<(), ::sbe_rt::Error> {
-                if self.step > k {
+            fn advance_slow(step: usize, k: usize, tail: &mut [u8]) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                if step > k {
                     return ::core::result::Result::Err(::sbe_rt::Error::WrongOrder);
                 }
-                while self.step < k {
-                    let empty: &[u8] = match self.step {
+                let mut n = 0;
+                for s in step..k {
+                    let empty: &[u8] = match s {
                         #(#arms)*
                         _ => &[],
                     };
-                    ::sbe_rt::codec::put_front(#tail, empty)?;
-                    self.step += 1;
+                    n = ::sbe_rt::codec::write_at(tail, n, empty)?;
                 }
-                ::core::result::Result::Ok(())
+                ::core::result::Result::Ok(n)
             }
         });
     }
