@@ -44,7 +44,7 @@ fn add_with(
     if text.contains("fn to_json") {
         let _ = writeln!(
             table,
-            "    ({key:?}, |b| {name}::decode(b).map(|m| (m.to_json(), m.encoded_length()))),"
+            "    ({key:?}, |b| {name}::decode(b).map(|m| (m.to_json(), m.encoded_length())), {name}::message_length),"
         );
     }
 }
@@ -122,7 +122,7 @@ fn main() {
         }
     }
     let text = format!(
-        "{modules}\n/// Whether `../shared` (corpus and vectors) was found at build time.\npub const SHARED_AVAILABLE: bool = {available};\n\n/// Decodes a message with the schema at a corpus path (or `repo/...`, `fixture/...`), giving its JSON and length.\npub type DecodeFn = fn(&[u8]) -> Result<(String, usize), sbe_rt::Error>;\n\n/// Every compiled schema by path.\npub const SCHEMAS: &[(&str, DecodeFn)] = &[\n{table}];\n"
+        "{modules}\n/// Whether `../shared` (corpus and vectors) was found at build time.\npub const SHARED_AVAILABLE: bool = {available};\n\n/// Decodes a message with the schema at a corpus path (or `repo/...`, `fixture/...`), giving its JSON and length.\npub type DecodeFn = fn(&[u8]) -> Result<(String, usize), sbe_rt::Error>;\n\n/// A schema's generated `message_length`.\npub type LengthFn = fn(&[u8]) -> Result<usize, sbe_rt::Error>;\n\n/// Every compiled schema by path.\npub const SCHEMAS: &[(&str, DecodeFn, LengthFn)] = &[\n{table}];\n"
     );
     sbe_build::write_if_changed(&out.join("corpus.rs"), &text).expect("write corpus.rs");
 }

@@ -8,5 +8,13 @@ include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
 
 /// The decoder for a schema path, if it was compiled.
 pub fn decoder(path: &str) -> Option<DecodeFn> {
-    SCHEMAS.iter().find(|(p, _)| *p == path).map(|(_, f)| *f)
+    SCHEMAS
+        .iter()
+        .find(|(p, ..)| *p == path)
+        .map(|(_, f, _)| *f)
+}
+
+/// The `message_length` of a schema path, if it was compiled.
+pub fn message_length(path: &str) -> Option<LengthFn> {
+    SCHEMAS.iter().find(|(p, ..)| *p == path).map(|(.., f)| *f)
 }

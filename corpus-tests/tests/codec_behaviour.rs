@@ -42,6 +42,39 @@ fn decodes_what_it_encodes_and_shows_json() {
 }
 
 #[test]
+fn message_length_checks_as_decode_does_without_decoding() {
+    let one = car_bytes();
+    assert_eq!(car::message_length(&one), Ok(one.len()));
+    // Trailing bytes (the next message of a stream) are not counted.
+    let mut two = one.clone();
+    two.extend_from_slice(&one);
+    assert_eq!(car::message_length(&two), Ok(one.len()));
+    // Any prefix: more bytes are needed.
+    for n in 0..one.len() {
+        assert!(
+            matches!(car::message_length(&one[..n]), Err(Error::Truncated { .. })),
+            "{n}"
+        );
+    }
+    let mut wrong = one.clone();
+    wrong[2] = 9;
+    assert_eq!(
+        car::message_length(&wrong),
+        Err(Error::UnknownTemplateId { template_id: 9 })
+    );
+    wrong = one.clone();
+    wrong[0] = 10;
+    assert!(matches!(
+        car::message_length(&wrong),
+        Err(Error::BlockLengthTooShort { .. })
+    ));
+    // A message without groups or var data, in a schema with a version.
+    let mut buf = [0u8; 64];
+    let n = tiny::PingEncoder::wrap(&mut buf).unwrap().finish().unwrap();
+    assert_eq!(tiny::message_length(&buf), Ok(n));
+}
+
+#[test]
 fn enums_match_on_their_constants() {
     let name = |m: car::Model| match m {
         car::Model::A => "A",

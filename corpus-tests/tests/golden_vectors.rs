@@ -1,7 +1,8 @@
 //! Every golden vector in ../shared/vectors decodes, and its `to_json`
 //! equals the reference's JSON under FORMAT.md's rules; every
 //! `.as-vK.json` (another version of the schema reading the same bytes)
-//! holds too. Prefixes and corrupted copies of every vector never panic.
+//! holds too. Prefixes and corrupted copies of every vector never panic,
+//! and the schema's `message_length` agrees with `decode` on all of them.
 
 mod common;
 
@@ -74,9 +75,21 @@ fn prefixes_and_corruptions_never_panic() {
     let mut runs = 0usize;
     for v in vectors(&shared).iter().filter(|v| !v.cross_version) {
         let decode = corpus_tests::decoder(&v.schema).expect("schema compiled");
+        let length = corpus_tests::message_length(&v.schema).expect("schema compiled");
+        // `message_length` checks what `decode` checks, in the same order:
+        // the same length, or the same error.
+        let agree = |buf: &[u8]| {
+            let want = decode(buf).map(|(_, len)| len);
+            assert_eq!(length(buf), want, "{}", v.json_path.display());
+        };
         // Every prefix: values or an error, never a panic.
         for n in 0..v.bin.len() {
-            let _ = decode(&v.bin[..n]);
+            agree(&v.bin[..n]);
+            assert!(
+                matches!(length(&v.bin[..n]), Err(sbe_rt::Error::Truncated { .. })),
+                "{}: a prefix of {n} bytes",
+                v.json_path.display()
+            );
             runs += 1;
         }
         // Every byte replaced: huge counts and lengths, bad enum values,
@@ -86,7 +99,7 @@ fn prefixes_and_corruptions_never_panic() {
             let orig = buf[i];
             for x in [0xff, 0x00, 0x80, orig ^ 0x01] {
                 buf[i] = x;
-                let _ = decode(&buf);
+                agree(&buf);
                 runs += 1;
             }
             buf[i] = orig;
@@ -96,6 +109,7 @@ fn prefixes_and_corruptions_never_panic() {
         long.extend_from_slice(&[0xff; 16]);
         let (_, len) = decode(&long).unwrap_or_else(|e| panic!("{}: {e}", v.json_path.display()));
         assert_eq!(len, v.bin.len(), "{}", v.json_path.display());
+        assert_eq!(length(&long), Ok(len), "{}", v.json_path.display());
     }
     eprintln!("{runs} corrupted decodes, none panicked");
 }

@@ -106,6 +106,16 @@ fn decode(buf: &[u8]) -> Result<Decoded<'_>, Error> {
     }
 }
 
+/// The length of the message at the start of `buf`, checked but not
+/// decoded, with the schema its template id belongs to: what the framer
+/// needs to split a stream.
+fn message_length(buf: &[u8]) -> Result<usize, Error> {
+    match car::message_length(buf) {
+        Err(Error::UnknownTemplateId { .. }) => md::message_length(buf),
+        other => other,
+    }
+}
+
 fn main() -> Result<(), Error> {
     // Producer: encode the stream into a buffer, as if read from a socket.
     // Each message is encoded in place at the end of the buffer.
@@ -121,14 +131,7 @@ fn main() -> Result<(), Error> {
     let (mut count, mut cars, mut checksum) = (0u64, 0u64, 0u64);
     for chunk in stream.chunks(4096) {
         framer.push(chunk);
-        while let Some(frame) = framer.next_frame(|b| {
-            decode(b).map(|m| {
-                Some(match m {
-                    Decoded::Car(m) => m.encoded_length(),
-                    Decoded::Md(m) => m.encoded_length(),
-                })
-            })
-        })? {
+        while let Some(frame) = framer.next_frame(message_length)? {
             match decode(&frame)? {
                 Decoded::Car(m) => {
                     let car::Message::Car(c) = &m;

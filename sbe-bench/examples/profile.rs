@@ -67,6 +67,10 @@ fn main() {
         "ring_4u32/ergo_sbe" => {
             Box::new(|| fold4(ergo::car_some_numbers(next_ring(&mut at)).unwrap()))
         }
+        // The message-length function `frame_stream` gives the framer.
+        "md_len/this" => Box::new(|| this::md_len(black_box(md_msg)).unwrap().unwrap() as u64),
+        "md_len/raw" => Box::new(|| raw::md_len(black_box(md_msg)).unwrap().unwrap() as u64),
+        "md_len/ergo_sbe" => Box::new(|| ergo::md_len(black_box(md_msg)).unwrap().unwrap() as u64),
         other => panic!("unknown operation {other}"),
     };
     let mut acc = 0u64;

@@ -147,11 +147,11 @@ pub fn md_decode(buf: &[u8]) -> sbe_rt::Result<u64> {
 }
 
 /// Length of the market-data message at the start of `buf`, for the
-/// framer: the generated `decode`'s whole-message check, then its
-/// `encoded_length`.
+/// framer: the generated `message_length`, which checks the message as
+/// `decode` does without making a decoder.
 #[inline]
 pub fn md_len(buf: &[u8]) -> sbe_rt::Result<Option<usize>> {
-    market_data::decode(buf).map(|m| Some(m.encoded_length()))
+    market_data::message_length(buf).map(Some)
 }
 
 /// Encodes `md` with its header into `buf`; returns the length written.

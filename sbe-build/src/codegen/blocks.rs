@@ -28,6 +28,7 @@ const RESERVED: &[&str] = &[
     "open",
     "from_block",
     "sbe_step",
+    "sbe_end",
     "sbe_walk",
     "sbe_at",
     "checked_length",
@@ -564,9 +565,9 @@ fn block_decoder(
             needs_buf = true;
         }
         sec_inits.extend(quote!(#sf,));
-        let lstep = quote!(#iter::skip(self.buf, pos, self.version)?);
+        let lstep = quote!(#iter::skip(buf, pos, version)?);
         steps.extend(if gated {
-            quote!(#i => if self.version >= #since { #lstep } else { pos },)
+            quote!(#i => if version >= #since { #lstep } else { pos },)
         } else {
             quote!(#i => #lstep,)
         });
@@ -652,9 +653,13 @@ fn block_decoder(
             d.length_primitive,
             quote!(#get(::sbe_rt::slice(self.buf, pos, #vo)?, #lo)),
         );
-        let lstep = quote!(::sbe_rt::codec::data_end(self.buf, #pos_vo, #ln_read, #max)?);
+        let step_read = to_u64(
+            d.length_primitive,
+            quote!(#get(::sbe_rt::slice(buf, pos, #vo)?, #lo)),
+        );
+        let lstep = quote!(::sbe_rt::codec::data_end(buf, #pos_vo, #step_read, #max)?);
         steps.extend(if gated {
-            quote!(#i => if self.version >= #since { #lstep } else { pos },)
+            quote!(#i => if version >= #since { #lstep } else { pos },)
         } else {
             quote!(#i => #lstep,)
         });
@@ -851,10 +856,11 @@ fn block_decoder(
 
             /// Steps over section `j` starting at `pos`: where it ends, checked.
             #[inline(always)]
-            fn sbe_step(&self, j: usize, pos: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+            fn sbe_step(buf: &'a [u8], version: u32, j: usize, pos: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                let _ = version;
                 ::core::result::Result::Ok(match j {
                     #steps
-                    _ => return ::core::result::Result::Err(::sbe_rt::Error::Truncated { needed: usize::MAX, available: self.buf.len() }),
+                    _ => return ::core::result::Result::Err(::sbe_rt::Error::Truncated { needed: usize::MAX, available: buf.len() }),
                 })
             }
 
@@ -866,7 +872,7 @@ fn block_decoder(
                 }
                 let mut pos = self.sec.get(j).map_or(0, ::core::cell::Cell::get);
                 while j < i {
-                    pos = self.sbe_step(j, pos)?;
+                    pos = Self::sbe_step(self.buf, self.version, j, pos)?;
                     j += 1;
                     if let ::core::option::Option::Some(c) = self.sec.get(j) {
                         c.set(pos);
@@ -924,6 +930,8 @@ fn block_decoder(
             }
         }
     };
+    let end_steps = 0..k;
+    let end_mut = if k > 0 { quote!(mut) } else { quote!() };
     let root_items = match msg {
         Some(m) => {
             let tid = m.id;
@@ -961,6 +969,18 @@ fn block_decoder(
                 #[inline]
                 pub fn header(&self) -> #header_t<'a> {
                     self.header
+                }
+
+                /// Where the message ends in `buf` (the bytes after the
+                /// header), checked as `decode` and `checked_length` check
+                /// it, without making a decoder: the schema's
+                /// `message_length`.
+                #[inline]
+                fn sbe_end(buf: &'a [u8], block_length: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                    ::sbe_rt::codec::check_block_length(block_length, Self::required(version))?;
+                    let #end_mut pos = ::sbe_rt::slice(buf, 0, block_length)?.len();
+                    #(pos = Self::sbe_step(buf, version, #end_steps, pos)?;)*
+                    ::core::result::Result::Ok(pos)
                 }
 
                 #len_fns

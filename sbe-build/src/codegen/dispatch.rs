@@ -132,6 +132,7 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
     let mut arms = TokenStream::new();
     let mut json_arms = TokenStream::new();
     let mut len_arms = TokenStream::new();
+    let mut end_arms = TokenStream::new();
     let mut name_arms = TokenStream::new();
     let mut vscope = super::names::Scope::default();
     for (i, dec) in decoders {
@@ -160,6 +161,7 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
             }
         });
         len_arms.extend(quote!(Message::#v(m) => m.encoded_length(),));
+        end_arms.extend(quote!(#id => #dec::sbe_end(body, block_length, version)?,));
         name_arms.extend(quote!(Message::#v(_) => #name,));
     }
     let lifetime_use = if decoders.is_empty() {
@@ -198,10 +200,13 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    let unused = if decoders.is_empty() {
-        quote!(let _ = (header, buf, block_length, version);)
+    let (unused, end_unused) = if decoders.is_empty() {
+        (
+            quote!(let _ = (header, buf, block_length, version);),
+            quote!(let _ = (body, block_length, version);),
+        )
     } else {
-        TokenStream::new()
+        (TokenStream::new(), TokenStream::new())
     };
     quote! {
         /// A decoded message of this schema, by template id.
@@ -223,6 +228,25 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
                 #arms
                 _ => ::core::result::Result::Err(::sbe_rt::Error::UnknownTemplateId { template_id }),
             }
+        }
+
+        /// The length of the message at the start of `buf`, header
+        /// included, checked as [`decode`] checks it but without decoding
+        /// it: for splitting a stream into messages, as in
+        /// `framer.next_frame(message_length)` (`sbe_rt::Framer`).
+        /// `Err(Truncated)` when `buf` holds only part of the message.
+        #[allow(deprecated)]
+        pub fn message_length(buf: &[u8]) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+            let (_, block_length, template_id, version) = read_header(buf)?;
+            let body = buf.get(HEADER_LENGTH..).unwrap_or_default();
+            let block_length = ::sbe_rt::codec::to_usize(block_length);
+            let version = u32::try_from(version).unwrap_or(u32::MAX);
+            #end_unused
+            let end = match template_id {
+                #end_arms
+                _ => return ::core::result::Result::Err(::sbe_rt::Error::UnknownTemplateId { template_id }),
+            };
+            ::core::result::Result::Ok(HEADER_LENGTH + end)
         }
 
         impl Message<'_> {
