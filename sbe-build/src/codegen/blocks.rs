@@ -1367,11 +1367,11 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
             out.extend(s);
         }
     }
-    // `tail_data` is the tail's bytes (deref coercion), not its address.
-    let (tail, tail_data) = if is_root {
+    // The tail as a reference and as a place (to take it and put it back).
+    let (tail, tail_place) = if is_root {
         (quote!(&mut self.tail), quote!(self.tail))
     } else {
-        (quote!(&mut *self.tail), quote!(self.tail))
+        (quote!(&mut *self.tail), quote!(*self.tail))
     };
     for (i, (g, gname)) in b.groups.iter().zip(&nm.groups).enumerate() {
         let enc = &sub[i].enc;
@@ -1427,7 +1427,7 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
         out.extend(quote! {
             #doc
             #dep
-            #[inline]
+            #[inline(always)]
             pub fn #dname(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
                 let v = v.as_ref();
                 let n = ::sbe_rt::codec::check_length(v.len(), #max)?;
@@ -1446,27 +1446,27 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
         });
         out.extend(quote! {
             /// Writes the sections before `k` that are not written yet, empty.
-            #[inline]
+            #[inline(always)]
             fn advance(&mut self, k: usize) -> ::core::result::Result<(), ::sbe_rt::Error> {
                 if self.step == k {
-                    ::core::result::Result::Ok(())
-                } else {
-                    let n = Self::advance_slow(self.step, k, #tail_data)?;
-                    ::sbe_rt::codec::take_front(#tail, n)?;
-                    self.step = k;
-                    ::core::result::Result::Ok(())
+                    return ::core::result::Result::Ok(());
                 }
+                let (tail, done) = Self::advance_slow(self.step, k, ::core::mem::take(&mut #tail_place));
+                #tail_place = tail;
+                done?;
+                self.step = k;
+                ::core::result::Result::Ok(())
             }
 
             /// [`Self::advance`] when sections are skipped or out of order:
-            /// writes them at the front of `tail` and returns their length.
-            /// Takes the tail's bytes, not `self`, so that the tail itself
-            /// never has its address taken and stays in registers.
+            /// writes them at the front of `tail` and gives back the rest.
+            /// Takes and returns the tail by value, not `self`, so that the
+            /// tail never has its address taken and stays in registers.
             #[cold]
             #[inline(never)]
-            fn advance_slow(step: usize, k: usize, tail: &mut [u8]) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+            fn advance_slow(step: usize, k: usize, tail: &'a mut [u8]) -> (&'a mut [u8], ::core::result::Result<(), ::sbe_rt::Error>) {
                 if step > k {
-                    return ::core::result::Result::Err(::sbe_rt::Error::WrongOrder);
+                    return (tail, ::core::result::Result::Err(::sbe_rt::Error::WrongOrder));
                 }
                 let mut n = 0;
                 for s in step..k {
@@ -1474,9 +1474,15 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
                         #(#arms)*
                         _ => &[],
                     };
-                    n = ::sbe_rt::codec::write_at(tail, n, empty)?;
+                    n = match ::sbe_rt::codec::write_at(tail, n, empty) {
+                        ::core::result::Result::Ok(n) => n,
+                        ::core::result::Result::Err(e) => return (tail, ::core::result::Result::Err(e)),
+                    };
                 }
-                ::core::result::Result::Ok(n)
+                match tail.split_at_mut_checked(n) {
+                    ::core::option::Option::Some((_, rest)) => (rest, ::core::result::Result::Ok(())),
+                    ::core::option::Option::None => (&mut [], ::core::result::Result::Ok(())),
+                }
             }
         });
     }
@@ -1565,7 +1571,7 @@ fn block_encoder(
             /// the compiler copy it through memory with wide loads right
             /// after a setter's narrow stores, a store-forwarding stall on
             /// every message.
-            #[inline]
+            #[inline(always)]
             pub fn finish(&mut self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
                 #finish_body
                 ::core::result::Result::Ok(self.encoded_length())
