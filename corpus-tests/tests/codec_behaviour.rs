@@ -273,6 +273,81 @@ fn lazy_sections_any_order_never_panic() {
     }
 }
 
+/// Every order of reading the five sections (two groups, three var data)
+/// gives the encoded values: a section found by stepping over the ones
+/// before it, or remembered from an earlier read.
+#[test]
+fn lazy_sections_read_in_every_order_give_the_encoded_values() {
+    let mut buf = vec![0u8; 256];
+    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
+    {
+        let mut g = e.fuel_figures(2).unwrap();
+        g.next_entry().unwrap().speed(1);
+        g.usage_description("one").unwrap();
+        g.next_entry().unwrap().speed(2);
+        g.usage_description("two").unwrap();
+    }
+    {
+        let mut g = e.performance_figures(2).unwrap();
+        for octane in [90, 95] {
+            g.next_entry().unwrap().octane_rating(octane);
+            let mut a = g.acceleration(1).unwrap();
+            a.next_entry().unwrap().mph(octane.into());
+        }
+    }
+    e.manufacturer("maker").unwrap();
+    e.model("model").unwrap();
+    e.activation_code("code").unwrap();
+    let n = e.finish().unwrap();
+    let bytes = &buf[..n];
+    let check = |d: &car::CarDecoder<'_>, section: usize| match section {
+        0 => assert_eq!(
+            d.fuel_figures()
+                .map(|f| (f.speed(), f.usage_description().to_vec()))
+                .collect::<Vec<_>>(),
+            [(1, b"one".to_vec()), (2, b"two".to_vec())]
+        ),
+        1 => assert_eq!(
+            d.performance_figures()
+                .map(|p| (
+                    p.octane_rating(),
+                    p.acceleration().map(|a| a.mph()).sum::<u16>()
+                ))
+                .collect::<Vec<_>>(),
+            [(90, 90), (95, 95)]
+        ),
+        2 => assert_eq!(d.manufacturer(), b"maker"),
+        3 => assert_eq!(d.model(), b"model"),
+        _ => assert_eq!(d.activation_code(), b"code"),
+    };
+    let mut orders = 0;
+    permute(&mut [0, 1, 2, 3, 4], 0, &mut |order| {
+        let d = car::CarDecoder::decode(bytes).unwrap();
+        for &section in order {
+            check(&d, section);
+        }
+        // Again, now that every position is known.
+        for &section in order {
+            check(&d, section);
+        }
+        assert_eq!(d.checked_length(), Ok(n));
+        orders += 1;
+    });
+    assert_eq!(orders, 120);
+}
+
+/// Calls `f` with every permutation of `v[k..]` (after `v[..k]`).
+fn permute(v: &mut [usize], k: usize, f: &mut impl FnMut(&[usize])) {
+    if k == v.len() {
+        return f(v);
+    }
+    for i in k..v.len() {
+        v.swap(k, i);
+        permute(v, k + 1, f);
+        v.swap(k, i);
+    }
+}
+
 /// A group of blocks only is checked whole when it is opened: all its
 /// entries, or none of them; the root decoder learns where it ends at
 /// once, and a short group shows in `checked_length`.

@@ -842,6 +842,7 @@ fn block_decoder(
     };
     let lazy_items = if lazy {
         let bytes_fn = lazy_data;
+        let sections = k + 1;
         quote! {
             /// Where section `i` (a group or var data; `i` = their count:
             /// the end) starts, checked: known once reached, else found by
@@ -850,7 +851,14 @@ fn block_decoder(
             fn sbe_at(&self, i: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
                 match self.sec.get(i) {
                     ::core::option::Option::Some(c) if c.get() != usize::MAX => ::core::result::Result::Ok(c.get()),
-                    _ => self.sbe_walk(i),
+                    _ => {
+                        let known = self.sec.each_ref().map(::core::cell::Cell::get);
+                        let pos = Self::sbe_walk(self.buf, self.version, known, i)?;
+                        if let ::core::option::Option::Some(c) = self.sec.get(i) {
+                            c.set(pos);
+                        }
+                        ::core::result::Result::Ok(pos)
+                    }
                 }
             }
 
@@ -864,19 +872,22 @@ fn block_decoder(
                 })
             }
 
+            /// Where section `i` starts, stepping from the nearest known
+            /// one before it (`known`: the sections' positions, `usize::MAX`
+            /// where not known yet; section 0 always is). Takes copies, not
+            /// `self`: the decoder's address never escapes to an
+            /// out-of-line call, so it can live in registers.
+            #[cold]
             #[inline(never)]
-            fn sbe_walk(&self, i: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+            fn sbe_walk(buf: &'a [u8], version: u32, known: [usize; #sections], i: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
                 let mut j = i.min(#k);
-                while j > 0 && !matches!(self.sec.get(j), ::core::option::Option::Some(c) if c.get() != usize::MAX) {
+                while j > 0 && !matches!(known.get(j), ::core::option::Option::Some(&p) if p != usize::MAX) {
                     j -= 1;
                 }
-                let mut pos = self.sec.get(j).map_or(0, ::core::cell::Cell::get);
+                let mut pos = known.get(j).copied().unwrap_or(0);
                 while j < i {
-                    pos = Self::sbe_step(self.buf, self.version, j, pos)?;
+                    pos = Self::sbe_step(buf, version, j, pos)?;
                     j += 1;
-                    if let ::core::option::Option::Some(c) = self.sec.get(j) {
-                        c.set(pos);
-                    }
                 }
                 ::core::result::Result::Ok(pos)
             }
