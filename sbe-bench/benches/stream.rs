@@ -9,9 +9,8 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use sbe_bench::fold::fold4;
-use sbe_bench::streams::{car_ring, md_stream, STREAM_MESSAGES};
+use sbe_bench::streams::{car_ring, drain, filled, md_stream, STREAM_MESSAGES};
 use sbe_bench::{ergo, raw, this};
-use sbe_rt::Framer;
 use std::hint::black_box;
 
 fn ring_4u32(c: &mut Criterion) {
@@ -41,30 +40,10 @@ fn ring_4u32(c: &mut Criterion) {
     g.finish();
 }
 
-/// Splits every frame off `framer` and decodes it.
-#[inline(always)]
-fn drain<E: std::fmt::Debug>(
-    framer: &mut Framer,
-    len: fn(&[u8]) -> sbe_rt::Result<Option<usize>>,
-    decode: fn(&[u8]) -> Result<u64, E>,
-) -> (u64, usize) {
-    let mut acc = 0u64;
-    let mut n = 0;
-    while let Some(frame) = framer.next_frame(len).expect("frame") {
-        acc = acc.wrapping_add(decode(&frame).expect("decode"));
-        n += 1;
-    }
-    (acc, n)
-}
-
 fn frame_stream(c: &mut Criterion) {
     let stream = md_stream();
     let stream = &stream[..];
-    let filled = || {
-        let mut framer = Framer::with_capacity(stream.len());
-        framer.push(stream);
-        framer
-    };
+    let filled = || filled(stream);
     let mut g = c.benchmark_group("frame_stream");
     g.sample_size(10);
     for (unit, throughput) in [

@@ -18,7 +18,7 @@
 
 use sbe_bench::data::{CAR, MD};
 use sbe_bench::fold::fold4;
-use sbe_bench::streams::{car_message, car_ring, md_message};
+use sbe_bench::streams::{car_message, car_ring, drain, filled, md_message, md_stream};
 use sbe_bench::{ergo, raw, this};
 use std::hint::black_box;
 use std::time::Instant;
@@ -46,33 +46,71 @@ fn quantile(v: &mut [f64], q: f64) -> f64 {
     v[i]
 }
 
+/// A contender of `frame_stream`: one drain of the whole stream (the
+/// framer is filled outside the timing); nanoseconds per message.
+fn drained<'s, E: std::fmt::Debug + 's>(
+    stream: &'s [u8],
+    len: fn(&[u8]) -> sbe_rt::Result<Option<usize>>,
+    decode: fn(&[u8]) -> Result<u64, E>,
+) -> impl FnMut() -> f64 + 's {
+    move || {
+        let mut framer = filled(stream);
+        let start = Instant::now();
+        let (acc, n) = drain(&mut framer, len, decode);
+        let ns = start.elapsed().as_nanos() as f64 / n as f64;
+        black_box(acc);
+        ns
+    }
+}
+
+/// Whether the command line names no groups, or this one.
+fn wanted(name: &str) -> bool {
+    let only: Vec<String> = std::env::args().skip(2).collect();
+    only.is_empty() || only.iter().any(|g| g == name)
+}
+
 /// Times three contenders round-robin and prints one table row, unless
 /// the command line names groups and not this one.
-fn group<A, B, C>(name: &str, rounds: usize, mut this: A, mut raw: B, mut ergo: C)
+fn group<A, B, C>(name: &str, rounds: usize, this: A, raw: B, ergo: C)
 where
     A: FnMut() -> u64,
     B: FnMut() -> u64,
     C: FnMut() -> u64,
 {
-    let only: Vec<String> = std::env::args().skip(2).collect();
-    if !only.is_empty() && !only.iter().any(|g| g == name) {
-        return;
+    if wanted(name) {
+        rounds_of(name, rounds, batched(this), batched(raw), batched(ergo));
     }
+}
+
+/// A contender timed as [`BATCH`] calls of `f`.
+fn batched(mut f: impl FnMut() -> u64) -> impl FnMut() -> f64 {
+    move || batch(&mut f)
+}
+
+/// Runs the three timings round-robin (each gives nanoseconds per
+/// operation) and prints one table row.
+fn rounds_of(
+    name: &str,
+    rounds: usize,
+    mut this: impl FnMut() -> f64,
+    mut raw: impl FnMut() -> f64,
+    mut ergo: impl FnMut() -> f64,
+) {
     let (mut t, mut r, mut e) = (Vec::new(), Vec::new(), Vec::new());
     let (mut tr, mut te) = (Vec::new(), Vec::new());
     for round in 0..rounds {
         // Rotate who goes first, so no contender always follows another.
         let (a, b, c) = match round % 3 {
-            0 => (batch(&mut this), batch(&mut raw), batch(&mut ergo)),
+            0 => (this(), raw(), ergo()),
             1 => {
-                let b = batch(&mut raw);
-                let c = batch(&mut ergo);
-                (batch(&mut this), b, c)
+                let b = raw();
+                let c = ergo();
+                (this(), b, c)
             }
             _ => {
-                let c = batch(&mut ergo);
-                let a = batch(&mut this);
-                (a, batch(&mut raw), c)
+                let c = ergo();
+                let a = this();
+                (a, raw(), c)
             }
         };
         t.push(a);
@@ -154,4 +192,14 @@ fn main() {
         || fold4(raw::car_some_numbers(c2()).expect("read")),
         || fold4(ergo::car_some_numbers(c3()).expect("read")),
     );
+    if wanted("frame_stream") {
+        let stream = md_stream();
+        rounds_of(
+            "frame_stream",
+            rounds.div_ceil(15),
+            drained(&stream, this::md_len, this::md_decode),
+            drained(&stream, raw::md_len, raw::md_decode),
+            drained(&stream, ergo::md_len, ergo::md_decode),
+        );
+    }
 }

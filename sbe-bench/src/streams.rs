@@ -4,6 +4,7 @@
 
 use crate::data::{Car, MdTrades, CAR, CAR_LEN, MD, MD_LEN};
 use crate::raw;
+use sbe_rt::Framer;
 
 /// Size of the ring buffer of `ring_4u32`: 64 KiB.
 pub const RING_LEN: usize = 64 * 1024;
@@ -63,4 +64,33 @@ pub fn md_stream() -> Vec<u8> {
         raw::md_encode(&md, slot).expect("fits");
     }
     stream
+}
+
+/// A filled [`Framer`] holding `stream`, as `frame_stream` starts from.
+#[must_use]
+pub fn filled(stream: &[u8]) -> Framer {
+    let mut framer = Framer::with_capacity(stream.len());
+    framer.push(stream);
+    framer
+}
+
+/// Splits every frame off `framer` with the length function `len` and
+/// decodes it with `decode`: `frame_stream`'s work. Returns the folded
+/// checksum and the number of messages.
+///
+/// # Panics
+/// On a framing or decoding error: the stream is the benchmark's own.
+#[inline(always)]
+pub fn drain<E: core::fmt::Debug>(
+    framer: &mut Framer,
+    len: fn(&[u8]) -> sbe_rt::Result<Option<usize>>,
+    decode: fn(&[u8]) -> Result<u64, E>,
+) -> (u64, usize) {
+    let mut acc = 0u64;
+    let mut n = 0;
+    while let Some(frame) = framer.next_frame(len).expect("frame") {
+        acc = acc.wrapping_add(decode(&frame).expect("decode"));
+        n += 1;
+    }
+    (acc, n)
 }
