@@ -1310,6 +1310,15 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
     };
     let doc = format!(" The entries of group `{}`, in order.", g.name);
     let tail = iter_tail(ctx, iter);
+    // A top-level group's count is checked anyway: measured, LLVM merges
+    // `open`'s empty fallback into the loop when only the span ends it
+    // (`md_decode` 137 -> 154 instructions), while a nested group's loop
+    // gets tighter (`car_decode` 483 -> 438).
+    let count_check = if top {
+        quote!(self.remaining == 0)
+    } else {
+        quote!(#entry::required(0) == 0 && self.remaining == 0)
+    };
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy)]
@@ -1343,12 +1352,15 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
 
             #[inline]
             fn next(&mut self) -> ::core::option::Option<#entry<'a>> {
-                if self.remaining == 0 {
+                // The span holds exactly `remaining` entries: when they are
+                // at least a byte long, it runs out when the count does,
+                // and splitting it is the only check.
+                if #count_check {
                     return ::core::option::Option::None;
                 }
                 let (block, rest) = self.entries.split_at_checked(self.block_length)?;
                 self.entries = rest;
-                self.remaining -= 1;
+                self.remaining = self.remaining.saturating_sub(1);
                 ::core::option::Option::Some(#entry::from_block(block, self.version))
             }
 
