@@ -131,7 +131,7 @@ fn main() -> Result<(), Error> {
     let (mut count, mut cars, mut checksum) = (0u64, 0u64, 0u64);
     for chunk in stream.chunks(4096) {
         framer.push(chunk);
-        while let Some(frame) = framer.next_frame(message_length)? {
+        while let Some(frame) = framer.next_frame(|b| message_length(b).map(Some))? {
             match decode(&frame)? {
                 Decoded::Car(m) => {
                     let car::Message::Car(c) = &m;

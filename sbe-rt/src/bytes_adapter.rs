@@ -205,10 +205,9 @@ impl Framer {
     /// Splits off the next raw-framed message, if it is complete.
     ///
     /// `len_fn` is called with all buffered bytes and returns the length of
-    /// the message at their start, as a `usize` (a generated
-    /// `message_length`) or an `Option<usize>`:
+    /// the message at their start:
     ///
-    /// * `Ok(Some(len))` or `Ok(len)`: the message is `len` bytes long. If that many are
+    /// * `Ok(Some(len))`: the message is `len` bytes long. If that many are
     ///   buffered they are split off and returned; otherwise `Ok(None)` until
     ///   more are pushed. A `len` of 0 or above the
     ///   [maximum](Self::max_frame_len) is an [`Error::FrameLength`].
@@ -233,15 +232,14 @@ impl Framer {
     /// assert_eq!(framer.next_frame(len)?, None);
     /// # Ok::<(), sbe_rt::Error>(())
     /// ```
-    pub fn next_frame<F, L>(&mut self, len_fn: F) -> Result<Option<Bytes>>
+    pub fn next_frame<F>(&mut self, len_fn: F) -> Result<Option<Bytes>>
     where
-        F: FnOnce(&[u8]) -> Result<L>,
-        L: Into<Option<usize>>,
+        F: FnOnce(&[u8]) -> Result<Option<usize>>,
     {
         if self.buf.is_empty() {
             return Ok(None);
         }
-        let len = match len_fn(&self.buf).map(Into::into) {
+        let len = match len_fn(&self.buf) {
             Ok(Some(len)) => len,
             Ok(None) | Err(Error::Truncated { .. }) => return Ok(None),
             Err(e) => return Err(e),
@@ -300,10 +298,9 @@ impl Framer {
     /// assert_eq!((&frame.message[..], frame.encoding_type), (&[2, 9][..], None));
     /// # Ok::<(), sbe_rt::Error>(())
     /// ```
-    pub fn next_framed<F, L>(&mut self, framing: Framing, len_fn: F) -> Result<Option<Frame>>
+    pub fn next_framed<F>(&mut self, framing: Framing, len_fn: F) -> Result<Option<Frame>>
     where
-        F: FnOnce(&[u8]) -> Result<L>,
-        L: Into<Option<usize>>,
+        F: FnOnce(&[u8]) -> Result<Option<usize>>,
     {
         match framing {
             Framing::Raw => Ok(self.next_frame(len_fn)?.map(|message| Frame {
@@ -549,7 +546,7 @@ mod tests {
     fn raw_length_errors() {
         let mut framer = Framer::new().max_frame_len(10);
         assert_eq!(
-            framer.next_frame(|_| -> Result<usize> { panic!("not called when empty") }),
+            framer.next_frame(|_| panic!("not called when empty")),
             Ok(None)
         );
         framer.push(&[0, 0, 9]);
@@ -570,20 +567,19 @@ mod tests {
             })
         );
         assert_eq!(
-            framer.next_frame(|_| Err::<usize, _>(Error::UnknownTemplateId { template_id: 7 })),
+            framer.next_frame(|_| Err(Error::UnknownTemplateId { template_id: 7 })),
             Err(Error::UnknownTemplateId { template_id: 7 })
         );
         assert_eq!(
-            framer.next_frame(|b| Err::<usize, _>(Error::Truncated {
+            framer.next_frame(|b| Err(Error::Truncated {
                 needed: 8,
                 available: b.len()
             })),
             Ok(None)
         );
         assert_eq!(framer.buffered(), 3);
-        // A plain length (a generated `message_length`) works as `Some`.
         assert_eq!(
-            framer.next_frame(|_| Ok(3usize)).unwrap().unwrap(),
+            framer.next_frame(|_| Ok(Some(3))).unwrap().unwrap(),
             [0, 0, 9][..]
         );
     }
