@@ -1,7 +1,9 @@
 //! Behaviour of the generated code on the repo's own schemas (no ../shared
 //! needed): errors instead of panics, schema order, acting versions.
 
+use corpus_tests::s_fixture_evolve as evolve;
 use corpus_tests::s_fixture_tiny as tiny;
+use corpus_tests::s_fixture_types_only as types_only;
 use corpus_tests::s_repo_schemas_car as car;
 use sbe_rt::Error;
 
@@ -72,6 +74,62 @@ fn message_length_checks_as_decode_does_without_decoding() {
     let mut buf = [0u8; 64];
     let n = tiny::PingEncoder::wrap(&mut buf).unwrap().finish().unwrap();
     assert_eq!(tiny::message_length(&buf), Ok(n));
+}
+
+#[test]
+fn a_nested_group_newer_than_the_message_reads_as_absent() {
+    // Version 1: two legs with one fill each.
+    let mut buf = [0u8; 64];
+    let mut e = evolve::QuoteEncoder::wrap(&mut buf).unwrap();
+    e.seq(7);
+    {
+        let mut legs = e.legs(2).unwrap();
+        for leg in [1u16, 2] {
+            legs.next_entry().unwrap().leg(leg);
+            let mut fills = legs.fills(1).unwrap();
+            fills.next_entry().unwrap().px(u32::from(leg) * 10);
+        }
+    }
+    let n = e.finish().unwrap();
+    let v1 = &buf[..n];
+    let evolve::Message::Quote(d) = evolve::decode(v1).unwrap();
+    let fills: Vec<Vec<u32>> = d
+        .legs()
+        .map(|l| {
+            l.fills()
+                .map(|f| f.map(|x| x.px()).collect())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(fills, [[10], [20]]);
+    assert_eq!(evolve::message_length(v1), Ok(n));
+    // Version 0 of the message, by hand: header, `seq`, two legs, no fills.
+    let v0 = [4, 0, 1, 0, 9, 0, 0, 0, 7, 0, 0, 0, 2, 0, 2, 0, 1, 0, 2, 0];
+    let m = evolve::decode(&v0).unwrap();
+    let evolve::Message::Quote(d) = &m;
+    assert_eq!(d.acting_version(), 0);
+    let legs: Vec<(u16, bool)> = d.legs().map(|l| (l.leg(), l.fills().is_none())).collect();
+    assert_eq!(legs, [(1, true), (2, true)]);
+    assert_eq!(evolve::message_length(&v0), Ok(v0.len()));
+    assert!(
+        m.to_json()
+            .ends_with(r#""body":{"seq":7,"legs":[{"leg":1},{"leg":2}]}}"#),
+        "{}",
+        m.to_json()
+    );
+    assert!(format!("{d:?}").contains("leg: 2"), "{d:?}");
+}
+
+#[test]
+fn a_schema_without_messages_decodes_nothing() {
+    let header = [0, 0, 1, 0, 10, 0, 0, 0];
+    let unknown = Error::UnknownTemplateId { template_id: 1 };
+    assert_eq!(types_only::message_length(&header), Err(unknown));
+    assert!(matches!(types_only::decode(&header), Err(e) if e == unknown));
+    assert!(matches!(
+        types_only::message_length(&header[..4]),
+        Err(Error::Truncated { .. })
+    ));
 }
 
 #[test]

@@ -111,5 +111,14 @@ fn prefixes_and_corruptions_never_panic() {
         assert_eq!(len, v.bin.len(), "{}", v.json_path.display());
         assert_eq!(length(&long), Ok(len), "{}", v.json_path.display());
     }
+    // A reader of another version of the schema: the same length, or the
+    // same error, as its `decode`.
+    for v in vectors(&shared).iter().filter(|v| v.cross_version) {
+        let decode = corpus_tests::decoder(&v.schema).expect("schema compiled");
+        let length = corpus_tests::message_length(&v.schema).expect("schema compiled");
+        let want = decode(&v.bin).map(|(_, len)| len);
+        assert_eq!(length(&v.bin), want, "{}", v.json_path.display());
+        runs += 1;
+    }
     eprintln!("{runs} corrupted decodes, none panicked");
 }

@@ -43,7 +43,7 @@ fn ring_4u32(c: &mut Criterion) {
 fn frame_stream(c: &mut Criterion) {
     let stream = md_stream();
     let stream = &stream[..];
-    let filled = || filled(stream);
+    let fill = || filled(stream);
     let mut g = c.benchmark_group("frame_stream");
     g.sample_size(10);
     for (unit, throughput) in [
@@ -55,7 +55,7 @@ fn frame_stream(c: &mut Criterion) {
             ($id:literal, $len:path, $decode:path) => {
                 g.bench_function(BenchmarkId::new($id, unit), |b| {
                     b.iter_batched(
-                        filled,
+                        fill,
                         |mut framer| {
                             let out = drain(&mut framer, $len, $decode);
                             assert_eq!(out.1, STREAM_MESSAGES);

@@ -28,7 +28,12 @@ fn counts_alloc_zeroed_and_realloc_and_keeps_the_bytes() {
 
 #[test]
 fn other_threads_are_not_counted() {
-    let (n, len) = allocations(|| std::thread::scope(|s| s.spawn(|| vec![7u8; 100].len()).join()));
+    let (n, len) = allocations(|| {
+        std::thread::scope(|s| {
+            s.spawn(|| std::hint::black_box(vec![7u8; 100]).len())
+                .join()
+        })
+    });
     assert_eq!(len.ok(), Some(100));
     // Spawning allocates on this thread; the spawned thread's vector must
     // not add to that: the same spawn with an empty thread counts the same.

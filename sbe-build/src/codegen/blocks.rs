@@ -31,6 +31,7 @@ const RESERVED: &[&str] = &[
     "sbe_end",
     "sbe_walk",
     "sbe_at",
+    "sbe_end_at",
     "checked_length",
     "at",
     "required",
@@ -653,11 +654,7 @@ fn block_decoder(
             d.length_primitive,
             quote!(#get(::sbe_rt::slice(self.buf, pos, #vo)?, #lo)),
         );
-        let step_read = to_u64(
-            d.length_primitive,
-            quote!(#get(::sbe_rt::slice(buf, pos, #vo)?, #lo)),
-        );
-        let lstep = quote!(::sbe_rt::codec::data_end(buf, #pos_vo, #step_read, #max)?);
+        let lstep = quote!(::sbe_rt::codec::data_end(buf, #pos_vo, #n_read, #max)?);
         steps.extend(if gated {
             quote!(#i => if version >= #since { #lstep } else { pos },)
         } else {
@@ -843,23 +840,51 @@ fn block_decoder(
     let lazy_items = if lazy {
         let bytes_fn = lazy_data;
         let sections = k + 1;
+        let learned = 1..=k;
         quote! {
             /// Where section `i` (a group or var data; `i` = their count:
-            /// the end) starts, checked: known once reached, else found by
-            /// stepping over the sections before it (once; remembered).
+            /// the end) starts, checked: known once reached (in order, or
+            /// by `checked_length`), else found by stepping over the
+            /// sections before it from the nearest known one, and
+            /// remembered.
             #[inline]
             fn sbe_at(&self, i: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
                 match self.sec.get(i) {
                     ::core::option::Option::Some(c) if c.get() != usize::MAX => ::core::result::Result::Ok(c.get()),
                     _ => {
+                        // Only section `i` is remembered here: storing every
+                        // position found made the hot path keep them all
+                        // (`car_decode` 438 -> 476 instructions).
                         let known = self.sec.each_ref().map(::core::cell::Cell::get);
-                        let pos = Self::sbe_walk(self.buf, self.version, known, i)?;
+                        let found = Self::sbe_walk(self.buf, self.version, known, i)?;
+                        let pos = found.get(i).copied().ok_or(::sbe_rt::Error::Truncated { needed: usize::MAX, available: self.buf.len() })?;
                         if let ::core::option::Option::Some(c) = self.sec.get(i) {
                             c.set(pos);
                         }
                         ::core::result::Result::Ok(pos)
                     }
                 }
+            }
+
+            /// Where the message ends ([`Self::sbe_at`] of the end),
+            /// remembering where every section starts on the way, so that
+            /// reading sections after `checked_length` (as the module's
+            /// `decode` calls it) steps over nothing again.
+            #[inline]
+            fn sbe_end_at(&self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                if let ::core::option::Option::Some(c) = self.sec.get(#k) {
+                    if c.get() != usize::MAX {
+                        return ::core::result::Result::Ok(c.get());
+                    }
+                }
+                let known = self.sec.each_ref().map(::core::cell::Cell::get);
+                let found = Self::sbe_walk(self.buf, self.version, known, #k)?;
+                #(
+                    if let (::core::option::Option::Some(c), ::core::option::Option::Some(&p)) = (self.sec.get(#learned), found.get(#learned)) {
+                        c.set(p);
+                    }
+                )*
+                found.get(#k).copied().ok_or(::sbe_rt::Error::Truncated { needed: usize::MAX, available: self.buf.len() })
             }
 
             /// Steps over section `j` starting at `pos`: where it ends, checked.
@@ -872,14 +897,14 @@ fn block_decoder(
                 })
             }
 
-            /// Where section `i` starts, stepping from the nearest known
-            /// one before it (`known`: the sections' positions, `usize::MAX`
-            /// where not known yet; section 0 always is). Takes copies, not
-            /// `self`: the decoder's address never escapes to an
-            /// out-of-line call, so it can live in registers.
-            #[cold]
+            /// The sections' positions (`known`, with `usize::MAX` where not
+            /// known yet; section 0 always is) with those up to section `i`
+            /// filled in, stepping from the nearest known one before it.
+            /// Takes and returns copies, not `self`: the decoder's address
+            /// never escapes to an out-of-line call, so it can live in
+            /// registers.
             #[inline(never)]
-            fn sbe_walk(buf: &'a [u8], version: u32, known: [usize; #sections], i: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+            fn sbe_walk(buf: &'a [u8], version: u32, mut known: [usize; #sections], i: usize) -> ::core::result::Result<[usize; #sections], ::sbe_rt::Error> {
                 let mut j = i.min(#k);
                 while j > 0 && !matches!(known.get(j), ::core::option::Option::Some(&p) if p != usize::MAX) {
                     j -= 1;
@@ -888,8 +913,11 @@ fn block_decoder(
                 while j < i {
                     pos = Self::sbe_step(buf, version, j, pos)?;
                     j += 1;
+                    if let ::core::option::Option::Some(p) = known.get_mut(j) {
+                        *p = pos;
+                    }
                 }
-                ::core::result::Result::Ok(pos)
+                ::core::result::Result::Ok(known)
             }
 
             #bytes_fn
@@ -916,14 +944,14 @@ fn block_decoder(
             /// do not check, everything from the header on.
             #[inline]
             pub fn encoded_length(&self) -> usize {
-                HEADER_LENGTH + self.sbe_at(#k).unwrap_or(self.buf.len())
+                HEADER_LENGTH + self.sbe_end_at().unwrap_or(self.buf.len())
             }
 
             /// Checks the groups and var data (`decode` checks the header
             /// and the root block only) and returns the bytes of the whole
             /// message.
             pub fn checked_length(&self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-                ::core::result::Result::Ok(HEADER_LENGTH + self.sbe_at(#k)?)
+                ::core::result::Result::Ok(HEADER_LENGTH + self.sbe_end_at()?)
             }
         }
     } else {
@@ -972,8 +1000,8 @@ fn block_decoder(
 
                 #[inline]
                 fn with_header(header: #header_t<'a>, buf: &'a [u8], block_length: u64, version: u64) -> ::core::result::Result<Self, ::sbe_rt::Error> {
-                    let body = buf.get(HEADER_LENGTH..).unwrap_or_default();
-                    Self::wrap_at(header, body, 0, ::sbe_rt::codec::to_usize(block_length), u32::try_from(version).unwrap_or(u32::MAX))
+                    let (body, block_length, version) = sbe_body(buf, block_length, version);
+                    Self::wrap_at(header, body, 0, block_length, version)
                 }
 
                 /// The message header.
@@ -1313,11 +1341,12 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
     // A top-level group's count is checked anyway: measured, LLVM merges
     // `open`'s empty fallback into the loop when only the span ends it
     // (`md_decode` 137 -> 154 instructions), while a nested group's loop
-    // gets tighter (`car_decode` 483 -> 438).
+    // gets tighter (`car_decode` 483 -> 438). An empty group of zero-length
+    // blocks (a version-gated one, `block_length: 0`) ends on its count.
     let count_check = if top {
         quote!(self.remaining == 0)
     } else {
-        quote!(#entry::required(0) == 0 && self.remaining == 0)
+        quote!(self.block_length == 0 && self.remaining == 0)
     };
     quote! {
         #[doc = #doc]
@@ -1354,7 +1383,8 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
             fn next(&mut self) -> ::core::option::Option<#entry<'a>> {
                 // The span holds exactly `remaining` entries: when they are
                 // at least a byte long, it runs out when the count does,
-                // and splitting it is the only check.
+                // and splitting it is the only check (LLVM drops the
+                // `block_length` test, known non-zero from `check`).
                 if #count_check {
                     return ::core::option::Option::None;
                 }
@@ -1502,9 +1532,12 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
                         ::core::result::Result::Err(e) => return (tail, ::core::result::Result::Err(e)),
                     };
                 }
+                // `write_at` checked that `n` bytes fit; were it not so,
+                // an error, not a silently lost tail.
+                let available = tail.len();
                 match tail.split_at_mut_checked(n) {
                     ::core::option::Option::Some((_, rest)) => (rest, ::core::result::Result::Ok(())),
-                    ::core::option::Option::None => (&mut [], ::core::result::Result::Ok(())),
+                    ::core::option::Option::None => (&mut [], ::core::result::Result::Err(::sbe_rt::Error::Truncated { needed: n, available })),
                 }
             }
         });

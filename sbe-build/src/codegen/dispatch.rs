@@ -79,6 +79,18 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
             #check
             ::core::result::Result::Ok((h, #rb, #rt, #rv))
         }
+
+        /// The bytes after the header, and the header's block length and
+        /// version as the decoders take them.
+        #[inline]
+        #[allow(dead_code)]
+        fn sbe_body(buf: &[u8], block_length: u64, version: u64) -> (&[u8], usize, u32) {
+            (
+                buf.get(HEADER_LENGTH..).unwrap_or_default(),
+                ::sbe_rt::codec::to_usize(block_length),
+                u32::try_from(version).unwrap_or(u32::MAX),
+            )
+        }
     }
 }
 
@@ -161,7 +173,9 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
             }
         });
         len_arms.extend(quote!(Message::#v(m) => m.encoded_length(),));
-        end_arms.extend(quote!(#id => #dec::sbe_end(body, block_length, version)?,));
+        end_arms.extend(quote! {
+            #id => ::core::result::Result::Ok(HEADER_LENGTH + #dec::sbe_end(body, block_length, version)?),
+        });
         name_arms.extend(quote!(Message::#v(_) => #name,));
     }
     let lifetime_use = if decoders.is_empty() {
@@ -178,7 +192,16 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    let to_json = if ctx.opts.json {
+    let to_json = if ctx.opts.json && decoders.is_empty() {
+        quote! {
+            /// The message as JSON (this schema has no messages).
+            pub fn to_json(&self) -> ::sbe_rt::codec::String {
+                match self {
+                    #empty_arms
+                }
+            }
+        }
+    } else if ctx.opts.json {
         quote! {
             /// The message as JSON: `{"message": NAME, "header": {...}, "body": {...}}`.
             pub fn to_json(&self) -> ::sbe_rt::codec::String {
@@ -208,6 +231,21 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
     } else {
         (TokenStream::new(), TokenStream::new())
     };
+    // A `match` on the template id, or with no messages just its error.
+    let unknown = quote!(::core::result::Result::Err(
+        ::sbe_rt::Error::UnknownTemplateId { template_id }
+    ));
+    let by_template = |arms: &TokenStream| {
+        if decoders.is_empty() {
+            unknown.clone()
+        } else {
+            quote!(match template_id {
+                #arms
+                _ => #unknown,
+            })
+        }
+    };
+    let (by_template, end_by_template) = (by_template(&arms), by_template(&end_arms));
     quote! {
         /// A decoded message of this schema, by template id.
         #[derive(Clone)]
@@ -224,29 +262,21 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
         pub fn decode(buf: &[u8]) -> ::core::result::Result<Message<'_>, ::sbe_rt::Error> {
             let (header, block_length, template_id, version) = read_header(buf)?;
             #unused
-            match template_id {
-                #arms
-                _ => ::core::result::Result::Err(::sbe_rt::Error::UnknownTemplateId { template_id }),
-            }
+            #by_template
         }
 
         /// The length of the message at the start of `buf`, header
         /// included, checked as [`decode`] checks it but without decoding
         /// it: for splitting a stream into messages, as in
-        /// `framer.next_frame(message_length)` (`sbe_rt::Framer`).
+        /// `framer.next_frame(|b| message_length(b).map(Some))`
+        /// (`sbe_rt::Framer`).
         /// `Err(Truncated)` when `buf` holds only part of the message.
         #[allow(deprecated)]
         pub fn message_length(buf: &[u8]) -> ::core::result::Result<usize, ::sbe_rt::Error> {
             let (_, block_length, template_id, version) = read_header(buf)?;
-            let body = buf.get(HEADER_LENGTH..).unwrap_or_default();
-            let block_length = ::sbe_rt::codec::to_usize(block_length);
-            let version = u32::try_from(version).unwrap_or(u32::MAX);
+            let (body, block_length, version) = sbe_body(buf, block_length, version);
             #end_unused
-            let end = match template_id {
-                #end_arms
-                _ => return ::core::result::Result::Err(::sbe_rt::Error::UnknownTemplateId { template_id }),
-            };
-            ::core::result::Result::Ok(HEADER_LENGTH + end)
+            #end_by_template
         }
 
         impl Message<'_> {
