@@ -389,6 +389,12 @@ fn lazy_sections_read_in_every_order_give_the_encoded_values() {
             check(&d, section);
         }
         assert_eq!(d.checked_length(), Ok(n));
+        // After `checked_length` has stepped over (and remembered) them all.
+        let d = car::CarDecoder::decode(bytes).unwrap();
+        assert_eq!(d.checked_length(), Ok(n));
+        for &section in order {
+            check(&d, section);
+        }
         orders += 1;
     });
     assert_eq!(orders, 120);

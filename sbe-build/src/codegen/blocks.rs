@@ -872,10 +872,8 @@ fn block_decoder(
             /// `decode` calls it) steps over nothing again.
             #[inline]
             fn sbe_end_at(&self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-                if let ::core::option::Option::Some(c) = self.sec.get(#k) {
-                    if c.get() != usize::MAX {
-                        return ::core::result::Result::Ok(c.get());
-                    }
+                if let ::core::option::Option::Some(c) = self.sec.get(#k).filter(|c| c.get() != usize::MAX) {
+                    return ::core::result::Result::Ok(c.get());
                 }
                 let known = self.sec.each_ref().map(::core::cell::Cell::get);
                 let found = Self::sbe_walk(self.buf, self.version, known, #k)?;
