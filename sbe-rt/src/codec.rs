@@ -3,15 +3,15 @@
 //! buffer into sections while encoding. None of them panics.
 //!
 //! ```
-//! use sbe_rt::codec::{put_front, take_front};
+//! use sbe_rt::codec::{put_var_data_n, take_zeroed};
 //!
-//! let mut buf = [0u8; 6];
+//! let mut buf = [9u8; 8];
 //! let mut tail: &mut [u8] = &mut buf;
-//! put_front(&mut tail, &[1, 2])?;
-//! take_front(&mut tail, 3)?.fill(9);
-//! assert_eq!(tail.len(), 1);
-//! assert!(take_front(&mut tail, 2).is_err());
-//! assert_eq!(buf, [1, 2, 9, 9, 9, 0]);
+//! take_zeroed::<2>(&mut tail, 2)?[0] = 1;
+//! put_var_data_n::<1>(&mut tail, b"ab", 0)?[0] = 2;
+//! assert_eq!(tail.len(), 3);
+//! assert!(take_zeroed::<4>(&mut tail, 4).is_err());
+//! assert_eq!(buf, [1, 0, 2, b'a', b'b', 9, 9, 9]);
 //! # Ok::<(), sbe_rt::Error>(())
 //! ```
 
@@ -158,23 +158,6 @@ pub fn split_array_mut<const N: usize>(buf: &mut [u8]) -> Result<(&mut [u8; N], 
     })
 }
 
-/// Takes the first `n` bytes off `tail` (which keeps the rest).
-#[inline]
-pub fn take_front<'a>(tail: &mut &'a mut [u8], n: usize) -> Result<&'a mut [u8]> {
-    let t = core::mem::take(tail);
-    let available = t.len();
-    if n > available {
-        *tail = t;
-        return Err(Error::Truncated {
-            needed: n,
-            available,
-        });
-    }
-    let (head, rest) = t.split_at_mut(n);
-    *tail = rest;
-    Ok(head)
-}
-
 /// Takes the first `N` bytes off `tail` as a zeroed array, provided
 /// `tail` holds at least `need` bytes (`need` counts the `N` bytes plus
 /// whatever must stay free after them): one capacity check for an entry.
@@ -227,12 +210,28 @@ pub fn write_at(buf: &mut [u8], at: usize, bytes: &[u8]) -> Result<usize> {
     }
 }
 
-/// Copies `bytes` to the front of `tail` and takes them off it.
+/// `tail` without its first `n` bytes; `tail` itself, with an error, when
+/// it is shorter. Takes and gives back the tail by value, so an encoder's
+/// out-of-line slow path never needs the tail's address.
+///
+/// ```
+/// let mut buf = [1u8, 2, 3];
+/// let (rest, done) = sbe_rt::codec::skip_front(&mut buf, 2);
+/// assert_eq!((&*rest, done), (&[3][..], Ok(())));
+/// let (rest, done) = sbe_rt::codec::skip_front(rest, 2);
+/// assert_eq!(rest, &mut [3][..]);
+/// assert!(done.is_err());
+/// ```
 #[inline]
-pub fn put_front(tail: &mut &mut [u8], bytes: &[u8]) -> Result<()> {
-    let dst = take_front(tail, bytes.len())?;
-    dst.copy_from_slice(bytes);
-    Ok(())
+pub fn skip_front(tail: &mut [u8], n: usize) -> (&mut [u8], Result<()>) {
+    let available = tail.len();
+    if n > available {
+        return (tail, Err(truncated(0, n, available)));
+    }
+    match tail.split_at_mut_checked(n) {
+        Some((_, rest)) => (rest, Ok(())),
+        None => (&mut [], Err(truncated(0, n, available))),
+    }
 }
 
 /// Writes var data: a `P`-byte length prefix (zeroed, returned for the

@@ -856,8 +856,7 @@ fn block_decoder(
                         // position found made the hot path keep them all
                         // (`car_decode` 438 -> 476 instructions).
                         let known = self.sec.each_ref().map(::core::cell::Cell::get);
-                        let found = Self::sbe_walk(self.buf, self.version, known, i)?;
-                        let pos = found.get(i).copied().ok_or(::sbe_rt::Error::Truncated { needed: usize::MAX, available: self.buf.len() })?;
+                        let (pos, _) = Self::sbe_walk(self.buf, self.version, known, i)?;
                         if let ::core::option::Option::Some(c) = self.sec.get(i) {
                             c.set(pos);
                         }
@@ -872,17 +871,19 @@ fn block_decoder(
             /// `decode` calls it) steps over nothing again.
             #[inline]
             fn sbe_end_at(&self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-                if let ::core::option::Option::Some(c) = self.sec.get(#k).filter(|c| c.get() != usize::MAX) {
-                    return ::core::result::Result::Ok(c.get());
-                }
-                let known = self.sec.each_ref().map(::core::cell::Cell::get);
-                let found = Self::sbe_walk(self.buf, self.version, known, #k)?;
-                #(
-                    if let (::core::option::Option::Some(c), ::core::option::Option::Some(&p)) = (self.sec.get(#learned), found.get(#learned)) {
-                        c.set(p);
+                match self.sec.get(#k) {
+                    ::core::option::Option::Some(c) if c.get() != usize::MAX => ::core::result::Result::Ok(c.get()),
+                    _ => {
+                        let known = self.sec.each_ref().map(::core::cell::Cell::get);
+                        let (end, found) = Self::sbe_walk(self.buf, self.version, known, #k)?;
+                        #(
+                            if let (::core::option::Option::Some(c), ::core::option::Option::Some(&p)) = (self.sec.get(#learned), found.get(#learned)) {
+                                c.set(p);
+                            }
+                        )*
+                        ::core::result::Result::Ok(end)
                     }
-                )*
-                found.get(#k).copied().ok_or(::sbe_rt::Error::Truncated { needed: usize::MAX, available: self.buf.len() })
+                }
             }
 
             /// Steps over section `j` starting at `pos`: where it ends, checked.
@@ -895,14 +896,15 @@ fn block_decoder(
                 })
             }
 
-            /// The sections' positions (`known`, with `usize::MAX` where not
-            /// known yet; section 0 always is) with those up to section `i`
-            /// filled in, stepping from the nearest known one before it.
+            /// Where section `i` starts, and the sections' positions
+            /// (`known`, with `usize::MAX` where not known yet; section 0
+            /// always is) with those up to it filled in, stepping from the
+            /// nearest known one before it.
             /// Takes and returns copies, not `self`: the decoder's address
             /// never escapes to an out-of-line call, so it can live in
             /// registers.
             #[inline(never)]
-            fn sbe_walk(buf: &'a [u8], version: u32, mut known: [usize; #sections], i: usize) -> ::core::result::Result<[usize; #sections], ::sbe_rt::Error> {
+            fn sbe_walk(buf: &'a [u8], version: u32, mut known: [usize; #sections], i: usize) -> ::core::result::Result<(usize, [usize; #sections]), ::sbe_rt::Error> {
                 let mut j = i.min(#k);
                 while j > 0 && !matches!(known.get(j), ::core::option::Option::Some(&p) if p != usize::MAX) {
                     j -= 1;
@@ -915,7 +917,7 @@ fn block_decoder(
                         *p = pos;
                     }
                 }
-                ::core::result::Result::Ok(known)
+                ::core::result::Result::Ok((pos, known))
             }
 
             #bytes_fn
@@ -1530,13 +1532,7 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
                         ::core::result::Result::Err(e) => return (tail, ::core::result::Result::Err(e)),
                     };
                 }
-                // `write_at` checked that `n` bytes fit; were it not so,
-                // an error, not a silently lost tail.
-                let available = tail.len();
-                match tail.split_at_mut_checked(n) {
-                    ::core::option::Option::Some((_, rest)) => (rest, ::core::result::Result::Ok(())),
-                    ::core::option::Option::None => (&mut [], ::core::result::Result::Err(::sbe_rt::Error::Truncated { needed: n, available })),
-                }
+                ::sbe_rt::codec::skip_front(tail, n)
             }
         });
     }
