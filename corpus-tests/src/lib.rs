@@ -6,15 +6,11 @@
 
 include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
 
-/// The decoder for a schema path, if it was compiled.
-pub fn decoder(path: &str) -> Option<DecodeFn> {
+/// The decoder and the `message_length` of a schema path, if it was
+/// compiled.
+pub fn schema(path: &str) -> Option<(DecodeFn, LengthFn)> {
     SCHEMAS
         .iter()
         .find(|(p, ..)| *p == path)
-        .map(|(_, f, _)| *f)
-}
-
-/// The `message_length` of a schema path, if it was compiled.
-pub fn message_length(path: &str) -> Option<LengthFn> {
-    SCHEMAS.iter().find(|(p, ..)| *p == path).map(|(.., f)| *f)
+        .map(|&(_, decode, length)| (decode, length))
 }

@@ -9,9 +9,8 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use sbe_bench::fold::fold4;
-use sbe_bench::streams::{car_ring, drain, filled, md_stream, STREAM_MESSAGES};
+use sbe_bench::streams::{car_ring, drain, filled, md_stream, ring_cursor, STREAM_MESSAGES};
 use sbe_bench::{ergo, raw, this};
-use std::hint::black_box;
 
 fn ring_4u32(c: &mut Criterion) {
     let (ring, offsets) = car_ring();
@@ -21,17 +20,8 @@ fn ring_4u32(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1));
     macro_rules! contender {
         ($id:literal, $read:path) => {
-            let mut i = 0;
-            g.bench_function($id, |b| {
-                b.iter(|| {
-                    let at = offsets[i];
-                    i += 1;
-                    if i == offsets.len() {
-                        i = 0;
-                    }
-                    fold4($read(&black_box(ring)[at..]).expect("read"))
-                })
-            });
+            let mut next = ring_cursor(ring, offsets);
+            g.bench_function($id, |b| b.iter(|| fold4($read(next()).expect("read"))));
         };
     }
     contender!("this", this::car_some_numbers);

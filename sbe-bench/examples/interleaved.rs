@@ -18,7 +18,9 @@
 
 use sbe_bench::data::{CAR, MD};
 use sbe_bench::fold::fold4;
-use sbe_bench::streams::{car_message, car_ring, drain, filled, md_message, md_stream};
+use sbe_bench::streams::{
+    car_message, car_ring, drain, filled, md_message, md_stream, ring_cursor,
+};
 use sbe_bench::{ergo, raw, this};
 use std::hint::black_box;
 use std::time::Instant;
@@ -175,16 +177,11 @@ fn main() {
         || ergo::md_encode(black_box(&md_v), black_box(&mut o3)).expect("encode") as u64,
     );
     // Each contender walks the ring on its own cursor, as in the bench.
-    let ring = &ring[..];
-    let offsets = &offsets[..];
-    let cursor = |mut at: usize| {
-        move || {
-            let msg = &black_box(ring)[offsets[at]..];
-            at = (at + 1) % offsets.len();
-            msg
-        }
-    };
-    let (mut c1, mut c2, mut c3) = (cursor(0), cursor(0), cursor(0));
+    let (mut c1, mut c2, mut c3) = (
+        ring_cursor(&ring, &offsets),
+        ring_cursor(&ring, &offsets),
+        ring_cursor(&ring, &offsets),
+    );
     group(
         "ring_4u32",
         rounds,

@@ -12,7 +12,7 @@
 
 use sbe_bench::data::{CAR, MD};
 use sbe_bench::fold::fold4;
-use sbe_bench::streams::{car_message, car_ring, md_message};
+use sbe_bench::streams::{car_message, car_ring, md_message, ring_cursor};
 use sbe_bench::{ergo, raw, this};
 use std::hint::black_box;
 
@@ -30,12 +30,7 @@ fn main() {
     let mut out = [0u8; 256];
     let (car_v, md_v) = (CAR, MD);
 
-    let mut at = 0;
-    let next_ring = |at: &mut usize| {
-        let msg = &black_box(&ring[..])[offsets[*at]..];
-        *at = (*at + 1) % offsets.len();
-        msg
-    };
+    let mut next_ring = ring_cursor(&ring, &offsets);
     // The operation is chosen once; the loop then only calls it.
     let mut run: Box<dyn FnMut() -> u64> = match op.as_str() {
         "car_decode/this" => Box::new(|| this::car_decode(black_box(car_msg)).unwrap()),
@@ -62,11 +57,9 @@ fn main() {
         "md_encode/ergo_sbe" => {
             Box::new(|| ergo::md_encode(black_box(&md_v), black_box(&mut out)).unwrap() as u64)
         }
-        "ring_4u32/this" => Box::new(|| fold4(this::car_some_numbers(next_ring(&mut at)).unwrap())),
-        "ring_4u32/raw" => Box::new(|| fold4(raw::car_some_numbers(next_ring(&mut at)).unwrap())),
-        "ring_4u32/ergo_sbe" => {
-            Box::new(|| fold4(ergo::car_some_numbers(next_ring(&mut at)).unwrap()))
-        }
+        "ring_4u32/this" => Box::new(|| fold4(this::car_some_numbers(next_ring()).unwrap())),
+        "ring_4u32/raw" => Box::new(|| fold4(raw::car_some_numbers(next_ring()).unwrap())),
+        "ring_4u32/ergo_sbe" => Box::new(|| fold4(ergo::car_some_numbers(next_ring()).unwrap())),
         // The message-length function `frame_stream` gives the framer.
         "md_len/this" => Box::new(|| this::md_len(black_box(md_msg)).unwrap().unwrap() as u64),
         "md_len/raw" => Box::new(|| raw::md_len(black_box(md_msg)).unwrap().unwrap() as u64),

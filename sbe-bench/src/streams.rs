@@ -5,6 +5,7 @@
 use crate::data::{Car, MdTrades, CAR, CAR_LEN, MD, MD_LEN};
 use crate::raw;
 use sbe_rt::Framer;
+use std::hint::black_box;
 
 /// Size of the ring buffer of `ring_4u32`: 64 KiB.
 pub const RING_LEN: usize = 64 * 1024;
@@ -49,6 +50,22 @@ pub fn car_ring() -> (Vec<u8>, Vec<usize>) {
         at += n;
     }
     (ring, offsets)
+}
+
+/// A cursor over the cars of [`car_ring`] (its ring and offsets): each call
+/// gives the next car's bytes (to the end of the ring), the ring through
+/// `black_box`, starting over after the last. A compare and reset, not a
+/// `%` (a division per call, as costly as the read being measured).
+pub fn ring_cursor<'r>(ring: &'r [u8], offsets: &'r [usize]) -> impl FnMut() -> &'r [u8] {
+    let mut i = 0;
+    move || {
+        let at = offsets[i];
+        i += 1;
+        if i == offsets.len() {
+            i = 0;
+        }
+        &black_box(ring)[at..]
+    }
 }
 
 /// [`STREAM_MESSAGES`] market-data messages back to back (raw framing),
