@@ -18,7 +18,6 @@ const RESERVED: &[&str] = &[
     "decode",
     "wrap",
     "wrap_at",
-    "with_header",
     "header",
     "acting_version",
     "encoded_length",
@@ -991,16 +990,10 @@ fn block_decoder(
                 #dep
                 #[inline]
                 pub fn decode(buf: &'a [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
-                    let (header, block_length, template_id, version) = read_header(buf)?;
+                    let (header, body, block_length, template_id, version) = read_header(buf)?;
                     if template_id != Self::TEMPLATE_ID {
                         return ::core::result::Result::Err(::sbe_rt::Error::UnknownTemplateId { template_id });
                     }
-                    Self::with_header(header, buf, block_length, version)
-                }
-
-                #[inline]
-                fn with_header(header: #header_t<'a>, buf: &'a [u8], block_length: u64, version: u64) -> ::core::result::Result<Self, ::sbe_rt::Error> {
-                    let (body, block_length, version) = sbe_body(buf, block_length, version);
                     Self::wrap_at(header, body, 0, block_length, version)
                 }
 

@@ -71,25 +71,15 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
         /// Bytes of the message header.
         pub const HEADER_LENGTH: usize = #hlen;
 
-        /// Reads and checks the message header: (header, blockLength,
-        /// templateId, version).
-        #[inline]
-        fn read_header(buf: &[u8]) -> ::core::result::Result<(#hdec<'_>, u64, u64, u64), ::sbe_rt::Error> {
-            let h = #hdec::wrap(buf)?;
-            #check
-            ::core::result::Result::Ok((h, #rb, #rt, #rv))
-        }
-
-        /// The bytes after the header, and the header's block length and
+        /// Reads and checks the message header: (header, the bytes after
+        /// it, blockLength, templateId, version), the block length and
         /// version as the decoders take them.
         #[inline]
-        #[allow(dead_code)]
-        fn sbe_body(buf: &[u8], block_length: u64, version: u64) -> (&[u8], usize, u32) {
-            (
-                buf.get(HEADER_LENGTH..).unwrap_or_default(),
-                ::sbe_rt::codec::to_usize(block_length),
-                u32::try_from(version).unwrap_or(u32::MAX),
-            )
+        fn read_header(buf: &[u8]) -> ::core::result::Result<(#hdec<'_>, &[u8], usize, u64, u32), ::sbe_rt::Error> {
+            let h = #hdec::wrap(buf)?;
+            #check
+            let body = buf.get(HEADER_LENGTH..).unwrap_or_default();
+            ::core::result::Result::Ok((h, body, ::sbe_rt::codec::to_usize(#rb), #rt, u32::try_from(#rv).unwrap_or(u32::MAX)))
         }
     }
 }
@@ -160,7 +150,7 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
             #v(#dec<'a>),
         });
         arms.extend(quote! {
-            #id => #dec::with_header(header, buf, block_length, version)
+            #id => #dec::wrap_at(header, body, 0, block_length, version)
                 .and_then(|m| m.checked_length().map(|_| Message::#v(m))),
         });
         json_arms.extend(quote! {
@@ -225,7 +215,7 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
     };
     let (unused, end_unused) = if decoders.is_empty() {
         (
-            quote!(let _ = (header, buf, block_length, version);),
+            quote!(let _ = (header, body, block_length, version);),
             quote!(let _ = (body, block_length, version);),
         )
     } else {
@@ -260,7 +250,7 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
         /// checked once, whole.
         #[allow(deprecated)]
         pub fn decode(buf: &[u8]) -> ::core::result::Result<Message<'_>, ::sbe_rt::Error> {
-            let (header, block_length, template_id, version) = read_header(buf)?;
+            let (header, body, block_length, template_id, version) = read_header(buf)?;
             #unused
             #by_template
         }
@@ -273,8 +263,7 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
         /// `Err(Truncated)` when `buf` holds only part of the message.
         #[allow(deprecated)]
         pub fn message_length(buf: &[u8]) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-            let (_, block_length, template_id, version) = read_header(buf)?;
-            let (body, block_length, version) = sbe_body(buf, block_length, version);
+            let (_, body, block_length, template_id, version) = read_header(buf)?;
             #end_unused
             #end_by_template
         }

@@ -114,9 +114,6 @@ pub(crate) struct Ctx<'s> {
 const TOP_LEVEL: &[&str] = &[
     "Message",
     "decode",
-    "message_length",
-    "read_header",
-    "sbe_body",
     "SCHEMA_ID",
     "SCHEMA_VERSION",
     "HEADER_LENGTH",
