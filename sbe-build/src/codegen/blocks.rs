@@ -367,7 +367,9 @@ fn group_types(
             enc: format_ident!("{gstem}Encoder"),
         };
         let sub = group_types(ctx, &gb, &gstem, false, out);
-        out.extend(group_iter(ctx, g, &gb, &gi, top));
+        // An entry stands an empty group in for one newer than its version.
+        let gated = g.since_version > b.base_since;
+        out.extend(group_iter(ctx, g, &gb, &gi, top, gated));
         out.extend(block_decoder(ctx, &gb, &gi.entry, None, &sub));
         out.extend(group_encoder(ctx, g, &gb, &gi, &sub));
         ids.push(gi);
@@ -549,7 +551,7 @@ fn block_decoder(
             });
             walk.extend(if gated {
                 quote!(let #sf = if version >= #since #check else {
-                    #iter { entries: &[], block_length: 0, remaining: 0, version }
+                    #iter::empty(version)
                 };)
             } else {
                 quote!(let #sf = #check;)
@@ -649,10 +651,6 @@ fn block_decoder(
         });
         sec_fields.extend(quote!(#df: &'a [u8],));
         sec_inits.extend(quote!(#df,));
-        let ln_read = to_u64(
-            d.length_primitive,
-            quote!(#get(::sbe_rt::slice(self.buf, pos, #vo)?, #lo)),
-        );
         let lstep = quote!(::sbe_rt::codec::data_end(buf, #pos_vo, #n_read, #max)?);
         steps.extend(if gated {
             quote!(#i => if version >= #since { #lstep } else { pos },)
@@ -667,8 +665,9 @@ fn block_decoder(
             lazy_data.extend(quote! {
                 #[inline]
                 fn #helper(&self) -> &'a [u8] {
+                    let buf = self.buf;
                     let found = self.sbe_at(#i).and_then(|pos| {
-                        ::sbe_rt::codec::var_data(self.buf, #pos_vo, #ln_read, #max)
+                        ::sbe_rt::codec::var_data(buf, #pos_vo, #n_read, #max)
                     });
                     match found {
                         ::core::result::Result::Ok((d, end)) => {
@@ -839,7 +838,6 @@ fn block_decoder(
     let lazy_items = if lazy {
         let bytes_fn = lazy_data;
         let sections = k + 1;
-        let learned = 1..=k;
         quote! {
             /// Where section `i` (a group or var data; `i` = their count:
             /// the end) starts, checked: known once reached (in order, or
@@ -875,11 +873,9 @@ fn block_decoder(
                     _ => {
                         let known = self.sec.each_ref().map(::core::cell::Cell::get);
                         let (end, found) = Self::sbe_walk(self.buf, self.version, known, #k)?;
-                        #(
-                            if let (::core::option::Option::Some(c), ::core::option::Option::Some(&p)) = (self.sec.get(#learned), found.get(#learned)) {
-                                c.set(p);
-                            }
-                        )*
+                        for (c, p) in self.sec.iter().zip(found) {
+                            c.set(p);
+                        }
                         ::core::result::Result::Ok(end)
                     }
                 }
@@ -1139,9 +1135,16 @@ fn ctx_header_ident(ctx: &Ctx) -> Ident {
 }
 
 /// The iterator over a group's entries.
-fn group_iter(ctx: &Ctx, g: &Group, b: &Block, gi: &GroupIdents, top: bool) -> TokenStream {
+fn group_iter(
+    ctx: &Ctx,
+    g: &Group,
+    b: &Block,
+    gi: &GroupIdents,
+    top: bool,
+    gated: bool,
+) -> TokenStream {
     if b.sections() == 0 {
-        return fixed_group_iter(ctx, g, gi, top);
+        return fixed_group_iter(ctx, g, gi, top, gated);
     }
     let GroupIdents { iter, entry, .. } = gi;
     let d = dim_of(&g.dimension);
@@ -1292,7 +1295,7 @@ fn iter_tail(ctx: &Ctx, iter: &Ident) -> TokenStream {
 /// checked once, when the group is opened, and `next` only splits the span.
 /// The group's end is known then too, so a root decoder learns where the
 /// next section starts without waiting for the last entry.
-fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenStream {
+fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool, gated: bool) -> TokenStream {
     let GroupIdents { iter, entry, .. } = gi;
     let d = dim_of(&g.dimension);
     let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
@@ -1316,7 +1319,7 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
                         }
                         g
                     }
-                    ::core::result::Result::Err(_) => Self { entries: &[], block_length: 0, remaining: 0, version },
+                    ::core::result::Result::Err(_) => Self::empty(version),
                 }
             }
 
@@ -1331,6 +1334,18 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
     };
     let doc = format!(" The entries of group `{}`, in order.", g.name);
     let tail = iter_tail(ctx, iter);
+    // For `open`'s fallback, and for an entry older than the group.
+    let empty_fn = if top || gated {
+        quote! {
+            /// A group of no entries, as one that is not there reads.
+            #[inline]
+            fn empty(version: u32) -> Self {
+                Self { entries: &[], block_length: 0, remaining: 0, version }
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     // A top-level group's count is checked anyway: measured, LLVM merges
     // `open`'s empty fallback into the loop when only the span ends it
     // (`md_decode` 137 -> 154 instructions), while a nested group's loop
@@ -1352,6 +1367,8 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool) -> TokenS
         }
 
         impl<'a> #iter<'a> {
+            #empty_fn
+
             /// Checks the dimension at `buf[pos..]` and that every entry
             /// fits in `buf`: the group, and where it ends.
             #[inline]
@@ -1423,7 +1440,6 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
         let enc = &sub[i].enc;
         let after = empty_after(ctx, b, i + 1);
         let step = i + 1;
-        let i8 = i;
         let d = docs(
             None,
             format!(
@@ -1441,7 +1457,7 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
             #d
             #dep
             pub fn #gname(&mut self, count: usize) -> ::core::result::Result<#enc<'_, 'a>, ::sbe_rt::Error> {
-                self.advance(#i8)?;
+                self.advance(#i)?;
                 self.step = #step;
                 #enc::new(#tail, count, #res)
             }
@@ -1456,7 +1472,6 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
         let t = super::values::rust_prim(d.length_primitive);
         let max = d.max_length;
         let step = i + 1;
-        let i8 = i;
         let doc = docs(
             None,
             format!(
@@ -1477,7 +1492,7 @@ fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> To
             pub fn #dname(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
                 let v = v.as_ref();
                 let n = ::sbe_rt::codec::check_length(v.len(), #max)?;
-                self.advance(#i8)?;
+                self.advance(#i)?;
                 let prefix = ::sbe_rt::codec::put_var_data_n::<#vo>(#tail, v, #res)?;
                 #put(prefix, #lo, n as #t);
                 self.step = #step;
@@ -1554,11 +1569,10 @@ fn block_encoder(
     let henc = header_encoder_ident(ctx);
     let hwrite = super::dispatch::header_writes(ctx, bl as u64, u64::from(m.id));
     let (step_field, step_init, finish_body) = if k > 0 {
-        let k8 = k;
         (
             quote!(step: usize,),
             quote!(step: 0,),
-            quote!(self.advance(#k8)?;),
+            quote!(self.advance(#k)?;),
         )
     } else {
         (quote!(), quote!(), quote!())
@@ -1644,7 +1658,6 @@ fn group_encoder(
     let dim_need = plus(quote!(reserve), dim);
     let empty_all = empty_after(ctx, b, 0);
     let items = encoder_items(ctx, b, sub, false);
-    let k8 = k;
     let need = plus(quote!(self.reserve), bl + empty_all);
     let (buf_field, buf_init, buf_set) = if has_setters(b) {
         (
@@ -1663,12 +1676,12 @@ fn group_encoder(
     let (step_field, step_init, advance_all, drop_impl) = if k > 0 {
         (
             quote!(step: usize,),
-            quote!(step: #k8,),
-            quote!(self.advance(#k8)?;),
+            quote!(step: #k,),
+            quote!(self.advance(#k)?;),
             quote! {
                 impl ::core::ops::Drop for #enc<'_, '_> {
                     fn drop(&mut self) {
-                        let _ = self.advance(#k8);
+                        let _ = self.advance(#k);
                     }
                 }
             },
