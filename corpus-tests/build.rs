@@ -94,16 +94,14 @@ fn main() {
     println!("cargo:rerun-if-changed={}", report.display());
     let available = report.is_file() && shared.join("corpus").is_dir();
     println!("cargo::rustc-check-cfg=cfg(sbe_shared)");
-    if available {
-        println!("cargo:rustc-cfg=sbe_shared");
-    } else {
+    if !available {
         // Shown by a plain `cargo test`, where the tests' own notices are captured.
         println!(
             "cargo:warning=corpus tests skipped: {} (corpus and vectors) not found beside the checkout",
             shared.display()
         );
-    }
-    if available {
+    } else {
+        println!("cargo:rustc-cfg=sbe_shared");
         let text = std::fs::read_to_string(&report).expect("read REPORT.tsv");
         for line in text.lines().skip(1) {
             let mut cols = line.split('\t');

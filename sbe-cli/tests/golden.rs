@@ -1,8 +1,6 @@
 //! Every golden vector of ../shared/vectors: decode gives the `.json`,
 //! encode of the `.json` gives the `.bin`, and each `.as-vK.json` holds.
 
-mod common;
-
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -28,36 +26,34 @@ fn every_vector_decodes_and_encodes() {
     for v in test_support::vectors(&shared) {
         let schema = load(&mut schemas, corpus.join(&v.schema));
         let codec = Codec::new(schema).expect("codec");
-        if v.cross_version {
-            // The same bytes read with another version of the schema.
-            match codec.decode_value(&v.bin, Some(&v.schema)) {
-                Ok((got, _)) => {
-                    if let Some(diff) = test_support::diff(&v.json, &got, "$") {
-                        failures.push(format!("decode {}: {diff}", v.json_path.display()));
-                    }
-                }
-                Err(e) => failures.push(format!("decode {}: {e}", v.json_path.display())),
-            }
-            continue;
-        }
-        count += 1;
-        let bin = &v.bin_path;
+        // A cross-version vector: the same bytes read with another version
+        // of the schema (its `.json`), where appended data may go unread.
+        let shown = if v.cross_version {
+            &v.json_path
+        } else {
+            &v.bin_path
+        };
         match codec.decode_value(&v.bin, Some(&v.schema)) {
             Ok((got, d)) => {
                 if let Some(diff) = test_support::diff(&v.json, &got, "$") {
-                    failures.push(format!("decode {}: {diff}", bin.display()));
+                    failures.push(format!("decode {}: {diff}", shown.display()));
                 }
-                if d.len != v.bin.len() {
+                if !v.cross_version && d.len != v.bin.len() {
                     failures.push(format!(
                         "decode {}: length {} of {}",
-                        bin.display(),
+                        shown.display(),
                         d.len,
                         v.bin.len()
                     ));
                 }
             }
-            Err(e) => failures.push(format!("decode {}: {e}", bin.display())),
+            Err(e) => failures.push(format!("decode {}: {e}", shown.display())),
         }
+        if v.cross_version {
+            continue;
+        }
+        count += 1;
+        let bin = &v.bin_path;
         let mut out = Vec::new();
         match codec.encode_value(&v.json, &mut out) {
             Ok(_) if out == v.bin => {}
