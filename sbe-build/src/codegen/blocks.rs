@@ -8,7 +8,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::names::{self, Scope};
-use super::values::{getter, int_lit, plus, putter, to_u64, Val};
+use super::values::{getter, int_lit, plus, putter, str_getter, to_u64, Val};
 use super::{deprecated, docs, Ctx};
 use crate::ir::{Data, Field, Group, Message, Primitive, Scalar, Type, TypeKind};
 
@@ -480,22 +480,17 @@ fn block_decoder(
             });
         }
         if let (Some(sn), Val::Char { len, optional, .. }) = (str_name, &val) {
-            let end = off + len;
             let sdoc = format!(" `{}` up to its first NUL, as UTF-8 text.", f.name);
-            // The byte accessor where it returns the bytes themselves.
-            let bytes = if gated || *optional {
-                quote!(#buf.get(#off..#end).unwrap_or_default())
-            } else {
-                quote!(self.#name())
-            };
-            getters.extend(quote! {
-                #[doc = #sdoc]
-                #dep
-                #[inline]
-                pub fn #sn(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> {
-                    ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#bytes))
-                }
-            });
+            let from_accessor = !(gated || *optional);
+            getters.extend(str_getter(
+                sn,
+                name,
+                &buf,
+                (off, *len),
+                from_accessor,
+                &sdoc,
+                &dep,
+            ));
         }
         let key = &f.name;
         // JSON and `Debug` call the accessor rather than repeat its body

@@ -4,7 +4,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::names::{self, Scope};
-use super::values::{int_lit, rust_prim, Val};
+use super::values::{int_lit, rust_prim, str_getter, Val};
 use super::{deprecated, docs, Ctx, TypeEntry};
 use crate::ir::{Composite, EnumType, Member, Presence, SetType, TypeKind};
 
@@ -298,21 +298,16 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
             pub fn #name(&self) -> #ret { #read }
         });
         if let (Some(sn), Val::Char { len, optional, .. }) = (str_name, val) {
-            let end = off + len;
-            // The byte accessor where it returns the bytes themselves.
-            let bytes = if *optional {
-                quote!(#buf.get(#off..#end).unwrap_or_default())
-            } else {
-                quote!(self.#name())
-            };
-            getters.extend(quote! {
-                #[doc = concat!("`", stringify!(#name), "` up to its first NUL, as UTF-8 text.")]
-                #dep
-                #[inline]
-                pub fn #sn(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> {
-                    ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#bytes))
-                }
-            });
+            let sdoc = format!(" `{name}` up to its first NUL, as UTF-8 text.");
+            getters.extend(str_getter(
+                sn,
+                name,
+                &buf,
+                (off, *len),
+                !*optional,
+                &sdoc,
+                &dep,
+            ));
         }
         let attrs = quote!(#d #dep);
         if let Some(s) = val.setter(ctx, name, off, &attrs) {

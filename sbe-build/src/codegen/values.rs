@@ -664,6 +664,35 @@ fn elem_at(off: usize, size: usize) -> TokenStream {
 }
 
 /// `e + n`, or `e` when `n` is 0.
+/// The `_str` accessor of a char array at `buf[off..off + len]`: its
+/// bytes up to the first NUL as UTF-8. `from_accessor`: the byte accessor
+/// `name` returns the bytes themselves (not an `Option`, not gated), so
+/// the text reads through it.
+pub(crate) fn str_getter(
+    sn: &Ident,
+    name: &Ident,
+    buf: &TokenStream,
+    (off, len): (usize, usize),
+    from_accessor: bool,
+    doc: &str,
+    attrs: &TokenStream,
+) -> TokenStream {
+    let end = off + len;
+    let bytes = if from_accessor {
+        quote!(self.#name())
+    } else {
+        quote!(#buf.get(#off..#end).unwrap_or_default())
+    };
+    quote! {
+        #[doc = #doc]
+        #attrs
+        #[inline]
+        pub fn #sn(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> {
+            ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#bytes))
+        }
+    }
+}
+
 pub(crate) fn plus(e: TokenStream, n: usize) -> TokenStream {
     if n == 0 {
         e
