@@ -22,10 +22,10 @@ use std::iter::Peekable;
 
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, TokenStream, TokenTree};
 
-/// Appends the tokens to `out` as Rust source text, ending with a newline.
-pub(crate) fn format_into(out: &mut String, tokens: TokenStream) {
+/// The tokens as Rust source text, ending with a newline.
+pub(crate) fn format(tokens: TokenStream) -> String {
     let mut p = Printer {
-        out: std::mem::take(out),
+        out: String::new(),
         indent: 0,
         line_start: true,
         prev: Prev::Open,
@@ -40,7 +40,7 @@ pub(crate) fn format_into(out: &mut String, tokens: TokenStream) {
     while p.out.ends_with("\n\n") {
         p.out.pop();
     }
-    *out = p.out;
+    p.out
 }
 
 /// How a token stream is laid out.
@@ -285,7 +285,7 @@ impl Printer {
                     self.attribute(true, g, mode);
                     return;
                 }
-                self.operator(&['#'], p.spacing() == Spacing::Joint, None, lv, mode);
+                self.operator(&['#'], p.spacing() == Spacing::Joint, false, lv, mode);
                 self.punct(&bang, iter, lv, mode);
                 return;
             }
@@ -311,7 +311,7 @@ impl Printer {
         self.operator(
             op.get(..n).unwrap_or_default(),
             joint_on,
-            Some(next_is_group),
+            next_is_group,
             lv,
             mode,
         );
@@ -323,7 +323,7 @@ impl Printer {
         &mut self,
         op: &[char],
         joint_on: bool,
-        next_is_group: Option<bool>,
+        next_is_group: bool,
         lv: &mut Level,
         mode: Mode,
     ) {
@@ -354,7 +354,7 @@ impl Printer {
                 matches!(prev, Prev::Spaced | Prev::OpenBrace | Prev::Keyword(_)),
                 Prev::Range,
             ),
-            ['!'] if matches!(prev, Prev::Value | Prev::Type) && next_is_group == Some(true) => {
+            ['!'] if matches!(prev, Prev::Value | Prev::Type) && next_is_group => {
                 (false, Prev::Glue)
             }
             ['!'] | ['#'] => (!glued, Prev::Glue),
@@ -712,12 +712,6 @@ fn unescape(body: &str, out: &mut String) -> bool {
 mod tests {
     use super::*;
     use quote::quote;
-
-    fn format(tokens: TokenStream) -> String {
-        let mut out = String::new();
-        format_into(&mut out, tokens);
-        out
-    }
 
     /// The tokens as the compiler sees them: spacing kept only where it
     /// matters (joint marks that form one operator), strings by value.

@@ -332,9 +332,7 @@ pub fn generate(schema: &Schema, opts: &Options) -> Result<String, Error> {
 /// and the messages in `emit`; without, the messages in `emit` and the
 /// dispatch over all of them.
 fn part(schema: &Schema, opts: &Options, emit: std::ops::Range<usize>, head: bool) -> String {
-    let mut text = String::new();
-    format::format_into(&mut text, tokens(schema, opts, emit, head, !head));
-    text
+    format::format(tokens(schema, opts, emit, head, !head))
 }
 
 /// The tokens of the messages in `emit`, after the constants and types
@@ -404,8 +402,7 @@ mod tests {
                 .join(name);
             let schema = crate::ir::load(&path).expect("fixture schema loads");
             let opts = Options::default();
-            let mut whole = String::new();
-            format::format_into(&mut whole, generate_tokens(&schema, &opts));
+            let whole = format::format(generate_tokens(&schema, &opts));
             let generated = generate(&schema, &opts).expect("generates");
             assert!(
                 generated.ends_with(&whole),
