@@ -51,6 +51,8 @@ pub fn file_stem(package: &str) -> String {
 pub struct Config {
     out_dir: Option<PathBuf>,
     file_names: HashMap<String, String>,
+    /// Per schema file: (the path as given, the name).
+    schema_file_names: Vec<(PathBuf, String)>,
     options: Options,
     quiet: bool,
 }
@@ -69,9 +71,53 @@ impl Config {
     }
 
     /// Names the file generated for the schema whose `package` is
-    /// `package` `<name>.rs` instead of the package-derived name.
+    /// `package` `<name>.rs` instead of the package-derived name (see
+    /// [`file_stem`]); include it with `sbe_rt::include_schema!("<name>")`.
+    ///
+    /// Two schemas of the same package (say two versions of CME's MDP3,
+    /// both `package="mktdata"`) cannot be told apart this way: name them
+    /// per schema file with [`schema_file_name`](Self::schema_file_name).
     pub fn file_name(&mut self, package: impl Into<String>, name: impl Into<String>) -> &mut Self {
         self.file_names.insert(package.into(), name.into());
+        self
+    }
+
+    /// Names the file generated from the schema file `schema` `<name>.rs`
+    /// (a trailing `.rs` in `name` is not doubled), whatever its package;
+    /// it takes precedence over [`file_name`](Self::file_name). `schema` is
+    /// matched against the paths given to [`compile`](Self::compile) as
+    /// given, or as the same file on disk.
+    ///
+    /// This is how two schemas with the same `package` are compiled side
+    /// by side, which would otherwise be an
+    /// [`Error::SameOutputFile`]:
+    ///
+    /// ```no_run
+    /// // in build.rs's main:
+    /// sbe_build::Config::new()
+    ///     .schema_file_name("schemas/mdp3-1.9.xml", "mktdata_v9")
+    ///     .schema_file_name("schemas/mdp3-1.12.xml", "mktdata_v12")
+    ///     .compile(&["schemas/mdp3-1.9.xml", "schemas/mdp3-1.12.xml"])
+    ///     .unwrap();
+    /// // and in the crate:
+    /// // mod mdp3_v9 { sbe_rt::include_schema!("mktdata_v9"); }
+    /// // mod mdp3_v12 { sbe_rt::include_schema!("mktdata_v12"); }
+    /// ```
+    pub fn schema_file_name(
+        &mut self,
+        schema: impl Into<PathBuf>,
+        name: impl Into<String>,
+    ) -> &mut Self {
+        let schema = schema.into();
+        let name = name.into();
+        match self
+            .schema_file_names
+            .iter_mut()
+            .find(|(p, _)| *p == schema)
+        {
+            Some(entry) => entry.1 = name,
+            None => self.schema_file_names.push((schema, name)),
+        }
         self
     }
 
@@ -109,9 +155,19 @@ impl Config {
         self
     }
 
-    /// The name of the file generated for `schema`, without the folder.
+    /// The name of the file generated for `schema`, without the folder:
+    /// the name given for its schema file by
+    /// [`schema_file_name`](Self::schema_file_name), else the one given for
+    /// its package by [`file_name`](Self::file_name), else
+    /// `<file_stem(package)>.rs`.
     pub fn file_name_for(&self, schema: &ir::Schema) -> String {
-        match self.file_names.get(&schema.package) {
+        let by_path = schema.files.first().and_then(|path| {
+            self.schema_file_names
+                .iter()
+                .find(|(p, _)| same_file(p, path))
+                .map(|(_, n)| n)
+        });
+        match by_path.or_else(|| self.file_names.get(&schema.package)) {
             Some(n) if n.ends_with(".rs") => n.clone(),
             Some(n) => format!("{n}.rs"),
             None => format!("{}.rs", file_stem(&schema.package)),
@@ -123,9 +179,19 @@ impl Config {
         generate(schema, self)
     }
 
-    /// Compiles every schema: one file each in the output folder, written
-    /// only when its content changed; prints `cargo:rerun-if-changed` for
-    /// every file read.
+    /// Compiles every schema: one file each in the output folder (named
+    /// by [`file_name_for`](Self::file_name_for)), written only when its
+    /// content changed; prints `cargo:rerun-if-changed` for every file
+    /// read.
+    ///
+    /// Every schema is loaded before anything is written. Two schemas that
+    /// would be written to the same file (the same `package`, two packages
+    /// with the same [`file_stem`] such as `a.b` and `a_b`, or the same
+    /// name given twice; names that differ only in ASCII case count as the
+    /// same, as they are on case-insensitive file systems) are an
+    /// [`Error::SameOutputFile`]: name one with
+    /// [`schema_file_name`](Self::schema_file_name). The same schema file
+    /// given twice is compiled once.
     pub fn compile(&self, schemas: &[impl AsRef<Path>]) -> Result<(), Error> {
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
@@ -135,6 +201,7 @@ impl Config {
                     Error::Config("OUT_DIR is not set: call out_dir() outside build scripts".into())
                 })?,
         };
+        let mut loaded: Vec<(&Path, ir::Schema, String)> = Vec::with_capacity(schemas.len());
         for path in schemas {
             let path = path.as_ref();
             if !self.quiet {
@@ -149,12 +216,37 @@ impl Config {
                     println!("cargo:warning={w}");
                 }
             }
-            let text = self.generate(&schema)?;
-            let file = out_dir.join(self.file_name_for(&schema));
-            write_if_changed(&file, &text)?;
+            let name = self.file_name_for(&schema);
+            let taken = loaded
+                .iter()
+                .find(|(_, _, n)| n.eq_ignore_ascii_case(&name));
+            if let Some((first, first_schema, _)) = taken {
+                if same_file(first, path) {
+                    continue;
+                }
+                return Err(Error::SameOutputFile {
+                    file: out_dir.join(&name),
+                    first: (first.to_path_buf(), first_schema.package.clone()),
+                    second: (path.to_path_buf(), schema.package),
+                });
+            }
+            loaded.push((path, schema, name));
+        }
+        for (_, schema, name) in &loaded {
+            let text = self.generate(schema)?;
+            write_if_changed(&out_dir.join(name), &text)?;
         }
         Ok(())
     }
+}
+
+/// Whether `a` and `b` are the same path, or name the same file on disk.
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!(
+            (a.canonicalize(), b.canonicalize()),
+            (Ok(x), Ok(y)) if x == y
+        )
 }
 
 /// Writes `text` to `file` unless it already holds exactly that.

@@ -78,6 +78,19 @@ pub enum Error {
     Schema(Vec<Diagnostic>),
     /// The configuration given to [`crate::Config`] is unusable.
     Config(String),
+    /// Two schemas given to one [`crate::Config::compile`] would be
+    /// written to the same file (the same `package`, packages with the
+    /// same file stem such as `a.b` and `a_b`, or the same name given by
+    /// [`crate::Config::file_name`] or [`crate::Config::schema_file_name`]):
+    /// one would overwrite the other. Nothing is written.
+    SameOutputFile {
+        /// The file both would be written to.
+        file: PathBuf,
+        /// The schema file given first, and its `package`.
+        first: (PathBuf, String),
+        /// The schema file given later, and its `package`.
+        second: (PathBuf, String),
+    },
 }
 
 impl fmt::Display for Error {
@@ -86,6 +99,28 @@ impl fmt::Display for Error {
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
             Error::Schema(d) => Diagnostics(d).fmt(f),
             Error::Config(msg) => write!(f, "configuration: {msg}"),
+            Error::SameOutputFile {
+                file,
+                first: (first, first_package),
+                second: (second, second_package),
+            } => {
+                write!(
+                    f,
+                    "{} and {} would both be written to {} (",
+                    first.display(),
+                    second.display(),
+                    file.display()
+                )?;
+                if first_package == second_package {
+                    write!(f, "both are package `{first_package}`")?;
+                } else {
+                    write!(f, "packages `{first_package}` and `{second_package}`")?;
+                }
+                write!(
+                    f,
+                    "): name one of the files with Config::schema_file_name(schema, name)"
+                )
+            }
         }
     }
 }
