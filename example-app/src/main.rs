@@ -3,17 +3,15 @@
 //! copying, decodes them, prints a few as JSON and ends with a count and a
 //! checksum.
 
-// A binary uses only part of the generated API; the rest would warn as
-// dead code (a library re-exporting it would not).
+// `pub`: the program uses a part of the generated API; in a private
+// module the rest would warn as dead code.
 /// Code generated from `schemas/car.xml`.
-#[allow(dead_code)]
-mod car {
+pub mod car {
     sbe_rt::include_schema!("baseline");
 }
 
 /// Code generated from `schemas/market-data.xml`.
-#[allow(dead_code)]
-mod md {
+pub mod md {
     sbe_rt::include_schema!("market_data");
 }
 
@@ -72,7 +70,8 @@ fn encode(i: u64, buf: &mut [u8]) -> Result<usize, Error> {
     } else {
         let mut e = md::MarketDataIncrementalRefreshTradesEncoder::wrap(buf)?;
         e.transact_time(1_700_000_000_000_000_000 + i)
-            .event_time_delta((i % 100) as u16);
+            .event_time_delta((i % 100) as u16)
+            .match_event_indicator(md::MatchEventIndicator::EndEvent);
         {
             let mut g = e.md_inc_grp(2)?;
             for k in 0..2u64 {
@@ -82,7 +81,8 @@ fn encode(i: u64, buf: &mut [u8]) -> Result<usize, Error> {
                     .number_of_orders(1)
                     .rpt_seq((i % 256) as u8)
                     .aggressor_side(md::Side::Buy);
-                g.md_entry_px().mantissa(1_234_500 + k as i64);
+                // 123.45 and 123.50: the price's exponent is -7.
+                g.md_entry_px().mantissa(1_234_500_000 + 500_000 * k as i64);
                 g.md_entry_size().mantissa(10);
             }
         }
