@@ -21,6 +21,13 @@ struct Cli {
     command: Command,
 }
 
+/// A check that is on or off.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Switch {
+    On,
+    Off,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Print the schema's computed layout (offsets, lengths, versions) as JSON.
@@ -58,6 +65,11 @@ enum Command {
         /// After a bad message go on at the next frame, where the framing allows it.
         #[arg(long)]
         keep_going: bool,
+        /// Refuse messages whose header names another schema id (on, as
+        /// generated decoders do), or decode them all the same (off: for a
+        /// capture whose schema id is known to be wrong).
+        #[arg(long, value_enum, default_value = "on", value_name = "on|off")]
+        schema_id_check: Switch,
         /// The input file, or - for standard input.
         input: String,
     },
@@ -141,8 +153,17 @@ fn main() -> ExitCode {
             skip,
             templates,
             keep_going,
+            schema_id_check,
             input,
-        } => decode(&schema, framing, skip, &templates, keep_going, &input),
+        } => decode(
+            &schema,
+            framing,
+            skip,
+            &templates,
+            keep_going,
+            schema_id_check == Switch::On,
+            &input,
+        ),
         Command::Encode {
             schema,
             framing,
@@ -263,6 +284,7 @@ fn decode(
     skip: u64,
     templates: &[u64],
     keep_going: bool,
+    schema_id_check: bool,
     input: &str,
 ) -> io::Result<bool> {
     let Some(schema) = load(schema_path) else {
@@ -271,6 +293,7 @@ fn decode(
     let Some(codec) = codec(&schema) else {
         return Ok(false);
     };
+    let codec = codec.with_schema_id_check(schema_id_check);
     let label = schema_path.to_string_lossy();
     let mut reader = FrameReader::new(open(input)?, framing, schema.byte_order);
     reader.skip(skip)?;

@@ -85,12 +85,21 @@ fn corrupt_var_data_length() {
         return;
     };
     let mut bin = car.bin.clone();
-    // manufacturer's uint32 length at 134.
-    bin[137] = 0x7f;
+    // manufacturer's uint32 length at 134: within its maxValue
+    // (1073741824), beyond the bytes there are.
+    bin[136] = 0x7f;
     let (code, _, err) = decode(&car, &[], &bin);
     assert_eq!(code, 1);
     assert!(
         err.contains("at byte 138: truncated: var data of Car.manufacturer"),
+        "{err}"
+    );
+    // Above its maxValue: refused as such, as the generated decoder does.
+    bin[137] = 0x7f;
+    let (code, _, err) = decode(&car, &[], &bin);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("at byte 134: var data of Car.manufacturer: length 2139029527 is above its maximum 1073741824"),
         "{err}"
     );
 }

@@ -56,6 +56,97 @@ pub fn check_count(count: usize, max: u64) -> Result<()> {
     }
 }
 
+/// The rule for a group's dimension, the same in generated decoders and in
+/// `sbe decode`: the count is at most `max_count`
+/// ([`Error::CountOutOfRange`]), and when there is an entry to read, the
+/// block length on the wire holds the fields of the acting version
+/// (`required`; [`Error::BlockLengthTooShort`]). An empty group's block
+/// length is never used, so it is not checked: the reference
+/// implementation does not read it either.
+///
+/// ```
+/// use sbe_rt::{codec::check_group, Error};
+///
+/// assert_eq!(check_group(0, 2, 10, 8), Ok(()));
+/// assert_eq!(
+///     check_group(1, 2, 10, 8),
+///     Err(Error::BlockLengthTooShort { block_length: 2, required: 8 })
+/// );
+/// assert_eq!(check_group(11, 8, 10, 8), Err(Error::CountOutOfRange { count: 11, max: 10 }));
+/// ```
+#[inline]
+pub fn check_group(
+    count: usize,
+    block_length: usize,
+    max_count: u64,
+    required: usize,
+) -> Result<()> {
+    check_count(count, max_count)?;
+    if count != 0 {
+        check_block_length(block_length, required)?;
+    }
+    Ok(())
+}
+
+/// The most entries a group whose entries take no bytes at all (no
+/// fields, nested groups or var data) may claim: such a count is not
+/// bounded by the bytes of the message, so it is bounded here.
+pub const MAX_EMPTY_ENTRIES: usize = 1 << 20;
+
+/// The rule for a group's count against the bytes left, the same in
+/// generated decoders and in `sbe decode`: `count` entries of at least
+/// `min_entry` bytes each must fit in `buf[start..]`
+/// ([`Error::Truncated`]), checked before any entry is read; and entries
+/// of no bytes are at most [`MAX_EMPTY_ENTRIES`]
+/// ([`Error::CountOutOfRange`]).
+///
+/// ```
+/// use sbe_rt::{codec::check_entries, Error};
+///
+/// assert_eq!(check_entries(&[0; 10], 2, 2, 4), Ok(()));
+/// assert_eq!(
+///     check_entries(&[0; 10], 2, 3, 4),
+///     Err(Error::Truncated { needed: 14, available: 10 })
+/// );
+/// assert!(check_entries(&[], 0, 1 << 21, 0).is_err());
+/// ```
+#[inline]
+pub fn check_entries(buf: &[u8], start: usize, count: usize, min_entry: usize) -> Result<()> {
+    let need = start.saturating_add(count.saturating_mul(min_entry));
+    if need > buf.len() {
+        return Err(Error::Truncated {
+            needed: need,
+            available: buf.len(),
+        });
+    }
+    if min_entry == 0 && count > MAX_EMPTY_ENTRIES {
+        return Err(Error::CountOutOfRange {
+            count: count as u64,
+            max: MAX_EMPTY_ENTRIES as u64,
+        });
+    }
+    Ok(())
+}
+
+/// The rule for a message header's schema id, the same in generated
+/// decoders and in `sbe decode`: it must be the schema's
+/// ([`Error::WrongSchemaId`]).
+///
+/// ```
+/// use sbe_rt::{codec::check_schema_id, Error};
+///
+/// assert_eq!(check_schema_id(7, 7), Ok(()));
+/// assert_eq!(check_schema_id(8, 7), Err(Error::WrongSchemaId { expected: 7, actual: 8 }));
+/// ```
+#[inline]
+pub fn check_schema_id(actual: u64, expected: u64) -> Result<()> {
+    if actual == expected {
+        Ok(())
+    } else {
+        Err(Error::WrongSchemaId { expected, actual })
+    }
+}
+
 /// `len` as a `u64` when it is at most `max`, else
 /// [`Error::LengthOutOfRange`].
 #[inline]

@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 use super::names::{self, Scope};
 use super::values::{getter, int_lit, plus, putter, str_getter, to_u64, Val};
 use super::{deprecated, docs, Ctx};
-use crate::ir::{Data, Field, Group, Message, Primitive, Scalar, Type, TypeKind};
+use crate::ir::{Data, Field, Group, IntSlot, Message, Primitive, TypeKind};
 
 /// Method names of decoders and encoders, and trait method names clippy
 /// wants implemented as traits: a field never takes one of these.
@@ -164,12 +164,7 @@ impl Block<'_> {
     }
 
     fn end_for(&self, version: u32) -> usize {
-        self.fields
-            .iter()
-            .filter(|f| f.since_version <= version)
-            .map(|f| (f.offset + f.encoded_length) as usize)
-            .max()
-            .unwrap_or(0)
+        crate::ir::block_end(self.fields, version) as usize
     }
 
     fn has_ext(&self) -> bool {
@@ -189,49 +184,28 @@ struct Dim {
     max_count: u64,
 }
 
-fn dim_of(t: &Type) -> Dim {
-    let mut d = Dim {
-        len: crate::ir::encoded_length(t).unwrap_or(0) as usize,
-        bl_off: 0,
-        bl_prim: Primitive::Uint16,
-        num_off: 2,
-        num_prim: Primitive::Uint16,
-        max_count: u64::from(u16::MAX),
+fn dim_of(g: &Group) -> Dim {
+    let layout = g.dimension_layout();
+    let wire = |slot: Option<IntSlot>, default_offset: usize| match slot {
+        Some(IntSlot::Wire { offset, primitive }) => (offset as usize, primitive),
+        _ => (default_offset, Primitive::Uint16),
     };
-    if let TypeKind::Composite(c) = &t.kind {
-        for m in &c.members {
-            if let TypeKind::Encoded(e) = &m.ty.kind {
-                if m.ty.name == "blockLength" {
-                    d.bl_off = m.offset as usize;
-                    d.bl_prim = e.primitive;
-                } else if m.ty.name == "numInGroup" {
-                    d.num_off = m.offset as usize;
-                    d.num_prim = e.primitive;
-                    d.max_count = match e.max_value {
-                        Some(Scalar::Int(m)) => u64::try_from(m).unwrap_or(0),
-                        _ => u64::try_from(e.primitive.int_range().1).unwrap_or(u64::MAX),
-                    };
-                }
-            }
-        }
+    let (bl_off, bl_prim) = wire(layout.block_length, 0);
+    let (num_off, num_prim) = wire(layout.num_in_group, 2);
+    Dim {
+        len: layout.encoded_length as usize,
+        bl_off,
+        bl_prim,
+        num_off,
+        num_prim,
+        max_count: layout.max_count,
     }
-    d
 }
 
 /// Layout of a var data encoding composite: (length offset, data offset).
 fn data_layout(d: &Data) -> (usize, usize) {
-    let mut lo = 0;
-    let mut vo = d.length_primitive.size() as usize;
-    if let TypeKind::Composite(c) = &d.ty.kind {
-        for m in &c.members {
-            if m.ty.name == "length" {
-                lo = m.offset as usize;
-            } else if m.ty.name == "varData" {
-                vo = m.offset as usize;
-            }
-        }
-    }
-    (lo, vo.max(lo + d.length_primitive.size() as usize))
+    let layout = d.layout();
+    (layout.length_offset as usize, layout.data_offset as usize)
 }
 
 /// Bytes of an integer in the schema's byte order.
@@ -249,7 +223,7 @@ fn int_bytes(ctx: &Ctx, p: Primitive, v: u64) -> Vec<u8> {
 fn empty_bytes(ctx: &Ctx, b: &Block, k: usize) -> Vec<u8> {
     match b.groups.get(k) {
         Some(g) => {
-            let d = dim_of(&g.dimension);
+            let d = dim_of(g);
             let mut out = vec![0u8; d.len];
             for (i, x) in int_bytes(ctx, d.bl_prim, u64::from(g.block_length))
                 .into_iter()
@@ -1129,6 +1103,18 @@ fn ctx_header_ident(ctx: &Ctx) -> Ident {
     format_ident!("{base}Decoder")
 }
 
+/// The fewest bytes an entry of `g` takes after its block at the acting
+/// `version` (the IR's `entry_tail`), as an expression of `version`.
+fn entry_tail_expr(g: &Group) -> TokenStream {
+    let base = g.entry_tail(g.since_version) as usize;
+    let mut body = quote!(#base);
+    for v in g.entry_tail_versions() {
+        let tail = g.entry_tail(v) as usize;
+        body = quote!(if version >= #v { #tail } else { #body });
+    }
+    body
+}
+
 /// The iterator over a group's entries.
 fn group_iter(
     ctx: &Ctx,
@@ -1142,7 +1128,7 @@ fn group_iter(
         return fixed_group_iter(ctx, g, gi, top, gated);
     }
     let GroupIdents { iter, entry, .. } = gi;
-    let d = dim_of(&g.dimension);
+    let d = dim_of(g);
     let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
     let get_bl = getter(ctx, d.bl_prim);
     let get_n = getter(ctx, d.num_prim);
@@ -1178,6 +1164,7 @@ fn group_iter(
     let bl_read = to_u64(d.bl_prim, quote!(#get_bl(buf, #bl_at)));
     let n_read = to_u64(d.num_prim, quote!(#get_n(buf, #n_at)));
     let tail = iter_tail(ctx, iter);
+    let min_tail = entry_tail_expr(g);
     quote! {
             #[doc = #doc]
             #[derive(Clone, Copy)]
@@ -1209,8 +1196,8 @@ fn group_iter(
                 fn head(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<Self, ::sbe_rt::Error> {
                     ::sbe_rt::slice(buf, pos, #dim)?;
                     let g = Self::at(buf, pos, version);
-                    ::sbe_rt::codec::check_count(g.remaining, #max)?;
-                    ::sbe_rt::codec::check_block_length(g.block_length, #entry::required(version))?;
+                    ::sbe_rt::codec::check_group(g.remaining, g.block_length, #max, #entry::required(version))?;
+                    ::sbe_rt::codec::check_entries(buf, g.pos, g.remaining, g.block_length.saturating_add(#min_tail))?;
                     ::core::result::Result::Ok(g)
                 }
 
@@ -1292,7 +1279,7 @@ fn iter_tail(ctx: &Ctx, iter: &Ident) -> TokenStream {
 /// next section starts without waiting for the last entry.
 fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool, gated: bool) -> TokenStream {
     let GroupIdents { iter, entry, .. } = gi;
-    let d = dim_of(&g.dimension);
+    let d = dim_of(g);
     let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
     let get_bl = getter(ctx, d.bl_prim);
     let get_n = getter(ctx, d.num_prim);
@@ -1371,8 +1358,8 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool, gated: bo
                 let h = ::sbe_rt::codec::array_at::<#dim>(buf, pos)?;
                 let block_length = ::sbe_rt::codec::to_usize(#bl_read);
                 let remaining = ::sbe_rt::codec::to_usize(#n_read);
-                ::sbe_rt::codec::check_count(remaining, #max)?;
-                ::sbe_rt::codec::check_block_length(block_length, #entry::required(version))?;
+                ::sbe_rt::codec::check_group(remaining, block_length, #max, #entry::required(version))?;
+                ::sbe_rt::codec::check_entries(buf, #pos_dim, remaining, block_length)?;
                 let end = ::sbe_rt::codec::blocks_end(buf, #pos_dim, remaining, block_length)?;
                 let entries = buf.get(#pos_dim..end).unwrap_or_default();
                 ::core::result::Result::Ok((Self { entries, block_length, remaining, version }, end))
@@ -1644,7 +1631,7 @@ fn group_encoder(
     let enc = &gi.enc;
     let k = b.sections();
     let bl = b.block_length;
-    let d = dim_of(&g.dimension);
+    let d = dim_of(g);
     let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
     let put_bl = putter(ctx, d.bl_prim);
     let put_n = putter(ctx, d.num_prim);

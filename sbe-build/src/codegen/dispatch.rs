@@ -51,10 +51,7 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
     // A constant schemaId member is not on the wire: nothing to check.
     let check = if schema_id_on_wire {
         quote! {
-            let schema_id = #rs;
-            if schema_id != SCHEMA_ID {
-                return ::core::result::Result::Err(::sbe_rt::Error::WrongSchemaId { expected: SCHEMA_ID, actual: schema_id });
-            }
+            ::sbe_rt::codec::check_schema_id(#rs, SCHEMA_ID)?;
         }
     } else {
         TokenStream::new()

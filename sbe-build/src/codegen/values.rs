@@ -449,12 +449,11 @@ impl<'s> Val<'s> {
                     w.end_array();
                 }
             }
-            Val::Enum { ty, optional, .. } => {
-                let raw = if *optional {
-                    quote!(w.null();)
-                } else {
-                    json_prim(ty.encoding, quote!(e.raw()))
-                };
+            Val::Enum { ty, .. } => {
+                // FORMAT.md rule 6: a value that matches no validValue is
+                // its raw value; only the null value (read as `None`
+                // before this) is `null`.
+                let raw = json_prim(ty.encoding, quote!(e.raw()));
                 quote! {
                     let e = #v;
                     match e.name() {

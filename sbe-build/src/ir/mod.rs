@@ -29,6 +29,7 @@ mod model;
 mod primitive;
 mod report;
 mod resolve;
+mod wire;
 
 use std::path::Path;
 
@@ -36,6 +37,7 @@ pub use layout::{encoded_length, field_length};
 pub use model::*;
 pub use report::layout_json;
 pub use resolve::is_identifier;
+pub use wire::{block_end, DimensionLayout, HeaderLayout, IntSlot, VarDataLayout};
 
 use crate::error::Error;
 use crate::schema;

@@ -12,7 +12,8 @@ use sbe_build::ir::{
 use std::fmt::Write as _;
 
 use super::json::{JsonWriter, Sink};
-use super::{int_null, is_utf8, read_int, Codec, Header, Slot, VarLayout};
+use super::{int_null, is_utf8, read_int, read_slot, slot_offset, Codec, Header};
+use sbe_build::ir::IntSlot;
 
 /// Why a message could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -29,15 +30,49 @@ pub enum DecodeErrorKind {
         have: u64,
     },
     /// The header names a template the schema does not have.
-    #[error("unknown template id {0}")]
+    #[error("unknown template id {0} ({0:#06x})")]
     UnknownTemplate(u64),
-    /// A group count that cannot be right.
-    #[error("corrupt count: {what} claims {count} entries")]
-    CorruptCount {
+    /// The header names another schema (generated decoders refuse it the
+    /// same way: `sbe_rt::Error::WrongSchemaId`).
+    #[error("wrong schema id {actual} (expected {expected}): the message is of another schema")]
+    WrongSchemaId {
+        /// The schema's id.
+        expected: u64,
+        /// The id in the header.
+        actual: u64,
+    },
+    /// A block length on the wire (root block or group entry) too short
+    /// for the fields of the acting version (`sbe_rt::Error::BlockLengthTooShort`).
+    #[error(
+        "{what}: block length {block_length} is shorter than the {required} bytes its fields need"
+    )]
+    BlockLengthTooShort {
+        /// The block.
+        what: String,
+        /// The block length read.
+        block_length: u64,
+        /// The bytes the acting version's fields need.
+        required: u64,
+    },
+    /// A group count above its `numInGroup` maximum (`sbe_rt::Error::CountOutOfRange`).
+    #[error("{what}: count {count} is above its maximum {max}")]
+    CountOutOfRange {
         /// The group.
         what: String,
         /// The count read.
         count: u64,
+        /// The largest count allowed.
+        max: u64,
+    },
+    /// A var-data length above its length type's maximum (`sbe_rt::Error::LengthOutOfRange`).
+    #[error("{what}: length {length} is above its maximum {max}")]
+    LengthOutOfRange {
+        /// The var data.
+        what: String,
+        /// The length read.
+        length: u64,
+        /// The largest length allowed.
+        max: u64,
     },
     /// A framing header that does not fit the message behind it.
     #[error("framing: {0}")]
@@ -134,8 +169,22 @@ impl<'s> Codec<'s> {
         let header = self
             .read_header(hbytes)
             .ok_or_else(|| truncated(base, 0, "message header", hl, buf.len()))?;
+        if let (true, Some(IntSlot::Wire { .. }), Some(actual)) = (
+            self.schema_id_check,
+            self.header.schema_id,
+            header.schema_id,
+        ) {
+            let expected = u64::from(self.schema.id);
+            if sbe_rt::codec::check_schema_id(actual, expected).is_err() {
+                return Err(DecodeError {
+                    offset: base + slot_offset(self.header.schema_id),
+                    kind: DecodeErrorKind::WrongSchemaId { expected, actual },
+                    need: None,
+                });
+            }
+        }
         let message = self.message_by_id(header.template_id).ok_or(DecodeError {
-            offset: base + slot_offset(self.template_id),
+            offset: base + slot_offset(self.header.template_id),
             kind: DecodeErrorKind::UnknownTemplate(header.template_id),
             need: None,
         })?;
@@ -160,6 +209,7 @@ impl<'s> Codec<'s> {
         w.sink.begin_object();
         let block_len = usize::try_from(header.block_length).unwrap_or(usize::MAX);
         w.path.push_str(&message.name);
+        w.check_block(hl, block_len, &message.fields)?;
         let block = w.take(hl, block_len, "root block")?;
         w.fields(&message.fields, block, hl)?;
         let mut pos = hl.saturating_add(block_len);
@@ -172,13 +222,6 @@ impl<'s> Codec<'s> {
             header,
             message,
         })
-    }
-}
-
-fn slot_offset(s: Slot) -> u64 {
-    match s {
-        Slot::At(at, _) => at as u64,
-        _ => 0,
     }
 }
 
@@ -218,6 +261,48 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
                     self.buf.len(),
                 )
             })
+    }
+
+    /// The block of `block_len` bytes at `at` holds the `fields` of the
+    /// acting version: the rule generated decoders apply.
+    fn check_block(
+        &self,
+        at: usize,
+        block_len: usize,
+        fields: &[Field],
+    ) -> Result<(), DecodeError> {
+        let version = u32::try_from(self.version).unwrap_or(u32::MAX);
+        let required = sbe_build::ir::block_end(fields, version) as usize;
+        sbe_rt::codec::check_block_length(block_len, required)
+            .map_err(|e| self.rule_error(at, "block", e))
+    }
+
+    /// A rule of `sbe_rt::codec` broken at `at`: the same verdict the
+    /// generated decoders give, with where and what.
+    fn rule_error(&self, at: usize, what: &str, e: sbe_rt::Error) -> DecodeError {
+        let what = format!("{what} of {}", self.path);
+        let kind = match e {
+            sbe_rt::Error::BlockLengthTooShort {
+                block_length,
+                required,
+            } => DecodeErrorKind::BlockLengthTooShort {
+                what,
+                block_length,
+                required,
+            },
+            sbe_rt::Error::CountOutOfRange { count, max } => {
+                DecodeErrorKind::CountOutOfRange { what, count, max }
+            }
+            sbe_rt::Error::LengthOutOfRange { length, max } => {
+                DecodeErrorKind::LengthOutOfRange { what, length, max }
+            }
+            other => DecodeErrorKind::Framing(format!("{what}: {other}")),
+        };
+        DecodeError {
+            offset: self.base + at as u64,
+            kind,
+            need: None,
+        }
     }
 
     fn fields(&mut self, fields: &[Field], block: &[u8], at: usize) -> Result<(), DecodeError> {
@@ -435,18 +520,24 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
         let path_len = self.path.len();
         self.path.push('.');
         self.path.push_str(&g.name);
-        let dim_len = sbe_build::ir::encoded_length(&g.dimension).unwrap_or(0) as usize;
+        let layout = g.dimension_layout();
+        let dim_len = layout.encoded_length as usize;
         let dim = self.take(*pos, dim_len, "group dimension")?;
         let order = self.order;
-        let block_len = Slot::find(&g.dimension, "blockLength")
-            .read(dim, order)
+        let block_len = read_slot(layout.block_length, dim, order)
             .map_or(g.block_length as usize, |v| {
                 usize::try_from(v).unwrap_or(usize::MAX)
             });
-        let count = Slot::find(&g.dimension, "numInGroup")
-            .read(dim, order)
-            .unwrap_or(0);
+        let count = read_slot(layout.num_in_group, dim, order).unwrap_or(0);
         let count = u64::try_from(count).unwrap_or(0);
+        let version = u32::try_from(self.version).unwrap_or(u32::MAX);
+        sbe_rt::codec::check_group(
+            sbe_rt::codec::to_usize(count),
+            block_len,
+            layout.max_count,
+            sbe_build::ir::block_end(&g.fields, version) as usize,
+        )
+        .map_err(|e| self.rule_error(*pos, "group", e))?;
         let shown = self.path.split_once('.').map_or("", |(_, rest)| rest);
         self.sink.note(
             *pos,
@@ -455,36 +546,17 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
         );
         let dim_at = *pos;
         *pos += dim_len;
-        // The smallest an entry can be: its block, nested dimensions and
-        // var data length prefixes.
-        let nested: u64 = g
-            .groups
-            .iter()
-            .filter(|n| u64::from(n.since_version) <= self.version)
-            .map(|n| u64::from(sbe_build::ir::encoded_length(&n.dimension).unwrap_or(0)))
-            .sum();
-        let prefixes: u64 = g
-            .data
-            .iter()
-            .filter(|d| u64::from(d.since_version) <= self.version)
-            .map(|d| VarLayout::of(d).data_offset as u64)
-            .sum();
-        let min_entry = (block_len as u64)
-            .saturating_add(nested)
-            .saturating_add(prefixes);
-        let left = self.buf.len().saturating_sub(*pos) as u64;
-        if min_entry == 0 && count > 1 << 20 {
-            return Err(DecodeError {
-                offset: self.base + dim_at as u64,
-                kind: DecodeErrorKind::CorruptCount {
-                    what: format!("group {}", self.path),
-                    count,
-                },
-                need: None,
-            });
-        }
-        if count.saturating_mul(min_entry) > left {
-            let need = count.saturating_mul(min_entry);
+        // The generated decoders' rule: every entry's fewest bytes fit in
+        // what is left, checked before any entry is read.
+        let min_entry = block_len.saturating_add(g.entry_tail(version) as usize);
+        if let Err(e) =
+            sbe_rt::codec::check_entries(self.buf, *pos, sbe_rt::codec::to_usize(count), min_entry)
+        {
+            if let sbe_rt::Error::CountOutOfRange { .. } = e {
+                return Err(self.rule_error(dim_at, "group", e));
+            }
+            let need = count.saturating_mul(min_entry as u64);
+            let left = self.buf.len().saturating_sub(*pos) as u64;
             return Err(DecodeError {
                 offset: self.base + *pos as u64,
                 kind: DecodeErrorKind::Truncated {
@@ -522,17 +594,29 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
             let path_len = self.path.len();
             self.path.push('.');
             self.path.push_str(&d.name);
-            let lay = VarLayout::of(d);
-            let prefix = self.take(*pos, lay.data_offset, "var data length")?;
-            let len = read_int(prefix, lay.length.0, lay.length.1, self.order).unwrap_or(0);
-            let len = usize::try_from(len).unwrap_or(usize::MAX);
+            let lay = d.layout();
+            let data_offset = lay.data_offset as usize;
+            let prefix = self.take(*pos, data_offset, "var data length")?;
+            let len = read_int(
+                prefix,
+                lay.length_offset as usize,
+                lay.length_primitive,
+                self.order,
+            )
+            .unwrap_or(0);
+            let len = u64::try_from(len).unwrap_or(u64::MAX);
+            // The generated decoders' rule: the length is checked against
+            // its maximum before the bytes are looked for.
+            if let Err(e @ sbe_rt::Error::LengthOutOfRange { .. }) =
+                sbe_rt::codec::data_end(self.buf, *pos + data_offset, len, lay.max_length)
+            {
+                return Err(self.rule_error(*pos, "var data", e));
+            }
+            let len = sbe_rt::codec::to_usize(len);
             let shown = self.path.split_once('.').map_or("", |(_, rest)| rest);
-            self.sink.note(
-                *pos,
-                lay.data_offset,
-                format_args!("{shown} (length {len})"),
-            );
-            *pos += lay.data_offset;
+            self.sink
+                .note(*pos, data_offset, format_args!("{shown} (length {len})"));
+            *pos += data_offset;
             let bytes = self.take(*pos, len, "var data")?;
             self.sink.key(&d.name);
             self.sink.span(*pos, len);

@@ -11,7 +11,8 @@ use sbe_build::ir::{
     SetType, Type, TypeKind,
 };
 
-use super::{int_null, is_utf8, write_int, Codec, Slot, VarLayout};
+use super::{int_null, is_utf8, write_int, Codec};
+use sbe_build::ir::IntSlot;
 
 /// What is wrong with a JSON value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -209,7 +210,7 @@ impl Codec<'_> {
         }
         e.pop(1);
         e.version = u64::try_from(version).unwrap_or(0);
-        if let Slot::Const(v) = self.block_length {
+        if let Some(IntSlot::Constant(v)) = self.header.block_length {
             block_length = v;
         }
 
@@ -718,20 +719,25 @@ impl Enc {
                 }
                 None => return Err(self.err(EncodeErrorKind::MissingField)),
             };
-            let dim_len = sbe_build::ir::encoded_length(&g.dimension).unwrap_or(0) as usize;
-            let mut dim = vec![0u8; dim_len];
-            if let Slot::At(at, p) = Slot::find(&g.dimension, "blockLength") {
-                self.put_int(&mut dim, at, p, i128::from(g.block_length))?;
+            let layout = g.dimension_layout();
+            let mut dim = vec![0u8; layout.encoded_length as usize];
+            if let Some(IntSlot::Wire { offset, primitive }) = layout.block_length {
+                self.put_int(
+                    &mut dim,
+                    offset as usize,
+                    primitive,
+                    i128::from(g.block_length),
+                )?;
             }
-            if let Slot::At(at, p) = Slot::find(&g.dimension, "numInGroup") {
-                let n = entries.len() as i128;
-                if n > p.int_range().1 {
-                    return Err(self.err(EncodeErrorKind::OutOfRange {
-                        value: format!("{n} entries"),
-                        ty: format!("numInGroup ({})", p.name()),
-                    }));
-                }
-                self.put_int(&mut dim, at, p, n)?;
+            // The generated encoders' rule: at most numInGroup's maximum.
+            if sbe_rt::codec::check_count(entries.len(), layout.max_count).is_err() {
+                return Err(self.err(EncodeErrorKind::OutOfRange {
+                    value: format!("{} entries", entries.len()),
+                    ty: format!("numInGroup (max {})", layout.max_count),
+                }));
+            }
+            if let Some(IntSlot::Wire { offset, primitive }) = layout.num_in_group {
+                self.put_int(&mut dim, offset as usize, primitive, entries.len() as i128)?;
             }
             out.extend_from_slice(&dim);
             for (i, entry) in entries.iter().enumerate() {
@@ -785,9 +791,14 @@ impl Enc {
                     max,
                 }));
             }
-            let lay = VarLayout::of(d);
-            let mut prefix = vec![0u8; lay.data_offset];
-            self.put_int(&mut prefix, lay.length.0, lay.length.1, bytes.len() as i128)?;
+            let lay = d.layout();
+            let mut prefix = vec![0u8; lay.data_offset as usize];
+            self.put_int(
+                &mut prefix,
+                lay.length_offset as usize,
+                lay.length_primitive,
+                bytes.len() as i128,
+            )?;
             out.extend_from_slice(&prefix);
             out.extend_from_slice(&bytes);
             self.pop(1);

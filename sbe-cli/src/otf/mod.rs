@@ -13,9 +13,7 @@ pub mod size;
 
 use std::collections::HashMap;
 
-use sbe_build::ir::{
-    ByteOrder, ConstValue, Message, Presence, Primitive, Scalar, Schema, Type, TypeKind,
-};
+use sbe_build::ir::{ByteOrder, HeaderLayout, IntSlot, Message, Primitive, Scalar, Schema};
 
 /// A schema cannot be used for run-time coding.
 #[derive(Debug, thiserror::Error)]
@@ -35,81 +33,21 @@ pub enum CodecError {
     },
 }
 
-/// Where one integer member of a composite (a header or a dimension) is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Slot {
-    /// On the wire at this offset, with this primitive.
-    At(usize, Primitive),
-    /// A constant member.
-    Const(i128),
-    /// Not a member.
-    Absent,
-}
-
-impl Slot {
-    /// Find member `name` of composite `ty`.
-    pub(crate) fn find(ty: &Type, name: &str) -> Slot {
-        let TypeKind::Composite(c) = &ty.kind else {
-            return Slot::Absent;
-        };
-        for m in &c.members {
-            if m.ty.name != name {
-                continue;
-            }
-            if let TypeKind::Encoded(e) = &m.ty.kind {
-                if e.presence == Presence::Constant {
-                    if let Some(ConstValue::Number(Scalar::Int(v))) = &e.const_value {
-                        return Slot::Const(*v);
-                    }
-                    return Slot::Absent;
-                }
-                if !e.primitive.is_float() && e.length == 1 {
-                    return Slot::At(m.offset as usize, e.primitive);
-                }
-            }
-            return Slot::Absent;
-        }
-        Slot::Absent
-    }
-
-    /// Read the member from `bytes` (the composite's bytes).
-    pub(crate) fn read(self, bytes: &[u8], order: ByteOrder) -> Option<i128> {
-        match self {
-            Slot::At(at, p) => read_int(bytes, at, p, order),
-            Slot::Const(v) => Some(v),
-            Slot::Absent => None,
-        }
+/// Reads an integer member of a composite (`bytes` are the composite's)
+/// at the slot the IR gives for it; `None` when there is no such member
+/// or `bytes` are too short.
+pub(crate) fn read_slot(slot: Option<IntSlot>, bytes: &[u8], order: ByteOrder) -> Option<i128> {
+    match slot? {
+        IntSlot::Wire { offset, primitive } => read_int(bytes, offset as usize, primitive, order),
+        IntSlot::Constant(v) => Some(v),
     }
 }
 
-/// Where the length prefix of a var data field is.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct VarLayout {
-    /// Offset and primitive of the length.
-    pub length: (usize, Primitive),
-    /// Offset of the first data byte from the start of the prefix.
-    pub data_offset: usize,
-}
-
-impl VarLayout {
-    /// The layout of a `<data>`'s encoding composite.
-    pub(crate) fn of(data: &sbe_build::ir::Data) -> VarLayout {
-        let mut length = (0usize, data.length_primitive);
-        let mut data_offset = data.length_primitive.size() as usize;
-        if let TypeKind::Composite(c) = &data.ty.kind {
-            for m in &c.members {
-                if m.ty.name == "length" {
-                    length.0 = m.offset as usize;
-                } else if m.ty.name == "varData" {
-                    data_offset = m.offset as usize;
-                }
-            }
-        }
-        let min = length.0 + length.1.size() as usize;
-        VarLayout {
-            length,
-            data_offset: data_offset.max(min),
-        }
+/// The byte offset of a slot on the wire (0 for a constant).
+pub(crate) fn slot_offset(slot: Option<IntSlot>) -> u64 {
+    match slot {
+        Some(IntSlot::Wire { offset, .. }) => u64::from(offset),
+        _ => 0,
     }
 }
 
@@ -133,10 +71,8 @@ pub struct Codec<'s> {
     pub(crate) schema: &'s Schema,
     pub(crate) order: ByteOrder,
     pub(crate) header_len: usize,
-    pub(crate) block_length: Slot,
-    pub(crate) template_id: Slot,
-    pub(crate) schema_id: Slot,
-    pub(crate) version: Slot,
+    pub(crate) header: HeaderLayout,
+    pub(crate) schema_id_check: bool,
     by_id: HashMap<u64, usize>,
     by_name: HashMap<&'s str, usize>,
 }
@@ -149,8 +85,8 @@ impl<'s> Codec<'s> {
             sbe_build::ir::encoded_length(header).ok_or_else(|| CodecError::HeaderLength {
                 header: header.name.clone(),
             })? as usize;
-        let template_id = Slot::find(header, "templateId");
-        if !matches!(template_id, Slot::At(..)) {
+        let layout = schema.header_layout();
+        if !matches!(layout.template_id, Some(IntSlot::Wire { .. })) {
             return Err(CodecError::NoTemplateId {
                 header: header.name.clone(),
             });
@@ -165,13 +101,20 @@ impl<'s> Codec<'s> {
             schema,
             order: schema.byte_order,
             header_len,
-            block_length: Slot::find(header, "blockLength"),
-            template_id,
-            schema_id: Slot::find(header, "schemaId"),
-            version: Slot::find(header, "version"),
+            header: layout,
             by_id,
             by_name,
+            schema_id_check: true,
         })
+    }
+
+    /// Whether a message whose header names another schema id is refused
+    /// (`true`, the default, as generated decoders refuse it) or decoded
+    /// all the same (`false`: for captures whose schema id is known to be
+    /// wrong).
+    pub fn with_schema_id_check(mut self, check: bool) -> Self {
+        self.schema_id_check = check;
+        self
     }
 
     /// The schema.
@@ -203,8 +146,9 @@ impl<'s> Codec<'s> {
     pub fn read_header(&self, buf: &[u8]) -> Option<Header> {
         let h = buf.get(..self.header_len)?;
         let to_u64 = |v: i128| u64::try_from(v).unwrap_or(0);
-        let template_id = to_u64(self.template_id.read(h, self.order)?);
-        let block_length = match self.block_length.read(h, self.order) {
+        let lay = &self.header;
+        let template_id = to_u64(read_slot(lay.template_id, h, self.order)?);
+        let block_length = match read_slot(lay.block_length, h, self.order) {
             Some(v) => to_u64(v),
             None => self
                 .message_by_id(template_id)
@@ -213,10 +157,8 @@ impl<'s> Codec<'s> {
         Some(Header {
             block_length,
             template_id,
-            schema_id: self.schema_id.read(h, self.order).map(to_u64),
-            version: self
-                .version
-                .read(h, self.order)
+            schema_id: read_slot(lay.schema_id, h, self.order).map(to_u64),
+            version: read_slot(lay.version, h, self.order)
                 .map_or(u64::from(self.schema.version), to_u64),
         })
     }
