@@ -10,12 +10,9 @@ use sbe_build::ir::ByteOrder;
 
 use crate::otf::decode::DecodeError;
 
-/// Bytes of a Simple Open Framing Header.
-pub const SOFH_LEN: usize = 6;
-/// SOFH encoding type of SBE 1.0 little-endian.
-pub const SOFH_SBE_LE: u16 = 0xEB50;
-/// SOFH encoding type of SBE 1.0 big-endian.
-pub const SOFH_SBE_BE: u16 = 0x5BE0;
+/// Bytes of a Simple Open Framing Header, and the SOFH encoding types of
+/// SBE 1.0 little-endian (`0xEB50`) and big-endian (`0x5BE0`): sbe-rt's.
+pub use sbe_rt::sofh::{SOFH_LEN, SOFH_SBE_BE, SOFH_SBE_LE};
 
 /// How messages follow one another in a stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -75,6 +72,20 @@ pub enum FrameError {
         /// What is wrong.
         what: String,
     },
+    /// A SOFH whose encoding type is not SBE's and whose length cannot
+    /// frame the stream (below 6, above the limit, or past the end of the
+    /// input): most likely the input is not SOFH-framed at all.
+    #[error(
+        "at byte {offset}: not a SOFH header: encoding type {encoding:#06x} is not SBE's \
+         ({SOFH_SBE_LE:#06x} little-endian, {SOFH_SBE_BE:#06x} big-endian); \
+         is the input really --framing sofh?"
+    )]
+    NotSofh {
+        /// Offset of the would-be header.
+        offset: u64,
+        /// The encoding type read.
+        encoding: u16,
+    },
     /// A message larger than the reader allows (a corrupt length).
     #[error("at byte {offset}: message would need {need} bytes, more than the {max} allowed")]
     TooLarge {
@@ -95,9 +106,9 @@ impl FrameError {
     pub fn offset(&self) -> Option<u64> {
         match self {
             FrameError::Decode(e) => Some(e.offset),
-            FrameError::BadFrame { offset, .. } | FrameError::TooLarge { offset, .. } => {
-                Some(*offset)
-            }
+            FrameError::BadFrame { offset, .. }
+            | FrameError::NotSofh { offset, .. }
+            | FrameError::TooLarge { offset, .. } => Some(*offset),
             FrameError::Io(_) => None,
         }
     }
@@ -233,6 +244,7 @@ impl<R: Read> FrameReader<R> {
                     || matches!(
                         e,
                         FrameError::BadFrame { .. }
+                            | FrameError::NotSofh { .. }
                             | FrameError::TooLarge { .. }
                             | FrameError::Io(_)
                     )
@@ -298,6 +310,17 @@ impl<R: Read> FrameReader<R> {
         let [l0, l1, l2, l3, e0, e1] = head;
         let len = u32::from_be_bytes([l0, l1, l2, l3]) as usize;
         let enc = u16::from_be_bytes([e0, e1]);
+        // An encoding type that is not SBE's with a length that cannot be
+        // right is no SOFH at all (raw messages read as SOFH, say): the
+        // encoding type says so better than the length would.
+        let sbe = matches!(enc, SOFH_SBE_LE | SOFH_SBE_BE);
+        let not_sofh = FrameError::NotSofh {
+            offset,
+            encoding: enc,
+        };
+        if !sbe && (len < SOFH_LEN || len > self.max_message) {
+            return Err(not_sofh);
+        }
         if len < SOFH_LEN {
             return Err(FrameError::BadFrame {
                 offset,
@@ -314,6 +337,9 @@ impl<R: Read> FrameReader<R> {
         if !self.fill(len)? {
             let have = self.end - self.start;
             self.advance(have);
+            if !sbe {
+                return Err(not_sofh);
+            }
             return Err(FrameError::BadFrame {
                 offset,
                 what: format!("frame of {len} bytes, input ends after {have}"),
@@ -326,7 +352,10 @@ impl<R: Read> FrameReader<R> {
                 SOFH_SBE_LE | SOFH_SBE_BE => format!(
                     "encoding type {enc:#06x} does not match the schema's byte order ({expected:#06x})"
                 ),
-                _ => format!("encoding type {enc:#06x} is not SBE ({SOFH_SBE_LE:#06x} or {SOFH_SBE_BE:#06x})"),
+                _ => format!(
+                    "encoding type {enc:#06x} is not SBE's \
+                     ({SOFH_SBE_LE:#06x} little-endian, {SOFH_SBE_BE:#06x} big-endian)"
+                ),
             };
             // The length still frames the stream: go on after it.
             return Err(FrameError::Decode(DecodeError {

@@ -223,8 +223,17 @@ impl<'s> Codec<'s> {
                     d.message.name, d.header.template_id, d.header.version, d.len
                 );
             }
+            // The error's own offset once, and only where it is not the
+            // message's (its Display would say "at byte" a second time).
+            Err(e) if e.offset == base => {
+                let _ = writeln!(out, "message at byte {base}: {}", e.kind);
+            }
             Err(e) => {
-                let _ = writeln!(out, "message at byte {base}: {e}");
+                let _ = writeln!(
+                    out,
+                    "message at byte {base}, error at byte {}: {}",
+                    e.offset, e.kind
+                );
             }
         }
         out.push_str(&rows);

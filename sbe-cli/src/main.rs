@@ -91,11 +91,12 @@ enum Command {
         /// The input file (JSON objects, one per line or pretty-printed), or - for standard input.
         input: String,
     },
-    /// Write the Rust code build.rs would generate for the schema into DIR.
+    /// Write the Rust code build.rs would generate for the schema into the --out folder.
     #[command(
         after_help = "Example:\n  sbe generate --schema schemas/car.xml --out src/generated\n\n\
-        Writes <package>.rs (the schema's package made a Rust identifier), the same file\n\
-        sbe_build::compile writes to OUT_DIR; the file is rewritten only when it changed."
+        Writes <stem>.rs into the --out folder (the stem: the schema's package in lower case,\n\
+        every character but a letter or digit made _), the same file sbe_build::compile\n\
+        writes to OUT_DIR; the file is rewritten only when it changed."
     )]
     Generate {
         /// The schema (XML).

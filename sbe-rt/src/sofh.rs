@@ -62,6 +62,24 @@ impl SofhHeader {
     }
 
     /// Whether the encoding type is [`SOFH_SBE_LE`] or [`SOFH_SBE_BE`].
+    ///
+    /// When it is neither, the bytes are most likely not SOFH-framed at
+    /// all (raw SBE messages read as SOFH, say), and the length means
+    /// nothing: check this before waiting for `message_length` bytes.
+    ///
+    /// ```
+    /// use sbe_rt::sofh::read_sofh;
+    ///
+    /// // A raw message header (blockLength 45, templateId 1, schemaId 1,
+    /// // version 0) read as a SOFH: a frame of 754,974,976 bytes of
+    /// // encoding type 0x0100.
+    /// let raw = [45u8, 0, 1, 0, 1, 0, 0, 0];
+    /// let header = read_sofh(&raw)?.expect("6 bytes are there");
+    /// assert_eq!(header.message_length, 754_974_976);
+    /// assert_eq!(header.encoding_type, 0x0100);
+    /// assert!(!header.is_sbe());
+    /// # Ok::<(), sbe_rt::Error>(())
+    /// ```
     #[must_use]
     pub fn is_sbe(&self) -> bool {
         matches!(self.encoding_type, SOFH_SBE_LE | SOFH_SBE_BE)
@@ -73,7 +91,8 @@ impl SofhHeader {
 /// `Ok(None)` when `buf` holds fewer than 6 bytes (more are needed); an
 /// [`Error::FrameLength`] when the header's length is below 6 (it cannot
 /// even hold the header). The encoding type is not checked: see
-/// [`SofhHeader::is_sbe`].
+/// [`SofhHeader::is_sbe`], which tells a stream that is not SOFH-framed
+/// from one with a corrupt length.
 ///
 /// ```
 /// use sbe_rt::{sofh::read_sofh, Error};
