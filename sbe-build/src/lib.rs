@@ -67,7 +67,7 @@
 //! `md_entry_px()` and `md_entry_px2()`, `v1` and `V1` → `v1()` and
 //! `v1_2()`; enum values `Bid` and `BID` → `Bid` and `Bid2`. The
 //! names the generated code uses itself are taken first: a field `header`
-//! → `header2()` (so with `decode`, `wrap`, `finish`, `next_entry`...), an
+//! → `header2()` (likewise `decode`, `wrap`, `finish`, `next_entry`...), an
 //! enum `Message` → `Message2`. Types are named before messages: a message
 //! `MDEntryType` beside an enum `MDEntryType` (`MdEntryType`) gets
 //! `MdEntryType2Decoder` and `MdEntryType2Encoder`, while its `Message`
