@@ -17,6 +17,23 @@ const MAX_INCLUDE_DEPTH: usize = 32;
 /// Deepest element nesting accepted: real schemas stay far below it, and it
 /// keeps hostile input from exhausting the stack of the recursive passes.
 const MAX_ELEMENT_DEPTH: usize = 100;
+/// Most attributes on one element. Real schemas use a dozen at most;
+/// roxmltree checks each new attribute against the element's others, so
+/// an element with tens of thousands of them takes seconds to parse.
+const MAX_ATTRIBUTES: usize = 256;
+/// Most namespace declarations in one file. Real schemas declare a few;
+/// roxmltree copies the namespaces in scope into every element that
+/// declares one more, quadratic in their number.
+const MAX_NAMESPACES: usize = 1024;
+/// Most schema text read for one document, the schema and every included
+/// part counted each time it is included. The largest real schema we know
+/// (CME iLink 3) is under 300 KB; the cap keeps a device such as
+/// `/dev/zero`, or a part included over and over, from filling memory.
+const MAX_TOTAL_BYTES: u64 = 32 << 20;
+/// Most `xi:include`s followed for one document. Real schemas include a
+/// handful of parts; without a cap, parts that include a small part many
+/// times each nest into an exponential number of reads.
+const MAX_INCLUDES: usize = 1000;
 
 /// A position in a schema file, 1-based.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -78,7 +95,8 @@ pub struct Document {
 pub fn parse_file(path: &Path) -> Result<Document, Error> {
     let mut files = Vec::new();
     let mut stack = Vec::new();
-    let root = load(path, None, &mut files, &mut stack)?;
+    let mut read = Budget::default();
+    let root = load(path, None, &mut files, &mut stack, &mut read)?;
     Ok(Document { root, files })
 }
 
@@ -86,7 +104,11 @@ pub fn parse_file(path: &Path) -> Result<Document, Error> {
 pub fn parse_str(path: &Path, text: &str) -> Result<Document, Error> {
     let mut files = vec![path.to_path_buf()];
     let mut stack = vec![canonical(path)];
-    let root = parse_text(path, text, &mut files, &mut stack)?;
+    let mut read = Budget {
+        bytes: u64::try_from(text.len()).unwrap_or(u64::MAX),
+        includes: 0,
+    };
+    let root = parse_text(path, text, &mut files, &mut stack, &mut read)?;
     Ok(Document { root, files })
 }
 
@@ -94,11 +116,20 @@ fn canonical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// What one document has read so far, against [`MAX_TOTAL_BYTES`] and
+/// [`MAX_INCLUDES`].
+#[derive(Default)]
+struct Budget {
+    bytes: u64,
+    includes: usize,
+}
+
 fn load(
     path: &Path,
     from: Option<&Pos>,
     files: &mut Vec<PathBuf>,
     stack: &mut Vec<PathBuf>,
+    read: &mut Budget,
 ) -> Result<Element, Error> {
     let key = canonical(path);
     if stack.contains(&key) {
@@ -113,7 +144,22 @@ fn load(
             "xi:include nested too deeply".to_string(),
         )]));
     }
-    let text = std::fs::read_to_string(path).map_err(|source| match from {
+    let text = read_text(path, from, read)?;
+    files.push(path.to_path_buf());
+    stack.push(key);
+    let root = parse_text(path, &text, files, stack, read);
+    stack.pop();
+    root
+}
+
+/// Read a schema file or an included part (`from` is the include's
+/// position). An included part must be a regular file, checked before it
+/// is opened, since opening a FIFO blocks and a device reads forever; the
+/// schema itself may be a pipe (`--schema <(...)`). Either way at most
+/// what is left of [`MAX_TOTAL_BYTES`] is read.
+fn read_text(path: &Path, from: Option<&Pos>, read: &mut Budget) -> Result<String, Error> {
+    use std::io::Read;
+    let fail = |source: std::io::Error| match from {
         Some(pos) => Error::Schema(vec![Diagnostic::error(
             Some(pos.clone()),
             format!("cannot read included file {}: {source}", path.display()),
@@ -122,12 +168,54 @@ fn load(
             path: path.to_path_buf(),
             source,
         },
-    })?;
-    files.push(path.to_path_buf());
-    stack.push(key);
-    let root = parse_text(path, &text, files, stack);
-    stack.pop();
-    root
+    };
+    let refuse = |msg: String| match from {
+        Some(pos) => Error::Schema(vec![Diagnostic::error(Some(pos.clone()), msg)]),
+        None => Error::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, msg),
+        },
+    };
+    let not_regular = || {
+        refuse(format!(
+            "included file {} is not a regular file",
+            path.display()
+        ))
+    };
+    if from.is_some() {
+        read.includes += 1;
+        if read.includes > MAX_INCLUDES {
+            return Err(refuse(format!(
+                "more than {MAX_INCLUDES} xi:includes in one schema"
+            )));
+        }
+        if !std::fs::metadata(path).map_err(fail)?.is_file() {
+            return Err(not_regular());
+        }
+    }
+    let file = std::fs::File::open(path).map_err(fail)?;
+    if from.is_some() && !file.metadata().map_err(fail)?.is_file() {
+        return Err(not_regular());
+    }
+    let left = MAX_TOTAL_BYTES.saturating_sub(read.bytes);
+    let mut bytes = Vec::new();
+    file.take(left.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(fail)?;
+    let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if len > left {
+        let what = match from {
+            Some(_) => format!("included file {}", path.display()),
+            None => "schema".to_string(),
+        };
+        return Err(refuse(format!(
+            "{what} refused: more than {} MiB of schema text, includes counted",
+            MAX_TOTAL_BYTES >> 20
+        )));
+    }
+    read.bytes += len;
+    String::from_utf8(bytes)
+        .map_err(|e| fail(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
 }
 
 fn parse_text(
@@ -135,14 +223,15 @@ fn parse_text(
     text: &str,
     files: &mut Vec<PathBuf>,
     stack: &mut Vec<PathBuf>,
+    read: &mut Budget,
 ) -> Result<Element, Error> {
     let file = Arc::new(path.to_path_buf());
     let line_starts = line_starts(text);
-    if let Some(at) = too_deep(text) {
+    if let Some((at, msg)) = prescan(text) {
         let (line, col) = line_col(text, &line_starts, at);
         return Err(Error::Schema(vec![Diagnostic::error(
             Some(Pos { file, line, col }),
-            format!("elements nested more than {MAX_ELEMENT_DEPTH} deep"),
+            msg,
         )]));
     }
     let opts = roxmltree::ParsingOptions {
@@ -163,10 +252,12 @@ fn parse_text(
     let mut ctx = Ctx {
         text,
         line_starts,
+        cursor: Cursor::default(),
         file,
         dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
         files,
         stack,
+        read,
     };
     ctx.element(doc.root_element(), 0)
 }
@@ -181,21 +272,50 @@ fn line_starts(text: &str) -> Vec<usize> {
 
 /// 1-based line and column (in characters) of byte offset `at`.
 fn line_col(text: &str, line_starts: &[usize], at: usize) -> (u32, u32) {
-    let line = line_starts.partition_point(|&s| s <= at).max(1);
-    let start = line_starts.get(line - 1).copied().unwrap_or(0);
-    let col = text.get(start..at).map_or(0, |t| t.chars().count());
-    (
-        u32::try_from(line).unwrap_or(u32::MAX),
-        u32::try_from(col + 1).unwrap_or(u32::MAX),
-    )
+    let mut cursor = Cursor::default();
+    cursor.line_col(text, line_starts, at)
 }
 
-/// Where the element nesting first exceeds [`MAX_ELEMENT_DEPTH`], found by
-/// a light scan before parsing: roxmltree's tokenizer recurses once per
-/// level, so hostile nesting would otherwise overflow the stack there.
-fn too_deep(text: &str) -> Option<usize> {
+/// The last position turned into line:col, so that the next one, further
+/// on in document order, counts only the characters in between: counting
+/// from the line start every time is quadratic on a schema written on one
+/// line.
+#[derive(Default)]
+struct Cursor {
+    /// Byte offset of the last position (a char boundary).
+    at: usize,
+    /// Its 0-based line.
+    line: usize,
+    /// Its 0-based column, in characters.
+    col: usize,
+}
+
+impl Cursor {
+    fn line_col(&mut self, text: &str, line_starts: &[usize], at: usize) -> (u32, u32) {
+        let line = line_starts.partition_point(|&s| s <= at).saturating_sub(1);
+        if line != self.line || at < self.at {
+            // A new line, or (never in document order) a step back.
+            self.line = line;
+            self.at = line_starts.get(line).copied().unwrap_or(0);
+            self.col = 0;
+        }
+        self.col += text.get(self.at..at).map_or(0, |t| t.chars().count());
+        self.at = at;
+        (
+            u32::try_from(line + 1).unwrap_or(u32::MAX),
+            u32::try_from(self.col + 1).unwrap_or(u32::MAX),
+        )
+    }
+}
+
+/// Where (and how) the text first exceeds [`MAX_ELEMENT_DEPTH`],
+/// [`MAX_ATTRIBUTES`] or [`MAX_NAMESPACES`], found by a light scan before
+/// parsing: roxmltree's tokenizer recurses once per level, so hostile
+/// nesting would otherwise overflow the stack there, and it is quadratic
+/// in the attributes of an element and the namespaces in scope.
+fn prescan(text: &str) -> Option<(usize, String)> {
     let b = text.as_bytes();
-    let (mut i, mut depth) = (0usize, 0usize);
+    let (mut i, mut depth, mut namespaces) = (0usize, 0usize, 0usize);
     while let Some(off) = b.get(i..).and_then(|r| r.iter().position(|&c| c == b'<')) {
         let at = i + off;
         let rest = b.get(at..).unwrap_or_default();
@@ -213,28 +333,70 @@ fn too_deep(text: &str) -> Option<usize> {
             Some(b'!') if rest.starts_with(b"<![CDATA[") => skip_to(b"]]>")?,
             Some(b'!') | Some(b'?') => skip_to(b">")?,
             _ => {
-                let end = tag_end(rest)?;
-                if rest.get(end.saturating_sub(1)) != Some(&b'/') {
+                let tag = start_tag(rest)?;
+                if tag.attributes > MAX_ATTRIBUTES {
+                    return Some((
+                        at,
+                        format!("element with more than {MAX_ATTRIBUTES} attributes"),
+                    ));
+                }
+                namespaces += tag.namespaces;
+                if namespaces > MAX_NAMESPACES {
+                    return Some((
+                        at,
+                        format!("more than {MAX_NAMESPACES} namespace declarations in one file"),
+                    ));
+                }
+                if rest.get(tag.end.saturating_sub(1)) != Some(&b'/') {
                     depth += 1;
                     if depth > MAX_ELEMENT_DEPTH {
-                        return Some(at);
+                        return Some((
+                            at,
+                            format!("elements nested more than {MAX_ELEMENT_DEPTH} deep"),
+                        ));
                     }
                 }
-                at + end + 1
+                at + tag.end + 1
             }
         };
     }
     None
 }
 
-/// Index of the `>` closing a start tag, skipping quoted attribute values.
-fn tag_end(tag: &[u8]) -> Option<usize> {
+/// A start tag as [`prescan`] sees it.
+struct StartTag {
+    /// Index of its closing `>`.
+    end: usize,
+    /// `=` outside quoted values: its attributes, namespace ones included.
+    attributes: usize,
+    /// Attributes whose name starts with `xmlns`.
+    namespaces: usize,
+}
+
+/// The start tag at the beginning of `tag`, skipping quoted attribute
+/// values; `None` when it does not end.
+fn start_tag(tag: &[u8]) -> Option<StartTag> {
     let mut quote = None;
+    let (mut attributes, mut namespaces) = (0, 0);
     for (i, &c) in tag.iter().enumerate() {
         match (quote, c) {
             (None, b'"' | b'\'') => quote = Some(c),
             (Some(q), _) if c == q => quote = None,
-            (None, b'>') => return Some(i),
+            (None, b'>') => {
+                return Some(StartTag {
+                    end: i,
+                    attributes,
+                    namespaces,
+                })
+            }
+            (None, b'=') => attributes += 1,
+            (None, b'x')
+                if i > 0
+                    && tag.get(i - 1).is_some_and(u8::is_ascii_whitespace)
+                    && tag.get(i..).is_some_and(|t| t.starts_with(b"xmlns")) =>
+            {
+                namespaces += 1
+            }
             _ => {}
         }
     }
@@ -244,15 +406,20 @@ fn tag_end(tag: &[u8]) -> Option<usize> {
 struct Ctx<'t, 'f> {
     text: &'t str,
     line_starts: Vec<usize>,
+    cursor: Cursor,
     file: Arc<PathBuf>,
     dir: PathBuf,
     files: &'f mut Vec<PathBuf>,
     stack: &'f mut Vec<PathBuf>,
+    read: &'f mut Budget,
 }
 
 impl Ctx<'_, '_> {
-    fn pos(&self, node: roxmltree::Node<'_, '_>) -> Pos {
-        let (line, col) = line_col(self.text, &self.line_starts, node.range().start);
+    /// Where `node` starts; called in document order.
+    fn pos(&mut self, node: roxmltree::Node<'_, '_>) -> Pos {
+        let (line, col) = self
+            .cursor
+            .line_col(self.text, &self.line_starts, node.range().start);
         Pos {
             file: self.file.clone(),
             line,
@@ -306,7 +473,7 @@ impl Ctx<'_, '_> {
             )]));
         };
         let path = self.dir.join(href);
-        load(&path, Some(&pos), self.files, self.stack)
+        load(&path, Some(&pos), self.files, self.stack, self.read)
     }
 }
 
