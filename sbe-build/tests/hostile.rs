@@ -27,6 +27,160 @@ fn refused(name: &str, xml: &str) -> String {
     }
 }
 
+/// The line of `xml` (1-based) holding `needle`.
+fn line_of(xml: &str, needle: &str) -> usize {
+    let at = xml
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle} not in schema"));
+    xml[..at].matches('\n').count() + 1
+}
+
+/// A chain of composites, each `<ref>`-ing the next, the last holding a
+/// type; `leaf_first` declares them from the end of the chain.
+fn ref_chain(links: usize, leaf_first: bool) -> String {
+    let mut decls: Vec<String> = (0..links)
+        .map(|i| {
+            format!(
+                "<composite name=\"c{i}\"><ref name=\"next\" type=\"c{}\"/></composite>",
+                i + 1
+            )
+        })
+        .collect();
+    decls.push(format!(
+        "<composite name=\"c{links}\"><type name=\"x\" primitiveType=\"uint8\"/></composite>"
+    ));
+    if leaf_first {
+        decls.reverse();
+    }
+    schema(&decls.join("\n"), "")
+}
+
+/// A chain of 5,000 refs declared from its head: resolving it recurses
+/// once per link (named type, composite, ref, named type...), which
+/// overflowed the stack at about 1,000 links in a debug build. Refused at
+/// the link where the nesting limit is hit.
+#[test]
+fn a_ref_chain_of_5000_links_is_refused_at_the_depth_limit() {
+    let xml = ref_chain(5000, false);
+    let err = refused("chain.xml", &xml);
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "one error, not one per link:\n{err}"
+    );
+    assert!(
+        err.contains("types nested more than 32 deep"),
+        "names the limit: {err}"
+    );
+    // The 33rd level down the chain is c32 (c0 is the first).
+    let line = line_of(&xml, "<composite name=\"c32\">");
+    assert!(
+        err.starts_with(&format!("chain.xml:{line}:1: error:")),
+        "at c32, line {line}: {err}"
+    );
+}
+
+/// A plain chain of 2,000 refs declared from its leaf: each composite
+/// finds the next already resolved, so nothing recurses deeply, but each
+/// held a copy of the whole chain below it (quadratic: 1.8 GB). Refused
+/// where the chain gets too deep.
+#[test]
+fn a_ref_chain_of_2000_links_declared_leaf_first_is_refused() {
+    let xml = ref_chain(2000, true);
+    let start = Instant::now();
+    let err = refused("leaf-first.xml", &xml);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("composite \"c1969\" nests types more than 32 deep"),
+        "names the limit: {err}"
+    );
+    // c2000 and its uint8 are 2 levels, so c1969 is the first 33 deep.
+    let line = line_of(&xml, "<composite name=\"c1969\">");
+    assert!(
+        err.starts_with(&format!("leaf-first.xml:{line}:1: error:")),
+        "at c1969, line {line}: {err}"
+    );
+}
+
+/// 30 levels of composites, each with 4 refs to the level below: shallow
+/// enough, but the IR copies a composite into every use, so the last
+/// level would be copied 4^30 times (1.5 KB of schema reached 2.7 GB).
+/// Refused by the budget of type nodes, at the ref where it ran out.
+#[test]
+fn thirty_levels_of_four_refs_each_are_refused_by_the_node_budget() {
+    let levels = 30;
+    let mut types = vec![format!(
+        "<composite name=\"c{levels}\"><type name=\"x\" primitiveType=\"uint8\"/></composite>"
+    )];
+    for i in (0..levels).rev() {
+        let refs: String = (0..4)
+            .map(|k| format!("<ref name=\"r{k}\" type=\"c{}\"/>", i + 1))
+            .collect();
+        types.push(format!("<composite name=\"c{i}\">\n{refs}\n</composite>"));
+    }
+    let xml = schema(&types.join("\n"), "");
+    assert!(xml.len() < 5000, "{} bytes", xml.len());
+    let start = Instant::now();
+    let err = refused("fan.xml", &xml);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("type nodes"), "names the limit: {err}");
+    assert!(
+        err.contains("64 per element of the schema"),
+        "says the limit: {err}"
+    );
+    // At one of the refs.
+    let (pos, _) = err.split_once(": error:").unwrap_or_default();
+    let line: usize = pos
+        .split(':')
+        .nth(1)
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(0);
+    let text = xml.lines().nth(line.saturating_sub(1)).unwrap_or_default();
+    assert!(text.contains("<ref "), "{err}: line {line} is {text}");
+}
+
+/// What the limits leave alone: many uses of one composite (the IR grows
+/// with the uses, linearly), and composites nested 31 deep (32 levels
+/// with the innermost's uint8).
+#[test]
+fn wide_and_moderately_deep_schemas_still_load() {
+    let mut types = String::from(
+        "<composite name=\"Price\"><type name=\"mantissa\" primitiveType=\"int64\"/>\
+         <type name=\"exponent\" primitiveType=\"int8\" presence=\"constant\">-9</type></composite>\
+         <enum name=\"Side\" encodingType=\"uint8\">",
+    );
+    for v in 0..20 {
+        types.push_str(&format!("<validValue name=\"v{v}\">{v}</validValue>"));
+    }
+    types.push_str("</enum>");
+    let fields: String = (0..3000)
+        .map(|i| {
+            let ty = if i % 2 == 0 { "Price" } else { "Side" };
+            format!("<field name=\"f{i}\" id=\"{i}\" type=\"{ty}\"/>\n")
+        })
+        .collect();
+    let xml = schema(
+        &types,
+        &format!("<message name=\"M\" id=\"1\">{fields}</message>"),
+    );
+    let s = sbe_build::ir::load_str("wide.xml", &xml).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.messages[0].fields.len(), 3000);
+
+    let xml = ref_chain(30, false);
+    let s = sbe_build::ir::load_str("deep30.xml", &xml).unwrap_or_else(|e| panic!("{e}"));
+    assert!(s.types.iter().any(|t| t.name == "c0"));
+}
+
 /// A schema of about 800 KB and 120,000 elements, on one line and with a
 /// newline after every element. Positions were counted from the line
 /// start for every element: quadratic on one line (1.2 s against 40 ms).
@@ -106,6 +260,36 @@ fn an_element_with_thousands_of_attributes_is_refused() {
     assert!(
         err.starts_with("attrs.xml:2:3: error: element with more than 256 attributes"),
         "{err}"
+    );
+}
+
+/// An enum of 40,000 values and a set of 40,000 choices: their duplicate
+/// checks were quadratic.
+#[test]
+fn huge_enums_and_sets_load_in_linear_time() {
+    let time = |n: usize| {
+        let vals: String = (0..n)
+            .map(|i| format!("<validValue name=\"v{i}\">{i}</validValue>"))
+            .collect();
+        let choices: String = (0..n)
+            .map(|i| format!("<choice name=\"c{i}\">{}</choice>", i % 8))
+            .collect();
+        let xml = schema(
+            &format!("<enum name=\"E\" encodingType=\"int32\">{vals}</enum><set name=\"S\" encodingType=\"uint8\">{choices}</set>"),
+            "",
+        );
+        let start = Instant::now();
+        let err = refused("wide.xml", &xml);
+        let took = start.elapsed();
+        // Every choice past the eighth repeats a bit.
+        assert_eq!(err.lines().count(), n - 8, "{n}");
+        took
+    };
+    let (small, big) = (time(4000), time(40_000));
+    eprintln!("4,000 values: {small:?}, 40,000: {big:?}");
+    assert!(
+        big < small * 30 + Duration::from_millis(100),
+        "10 times the values took {big:?} against {small:?}"
     );
 }
 

@@ -9,6 +9,25 @@ use super::model::*;
 use crate::error::Diagnostic;
 use crate::schema::{Document, Element, Pos};
 
+/// Deepest nesting of type definitions resolved: composites inside
+/// composites (inline or through `<ref>`), and the chains an enum's
+/// `encodingType` or a constant's `valueRef` make. Real schemas nest a
+/// handful of levels (4 at most over the corpus); resolution recurses once
+/// per level, and so does every later pass over a composite, so the limit
+/// keeps a hostile chain of refs from overflowing a build script's stack.
+const MAX_TYPE_DEPTH: usize = 32;
+/// Type nodes (each type, composite member, valid value and choice, counted
+/// every time it is copied into the IR) allowed per element of the
+/// document. The IR holds a composite by value wherever it is used, so
+/// composites that each use the next several times would otherwise grow
+/// exponentially. Over the corpus the most is 4.1 per element
+/// (sbe/tests/issue849.xml; 2.4 for the largest schema), so this leaves
+/// a margin of 15.
+const NODES_PER_ELEMENT: usize = 64;
+/// Type nodes allowed whatever the document's size, so that small schemas
+/// are never refused.
+const NODES_FLOOR: usize = 100_000;
+
 /// Build the IR of a parsed document: `Ok` with warnings inside, or every
 /// error found.
 pub fn resolve(doc: &Document) -> Result<Schema, Vec<Diagnostic>> {
@@ -41,12 +60,39 @@ pub(super) struct Resolver<'e> {
     /// Named type elements by name, and their order.
     named: HashMap<&'e str, &'e Element>,
     order: Vec<&'e Element>,
-    cache: HashMap<String, Option<Type>>,
+    cache: HashMap<String, Option<(Type, Size)>>,
     resolving: Vec<String>,
+    /// Type definitions being resolved, one inside the other.
+    depth: usize,
+    /// Type nodes the IR may still take, and the total it started with.
+    nodes_left: usize,
+    node_limit: usize,
+    /// A limit was hit (and reported): resolve nothing more.
+    halted: bool,
     /// Composites that a `<data>` uses: their `varData` is variable length.
     var_data_types: HashSet<String>,
     version: u32,
     pub(super) diags: Vec<Diagnostic>,
+}
+
+/// How much of the IR a resolved type takes: its type nodes, and how many
+/// levels deep it is (1 for all but a composite, which is one more than
+/// its deepest member).
+#[derive(Debug, Clone, Copy)]
+struct Size {
+    nodes: usize,
+    height: usize,
+}
+
+/// Elements of the document, counted without recursion.
+fn count_elements(root: &Element) -> usize {
+    let mut n = 0usize;
+    let mut todo = vec![root];
+    while let Some(e) = todo.pop() {
+        n += 1;
+        todo.extend(&e.children);
+    }
+    n
 }
 
 fn is_type_element(e: &Element) -> bool {
@@ -68,11 +114,18 @@ fn message_elements(root: &Element) -> Vec<&Element> {
 
 impl<'e> Resolver<'e> {
     fn new(root: &'e Element) -> Self {
+        let node_limit = count_elements(root)
+            .saturating_mul(NODES_PER_ELEMENT)
+            .saturating_add(NODES_FLOOR);
         let mut r = Resolver {
             named: HashMap::new(),
             order: Vec::new(),
             cache: HashMap::new(),
             resolving: Vec::new(),
+            depth: 0,
+            nodes_left: node_limit,
+            node_limit,
+            halted: false,
             var_data_types: HashSet::new(),
             version: 0,
             diags: Vec::new(),
@@ -102,6 +155,41 @@ impl<'e> Resolver<'e> {
 
     pub(super) fn warning(&mut self, pos: &Pos, msg: String) {
         self.diags.push(Diagnostic::warning(Some(pos.clone()), msg));
+    }
+
+    /// Report a limit hit at `pos` and stop resolving.
+    fn halt(&mut self, pos: &Pos, msg: String) {
+        if !self.halted {
+            self.error(pos, msg);
+            self.halted = true;
+        }
+    }
+
+    /// Take `nodes` type nodes from the budget for a copy made at `pos`;
+    /// `false` (reported once) when the budget does not hold them.
+    fn charge(&mut self, nodes: usize, pos: &Pos) -> bool {
+        if self.halted {
+            return false;
+        }
+        match self.nodes_left.checked_sub(nodes) {
+            Some(left) => {
+                self.nodes_left = left;
+                true
+            }
+            None => {
+                let limit = self.node_limit;
+                self.halt(
+                    pos,
+                    format!(
+                        "schema refused: its types expand to more than {limit} type nodes \
+                         (the limit is {NODES_PER_ELEMENT} per element of the schema, plus \
+                         {NODES_FLOOR}); composites that use each other many times are \
+                         copied into every use"
+                    ),
+                );
+                false
+            }
+        }
     }
 
     fn schema(&mut self, root: &'e Element, doc: &Document) -> Option<Schema> {
@@ -244,41 +332,125 @@ impl<'e> Resolver<'e> {
     /// A named type, resolved once and cached; `None` if it is unknown or
     /// broken (already reported).
     pub(super) fn named_type(&mut self, name: &str, used_at: &Pos) -> Option<Type> {
-        if let Some(t) = self.cache.get(name) {
-            return t.clone();
+        self.named_sized(name, used_at).map(|(ty, _)| ty)
+    }
+
+    /// A named type, resolved (and cached) but not copied.
+    fn resolved(&mut self, name: &str, used_at: &Pos) -> Option<&Type> {
+        if !self.cache.contains_key(name) {
+            self.resolve_named(name, used_at);
         }
+        self.cache
+            .get(name)
+            .and_then(|t| t.as_ref())
+            .map(|(ty, _)| ty)
+    }
+
+    /// [`Self::named_type`] with the copy's size, charged to the budget.
+    fn named_sized(&mut self, name: &str, used_at: &Pos) -> Option<(Type, Size)> {
+        if self.halted {
+            return None;
+        }
+        if !self.cache.contains_key(name) {
+            self.resolve_named(name, used_at);
+        }
+        let size = self.cache.get(name)?.as_ref()?.1;
+        if !self.charge(size.nodes, used_at) {
+            return None;
+        }
+        let (ty, _) = self.cache.get(name)?.as_ref()?;
+        Some((ty.clone(), size))
+    }
+
+    /// Resolve the named type `name` into the cache (`None` there when it
+    /// is broken), unless it is unknown or part of a cycle.
+    fn resolve_named(&mut self, name: &str, used_at: &Pos) {
         let Some(&elem) = self.named.get(name) else {
             self.error(used_at, format!("type \"{name}\" is not defined"));
-            return None;
+            return;
         };
         if self.resolving.iter().any(|n| n == name) {
             self.error(
                 &elem.pos,
                 format!("ref types cannot create circular dependencies: \"{name}\""),
             );
-            return None;
+            return;
         }
         self.resolving.push(name.to_string());
         let ty = self.type_def(elem);
         self.resolving.pop();
-        self.cache.insert(name.to_string(), ty.clone());
-        ty
+        self.cache.insert(name.to_string(), ty);
     }
 
     /// Any type element: `<type>`, `<composite>`, `<enum>` or `<set>`.
-    pub(super) fn type_def(&mut self, e: &Element) -> Option<Type> {
+    fn type_def(&mut self, e: &Element) -> Option<(Type, Size)> {
+        if self.halted {
+            return None;
+        }
+        if self.depth >= MAX_TYPE_DEPTH {
+            self.halt(
+                &e.pos,
+                format!(
+                    "types nested more than {MAX_TYPE_DEPTH} deep (composites in composites, \
+                     inline or through <ref>, or chains of encodingType and valueRef)"
+                ),
+            );
+            return None;
+        }
+        self.depth += 1;
+        let ty = self.type_def_inner(e);
+        self.depth -= 1;
+        ty
+    }
+
+    fn type_def_inner(&mut self, e: &Element) -> Option<(Type, Size)> {
         let name = self.name(e)?;
-        let kind = match e.name.as_str() {
-            "type" => TypeKind::Encoded(self.encoded(e, &name)?),
-            "composite" => TypeKind::Composite(self.composite(e, &name)?),
-            "enum" => TypeKind::Enum(self.enum_type(e)?),
-            "set" => TypeKind::Set(self.set_type(e)?),
+        let (kind, size) = match e.name.as_str() {
+            "type" => (
+                TypeKind::Encoded(self.encoded(e, &name)?),
+                Size {
+                    nodes: 1,
+                    height: 1,
+                },
+            ),
+            "composite" => {
+                let (c, size) = self.composite(e, &name)?;
+                if size.height > MAX_TYPE_DEPTH {
+                    self.halt(
+                        &e.pos,
+                        format!(
+                            "composite \"{name}\" nests types more than {MAX_TYPE_DEPTH} deep \
+                             (composites in composites, inline or through <ref>)"
+                        ),
+                    );
+                    return None;
+                }
+                (TypeKind::Composite(c), size)
+            }
+            "enum" => {
+                let en = self.enum_type(e)?;
+                let nodes = 1 + en.values.len();
+                (TypeKind::Enum(en), Size { nodes, height: 1 })
+            }
+            "set" => {
+                let set = self.set_type(e)?;
+                let nodes = 1 + set.choices.len();
+                (TypeKind::Set(set), Size { nodes, height: 1 })
+            }
             other => {
                 self.error(&e.pos, format!("<{other}> is not a type"));
                 return None;
             }
         };
-        Some(Type {
+        // The members of a composite were charged as they were made.
+        let own = match kind {
+            TypeKind::Composite(_) => 1,
+            _ => size.nodes,
+        };
+        if !self.charge(own, &e.pos) {
+            return None;
+        }
+        let ty = Type {
             name,
             description: e.attr("description").map(str::to_string),
             since_version: self.since_version(e),
@@ -286,7 +458,8 @@ impl<'e> Resolver<'e> {
             semantic_type: e.attr("semanticType").map(str::to_string),
             kind,
             pos: e.pos.clone(),
-        })
+        };
+        Some((ty, size))
     }
 
     fn presence(&mut self, e: &Element) -> Presence {
@@ -396,15 +569,24 @@ impl<'e> Resolver<'e> {
             );
             return None;
         }
-        let ty = self.named_type(enum_name, pos)?;
-        let TypeKind::Enum(en) = &ty.kind else {
+        // Looked at in the cache, not copied: only one value is needed.
+        let found = match &self.resolved(enum_name, pos)?.kind {
+            TypeKind::Enum(en) => Some(
+                en.values
+                    .iter()
+                    .find(|v| v.name == value_name)
+                    .map(|v| v.value),
+            ),
+            _ => None,
+        };
+        let Some(found) = found else {
             self.error(
                 pos,
                 format!("valueRef \"{value_ref}\": \"{enum_name}\" is not an enum"),
             );
             return None;
         };
-        let Some(v) = en.values.iter().find(|v| v.name == value_name) else {
+        let Some(value) = found else {
             self.error(
                 pos,
                 format!(
@@ -416,20 +598,27 @@ impl<'e> Resolver<'e> {
         Some(ConstValue::EnumValue {
             enum_name: enum_name.to_string(),
             value_name: value_name.to_string(),
-            value: v.value,
+            value,
         })
     }
 
-    fn composite(&mut self, e: &Element, name: &str) -> Option<Composite> {
+    fn composite(&mut self, e: &Element, name: &str) -> Option<(Composite, Size)> {
         let mut members = Vec::new();
         let mut slots = Vec::new();
         let mut names = HashSet::new();
+        let mut size = Size {
+            nodes: 1,
+            height: 1,
+        };
         for c in &e.children {
             let member = match c.name.as_str() {
-                "type" | "composite" | "enum" | "set" => self.type_def(c).map(|ty| Member {
-                    offset: 0,
-                    ty,
-                    ref_type: None,
+                "type" | "composite" | "enum" | "set" => self.type_def(c).map(|(ty, size)| {
+                    let member = Member {
+                        offset: 0,
+                        ty,
+                        ref_type: None,
+                    };
+                    (member, size)
                 }),
                 "ref" => self.ref_member(c),
                 other => {
@@ -440,7 +629,11 @@ impl<'e> Resolver<'e> {
                     None
                 }
             };
-            let Some(mut member) = member else { continue };
+            let Some((mut member, member_size)) = member else {
+                continue;
+            };
+            size.nodes = size.nodes.saturating_add(member_size.nodes);
+            size.height = size.height.max(member_size.height + 1);
             if !names.insert(member.ty.name.clone()) {
                 self.error(
                     &c.pos,
@@ -471,22 +664,23 @@ impl<'e> Resolver<'e> {
                 self.error(&c.pos, msg);
             }
         }
-        Some(Composite {
+        let composite = Composite {
             members: members
                 .into_iter()
                 .zip(placed.offsets)
                 .map(|((_, m), offset)| Member { offset, ..m })
                 .collect(),
-        })
+        };
+        Some((composite, size))
     }
 
-    fn ref_member(&mut self, c: &Element) -> Option<Member> {
+    fn ref_member(&mut self, c: &Element) -> Option<(Member, Size)> {
         let name = self.name(c)?;
         let Some(target) = c.attr("type") else {
             self.error(&c.pos, format!("<ref name=\"{name}\"> has no type"));
             return None;
         };
-        let mut ty = self.named_type(target, &c.pos)?;
+        let (mut ty, size) = self.named_sized(target, &c.pos)?;
         ty.name = name;
         ty.pos = c.pos.clone();
         if c.attr("sinceVersion").is_some() {
@@ -495,11 +689,12 @@ impl<'e> Resolver<'e> {
         if let Some(d) = self.deprecated(c) {
             ty.deprecated = Some(d);
         }
-        Some(Member {
+        let member = Member {
             offset: 0,
             ty,
             ref_type: Some(target.to_string()),
-        })
+        };
+        Some((member, size))
     }
 
     /// The primitive (and type, if named) of an enum or set `encodingType`.
@@ -552,6 +747,8 @@ impl<'e> Resolver<'e> {
             None => (None, None),
         };
         let mut values: Vec<ValidValue> = Vec::new();
+        let mut names = HashSet::new();
+        let mut seen = HashSet::new();
         for v in e.children_named("validValue") {
             let Some(name) = self.name(v) else { continue };
             let value = match encoding.parse_scalar(&v.text) {
@@ -587,10 +784,10 @@ impl<'e> Resolver<'e> {
                     format!("validValue {name} is the enum's null value {value}"),
                 );
             }
-            if values.iter().any(|o| o.name == name) {
+            if !names.insert(name.clone()) {
                 self.error(&v.pos, format!("duplicate validValue name \"{name}\""));
             }
-            if values.iter().any(|o| o.value == value) {
+            if !seen.insert(value) {
                 self.error(
                     &v.pos,
                     format!("duplicate validValue value {value} (\"{name}\")"),
@@ -628,6 +825,7 @@ impl<'e> Resolver<'e> {
         }
         let bits = encoding.size() * 8;
         let mut choices: Vec<Choice> = Vec::new();
+        let (mut names, mut used_bits) = (HashSet::new(), HashSet::new());
         for c in e.children_named("choice") {
             let Some(name) = self.name(c) else { continue };
             let bit = match c.text.trim().parse::<u32>() {
@@ -643,7 +841,8 @@ impl<'e> Resolver<'e> {
                     continue;
                 }
             };
-            if choices.iter().any(|o| o.name == name || o.bit == bit) {
+            let new_name = names.insert(name.clone());
+            if !used_bits.insert(bit) || !new_name {
                 self.error(
                     &c.pos,
                     format!("duplicate choice name or bit: {name} = {bit}"),
