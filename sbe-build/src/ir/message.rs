@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use super::layout::{self, Slot};
 use super::model::*;
-use super::resolve::Resolver;
+use super::resolve::{char_text, Resolver};
 use crate::schema::{Element, Pos};
 
 /// The members of one block: a message root or a group entry.
@@ -246,17 +246,17 @@ impl Resolver<'_> {
         }
         match &ty.kind {
             TypeKind::Encoded(enc) if enc.const_value.is_some() => enc.const_value.clone(),
+            // As for a constant type: char text is trimmed unless it is
+            // nothing but whitespace (a single space is 0x20).
+            TypeKind::Encoded(enc) if enc.primitive == Primitive::Char && !e.text.is_empty() => {
+                Some(ConstValue::Text(char_text(&e.text).to_string()))
+            }
             TypeKind::Encoded(enc) if !e.text.trim().is_empty() => {
-                let text = e.text.trim();
-                if enc.primitive == Primitive::Char {
-                    Some(ConstValue::Text(text.to_string()))
-                } else {
-                    match enc.primitive.parse_scalar(text) {
-                        Ok(v) => Some(ConstValue::Number(v)),
-                        Err(msg) => {
-                            self.error(&e.pos, format!("constant field \"{name}\": {msg}"));
-                            None
-                        }
+                match enc.primitive.parse_scalar(e.text.trim()) {
+                    Ok(v) => Some(ConstValue::Number(v)),
+                    Err(msg) => {
+                        self.error(&e.pos, format!("constant field \"{name}\": {msg}"));
+                        None
                     }
                 }
             }
@@ -405,17 +405,19 @@ impl Resolver<'_> {
             }) => u64::try_from(*m).unwrap_or(0),
             _ => u64::try_from(length_primitive.int_range().1).unwrap_or(u64::MAX),
         };
+        // The reference puts no rule on varData's primitive (int8 data
+        // ships; the bytes are opaque, hex in JSON, unless it has a
+        // characterEncoding), but takes it as a <type>: an enum, set or
+        // composite there fails its cast.
         let character_encoding = match &var_data.ty.kind {
-            TypeKind::Encoded(enc) => {
-                if enc.primitive != Primitive::Char && enc.primitive != Primitive::Uint8 {
-                    self.error(
-                        &e.pos,
-                        format!("data \"{name}\": \"{type_name}.varData\" must be uint8 or char"),
-                    );
-                }
-                enc.character_encoding.clone()
+            TypeKind::Encoded(enc) => enc.character_encoding.clone(),
+            _ => {
+                self.error(
+                    &e.pos,
+                    format!("data \"{name}\": \"{type_name}.varData\" must be a <type>, not an enum, set or composite"),
+                );
+                return None;
             }
-            _ => None,
         };
         let since_version = self.since_version(e);
         Some(Data {

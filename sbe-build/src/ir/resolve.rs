@@ -95,6 +95,40 @@ fn count_elements(root: &Element) -> usize {
     n
 }
 
+/// The text of a char value (a char `validValue`, constant, `nullValue`,
+/// `minValue` or `maxValue`): trimmed, unless it is nothing but
+/// whitespace, which is taken as written. The reference never trims such
+/// text (`<validValue name="NotApplicable"> </validValue>` is a space,
+/// 0x20, there); trimming what has more than whitespace keeps accepting
+/// pretty-printed values, as for numbers.
+pub(super) fn char_text(raw: &str) -> &str {
+    let t = raw.trim();
+    if t.is_empty() {
+        raw
+    } else {
+        t
+    }
+}
+
+/// A single char value's byte (see [`char_text`]).
+fn char_scalar(raw: &str) -> Result<i128, String> {
+    let t = char_text(raw);
+    let mut chars = t.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if u32::from(c) < 256 => Ok(i128::from(u32::from(c))),
+        _ => Err(format!("\"{}\" is not a single char", t.escape_debug())),
+    }
+}
+
+/// A value as written for `primitive`, with [`char_text`]'s rule for char.
+fn parse_value(primitive: Primitive, raw: &str) -> Result<Scalar, String> {
+    if primitive == Primitive::Char {
+        char_scalar(raw).map(Scalar::Int)
+    } else {
+        primitive.parse_scalar(raw)
+    }
+}
+
 fn is_type_element(e: &Element) -> bool {
     matches!(e.name.as_str(), "type" | "composite" | "enum" | "set")
 }
@@ -487,7 +521,7 @@ impl<'e> Resolver<'e> {
         let length = self.uint_attr(e, "length").unwrap_or(1);
         let value = |attr: &str, r: &mut Self| -> Option<Scalar> {
             let text = e.attr(attr)?;
-            match primitive.parse_scalar(text) {
+            match parse_value(primitive, text) {
                 Ok(v) => Some(v),
                 Err(msg) => {
                     r.error(&e.pos, format!("{attr} of \"{name}\": {msg}"));
@@ -532,8 +566,13 @@ impl<'e> Resolver<'e> {
         if let Some(vr) = value_ref {
             return self.value_ref(vr, &e.pos);
         }
-        // The FIX 1.0 spec's own Examples.xml writes "-3    ": trim it.
-        let text = e.text.trim();
+        // The FIX 1.0 spec's own Examples.xml writes "-3    ": trim it (a
+        // char's text is only trimmed when more than whitespace).
+        let text = if primitive == Primitive::Char {
+            char_text(&e.text)
+        } else {
+            e.text.trim()
+        };
         if text.is_empty() {
             self.error(
                 &e.pos,
@@ -751,7 +790,7 @@ impl<'e> Resolver<'e> {
         let mut seen = HashSet::new();
         for v in e.children_named("validValue") {
             let Some(name) = self.name(v) else { continue };
-            let value = match encoding.parse_scalar(&v.text) {
+            let value = match parse_value(encoding, &v.text) {
                 Ok(Scalar::Int(x)) => x,
                 Ok(Scalar::Float(_)) => continue,
                 Err(msg) => {
