@@ -121,3 +121,27 @@ fn options_shape_the_output() {
     assert!(text.contains("pub fn r#type(&self) -> Side"));
     assert!(text.contains("#[deprecated(note = \"deprecated since schema version 1\")]"));
 }
+
+#[test]
+fn the_schema_id_and_description_are_two_items() {
+    let xml = r#"<messageSchema package="mktdata" id="1" description="20180308">
+      <types><composite name="messageHeader">
+        <type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/>
+        <type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/>
+      </composite></types>
+    </messageSchema>"#;
+    let schema = sbe_build::ir::load_str("d.xml", xml).unwrap();
+    let text = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
+    assert!(
+        text.contains(
+            "/// The schema's `id` (package `mktdata`).\npub const SCHEMA_ID: u64 = 1u64;"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "/// The schema's `description`.\npub const SCHEMA_DESCRIPTION: &str = \"20180308\";"
+        ),
+        "{text}"
+    );
+}

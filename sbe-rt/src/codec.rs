@@ -82,8 +82,9 @@ pub fn check_group(
     required: usize,
 ) -> Result<()> {
     check_count(count, max_count)?;
-    if count != 0 {
-        check_block_length(block_length, required)?;
+    // The common case (a long enough block) takes one comparison.
+    if block_length < required && count != 0 {
+        return check_block_length(block_length, required);
     }
     Ok(())
 }

@@ -1103,6 +1103,10 @@ fn ctx_header_ident(ctx: &Ctx) -> Ident {
     format_ident!("{base}Decoder")
 }
 
+/// `sbe_rt::codec::MAX_EMPTY_ENTRIES`: the most entries of no bytes a group
+/// may claim.
+const MAX_EMPTY_ENTRIES: u64 = 1 << 20;
+
 /// The fewest bytes an entry of `g` takes after its block at the acting
 /// `version` (the IR's `entry_tail`), as an expression of `version`.
 fn entry_tail_expr(g: &Group) -> TokenStream {
@@ -1197,7 +1201,6 @@ fn group_iter(
                     ::sbe_rt::slice(buf, pos, #dim)?;
                     let g = Self::at(buf, pos, version);
                     ::sbe_rt::codec::check_group(g.remaining, g.block_length, #max, #entry::required(version))?;
-                    ::sbe_rt::codec::check_entries(buf, g.pos, g.remaining, g.block_length.saturating_add(#min_tail))?;
                     ::core::result::Result::Ok(g)
                 }
 
@@ -1207,6 +1210,11 @@ fn group_iter(
                 #[inline]
                 fn skip(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
                     let g = Self::head(buf, pos, version)?;
+                    // The whole walk (`checked_length`, `message_length`)
+                    // refuses a count its entries cannot fit before any
+                    // entry, as `sbe decode` does; lazy iteration finds it
+                    // at the entry that does not fit.
+                    ::sbe_rt::codec::check_entries(buf, g.pos, g.remaining, g.block_length.saturating_add(#min_tail))?;
                     let mut p = g.pos;
                     for _ in 0..g.remaining {
                         p = #entry::wrap_at(buf, p, g.block_length, version)?.end;
@@ -1286,6 +1294,14 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool, gated: bo
     let bl_read = to_u64(d.bl_prim, quote!(#get_bl(h, #blo)));
     let n_read = to_u64(d.num_prim, quote!(#get_n(h, #no)));
     let pos_dim = plus(quote!(pos), dim);
+    // Entries of no bytes are bounded by `sbe_rt::codec::MAX_EMPTY_ENTRIES`;
+    // below that bound the count maximum bounds them already, and the
+    // check would cost every group open (md_decode +21 instructions).
+    let empty_entries = if max > MAX_EMPTY_ENTRIES {
+        quote!(::sbe_rt::codec::check_entries(buf, #pos_dim, remaining, block_length)?;)
+    } else {
+        TokenStream::new()
+    };
     // A root decoder opens its groups lazily and steps over them to find
     // later sections; an entry keeps its nested groups as checked.
     let top_fns = if top {
@@ -1359,7 +1375,7 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool, gated: bo
                 let block_length = ::sbe_rt::codec::to_usize(#bl_read);
                 let remaining = ::sbe_rt::codec::to_usize(#n_read);
                 ::sbe_rt::codec::check_group(remaining, block_length, #max, #entry::required(version))?;
-                ::sbe_rt::codec::check_entries(buf, #pos_dim, remaining, block_length)?;
+                #empty_entries
                 let end = ::sbe_rt::codec::blocks_end(buf, #pos_dim, remaining, block_length)?;
                 let entries = buf.get(#pos_dim..end).unwrap_or_default();
                 ::core::result::Result::Ok((Self { entries, block_length, remaining, version }, end))

@@ -56,13 +56,23 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    let sdoc = match &s.description {
-        Some(d) => format!(" Id of schema `{}`: {}", s.package, d.trim()),
-        None => format!(" Id of schema `{}`.", s.package),
+    let sdoc = format!(" The schema's `id` (package `{}`).", s.package);
+    // The description is its own item: glued to the id's doc it read as
+    // part of it (CME's is a date).
+    let description = match &s.description {
+        Some(d) => {
+            let d = d.trim();
+            quote! {
+                /// The schema's `description`.
+                pub const SCHEMA_DESCRIPTION: &str = #d;
+            }
+        }
+        None => TokenStream::new(),
     };
     quote! {
         #[doc = #sdoc]
         pub const SCHEMA_ID: u64 = #id;
+        #description
         /// Version of the schema this code was generated from.
         pub const SCHEMA_VERSION: u32 = #version;
         /// Bytes of the message header.
