@@ -64,29 +64,39 @@ pub fn check_count(count: usize, max: u64) -> Result<()> {
 /// length is never used, so it is not checked: the reference
 /// implementation does not read it either.
 ///
+/// Returns the block length to step by: the one given, or `required` for
+/// an empty group whose block length is shorter (no entry is read), so
+/// that the caller always holds a block length of at least `required`.
+///
 /// ```
 /// use sbe_rt::{codec::check_group, Error};
 ///
-/// assert_eq!(check_group(0, 2, 10, 8), Ok(()));
+/// assert_eq!(check_group(2, 9, 10, 8), Ok(9));
+/// assert_eq!(check_group(0, 2, 10, 8), Ok(8));
 /// assert_eq!(
 ///     check_group(1, 2, 10, 8),
 ///     Err(Error::BlockLengthTooShort { block_length: 2, required: 8 })
 /// );
 /// assert_eq!(check_group(11, 8, 10, 8), Err(Error::CountOutOfRange { count: 11, max: 10 }));
 /// ```
-#[inline]
+#[inline(always)]
 pub fn check_group(
     count: usize,
     block_length: usize,
     max_count: u64,
     required: usize,
-) -> Result<()> {
+) -> Result<usize> {
     check_count(count, max_count)?;
-    // The common case (a long enough block) takes one comparison.
-    if block_length < required && count != 0 {
-        return check_block_length(block_length, required);
+    if block_length >= required {
+        Ok(block_length)
+    } else if count == 0 {
+        Ok(required)
+    } else {
+        Err(Error::BlockLengthTooShort {
+            block_length: block_length as u64,
+            required: required as u64,
+        })
     }
-    Ok(())
 }
 
 /// The most entries a group whose entries take no bytes at all (no

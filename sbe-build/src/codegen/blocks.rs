@@ -1199,8 +1199,8 @@ fn group_iter(
                 #[inline]
                 fn head(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<Self, ::sbe_rt::Error> {
                     ::sbe_rt::slice(buf, pos, #dim)?;
-                    let g = Self::at(buf, pos, version);
-                    ::sbe_rt::codec::check_group(g.remaining, g.block_length, #max, #entry::required(version))?;
+                    let mut g = Self::at(buf, pos, version);
+                    g.block_length = ::sbe_rt::codec::check_group(g.remaining, g.block_length, #max, #entry::required(version))?;
                     ::core::result::Result::Ok(g)
                 }
 
@@ -1374,7 +1374,7 @@ fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool, gated: bo
                 let h = ::sbe_rt::codec::array_at::<#dim>(buf, pos)?;
                 let block_length = ::sbe_rt::codec::to_usize(#bl_read);
                 let remaining = ::sbe_rt::codec::to_usize(#n_read);
-                ::sbe_rt::codec::check_group(remaining, block_length, #max, #entry::required(version))?;
+                let block_length = ::sbe_rt::codec::check_group(remaining, block_length, #max, #entry::required(version))?;
                 #empty_entries
                 let end = ::sbe_rt::codec::blocks_end(buf, #pos_dim, remaining, block_length)?;
                 let entries = buf.get(#pos_dim..end).unwrap_or_default();
