@@ -145,3 +145,18 @@ fn the_schema_id_and_description_are_two_items() {
         "{text}"
     );
 }
+
+#[test]
+fn a_described_item_still_names_its_schema_element() {
+    let schema = sbe_build::ir::load(fixtures().join("tiny.xml")).unwrap();
+    let text = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
+    for (description, named) in [
+        ("/// Buy or sell.", "/// Enum `Side`, encoded as char"),
+        ("/// An order.", "/// Decoder of message `Order`"),
+    ] {
+        assert!(
+            text.contains(&format!("{description}\n///\n{named}")),
+            "{description} then {named}"
+        );
+    }
+}

@@ -272,15 +272,20 @@ impl<'s> Ctx<'s> {
     }
 }
 
-/// Doc attributes from a description, or a generated one.
+/// Doc attributes: the schema's description, if any, then the generated
+/// line, which names the schema element (so that searching rustdoc for a
+/// schema name finds its item even where the description does not say it).
 pub(crate) fn docs(description: Option<&str>, generated: String) -> TokenStream {
     let text = match description {
-        Some(d) if !d.trim().is_empty() => d.trim().to_string(),
+        Some(d) if !d.trim().is_empty() => format!("{}\n\n{generated}", d.trim()),
         _ => generated,
     };
     let mut out = TokenStream::new();
     for line in text.lines() {
-        let line = format!(" {}", line.trim());
+        let line = match line.trim() {
+            "" => String::new(),
+            text => format!(" {text}"),
+        };
         out.extend(quote!(#[doc = #line]));
     }
     out
