@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use super::types::members;
 use super::values::{int_lit, Val};
 use super::Ctx;
-use crate::ir::TypeKind;
+use crate::ir::{HeaderRole, TypeKind};
 
 /// `u64` of a header member read with accessor `name` from `h`.
 fn header_read(val: &Val, name: &Ident) -> TokenStream {
@@ -27,14 +27,24 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
     let hdec = format_ident!("{base}Decoder");
     let mut reads = Vec::new();
     let mut schema_id_on_wire = true;
-    for want in ["blockLength", "templateId", "schemaId", "version"] {
-        let TypeKind::Composite(c) = &s.header.kind else {
-            break;
-        };
-        let ms = members(ctx, c);
-        match ms.iter().find(|(m, ..)| m.ty.name == want) {
+    let roles = s.header_members();
+    let ms = match &s.header.kind {
+        TypeKind::Composite(c) => members(ctx, c),
+        _ => Vec::new(),
+    };
+    for want in [
+        HeaderRole::BlockLength,
+        HeaderRole::TemplateId,
+        HeaderRole::SchemaId,
+        HeaderRole::Version,
+    ] {
+        let found = ms
+            .iter()
+            .zip(&roles)
+            .find_map(|(m, (_, role))| (*role == Some(want)).then_some(m));
+        match found {
             Some((_, val, name, _)) => {
-                if want == "schemaId" && matches!(val, Val::Const { .. }) {
+                if want == HeaderRole::SchemaId && matches!(val, Val::Const { .. }) {
                     schema_id_on_wire = false;
                 }
                 reads.push(header_read(val, name))
@@ -98,14 +108,19 @@ pub(crate) fn header_writes(ctx: &Ctx, block_length: u64, template_id: u64) -> T
         return TokenStream::new();
     };
     let ms = members(ctx, c);
+    let roles = s.header_members();
     let mut out = TokenStream::new();
     for (want, value) in [
-        ("blockLength", block_length),
-        ("templateId", template_id),
-        ("schemaId", u64::from(s.id)),
-        ("version", u64::from(s.version)),
+        (HeaderRole::BlockLength, block_length),
+        (HeaderRole::TemplateId, template_id),
+        (HeaderRole::SchemaId, u64::from(s.id)),
+        (HeaderRole::Version, u64::from(s.version)),
     ] {
-        let Some((_, val, name, _)) = ms.iter().find(|(m, ..)| m.ty.name == want) else {
+        let found = ms
+            .iter()
+            .zip(&roles)
+            .find_map(|(m, (_, role))| (*role == Some(want)).then_some(m));
+        let Some((_, val, name, _)) = found else {
             continue;
         };
         match val {

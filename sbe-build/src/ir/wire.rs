@@ -36,6 +36,10 @@
 //! assert_eq!((note.data_offset, note.max_length), (1, 20));
 //! assert_eq!(sbe_build::ir::block_end(&ping.fields, 0), 8);
 //! assert_eq!(schema.header_layout().encoded_length, 8);
+//! use sbe_build::ir::HeaderRole;
+//! let version = schema.header_member(HeaderRole::Version).unwrap();
+//! assert_eq!((version.ty.name.as_str(), version.offset), ("version", 6));
+//! assert!(schema.header_member(HeaderRole::NumGroups).is_none());
 //! ```
 
 use super::layout::encoded_length;
@@ -198,6 +202,54 @@ impl Data {
     }
 }
 
+/// What a member of the message header is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HeaderRole {
+    /// `blockLength`: the root block's length.
+    BlockLength,
+    /// `templateId`: which message follows.
+    TemplateId,
+    /// `schemaId`: which schema the message is of.
+    SchemaId,
+    /// `version`: the schema version the sender used (the acting version).
+    Version,
+    /// `numGroups` (SBE 2.0): how many groups the message has.
+    NumGroups,
+    /// `numVarDataFields` (SBE 2.0): how many var data fields it has.
+    NumVarDataFields,
+}
+
+impl HeaderRole {
+    /// Every role, in the order the standard header lists them.
+    pub const ALL: [HeaderRole; 6] = [
+        HeaderRole::BlockLength,
+        HeaderRole::TemplateId,
+        HeaderRole::SchemaId,
+        HeaderRole::Version,
+        HeaderRole::NumGroups,
+        HeaderRole::NumVarDataFields,
+    ];
+
+    /// The member name the standard gives the role: the one place that
+    /// knows it.
+    pub fn member_name(self) -> &'static str {
+        match self {
+            HeaderRole::BlockLength => "blockLength",
+            HeaderRole::TemplateId => "templateId",
+            HeaderRole::SchemaId => "schemaId",
+            HeaderRole::Version => "version",
+            HeaderRole::NumGroups => "numGroups",
+            HeaderRole::NumVarDataFields => "numVarDataFields",
+        }
+    }
+
+    fn of(member: &Member) -> Option<HeaderRole> {
+        HeaderRole::ALL
+            .into_iter()
+            .find(|r| r.member_name() == member.ty.name)
+    }
+}
+
 /// The roles of the message header's members.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HeaderLayout {
@@ -217,13 +269,30 @@ impl Schema {
     /// Where the message header keeps its four roles.
     pub fn header_layout(&self) -> HeaderLayout {
         let h = &self.header;
+        let slot = |role: HeaderRole| IntSlot::find(h, role.member_name());
         HeaderLayout {
             encoded_length: encoded_length(h).unwrap_or(0),
-            block_length: IntSlot::find(h, "blockLength"),
-            template_id: IntSlot::find(h, "templateId"),
-            schema_id: IntSlot::find(h, "schemaId"),
-            version: IntSlot::find(h, "version"),
+            block_length: slot(HeaderRole::BlockLength),
+            template_id: slot(HeaderRole::TemplateId),
+            schema_id: slot(HeaderRole::SchemaId),
+            version: slot(HeaderRole::Version),
         }
+    }
+
+    /// The message header's members, each with its role (`None` for a
+    /// member of the schema's own), in member order.
+    pub fn header_members(&self) -> Vec<(&Member, Option<HeaderRole>)> {
+        match &self.header.kind {
+            TypeKind::Composite(c) => c.members.iter().map(|m| (m, HeaderRole::of(m))).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The header member with `role`, if the header has one.
+    pub fn header_member(&self, role: HeaderRole) -> Option<&Member> {
+        self.header_members()
+            .into_iter()
+            .find_map(|(m, r)| (r == Some(role)).then_some(m))
     }
 }
 

@@ -12,7 +12,7 @@ use sbe_build::ir::{
 };
 
 use super::{int_null, is_utf8, write_int, Codec};
-use sbe_build::ir::IntSlot;
+use sbe_build::ir::{HeaderRole, IntSlot};
 
 /// What is wrong with a JSON value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -139,9 +139,13 @@ impl Codec<'_> {
                 ))
             }
             None => {
+                let key = self
+                    .schema
+                    .header_member(HeaderRole::TemplateId)
+                    .map_or("", |m| m.ty.name.as_str());
                 let id = header_obj
                     .as_ref()
-                    .and_then(|h| h.get("templateId"))
+                    .and_then(|h| h.get(key))
                     .and_then(Value::as_u64)
                     .ok_or_else(|| e.err_at("message", EncodeErrorKind::MissingField))?;
                 self.message_by_id(id).ok_or_else(|| {
@@ -159,55 +163,52 @@ impl Codec<'_> {
         if let Some(h) = &header_obj {
             e.check_keys(h, header_ty)?;
         }
-        if let TypeKind::Composite(c) = &header_ty.kind {
-            for m in &c.members {
-                let given = header_obj.as_ref().and_then(|h| h.get(&m.ty.name));
-                let name = m.ty.name.as_str();
-                let default = match name {
-                    "blockLength" => Some(i128::from(message.block_length)),
-                    "templateId" => Some(i128::from(message.id)),
-                    "schemaId" => Some(i128::from(self.schema.id)),
-                    "version" => Some(i128::from(self.schema.version)),
-                    _ => None,
-                };
-                let at = m.offset as usize;
-                match (given, default, &m.ty.kind) {
-                    (Some(g), _, TypeKind::Encoded(enc))
-                        if enc.presence != Presence::Constant && enc.length == 1 =>
-                    {
-                        e.push_key(name);
-                        let v = e.int(g, enc.primitive)?;
-                        if name == "templateId" && v != i128::from(message.id) {
-                            return Err(e.err(EncodeErrorKind::Inconsistent(format!(
-                                "templateId {v} is not that of message {} ({})",
-                                message.name, message.id
-                            ))));
-                        }
-                        e.pop(1);
-                        match name {
-                            "blockLength" => block_length = v,
-                            "version" => version = v,
-                            _ => {}
-                        }
-                        e.put_int(&mut header, at, enc.primitive, v)?;
+        for (m, role) in self.schema.header_members() {
+            let given = header_obj.as_ref().and_then(|h| h.get(&m.ty.name));
+            let name = m.ty.name.as_str();
+            let default = match role {
+                Some(HeaderRole::BlockLength) => Some(i128::from(message.block_length)),
+                Some(HeaderRole::TemplateId) => Some(i128::from(message.id)),
+                Some(HeaderRole::SchemaId) => Some(i128::from(self.schema.id)),
+                Some(HeaderRole::Version) => Some(i128::from(self.schema.version)),
+                _ => None,
+            };
+            let at = m.offset as usize;
+            match (given, default, &m.ty.kind) {
+                (Some(g), _, TypeKind::Encoded(enc))
+                    if enc.presence != Presence::Constant && enc.length == 1 =>
+                {
+                    e.push_key(name);
+                    let v = e.int(g, enc.primitive)?;
+                    if role == Some(HeaderRole::TemplateId) && v != i128::from(message.id) {
+                        return Err(e.err(EncodeErrorKind::Inconsistent(format!(
+                            "templateId {v} is not that of message {} ({})",
+                            message.name, message.id
+                        ))));
                     }
-                    (Some(g), _, _) => {
-                        e.push_key(name);
-                        let len = sbe_build::ir::encoded_length(&m.ty).unwrap_or(0) as usize;
-                        let mut tmp = vec![0u8; len];
-                        e.value(&m.ty, g, &mut tmp, 0, false)?;
-                        e.pop(1);
-                        copy_into(&mut header, at, &tmp);
+                    e.pop(1);
+                    match role {
+                        Some(HeaderRole::BlockLength) => block_length = v,
+                        Some(HeaderRole::Version) => version = v,
+                        _ => {}
                     }
-                    (None, Some(d), TypeKind::Encoded(enc))
-                        if enc.presence != Presence::Constant =>
-                    {
-                        e.put_int(&mut header, at, enc.primitive, d)?;
-                    }
-                    _ => {}
+                    e.put_int(&mut header, at, enc.primitive, v)?;
                 }
+                (Some(g), _, _) => {
+                    e.push_key(name);
+                    let len = sbe_build::ir::encoded_length(&m.ty).unwrap_or(0) as usize;
+                    let mut tmp = vec![0u8; len];
+                    e.value(&m.ty, g, &mut tmp, 0, false)?;
+                    e.pop(1);
+                    copy_into(&mut header, at, &tmp);
+                }
+                (None, Some(d), TypeKind::Encoded(enc)) if enc.presence != Presence::Constant => {
+                    e.put_int(&mut header, at, enc.primitive, d)?;
+                }
+                _ => {}
             }
         }
+
         e.pop(1);
         e.version = u64::try_from(version).unwrap_or(0);
         if let Some(IntSlot::Constant(v)) = self.header.block_length {
@@ -226,7 +227,9 @@ impl Codec<'_> {
         if block_length < needed {
             e.pop(1);
             e.push_key("header");
-            e.push_key("blockLength");
+            if let Some(m) = self.schema.header_member(HeaderRole::BlockLength) {
+                e.push_key(&m.ty.name);
+            }
             return Err(e.err(EncodeErrorKind::Inconsistent(format!(
                 "blockLength {block_length} is less than the {needed} bytes the fields need"
             ))));
