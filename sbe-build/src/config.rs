@@ -21,7 +21,37 @@ pub fn compile(schema: impl AsRef<Path>) -> Result<(), Error> {
 /// Generates the Rust file for a loaded schema, formatted: exactly the text
 /// [`Config::compile`] writes (the `sbe generate` command uses it too).
 pub fn generate(schema: &ir::Schema, config: &Config) -> Result<String, Error> {
+    for (type_name, attribute) in &config.options.type_attributes {
+        check_attribute(attribute).map_err(|reason| Error::TypeAttribute {
+            type_name: type_name.clone(),
+            attribute: attribute.clone(),
+            reason,
+        })?;
+    }
     codegen::generate(schema, &config.options)
+}
+
+/// `attribute` is one or more outer attributes, `#[...]` each.
+fn check_attribute(attribute: &str) -> Result<(), &'static str> {
+    use proc_macro2::{Delimiter, TokenStream, TokenTree};
+    let tokens: TokenStream = attribute
+        .parse()
+        .map_err(|_| "does not lex as Rust tokens (unbalanced brackets or quotes?)")?;
+    let mut tokens = tokens.into_iter().peekable();
+    if tokens.peek().is_none() {
+        return Err("is empty");
+    }
+    while let Some(token) = tokens.next() {
+        let pound = matches!(&token, TokenTree::Punct(p) if p.as_char() == '#');
+        let bracket = matches!(
+            tokens.next(),
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket
+        );
+        if !(pound && bracket) {
+            return Err("is not an attribute of the form #[...]");
+        }
+    }
+    Ok(())
 }
 
 /// The file name stem [`Config::compile`] uses for a schema's package:
@@ -123,7 +153,28 @@ impl Config {
 
     /// Adds an attribute (e.g. `#[derive(serde::Serialize)]`) to the
     /// generated enum or set named `type_name` in the schema, or to all of
-    /// them with `"."`.
+    /// them with `"."`. Text that is not one or more `#[...]` attributes is
+    /// an [`Error::TypeAttribute`] when the code is generated.
+    ///
+    /// ```
+    /// let xml = r#"<messageSchema package="p" id="1"><types>
+    ///   <composite name="messageHeader">
+    ///     <type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/>
+    ///     <type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/>
+    ///   </composite>
+    ///   <enum name="Side" encodingType="uint8"><validValue name="Buy">1</validValue></enum>
+    /// </types><message name="Order" id="1"><field name="side" id="1" type="Side"/></message>
+    /// </messageSchema>"#;
+    /// let schema = sbe_build::ir::load_str("p.xml", xml).unwrap();
+    /// let mut config = sbe_build::Config::new();
+    /// config.type_attribute("Side", "#[derive(PartialOrd, Ord)]");
+    /// assert!(config.generate(&schema).unwrap().contains("#[derive(PartialOrd, Ord)]"));
+    /// config.type_attribute("Side", "derive(Ord)");
+    /// assert!(matches!(
+    ///     config.generate(&schema),
+    ///     Err(sbe_build::Error::TypeAttribute { .. })
+    /// ));
+    /// ```
     pub fn type_attribute(
         &mut self,
         type_name: impl Into<String>,

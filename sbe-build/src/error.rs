@@ -78,6 +78,17 @@ pub enum Error {
     Schema(Vec<Diagnostic>),
     /// The configuration given to [`crate::Config`] is unusable.
     Config(String),
+    /// An attribute given to [`crate::Config::type_attribute`] is not one
+    /// or more outer attributes (`#[...]`): it would not compile, or would
+    /// be something else than an attribute in the generated code.
+    TypeAttribute {
+        /// The type it was given for (`.` for all).
+        type_name: String,
+        /// The attribute as given.
+        attribute: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// Two schemas given to one [`crate::Config::compile`] would be
     /// written to the same file (the same `package`, packages with the
     /// same file stem such as `a.b` and `a_b`, or the same name given by
@@ -99,6 +110,14 @@ impl fmt::Display for Error {
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
             Error::Schema(d) => Diagnostics(d).fmt(f),
             Error::Config(msg) => write!(f, "configuration: {msg}"),
+            Error::TypeAttribute {
+                type_name,
+                attribute,
+                reason,
+            } => write!(
+                f,
+                "configuration: type_attribute({type_name:?}, {attribute:?}): {reason}"
+            ),
             Error::SameOutputFile {
                 file,
                 first: (first, first_package),

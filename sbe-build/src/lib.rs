@@ -1,8 +1,11 @@
 //! Generate Rust decoders and encoders for SBE (Simple Binary Encoding)
 //! schemas from a `build.rs`, the way `prost-build` does for protobuf.
 //!
-//! The flow is parse ([`schema`]) → resolve and lay out ([`ir`]) → generate
-//! code ([`codegen`]). Every offset and length is computed once, in the IR.
+//! The flow is parse → resolve and lay out ([`ir`]) → generate code
+//! ([`generate`], [`compile`]). Every wire fact (offsets, block lengths per
+//! version, the header's, dimensions' and var data's members, null values,
+//! maxima) is computed once, in the IR, which the `sbe` command and
+//! [`compat`] read too.
 //!
 //! ```no_run
 //! // in build.rs's main:
@@ -74,12 +77,16 @@
 //! variant, in a scope of its own, stays `Message::MdEntryType`.
 #![deny(missing_docs)]
 
+// The generator's internals: public for sbe-build's own tests (the
+// formatter's token round trip), not an API.
+#[doc(hidden)]
 pub mod codegen;
 pub mod compat;
 mod config;
-pub mod error;
+mod error;
 pub mod ir;
-pub mod schema;
+mod schema;
 
 pub use config::{compile, file_stem, generate, write_if_changed, Config};
 pub use error::{Diagnostic, Error, Severity};
+pub use schema::Pos;

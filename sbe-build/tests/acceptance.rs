@@ -5,7 +5,6 @@
 
 use std::path::PathBuf;
 
-use sbe_build::codegen::{generate, Options};
 use sbe_build::ir::{self, ConstValue, Primitive, TypeKind};
 
 fn quirks() -> PathBuf {
@@ -206,7 +205,7 @@ fn var_data_of_any_primitive_is_accepted_but_not_of_an_enum() {
 #[test]
 fn generated_code_for_the_quirks_parses() {
     let s = ir::load(quirks()).unwrap_or_else(|e| panic!("{e}"));
-    let text = generate(&s, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let text = sbe_build::generate(&s, &sbe_build::Config::new()).unwrap_or_else(|e| panic!("{e}"));
     if let Err(e) = syn::parse_file(&text) {
         panic!("not valid Rust: {e}\n{text}");
     }
