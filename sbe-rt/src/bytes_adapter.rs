@@ -9,14 +9,18 @@
 //! `Bytes` derefs to one). Once those frames are dropped, the buffer's space
 //! is reused by the next `push`.
 //!
-//! Two framings are supported (see [`Framing`]):
+//! Three kinds of framing are supported (see [`Framing`]):
 //!
 //! * **raw**: messages back to back; the caller says how long the message
 //!   at the front is, with a function of the buffered bytes
 //!   ([`next_frame`](Framer::next_frame));
 //! * **SOFH**: each message behind a Simple Open Framing Header
 //!   ([`next_sofh_frame`](Framer::next_sofh_frame)); the header is
-//!   stripped and its encoding type returned with the message.
+//!   stripped and its encoding type returned with the message;
+//! * any other **[`FrameFormat`]** (the 4-byte little-endian header of
+//!   iLink 3 and B3, a length counting only the message, a length inside
+//!   the message header with frames padded to 8, ...):
+//!   [`next_format_frame`](Framer::next_format_frame).
 //!
 //! ```
 //! use sbe_rt::{Framer, sofh::{write_sofh, SOFH_SBE_LE}};
@@ -47,7 +51,7 @@
 pub use bytes::{Bytes, BytesMut};
 
 use crate::error::{Error, Result};
-use crate::sofh::{read_sofh, SOFH_LEN};
+use crate::framing::FrameFormat;
 
 /// How messages are delimited in a stream.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -57,8 +61,11 @@ pub enum Framing {
     #[default]
     Raw,
     /// Each message behind a Simple Open Framing Header (see
-    /// [`sofh`](crate::sofh)).
+    /// [`sofh`](crate::sofh)): the same as `Format(FrameFormat::SOFH)`.
     Sofh,
+    /// Each message in a frame of this format (see
+    /// [`framing`](crate::framing)).
+    Format(FrameFormat),
 }
 
 /// One message split off a stream.
@@ -67,8 +74,9 @@ pub struct Frame {
     /// The SBE message, starting with its message header (any framing
     /// header removed). Shares the framer's memory: no copy was made.
     pub message: Bytes,
-    /// The SOFH encoding type (e.g. [`SOFH_SBE_LE`](crate::sofh::SOFH_SBE_LE))
-    /// with SOFH framing, `None` with raw framing.
+    /// The framing header's encoding type (e.g.
+    /// [`SOFH_SBE_LE`](crate::sofh::SOFH_SBE_LE)) with a framing that has
+    /// one, `None` with raw framing.
     pub encoding_type: Option<u16>,
 }
 
@@ -255,31 +263,76 @@ impl Framer {
     /// returned [`Frame`] holds the message without its 6-byte header, and
     /// the header's encoding type.
     ///
-    /// `Ok(None)` until the whole frame is buffered. A header whose length is
-    /// below 6 or above the [maximum](Self::max_frame_len) gives an
-    /// [`Error::FrameLength`] and consumes nothing. The encoding type is not
-    /// checked.
+    /// `Ok(None)` until the whole frame is buffered. The encoding type is
+    /// checked first: one that is neither SBE little- nor big-endian gives
+    /// an [`Error::FrameEncoding`] (the stream is most likely not SOFH-framed,
+    /// and its "length" means nothing); then a length below 6 or above the
+    /// [maximum](Self::max_frame_len) gives an [`Error::FrameLength`].
+    /// Either consumes nothing. The same as
+    /// [`next_format_frame`](Self::next_format_frame)`(&FrameFormat::SOFH)`.
+    ///
+    /// ```
+    /// use sbe_rt::{framing::Expect, Error, Framer};
+    ///
+    /// let mut framer = Framer::new();
+    /// // A raw message header (blockLength 45, templateId 1, schemaId 1)
+    /// // read as a SOFH.
+    /// framer.push(&[45, 0, 1, 0, 1, 0, 0, 0]);
+    /// assert_eq!(
+    ///     framer.next_sofh_frame(),
+    ///     Err(Error::FrameEncoding { encoding_type: 0x0100, expected: Expect::Either(0xEB50, 0x5BE0) })
+    /// );
+    /// ```
     pub fn next_sofh_frame(&mut self) -> Result<Option<Frame>> {
-        let Some(header) = read_sofh(&self.buf)? else {
+        self.next_format_frame(&FrameFormat::SOFH)
+    }
+
+    /// Splits off the next message framed by `format`, if its frame is
+    /// complete (padding included); the returned [`Frame`] holds the
+    /// message without its prefix or padding, and the encoding type when
+    /// the format has one.
+    ///
+    /// `Ok(None)` until the whole frame is buffered. A wrong encoding type
+    /// ([`Error::FrameEncoding`]) or a length that cannot be right
+    /// ([`Error::FrameLength`]: below the frame's own fields, zero, above
+    /// the [maximum](Self::max_frame_len)) consumes nothing (see
+    /// [`FrameFormat::read_header`]).
+    ///
+    /// ```
+    /// use sbe_rt::{framing::FrameFormat, Framer};
+    ///
+    /// // CME iLink 3: u16 LE length counting the 4-byte header, 0xCAFE.
+    /// let mut framer = Framer::new();
+    /// framer.push(&[7, 0, 0xfe, 0xca, 1, 2]);
+    /// assert_eq!(framer.next_format_frame(&FrameFormat::SOFH_LE)?, None);
+    /// framer.push(&[3]);
+    /// let frame = framer.next_format_frame(&FrameFormat::SOFH_LE)?.unwrap();
+    /// assert_eq!((&frame.message[..], frame.encoding_type), (&[1, 2, 3][..], Some(0xCAFE)));
+    /// # Ok::<(), sbe_rt::Error>(())
+    /// ```
+    pub fn next_format_frame(&mut self, format: &FrameFormat) -> Result<Option<Frame>> {
+        let Some(header) = format.read_header(&self.buf, self.max_frame_len)? else {
             return Ok(None);
         };
-        let len = header.frame_len();
-        self.check_frame_len(len, SOFH_LEN)?;
-        if len > self.buf.len() {
+        if header.padded_len > self.buf.len() {
             return Ok(None);
         }
-        let mut frame = self.buf.split_to(len);
-        let _ = frame.split_to(SOFH_LEN);
+        let range = format.message_range(&header);
+        let mut frame = self.buf.split_to(header.padded_len);
+        frame.truncate(range.end);
+        let _ = frame.split_to(range.start);
         Ok(Some(Frame {
             message: frame.freeze(),
-            encoding_type: Some(header.encoding_type),
+            encoding_type: header.encoding_type,
         }))
     }
 
     /// Splits off the next message with the given framing: with
     /// [`Framing::Raw`] as [`next_frame`](Self::next_frame) (with
     /// `len_fn`), with [`Framing::Sofh`] as
-    /// [`next_sofh_frame`](Self::next_sofh_frame) (`len_fn` unused).
+    /// [`next_sofh_frame`](Self::next_sofh_frame), with
+    /// [`Framing::Format`] as [`next_format_frame`](Self::next_format_frame)
+    /// (`len_fn` unused with both).
     ///
     /// ```
     /// use sbe_rt::{Framer, Framing, Result};
@@ -308,6 +361,7 @@ impl Framer {
                 encoding_type: None,
             })),
             Framing::Sofh => self.next_sofh_frame(),
+            Framing::Format(format) => self.next_format_frame(&format),
         }
     }
 }
@@ -391,7 +445,8 @@ where
 mod tests {
     extern crate alloc;
     use super::*;
-    use crate::sofh::{write_sofh, SOFH_SBE_BE, SOFH_SBE_LE};
+    use crate::framing::{Counts, Expect, LengthField};
+    use crate::sofh::{write_sofh, SOFH_LEN, SOFH_SBE_BE, SOFH_SBE_LE};
     use crate::wire::get_u16_le;
     use alloc::vec::Vec;
 
@@ -540,6 +595,123 @@ mod tests {
 
         framer.push(&[0, 0, 0, 0, 0, 0]);
         assert!(framer.next_sofh_frame().is_err());
+    }
+
+    #[test]
+    fn a_stream_that_is_not_sofh_is_called_that() {
+        // A raw car message header read as SOFH: 754,974,976 bytes of
+        // encoding type 0x0100 used to be "frame length 754974976 out of
+        // range"; the encoding type is checked first now.
+        let mut framer = Framer::new().max_frame_len(1 << 20);
+        framer.push(&[45, 0, 1, 0, 1, 0, 0, 0, 1, 2, 3]);
+        let err = Error::FrameEncoding {
+            encoding_type: 0x0100,
+            expected: Expect::Either(SOFH_SBE_LE, SOFH_SBE_BE),
+        };
+        assert_eq!(framer.next_sofh_frame(), Err(err));
+        assert_eq!(framer.next_framed(Framing::Sofh, toy_len), Err(err));
+        assert_eq!(framer.buffered(), 11);
+        assert_eq!(
+            alloc::string::ToString::to_string(&err),
+            "not a SOFH header: encoding type 0x0100, expected 0xeb50 or 0x5be0"
+        );
+        // SBE's encoding type with a huge length: the length is what is wrong.
+        framer.clear();
+        framer.push(&[0x2d, 0, 1, 0, 0xeb, 0x50]);
+        assert_eq!(
+            framer.next_sofh_frame(),
+            Err(Error::FrameLength {
+                length: 754_974_976,
+                min: 6,
+                max: 1 << 20
+            })
+        );
+    }
+
+    /// `messages` framed by `format` with its default encoding type.
+    fn format_stream(format: &FrameFormat, messages: &[Vec<u8>]) -> Vec<u8> {
+        let mut stream = Vec::new();
+        for m in messages {
+            let start = stream.len();
+            stream.resize(start + format.encoded_len(m.len()).unwrap(), 0);
+            stream[start + format.prefix_len..start + format.prefix_len + m.len()]
+                .copy_from_slice(m);
+            format
+                .write_header(
+                    &mut stream[start..],
+                    m.len(),
+                    format.default_encoding_type(),
+                )
+                .unwrap();
+        }
+        stream
+    }
+
+    #[test]
+    fn format_streams_in_odd_chunks() {
+        let messages: Vec<Vec<u8>> = (0..30).map(toy_message).collect();
+        let formats = [
+            FrameFormat::SOFH,
+            FrameFormat::SOFH_LE,
+            FrameFormat::MDP3_MESSAGE,
+            FrameFormat::new(4, LengthField::u32_be(0)).with_counts(Counts::Message),
+            // The toy message's own u16 length, frames padded to 8.
+            FrameFormat::new(0, LengthField::u16_le(0)).with_align(8),
+        ];
+        for format in formats {
+            let stream = format_stream(&format, &messages);
+            for chunk_len in [1, 2, 3, 5, 8, 13, 100, stream.len()] {
+                let mut framer = Framer::new();
+                let mut got = Vec::new();
+                for chunk in stream.chunks(chunk_len) {
+                    framer.push(chunk);
+                    while let Some(frame) = framer
+                        .next_framed(Framing::Format(format), toy_len)
+                        .unwrap()
+                    {
+                        assert_eq!(
+                            frame.encoding_type,
+                            format.encoding.map(|_| format.default_encoding_type())
+                        );
+                        got.push(frame.message);
+                    }
+                }
+                assert_eq!(got, messages, "{format:?} in chunks of {chunk_len}");
+                assert_eq!(framer.buffered(), 0);
+            }
+        }
+    }
+
+    #[test]
+    fn format_frames_do_not_copy_and_errors_consume_nothing() {
+        let message = toy_message(9);
+        let stream = format_stream(&FrameFormat::SOFH_LE, core::slice::from_ref(&message));
+        let mut framer = Framer::new().max_frame_len(64);
+        framer.push(&stream);
+        let at = framer.pending().as_ptr() as usize;
+        let frame = framer
+            .next_format_frame(&FrameFormat::SOFH_LE)
+            .unwrap()
+            .unwrap();
+        assert_eq!(frame.message, message);
+        assert_eq!(frame.message.as_ptr() as usize, at + 4);
+        // Too long for the limit, zero, the wrong encoding type.
+        for bad in [[65, 0, 0xfe, 0xca], [0, 0, 0xfe, 0xca], [8, 0, 0x50, 0x5b]] {
+            framer.clear();
+            framer.push(&bad);
+            assert!(
+                framer.next_format_frame(&FrameFormat::SOFH_LE).is_err(),
+                "{bad:?}"
+            );
+            assert_eq!(framer.buffered(), 4);
+        }
+        assert_eq!(
+            framer.next_format_frame(&FrameFormat::SOFH_LE),
+            Err(Error::FrameEncoding {
+                encoding_type: 0x5b50,
+                expected: Expect::Either(0xCAFE, 0xEB50)
+            })
+        );
     }
 
     #[test]

@@ -89,6 +89,23 @@ pub enum Error {
         /// The largest accepted length.
         max: u64,
     },
+    /// A framing header's encoding type is not one the framing expects
+    /// (e.g. a SOFH whose encoding type is neither SBE little- nor
+    /// big-endian): most likely the bytes are not framed that way at all,
+    /// and the frame's length means nothing.
+    ///
+    /// ```
+    /// use sbe_rt::{framing::Expect, Error};
+    ///
+    /// let e = Error::FrameEncoding { encoding_type: 0xCAFE, expected: Expect::Value(0xEB50) };
+    /// assert_eq!(e.to_string(), "not a SOFH header: encoding type 0xcafe, expected 0xeb50");
+    /// ```
+    FrameEncoding {
+        /// The encoding type read.
+        encoding_type: u16,
+        /// The values the framing accepts.
+        expected: crate::framing::Expect,
+    },
 }
 
 impl fmt::Display for Error {
@@ -126,6 +143,13 @@ impl fmt::Display for Error {
             Error::FrameLength { length, min, max } => {
                 write!(f, "frame length {length} out of range {min}..={max}")
             }
+            Error::FrameEncoding {
+                encoding_type,
+                expected,
+            } => write!(
+                f,
+                "not a SOFH header: encoding type {encoding_type:#06x}, expected {expected}"
+            ),
         }
     }
 }
@@ -199,6 +223,13 @@ mod tests {
                     max: 4294967295,
                 },
                 "frame length 3 out of range 6..=4294967295",
+            ),
+            (
+                Error::FrameEncoding {
+                    encoding_type: 0x0100,
+                    expected: crate::framing::Expect::Either(0xEB50, 0x5BE0),
+                },
+                "not a SOFH header: encoding type 0x0100, expected 0xeb50 or 0x5be0",
             ),
         ];
         for (e, text) in cases {

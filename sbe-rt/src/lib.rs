@@ -18,6 +18,11 @@
 //! * `JsonWriter` (feature `alloc`): the compact JSON writer behind the
 //!   generated `to_json`;
 //! * [`sofh`]: the Simple Open Framing Header;
+//! * [`framing`]: venue framings composed from their parts
+//!   ([`FrameFormat`](framing::FrameFormat): prefix, length field, what it
+//!   counts, encoding type, alignment; presets `SOFH`, `SOFH_LE`,
+//!   `MDP3_MESSAGE`) and datagrams of them
+//!   ([`PacketFormat`](framing::PacketFormat), preset `MDP3`);
 //! * `Framer` (feature `bytes`): splits a byte stream into messages as
 //!   `bytes::Bytes` without copying; the `bytes` crate is re-exported as
 //!   `sbe_rt::bytes`;
@@ -80,6 +85,7 @@ extern crate std;
 pub mod codec;
 pub mod error;
 pub mod float;
+pub mod framing;
 pub mod sofh;
 pub mod text;
 pub mod wire;
