@@ -311,20 +311,7 @@ impl Framer {
     /// # Ok::<(), sbe_rt::Error>(())
     /// ```
     pub fn next_format_frame(&mut self, format: &FrameFormat) -> Result<Option<Frame>> {
-        let Some(header) = format.read_header(&self.buf, self.max_frame_len)? else {
-            return Ok(None);
-        };
-        if header.padded_len > self.buf.len() {
-            return Ok(None);
-        }
-        let range = format.message_range(&header);
-        let mut frame = self.buf.split_to(header.padded_len);
-        frame.truncate(range.end);
-        let _ = frame.split_to(range.start);
-        Ok(Some(Frame {
-            message: frame.freeze(),
-            encoding_type: header.encoding_type,
-        }))
+        split_frame(&mut self.buf, format, self.max_frame_len)
     }
 
     /// Splits off the next message with the given framing: with
@@ -364,6 +351,30 @@ impl Framer {
             Framing::Format(format) => self.next_format_frame(&format),
         }
     }
+}
+
+/// Splits the frame of `format` at the front of `buf` off it, without
+/// copying: the rule behind [`Framer::next_format_frame`] and the tokio
+/// codec alike.
+pub(crate) fn split_frame(
+    buf: &mut BytesMut,
+    format: &FrameFormat,
+    max_frame_len: usize,
+) -> Result<Option<Frame>> {
+    let Some(header) = format.read_header(buf, max_frame_len)? else {
+        return Ok(None);
+    };
+    if header.padded_len > buf.len() {
+        return Ok(None);
+    }
+    let range = format.message_range(&header);
+    let mut frame = buf.split_to(header.padded_len);
+    frame.truncate(range.end);
+    let _ = frame.split_to(range.start);
+    Ok(Some(Frame {
+        message: frame.freeze(),
+        encoding_type: header.encoding_type,
+    }))
 }
 
 /// The part of `frame` that `part` borrows, as a [`Bytes`] sharing the

@@ -26,12 +26,15 @@
 //! * `Framer` (feature `bytes`): splits a byte stream into messages as
 //!   `bytes::Bytes` without copying; the `bytes` crate is re-exported as
 //!   `sbe_rt::bytes`;
+//! * `FrameCodec` (feature `tokio`): a tokio-util `Decoder`/`Encoder` of
+//!   any stream framing, yielding `Bytes` messages; `tokio_util` is
+//!   re-exported as `sbe_rt::tokio_util`;
 //! * [`include_schema!`]: includes the code `sbe-build` generated for a
 //!   schema.
 //!
 //! The crate is `no_std` and has no `unsafe` code. Features: `std`
 //! (default; implies `alloc`), `alloc` (the JSON writer), `bytes` (the
-//! framer).
+//! framer), `tokio` (the codec; implies `std` and `bytes`).
 //!
 //! # Example
 //!
@@ -96,6 +99,9 @@ pub mod json;
 #[cfg(feature = "bytes")]
 pub mod bytes_adapter;
 
+#[cfg(feature = "tokio")]
+pub mod tokio_codec;
+
 pub use error::{Error, Result};
 pub use float::{JavaDouble, JavaFloat};
 pub use wire::*;
@@ -105,8 +111,12 @@ pub use json::JsonWriter;
 
 #[cfg(feature = "bytes")]
 pub use ::bytes;
+#[cfg(feature = "tokio")]
+pub use ::tokio_util;
 #[cfg(feature = "bytes")]
 pub use bytes_adapter::{Frame, Framer, Framing};
+#[cfg(feature = "tokio")]
+pub use tokio_codec::{CodecError, FrameCodec};
 
 /// Includes the Rust code that `sbe-build` generated for a schema.
 ///
