@@ -7,6 +7,7 @@ use std::ops::Range;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use super::groups;
 use super::names::{self, Scope};
 use super::values::{getter, int_lit, plus, putter, str_getter, to_u64, Val};
 use super::{deprecated, docs, Ctx};
@@ -174,32 +175,44 @@ impl Block<'_> {
     }
 }
 
-/// Layout of a group's dimension composite.
-struct Dim {
-    len: usize,
-    bl_off: usize,
-    bl_prim: Primitive,
-    num_off: usize,
-    num_prim: Primitive,
-    max_count: u64,
+/// Layout of a group's dimension composite: where its block length and
+/// entry count are and how they are encoded.
+pub(super) struct Dim {
+    /// Bytes of the dimension.
+    pub len: usize,
+    pub block_length_offset: usize,
+    pub block_length_primitive: Primitive,
+    pub count_offset: usize,
+    pub count_primitive: Primitive,
+    /// The most entries the count may say (`numInGroup`'s `maxValue`).
+    pub max_count: u64,
 }
 
-fn dim_of(g: &Group) -> Dim {
+/// The dimension of group `g`; a member the IR does not place on the wire
+/// reads as the standard `uint16` at the standard offset.
+pub(super) fn dim_of(g: &Group) -> Dim {
     let layout = g.dimension_layout();
     let wire = |slot: Option<IntSlot>, default_offset: usize| match slot {
         Some(IntSlot::Wire { offset, primitive }) => (offset as usize, primitive),
         _ => (default_offset, Primitive::Uint16),
     };
-    let (bl_off, bl_prim) = wire(layout.block_length, 0);
-    let (num_off, num_prim) = wire(layout.num_in_group, 2);
+    let (block_length_offset, block_length_primitive) = wire(layout.block_length, 0);
+    let (count_offset, count_primitive) = wire(layout.num_in_group, 2);
     Dim {
         len: layout.encoded_length as usize,
-        bl_off,
-        bl_prim,
-        num_off,
-        num_prim,
+        block_length_offset,
+        block_length_primitive,
+        count_offset,
+        count_primitive,
         max_count: layout.max_count,
     }
+}
+
+/// Whether the entries of `g` are blocks only (no nested groups, no var
+/// data): such a group is checked whole when opened, and its entry decoder
+/// is handed its block.
+pub(super) fn entries_are_blocks(g: &Group) -> bool {
+    g.groups.is_empty() && g.data.is_empty()
 }
 
 /// Layout of a var data encoding composite: (length offset, data offset).
@@ -225,11 +238,11 @@ fn empty_bytes(ctx: &Ctx, b: &Block, k: usize) -> Vec<u8> {
         Some(g) => {
             let d = dim_of(g);
             let mut out = vec![0u8; d.len];
-            for (i, x) in int_bytes(ctx, d.bl_prim, u64::from(g.block_length))
+            for (i, x) in int_bytes(ctx, d.block_length_primitive, u64::from(g.block_length))
                 .into_iter()
                 .enumerate()
             {
-                if let Some(slot) = out.get_mut(d.bl_off + i) {
+                if let Some(slot) = out.get_mut(d.block_length_offset + i) {
                     *slot = x;
                 }
             }
@@ -306,11 +319,14 @@ fn claim_group(ctx: &mut Ctx, stem: &str, g: &Group) -> String {
     )
 }
 
-/// Rust names of a group: (iterator, entry, encoder).
-struct GroupIdents {
-    iter: Ident,
-    entry: Ident,
-    enc: Ident,
+/// Rust names of a group's types.
+pub(super) struct GroupIdents {
+    /// The iterator over its entries (`…Decoder`).
+    pub iter: Ident,
+    /// The decoder of one entry (`…Entry`).
+    pub entry: Ident,
+    /// The encoder (`…Encoder`).
+    pub enc: Ident,
 }
 
 /// Generates the types of every group of `b` (recursively) and returns
@@ -343,7 +359,7 @@ fn group_types(
         let sub = group_types(ctx, &gb, &gstem, false, out);
         // An entry stands an empty group in for one newer than its version.
         let gated = g.since_version > b.base_since;
-        out.extend(group_iter(ctx, g, &gb, &gi, top, gated));
+        out.extend(groups::group_iter(ctx, g, &gi, top, gated));
         out.extend(block_decoder(ctx, &gb, &gi.entry, None, &sub));
         out.extend(group_encoder(ctx, g, &gb, &gi, &sub));
         ids.push(gi);
@@ -1103,315 +1119,6 @@ fn ctx_header_ident(ctx: &Ctx) -> Ident {
     format_ident!("{base}Decoder")
 }
 
-/// `sbe_rt::codec::MAX_EMPTY_ENTRIES`: the most entries of no bytes a group
-/// may claim.
-const MAX_EMPTY_ENTRIES: u64 = 1 << 20;
-
-/// The fewest bytes an entry of `g` takes after its block at the acting
-/// `version` (the IR's `entry_tail`), as an expression of `version`.
-fn entry_tail_expr(g: &Group) -> TokenStream {
-    let base = g.entry_tail(g.since_version) as usize;
-    let mut body = quote!(#base);
-    for v in g.entry_tail_versions() {
-        let tail = g.entry_tail(v) as usize;
-        body = quote!(if version >= #v { #tail } else { #body });
-    }
-    body
-}
-
-/// The iterator over a group's entries.
-fn group_iter(
-    ctx: &Ctx,
-    g: &Group,
-    b: &Block,
-    gi: &GroupIdents,
-    top: bool,
-    gated: bool,
-) -> TokenStream {
-    if b.sections() == 0 {
-        return fixed_group_iter(ctx, g, gi, top, gated);
-    }
-    let GroupIdents { iter, entry, .. } = gi;
-    let d = dim_of(g);
-    let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
-    let get_bl = getter(ctx, d.bl_prim);
-    let get_n = getter(ctx, d.num_prim);
-    let open_fn = if top {
-        quote! {
-            /// The group at `pos` (when known), its dimension checked here;
-            /// empty when it does not check. When the last entry is reached,
-            /// where the group ends is stored in `done`.
-            #[inline]
-            fn open(buf: &'a [u8], pos: ::core::result::Result<usize, ::sbe_rt::Error>, version: u32, done: ::core::option::Option<&'a ::core::cell::Cell<usize>>) -> Self {
-                match pos.and_then(|pos| Self::head(buf, pos, version)) {
-                    ::core::result::Result::Ok(mut g) => {
-                        if g.remaining == 0 {
-                            if let ::core::option::Option::Some(c) = done {
-                                c.set(g.pos);
-                            }
-                        } else {
-                            g.done = done;
-                        }
-                        g
-                    }
-                    ::core::result::Result::Err(_) => Self { buf, pos: 0, block_length: 0, remaining: 0, version, done: ::core::option::Option::None },
-                }
-            }
-        }
-    } else {
-        TokenStream::new()
-    };
-    let doc = format!(" The entries of group `{}`, in order.", g.name);
-    let pos_dim = plus(quote!(pos), dim);
-    let bl_at = plus(quote!(pos), blo);
-    let n_at = plus(quote!(pos), no);
-    let bl_read = to_u64(d.bl_prim, quote!(#get_bl(buf, #bl_at)));
-    let n_read = to_u64(d.num_prim, quote!(#get_n(buf, #n_at)));
-    let tail = iter_tail(ctx, iter);
-    let min_tail = entry_tail_expr(g);
-    quote! {
-            #[doc = #doc]
-            #[derive(Clone, Copy)]
-            pub struct #iter<'a> {
-                buf: &'a [u8],
-                pos: usize,
-                block_length: usize,
-                remaining: usize,
-                version: u32,
-                done: ::core::option::Option<&'a ::core::cell::Cell<usize>>,
-            }
-
-            impl<'a> #iter<'a> {
-                /// The group whose dimension header is at `buf[pos..]` (checked by `skip`).
-                #[inline]
-                fn at(buf: &'a [u8], pos: usize, version: u32) -> Self {
-                    Self {
-                        buf,
-                        pos: #pos_dim,
-                        block_length: ::sbe_rt::codec::to_usize(#bl_read),
-                        remaining: ::sbe_rt::codec::to_usize(#n_read),
-                        version,
-                        done: ::core::option::Option::None,
-                    }
-                }
-
-                /// The group at `buf[pos..]`, its dimension checked.
-                #[inline]
-                fn head(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<Self, ::sbe_rt::Error> {
-                    ::sbe_rt::slice(buf, pos, #dim)?;
-                    let mut g = Self::at(buf, pos, version);
-                    g.block_length = ::sbe_rt::codec::check_group(g.remaining, g.block_length, #max, #entry::required(version))?;
-                    ::core::result::Result::Ok(g)
-                }
-
-    #open_fn
-
-                /// Checks the group at `buf[pos..]` and returns where it ends.
-                #[inline]
-                fn skip(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-                    let g = Self::head(buf, pos, version)?;
-                    // The whole walk (`checked_length`, `message_length`)
-                    // refuses a count its entries cannot fit before any
-                    // entry, as `sbe decode` does; lazy iteration finds it
-                    // at the entry that does not fit.
-                    ::sbe_rt::codec::check_entries(buf, g.pos, g.remaining, g.block_length.saturating_add(#min_tail))?;
-                    let mut p = g.pos;
-                    for _ in 0..g.remaining {
-                        p = #entry::wrap_at(buf, p, g.block_length, version)?.end;
-                    }
-                    ::core::result::Result::Ok(p)
-                }
-            }
-
-            impl<'a> ::core::iter::Iterator for #iter<'a> {
-                type Item = #entry<'a>;
-
-                #[inline]
-                fn next(&mut self) -> ::core::option::Option<#entry<'a>> {
-                    if self.remaining == 0 {
-                        return ::core::option::Option::None;
-                    }
-                    match #entry::wrap_at(self.buf, self.pos, self.block_length, self.version) {
-                        ::core::result::Result::Ok(e) => {
-                            self.pos = e.end;
-                            self.remaining -= 1;
-                            if self.remaining == 0 {
-                                if let ::core::option::Option::Some(c) = self.done {
-                                    c.set(self.pos);
-                                }
-                            }
-                            ::core::option::Option::Some(e)
-                        }
-                        ::core::result::Result::Err(_) => {
-                            self.remaining = 0;
-                            ::core::option::Option::None
-                        }
-                    }
-                }
-
-                #[inline]
-                fn size_hint(&self) -> (usize, ::core::option::Option<usize>) {
-                    (self.remaining, ::core::option::Option::Some(self.remaining))
-                }
-            }
-
-            #tail
-        }
-}
-
-/// What every group iterator has after its `Iterator` impl (which counts
-/// down `remaining`): `ExactSizeIterator` and a `Debug` listing the entries.
-fn iter_tail(ctx: &Ctx, iter: &Ident) -> TokenStream {
-    let dbg = if ctx.opts.debug {
-        quote! {
-            impl ::core::fmt::Debug for #iter<'_> {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    f.debug_list().entries(*self).finish()
-                }
-            }
-        }
-    } else {
-        TokenStream::new()
-    };
-    quote! {
-        impl ::core::iter::ExactSizeIterator for #iter<'_> {}
-
-        #dbg
-    }
-}
-
-/// The iterator over a group whose entries are blocks only (no nested
-/// groups, no var data): the dimension and the whole span of entries are
-/// checked once, when the group is opened, and `next` only splits the span.
-/// The group's end is known then too, so a root decoder learns where the
-/// next section starts without waiting for the last entry.
-fn fixed_group_iter(ctx: &Ctx, g: &Group, gi: &GroupIdents, top: bool, gated: bool) -> TokenStream {
-    let GroupIdents { iter, entry, .. } = gi;
-    let d = dim_of(g);
-    let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
-    let get_bl = getter(ctx, d.bl_prim);
-    let get_n = getter(ctx, d.num_prim);
-    let bl_read = to_u64(d.bl_prim, quote!(#get_bl(h, #blo)));
-    let n_read = to_u64(d.num_prim, quote!(#get_n(h, #no)));
-    let pos_dim = plus(quote!(pos), dim);
-    // Entries of no bytes are bounded by `sbe_rt::codec::MAX_EMPTY_ENTRIES`;
-    // below that bound the count maximum bounds them already, and the
-    // check would cost every group open (md_decode +21 instructions).
-    let empty_entries = if max > MAX_EMPTY_ENTRIES {
-        quote!(::sbe_rt::codec::check_entries(buf, #pos_dim, remaining, block_length)?;)
-    } else {
-        TokenStream::new()
-    };
-    // A root decoder opens its groups lazily and steps over them to find
-    // later sections; an entry keeps its nested groups as checked.
-    let top_fns = if top {
-        quote! {
-            /// The group at `pos` (when known); empty when it does not
-            /// check. Where the group ends is stored in `done`.
-            #[inline]
-            fn open(buf: &'a [u8], pos: ::core::result::Result<usize, ::sbe_rt::Error>, version: u32, done: ::core::option::Option<&'a ::core::cell::Cell<usize>>) -> Self {
-                match pos.and_then(|pos| Self::check(buf, pos, version)) {
-                    ::core::result::Result::Ok((g, end)) => {
-                        if let ::core::option::Option::Some(c) = done {
-                            c.set(end);
-                        }
-                        g
-                    }
-                    ::core::result::Result::Err(_) => Self::empty(version),
-                }
-            }
-
-            /// Checks the group at `buf[pos..]` and returns where it ends.
-            #[inline]
-            fn skip(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-                ::core::result::Result::Ok(Self::check(buf, pos, version)?.1)
-            }
-        }
-    } else {
-        TokenStream::new()
-    };
-    let doc = format!(" The entries of group `{}`, in order.", g.name);
-    let tail = iter_tail(ctx, iter);
-    // For `open`'s fallback, and for an entry older than the group.
-    let empty_fn = if top || gated {
-        quote! {
-            /// A group of no entries, as one that is not there reads.
-            #[inline]
-            fn empty(version: u32) -> Self {
-                Self { entries: &[], block_length: 0, remaining: 0, version }
-            }
-        }
-    } else {
-        TokenStream::new()
-    };
-    // A top-level group's count is checked anyway: measured, LLVM merges
-    // `open`'s empty fallback into the loop when only the span ends it
-    // (`md_decode` 137 -> 154 instructions), while a nested group's loop
-    // gets tighter (`car_decode` 483 -> 438). An empty group of zero-length
-    // blocks (a version-gated one, `block_length: 0`) ends on its count.
-    let count_check = if top {
-        quote!(self.remaining == 0)
-    } else {
-        quote!(self.block_length == 0 && self.remaining == 0)
-    };
-    quote! {
-        #[doc = #doc]
-        #[derive(Clone, Copy)]
-        pub struct #iter<'a> {
-            entries: &'a [u8],
-            block_length: usize,
-            remaining: usize,
-            version: u32,
-        }
-
-        impl<'a> #iter<'a> {
-            #empty_fn
-
-            /// Checks the dimension at `buf[pos..]` and that every entry
-            /// fits in `buf`: the group, and where it ends.
-            #[inline]
-            fn check(buf: &'a [u8], pos: usize, version: u32) -> ::core::result::Result<(Self, usize), ::sbe_rt::Error> {
-                let h = ::sbe_rt::codec::array_at::<#dim>(buf, pos)?;
-                let block_length = ::sbe_rt::codec::to_usize(#bl_read);
-                let remaining = ::sbe_rt::codec::to_usize(#n_read);
-                let block_length = ::sbe_rt::codec::check_group(remaining, block_length, #max, #entry::required(version))?;
-                #empty_entries
-                let end = ::sbe_rt::codec::blocks_end(buf, #pos_dim, remaining, block_length)?;
-                let entries = buf.get(#pos_dim..end).unwrap_or_default();
-                ::core::result::Result::Ok((Self { entries, block_length, remaining, version }, end))
-            }
-
-            #top_fns
-        }
-
-        impl<'a> ::core::iter::Iterator for #iter<'a> {
-            type Item = #entry<'a>;
-
-            #[inline]
-            fn next(&mut self) -> ::core::option::Option<#entry<'a>> {
-                // The span holds exactly `remaining` entries: when they are
-                // at least a byte long, it runs out when the count does,
-                // and splitting it is the only check (LLVM drops the
-                // `block_length` test, known non-zero from `check`).
-                if #count_check {
-                    return ::core::option::Option::None;
-                }
-                let (block, rest) = self.entries.split_at_checked(self.block_length)?;
-                self.entries = rest;
-                self.remaining = self.remaining.saturating_sub(1);
-                ::core::option::Option::Some(#entry::from_block(block, self.version))
-            }
-
-            #[inline]
-            fn size_hint(&self) -> (usize, ::core::option::Option<usize>) {
-                (self.remaining, ::core::option::Option::Some(self.remaining))
-            }
-        }
-
-        #tail
-    }
-}
-
 /// Setters and section writers shared by the root and group encoders.
 fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> TokenStream {
     let nm = block_names(b);
@@ -1648,11 +1355,11 @@ fn group_encoder(
     let k = b.sections();
     let bl = b.block_length;
     let d = dim_of(g);
-    let (dim, blo, no, max) = (d.len, d.bl_off, d.num_off, d.max_count);
-    let put_bl = putter(ctx, d.bl_prim);
-    let put_n = putter(ctx, d.num_prim);
-    let tn = super::values::rust_prim(d.num_prim);
-    let bl_lit = int_lit(d.bl_prim, bl as i128);
+    let (dim, blo, no, max) = (d.len, d.block_length_offset, d.count_offset, d.max_count);
+    let put_bl = putter(ctx, d.block_length_primitive);
+    let put_n = putter(ctx, d.count_primitive);
+    let tn = super::values::rust_prim(d.count_primitive);
+    let bl_lit = int_lit(d.block_length_primitive, bl as i128);
     let dim_need = plus(quote!(reserve), dim);
     let empty_all = empty_after(ctx, b, 0);
     let items = encoder_items(ctx, b, sub, false);

@@ -59,6 +59,7 @@
 mod blocks;
 mod dispatch;
 mod format;
+mod groups;
 pub mod names;
 mod types;
 mod values;
