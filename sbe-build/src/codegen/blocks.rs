@@ -1,17 +1,21 @@
-//! Messages and groups: decoders (root block, group iterator, group
-//! entry) and encoders (root, group), with groups and var data in schema
-//! order.
+//! Messages and groups as blocks: what the decoder and the encoder of a
+//! root block or a group entry are made from (fields, groups, var data and
+//! their Rust names), and the order in which the types of every message
+//! are generated. What each type looks like is in the module that
+//! generates it: `decoder` (root and entry decoders), `groups` (group
+//! iterators), `encoders`.
 
 use std::ops::Range;
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use super::encoders;
 use super::groups;
 use super::names::{self, Scope};
-use super::values::{getter, int_lit, plus, putter, str_getter, to_u64, Val};
+use super::values::{getter, plus, str_getter, to_u64, Val};
 use super::{deprecated, docs, Ctx};
-use crate::ir::{Data, Field, Group, IntSlot, Message, Primitive, TypeKind};
+use crate::ir::{Data, Field, Group, IntSlot, Message, Presence, Primitive, TypeKind};
 
 /// Method names of decoders and encoders, and trait method names clippy
 /// wants implemented as traits: a field never takes one of these.
@@ -85,27 +89,125 @@ pub(crate) struct Messages {
     pub decoders: Vec<(usize, Ident)>,
 }
 
-/// A root block or group entry.
-struct Block<'s> {
-    /// Schema name.
-    name: &'s str,
-    fields: &'s [Field],
-    groups: &'s [Group],
-    data: &'s [Data],
-    block_length: usize,
-    base_since: u32,
-    deprecated: Option<u32>,
-    description: Option<&'s str>,
+/// A root block or group entry: what its decoder and encoder are made of.
+pub(super) struct Block<'s> {
+    /// Schema name of the message or group.
+    pub name: &'s str,
+    pub fields: &'s [Field],
+    pub groups: &'s [Group],
+    pub data: &'s [Data],
+    /// The schema's block length.
+    pub block_length: usize,
+    /// The schema version from which the block is there (0 for a root
+    /// block, a group's `sinceVersion`): a field, group or var data newer
+    /// than that is absent from older messages, which read it as `None`.
+    pub base_since: u32,
+    pub deprecated: Option<u32>,
+    pub description: Option<&'s str>,
+    /// The names of its accessors and setters, the same in decoder and
+    /// encoder.
+    pub names: BlockNames,
 }
 
-/// The names of a block's items.
-struct Names {
-    fields: Vec<(Ident, Option<Ident>)>,
-    groups: Vec<Ident>,
-    data: Vec<(Ident, Option<Ident>)>,
+/// Rust names of the methods for a block's fields, groups and var data.
+#[derive(Default)]
+pub(super) struct BlockNames {
+    pub fields: Vec<Accessor>,
+    pub groups: Vec<Ident>,
+    pub data: Vec<Accessor>,
 }
 
-fn block_names(b: &Block) -> Names {
+/// The name of a field's or var data's accessor (and setter), and of its
+/// `_str` twin where the bytes are text.
+pub(super) struct Accessor {
+    pub name: Ident,
+    pub text: Option<Ident>,
+}
+
+impl<'s> Block<'s> {
+    /// The root block of message `m`.
+    fn message(m: &'s Message) -> Self {
+        Block::new(Block {
+            name: &m.name,
+            fields: &m.fields,
+            groups: &m.groups,
+            data: &m.data,
+            block_length: m.block_length as usize,
+            base_since: 0,
+            deprecated: m.deprecated,
+            description: m.description.as_deref(),
+            names: BlockNames::default(),
+        })
+    }
+
+    /// An entry of group `g`.
+    fn group(g: &'s Group) -> Self {
+        Block::new(Block {
+            name: &g.name,
+            fields: &g.fields,
+            groups: &g.groups,
+            data: &g.data,
+            block_length: g.block_length as usize,
+            base_since: g.since_version,
+            deprecated: g.deprecated,
+            description: g.description.as_deref(),
+            names: BlockNames::default(),
+        })
+    }
+
+    /// `block` with its names claimed.
+    fn new(mut block: Block<'s>) -> Self {
+        block.names = block_names(&block);
+        block
+    }
+
+    /// How many groups and var data follow the block: its sections, groups
+    /// first, numbered in schema order.
+    pub fn sections(&self) -> usize {
+        self.groups.len() + self.data.len()
+    }
+
+    /// Whether an item since schema version `since` is absent from some
+    /// messages that have the block.
+    pub fn is_gated(&self, since: u32) -> bool {
+        since > self.base_since
+    }
+
+    /// Bytes of the fields present whenever the block is.
+    pub fn base_len(&self) -> usize {
+        self.end_for(self.base_since)
+    }
+
+    /// Where the fields of schema version `version` end in the block.
+    pub fn end_for(&self, version: u32) -> usize {
+        crate::ir::block_end(self.fields, version) as usize
+    }
+
+    /// Whether a field on the wire is newer than the block: the decoder
+    /// then keeps the whole block, not only its base.
+    pub fn has_ext(&self) -> bool {
+        self.fields
+            .iter()
+            .any(|f| self.is_gated(f.since_version) && f.encoded_length > 0)
+    }
+
+    /// Whether a field on the wire is as old as the block: the decoder then
+    /// keeps the base as a fixed-size array.
+    pub fn uses_base(&self) -> bool {
+        self.fields
+            .iter()
+            .any(|f| !self.is_gated(f.since_version) && f.encoded_length > 0)
+    }
+
+    /// Whether a field has bytes to set (not every field is a constant).
+    pub fn has_setters(&self) -> bool {
+        self.fields.iter().any(|f| f.encoded_length > 0)
+    }
+}
+
+/// Claims the method names of `b`'s fields, groups and var data, in schema
+/// order, after the names the generated code uses itself.
+fn block_names(b: &Block) -> BlockNames {
     let mut scope = Scope::with(RESERVED);
     // A root decoder reads var data `j` through a private `sbe_d{j}`.
     for j in 0..b.data.len() {
@@ -116,17 +218,17 @@ fn block_names(b: &Block) -> Names {
         .iter()
         .map(|f| {
             let base = names::snake(&f.name);
-            let n = names::ident(&scope.claim(&base));
-            let is_chars = match &f.ty.kind {
+            let name = names::ident(&scope.claim(&base));
+            let is_char_array = match &f.ty.kind {
                 TypeKind::Encoded(e) => {
                     e.primitive == Primitive::Char
                         && e.length > 1
-                        && f.presence != crate::ir::Presence::Constant
+                        && f.presence != Presence::Constant
                 }
                 _ => false,
             };
-            let s = is_chars.then(|| names::ident(&scope.claim(&format!("{base}_str"))));
-            (n, s)
+            let text = is_char_array.then(|| names::ident(&scope.claim(&format!("{base}_str"))));
+            Accessor { name, text }
         })
         .collect();
     let groups = b
@@ -139,39 +241,18 @@ fn block_names(b: &Block) -> Names {
         .iter()
         .map(|d| {
             let base = names::snake(&d.name);
-            let n = names::ident(&scope.claim(&base));
-            let s = d
+            let name = names::ident(&scope.claim(&base));
+            let text = d
                 .character_encoding
                 .is_some()
                 .then(|| names::ident(&scope.claim(&format!("{base}_str"))));
-            (n, s)
+            Accessor { name, text }
         })
         .collect();
-    Names {
+    BlockNames {
         fields,
         groups,
         data,
-    }
-}
-
-impl Block<'_> {
-    fn sections(&self) -> usize {
-        self.groups.len() + self.data.len()
-    }
-
-    /// Bytes of the fields present whenever the block is.
-    fn base_len(&self) -> usize {
-        self.end_for(self.base_since)
-    }
-
-    fn end_for(&self, version: u32) -> usize {
-        crate::ir::block_end(self.fields, version) as usize
-    }
-
-    fn has_ext(&self) -> bool {
-        self.fields
-            .iter()
-            .any(|f| f.since_version > self.base_since && f.encoded_length > 0)
     }
 }
 
@@ -216,49 +297,9 @@ pub(super) fn entries_are_blocks(g: &Group) -> bool {
 }
 
 /// Layout of a var data encoding composite: (length offset, data offset).
-fn data_layout(d: &Data) -> (usize, usize) {
+pub(super) fn data_layout(d: &Data) -> (usize, usize) {
     let layout = d.layout();
     (layout.length_offset as usize, layout.data_offset as usize)
-}
-
-/// Bytes of an integer in the schema's byte order.
-fn int_bytes(ctx: &Ctx, p: Primitive, v: u64) -> Vec<u8> {
-    let n = p.size() as usize;
-    let le = v.to_le_bytes();
-    let mut out: Vec<u8> = le.iter().take(n).copied().collect();
-    if ctx.order() == "be" {
-        out.reverse();
-    }
-    out
-}
-
-/// The bytes of section `k` when it is empty.
-fn empty_bytes(ctx: &Ctx, b: &Block, k: usize) -> Vec<u8> {
-    match b.groups.get(k) {
-        Some(g) => {
-            let d = dim_of(g);
-            let mut out = vec![0u8; d.len];
-            for (i, x) in int_bytes(ctx, d.block_length_primitive, u64::from(g.block_length))
-                .into_iter()
-                .enumerate()
-            {
-                if let Some(slot) = out.get_mut(d.block_length_offset + i) {
-                    *slot = x;
-                }
-            }
-            out
-        }
-        None => match b.data.get(k - b.groups.len()) {
-            Some(d) => vec![0u8; data_layout(d).1],
-            None => Vec::new(),
-        },
-    }
-}
-
-fn empty_after(ctx: &Ctx, b: &Block, k: usize) -> usize {
-    (k..b.sections())
-        .map(|j| empty_bytes(ctx, b, j).len())
-        .sum()
 }
 
 /// The decoders and encoders of every message.
@@ -274,29 +315,21 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
     let schema = ctx.schema;
     for (i, m) in schema.messages.iter().enumerate() {
         let stem = ctx.claim_family(&names::camel(&m.name), &["Decoder", "Encoder"]);
+        let decoder = format_ident!("{stem}Decoder");
         if !emit.contains(&i) {
             claim_groups(ctx, &m.groups, &stem);
-            out.decoders.push((i, format_ident!("{stem}Decoder")));
+            out.decoders.push((i, decoder));
             continue;
         }
-        let b = Block {
-            name: &m.name,
-            fields: &m.fields,
-            groups: &m.groups,
-            data: &m.data,
-            block_length: m.block_length as usize,
-            base_since: 0,
-            deprecated: m.deprecated,
-            description: m.description.as_deref(),
-        };
-        let dec = format_ident!("{stem}Decoder");
-        let enc = format_ident!("{stem}Encoder");
-        let mut toks = TokenStream::new();
-        let sub = group_types(ctx, &b, &stem, true, &mut toks);
-        toks.extend(block_decoder(ctx, &b, &dec, Some(m), &sub));
-        toks.extend(block_encoder(ctx, &b, &enc, Some(m), &sub));
-        out.tokens.extend(toks);
-        out.decoders.push((i, dec));
+        let block = Block::message(m);
+        let encoder = format_ident!("{stem}Encoder");
+        // Nested types first, so each type follows the types it uses.
+        let groups = group_types(ctx, &block, &stem, true, &mut out.tokens);
+        out.tokens
+            .extend(block_decoder(ctx, &block, &decoder, Some(m), &groups));
+        out.tokens
+            .extend(encoders::message_encoder(ctx, &block, &encoder, m, &groups));
+        out.decoders.push((i, decoder));
     }
     out
 }
@@ -305,8 +338,8 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
 /// generating anything.
 fn claim_groups(ctx: &mut Ctx, groups: &[Group], stem: &str) {
     for g in groups {
-        let gstem = claim_group(ctx, stem, g);
-        claim_groups(ctx, &g.groups, &gstem);
+        let group_stem = claim_group(ctx, stem, g);
+        claim_groups(ctx, &g.groups, &group_stem);
     }
 }
 
@@ -329,8 +362,8 @@ pub(super) struct GroupIdents {
     pub enc: Ident,
 }
 
-/// Generates the types of every group of `b` (recursively) and returns
-/// their names.
+/// Generates the types of every group of `b` (recursively, nested groups
+/// first) into `out` and returns their names. `top`: `b` is a root block.
 fn group_types(
     ctx: &mut Ctx,
     b: &Block,
@@ -338,33 +371,24 @@ fn group_types(
     top: bool,
     out: &mut TokenStream,
 ) -> Vec<GroupIdents> {
-    let mut ids = Vec::new();
+    let mut idents = Vec::new();
     for g in b.groups {
-        let gstem = claim_group(ctx, stem, g);
-        let gb = Block {
-            name: &g.name,
-            fields: &g.fields,
-            groups: &g.groups,
-            data: &g.data,
-            block_length: g.block_length as usize,
-            base_since: g.since_version,
-            deprecated: g.deprecated,
-            description: g.description.as_deref(),
+        let group_stem = claim_group(ctx, stem, g);
+        let entry = Block::group(g);
+        let group = GroupIdents {
+            iter: format_ident!("{group_stem}Decoder"),
+            entry: format_ident!("{group_stem}Entry"),
+            enc: format_ident!("{group_stem}Encoder"),
         };
-        let gi = GroupIdents {
-            iter: format_ident!("{gstem}Decoder"),
-            entry: format_ident!("{gstem}Entry"),
-            enc: format_ident!("{gstem}Encoder"),
-        };
-        let sub = group_types(ctx, &gb, &gstem, false, out);
+        let nested = group_types(ctx, &entry, &group_stem, false, out);
         // An entry stands an empty group in for one newer than its version.
-        let gated = g.since_version > b.base_since;
-        out.extend(groups::group_iter(ctx, g, &gi, top, gated));
-        out.extend(block_decoder(ctx, &gb, &gi.entry, None, &sub));
-        out.extend(group_encoder(ctx, g, &gb, &gi, &sub));
-        ids.push(gi);
+        let gated = b.is_gated(g.since_version);
+        out.extend(groups::group_iter(ctx, g, &group, top, gated));
+        out.extend(block_decoder(ctx, &entry, &group.entry, None, &nested));
+        out.extend(encoders::group_encoder(ctx, g, &entry, &group, &nested));
+        idents.push(group);
     }
-    ids
+    idents
 }
 
 /// The required block length for the acting `version`.
@@ -403,18 +427,25 @@ fn block_decoder(
     msg: Option<&Message>,
     sub: &[GroupIdents],
 ) -> TokenStream {
-    let nm = block_names(b);
+    let nm = &b.names;
     let k = b.sections();
     // An entry of a group without nested groups or var data: its group
     // hands it its block, already checked.
     let fixed_entry = msg.is_none() && k == 0;
     let base_len = b.base_len();
     let ext = b.has_ext();
-    let header_t = ctx_header_ident(ctx);
+    let header_t = ctx.header_type("Decoder");
     let mut getters = TokenStream::new();
     let mut json = TokenStream::new();
     let mut dbg = TokenStream::new();
-    for (f, (name, str_name)) in b.fields.iter().zip(&nm.fields) {
+    for (
+        f,
+        Accessor {
+            name,
+            text: str_name,
+        },
+    ) in b.fields.iter().zip(&nm.fields)
+    {
         let off = f.offset as usize;
         let val = Val::of(ctx, &f.type_name, &f.ty, f.presence, f.const_value.as_ref());
         let gated = f.since_version > b.base_since;
@@ -611,7 +642,17 @@ fn block_decoder(
         }
     }
     let ng = b.groups.len();
-    for (j, (d, (dname, str_name))) in b.data.iter().zip(&nm.data).enumerate() {
+    for (
+        j,
+        (
+            d,
+            Accessor {
+                name: dname,
+                text: str_name,
+            },
+        ),
+    ) in b.data.iter().zip(&nm.data).enumerate()
+    {
         let i = ng + j;
         let (lo, vo) = data_layout(d);
         let get = getter(ctx, d.length_primitive);
@@ -758,10 +799,7 @@ fn block_decoder(
     } else {
         (sec_fields, sec_inits)
     };
-    let uses_base = b
-        .fields
-        .iter()
-        .any(|f| f.since_version <= b.base_since && f.encoded_length > 0);
+    let uses_base = b.uses_base();
     let block_binding = if ext || uses_base {
         quote!(block)
     } else {
@@ -1112,339 +1150,4 @@ fn block_decoder(
 
         #dbg_impl
     }
-}
-
-fn ctx_header_ident(ctx: &Ctx) -> Ident {
-    let base = ctx.type_ident(&ctx.schema.header.name, &ctx.schema.header);
-    format_ident!("{base}Decoder")
-}
-
-/// Setters and section writers shared by the root and group encoders.
-fn encoder_items(ctx: &Ctx, b: &Block, sub: &[GroupIdents], is_root: bool) -> TokenStream {
-    let nm = block_names(b);
-    let k = b.sections();
-    let mut out = TokenStream::new();
-    for (f, (name, _)) in b.fields.iter().zip(&nm.fields) {
-        let val = Val::of(ctx, &f.type_name, &f.ty, f.presence, f.const_value.as_ref());
-        let d = docs(
-            f.description.as_deref(),
-            format!("Sets `{}` (id {}, offset {}).", f.name, f.id, f.offset),
-        );
-        let dep = deprecated(f.deprecated);
-        if let Some(s) = val.setter(ctx, name, f.offset as usize, &quote!(#d #dep)) {
-            out.extend(s);
-        }
-    }
-    // The tail as a reference and as a place (to take it and put it back).
-    let (tail, tail_place) = if is_root {
-        (quote!(&mut self.tail), quote!(self.tail))
-    } else {
-        (quote!(&mut *self.tail), quote!(*self.tail))
-    };
-    for (i, (g, gname)) in b.groups.iter().zip(&nm.groups).enumerate() {
-        let enc = &sub[i].enc;
-        let after = empty_after(ctx, b, i + 1);
-        let step = i + 1;
-        let d = docs(
-            None,
-            format!(
-                "Starts group `{}` (id {}) for at most `count` entries; write each entry after `next_entry()`. Earlier groups and var data not written yet are written empty; a later one already written gives `Err(WrongOrder)`.",
-                g.name, g.id
-            ),
-        );
-        let dep = deprecated(g.deprecated);
-        let res = if is_root {
-            quote!(#after)
-        } else {
-            plus(quote!(self.reserve), after)
-        };
-        out.extend(quote! {
-            #d
-            #dep
-            pub fn #gname(&mut self, count: usize) -> ::core::result::Result<#enc<'_, 'a>, ::sbe_rt::Error> {
-                self.advance(#i)?;
-                self.step = #step;
-                #enc::new(#tail, count, #res)
-            }
-        });
-    }
-    let ng = b.groups.len();
-    for (j, (d, (dname, _))) in b.data.iter().zip(&nm.data).enumerate() {
-        let i = ng + j;
-        let (lo, vo) = data_layout(d);
-        let after = empty_after(ctx, b, i + 1);
-        let put = putter(ctx, d.length_primitive);
-        let t = super::values::rust_prim(d.length_primitive);
-        let max = d.max_length;
-        let step = i + 1;
-        let doc = docs(
-            None,
-            format!(
-                "Writes var data `{}` (id {}). Earlier groups and var data not written yet are written empty; a later one already written gives `Err(WrongOrder)`.",
-                d.name, d.id
-            ),
-        );
-        let dep = deprecated(d.deprecated);
-        let res = if is_root {
-            quote!(#after)
-        } else {
-            plus(quote!(self.reserve), after)
-        };
-        out.extend(quote! {
-            #doc
-            #dep
-            #[inline(always)]
-            pub fn #dname(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
-                let v = v.as_ref();
-                let n = ::sbe_rt::codec::check_length(v.len(), #max)?;
-                self.advance(#i)?;
-                let prefix = ::sbe_rt::codec::put_var_data_n::<#vo>(#tail, v, #res)?;
-                #put(prefix, #lo, n as #t);
-                self.step = #step;
-                ::core::result::Result::Ok(self)
-            }
-        });
-    }
-    if k > 0 {
-        let arms = (0..k).map(|j| {
-            let bytes = empty_bytes(ctx, b, j);
-            quote!(#j => &[#(#bytes),*],)
-        });
-        out.extend(quote! {
-            /// Writes the sections before `k` that are not written yet, empty.
-            #[inline(always)]
-            fn advance(&mut self, k: usize) -> ::core::result::Result<(), ::sbe_rt::Error> {
-                if self.step == k {
-                    return ::core::result::Result::Ok(());
-                }
-                let (tail, done) = Self::advance_slow(self.step, k, ::core::mem::take(&mut #tail_place));
-                #tail_place = tail;
-                done?;
-                self.step = k;
-                ::core::result::Result::Ok(())
-            }
-
-            /// [`Self::advance`] when sections are skipped or out of order:
-            /// writes them at the front of `tail` and gives back the rest.
-            /// Takes and returns the tail by value, not `self`, so that the
-            /// tail never has its address taken and stays in registers.
-            #[cold]
-            #[inline(never)]
-            fn advance_slow(step: usize, k: usize, tail: &'a mut [u8]) -> (&'a mut [u8], ::core::result::Result<(), ::sbe_rt::Error>) {
-                if step > k {
-                    return (tail, ::core::result::Result::Err(::sbe_rt::Error::WrongOrder));
-                }
-                let mut n = 0;
-                for s in step..k {
-                    let empty: &[u8] = match s {
-                        #(#arms)*
-                        _ => &[],
-                    };
-                    n = match ::sbe_rt::codec::write_at(tail, n, empty) {
-                        ::core::result::Result::Ok(n) => n,
-                        ::core::result::Result::Err(e) => return (tail, ::core::result::Result::Err(e)),
-                    };
-                }
-                ::sbe_rt::codec::skip_front(tail, n)
-            }
-        });
-    }
-    out
-}
-
-fn header_encoder_ident(ctx: &Ctx) -> Ident {
-    let base = ctx.type_ident(&ctx.schema.header.name, &ctx.schema.header);
-    format_ident!("{base}Encoder")
-}
-
-fn block_encoder(
-    ctx: &Ctx,
-    b: &Block,
-    ident: &Ident,
-    msg: Option<&Message>,
-    sub: &[GroupIdents],
-) -> TokenStream {
-    let Some(m) = msg else {
-        return TokenStream::new();
-    };
-    let k = b.sections();
-    let bl = b.block_length;
-    let empty_all = empty_after(ctx, b, 0);
-    let items = encoder_items(ctx, b, sub, true);
-    let henc = header_encoder_ident(ctx);
-    let hwrite = super::dispatch::header_writes(ctx, bl as u64, u64::from(m.id));
-    let (step_field, step_init, finish_body) = if k > 0 {
-        (
-            quote!(step: usize,),
-            quote!(step: 0,),
-            quote!(self.advance(#k)?;),
-        )
-    } else {
-        (quote!(), quote!(), quote!())
-    };
-    let doc = format!(
-        " Encoder of message `{}`: header and root block first, then groups and var data in schema order.",
-        b.name
-    );
-    let dep = deprecated(b.deprecated);
-    let need = plus(quote!(HEADER_LENGTH), bl + empty_all);
-    let (buf_field, buf_init) = if has_setters(b) {
-        (quote!(buf: &'a mut [u8; #bl],), quote!(buf: block,))
-    } else {
-        (quote!(), quote!())
-    };
-    quote! {
-        #[doc = #doc]
-        pub struct #ident<'a> {
-            #buf_field
-            tail: &'a mut [u8],
-            total: usize,
-            #step_field
-        }
-
-        #[allow(deprecated)]
-        impl<'a> #ident<'a> {
-            /// Starts a message at the start of `buf`: writes the header and
-            /// zeroes the root block. Fails when `buf` cannot hold the
-            /// message with its groups and var data empty.
-            #dep
-            pub fn wrap(buf: &'a mut [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
-                let total = buf.len();
-                ::sbe_rt::check_len(buf, #need)?;
-                let (hdr, rest) = ::sbe_rt::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
-                let (block, tail) = ::sbe_rt::codec::split_array_mut::<#bl>(rest)?;
-                *hdr = [0; HEADER_LENGTH];
-                *block = [0; #bl];
-                let mut h = #henc { buf: hdr };
-                #hwrite
-                ::core::result::Result::Ok(Self { #buf_init tail, total, #step_init })
-            }
-
-            /// Bytes written so far, header included.
-            #[inline]
-            pub fn encoded_length(&self) -> usize {
-                self.total - self.tail.len()
-            }
-
-            /// Writes the groups and var data not written yet, empty, and
-            /// returns the message's length.
-            ///
-            /// Takes `&mut self`, not `self`: moving the encoder here made
-            /// the compiler copy it through memory with wide loads right
-            /// after a setter's narrow stores, a store-forwarding stall on
-            /// every message.
-            #[inline(always)]
-            pub fn finish(&mut self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-                #finish_body
-                ::core::result::Result::Ok(self.encoded_length())
-            }
-
-            #items
-        }
-    }
-}
-
-fn group_encoder(
-    ctx: &Ctx,
-    g: &Group,
-    b: &Block,
-    gi: &GroupIdents,
-    sub: &[GroupIdents],
-) -> TokenStream {
-    let enc = &gi.enc;
-    let k = b.sections();
-    let bl = b.block_length;
-    let d = dim_of(g);
-    let (dim, blo, no, max) = (d.len, d.block_length_offset, d.count_offset, d.max_count);
-    let put_bl = putter(ctx, d.block_length_primitive);
-    let put_n = putter(ctx, d.count_primitive);
-    let tn = super::values::rust_prim(d.count_primitive);
-    let bl_lit = int_lit(d.block_length_primitive, bl as i128);
-    let dim_need = plus(quote!(reserve), dim);
-    let empty_all = empty_after(ctx, b, 0);
-    let items = encoder_items(ctx, b, sub, false);
-    let need = plus(quote!(self.reserve), bl + empty_all);
-    let (buf_field, buf_init, buf_set) = if has_setters(b) {
-        (
-            quote!(buf: &'a mut [u8],),
-            quote!(buf: &mut [],),
-            quote!(self.buf = block;),
-        )
-    } else {
-        (quote!(), quote!(), quote!(let _ = block;))
-    };
-    let step_reset = if k > 0 {
-        quote!(self.step = 0;)
-    } else {
-        quote!()
-    };
-    let (step_field, step_init, advance_all, drop_impl) = if k > 0 {
-        (
-            quote!(step: usize,),
-            quote!(step: #k,),
-            quote!(self.advance(#k)?;),
-            quote! {
-                impl ::core::ops::Drop for #enc<'_, '_> {
-                    fn drop(&mut self) {
-                        let _ = self.advance(#k);
-                    }
-                }
-            },
-        )
-    } else {
-        (quote!(), quote!(), quote!(), quote!())
-    };
-    let doc = format!(
-        " Encoder of group `{}`: call `next_entry()` before writing each entry.",
-        g.name
-    );
-    quote! {
-        #[doc = #doc]
-        pub struct #enc<'p, 'a> {
-            tail: &'p mut &'a mut [u8],
-            dim: &'a mut [u8; #dim],
-            #buf_field
-            count: usize,
-            written: usize,
-            reserve: usize,
-            #step_field
-        }
-
-        #[allow(deprecated)]
-        impl<'p, 'a> #enc<'p, 'a> {
-            #[inline]
-            fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::core::result::Result<Self, ::sbe_rt::Error> {
-                ::sbe_rt::codec::check_count(count, #max)?;
-                let dim = ::sbe_rt::codec::take_zeroed::<#dim>(tail, #dim_need)?;
-                #put_bl(dim, #blo, #bl_lit);
-                ::core::result::Result::Ok(Self { tail, dim, #buf_init count, written: 0, reserve, #step_init })
-            }
-
-            /// Starts the next entry (zeroed); its fields, nested groups and
-            /// var data follow. Fails when `count` entries are written already
-            /// or the buffer is too small.
-            #[inline]
-            pub fn next_entry(&mut self) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
-                #advance_all
-                if self.written >= self.count {
-                    return ::core::result::Result::Err(::sbe_rt::Error::CountOutOfRange { count: self.written as u64 + 1, max: self.count as u64 });
-                }
-                let block = ::sbe_rt::codec::take_zeroed::<#bl>(self.tail, #need)?;
-                #buf_set
-                self.written += 1;
-                #put_n(self.dim, #no, self.written as #tn);
-                #step_reset
-                ::core::result::Result::Ok(self)
-            }
-
-            #items
-        }
-
-        #drop_impl
-    }
-}
-
-/// Whether a block has a field to set (not every field is a constant).
-fn has_setters(b: &Block) -> bool {
-    b.fields.iter().any(|f| f.encoded_length > 0)
 }

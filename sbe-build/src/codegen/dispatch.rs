@@ -2,7 +2,7 @@
 //! header, `decode`, `Message` and `Message::to_json`.
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::types::members;
 use super::values::{int_lit, Val};
@@ -23,8 +23,7 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
     let id = u64::from(s.id);
     let version = s.version;
     let hlen = crate::ir::encoded_length(&s.header).unwrap_or(0) as usize;
-    let base = ctx.type_ident(&s.header.name, &s.header);
-    let hdec = format_ident!("{base}Decoder");
+    let hdec = ctx.header_type("Decoder");
     let mut reads = Vec::new();
     let mut schema_id_on_wire = true;
     let roles = s.header_members();

@@ -58,6 +58,7 @@
 
 mod blocks;
 mod dispatch;
+mod encoders;
 mod format;
 mod groups;
 pub mod names;
@@ -232,6 +233,13 @@ impl<'s> Ctx<'s> {
             Some(e) => e.ident.clone(),
             None => format_ident!("{}", names::camel(key)),
         }
+    }
+
+    /// Rust name of the message header's decoder or encoder (`suffix`:
+    /// `Decoder` or `Encoder`).
+    pub(crate) fn header_type(&self, suffix: &str) -> Ident {
+        let base = self.type_ident(&self.schema.header.name, &self.schema.header);
+        format_ident!("{base}{suffix}")
     }
 
     /// Rust name of the enum named `name` in the schema, if registered.

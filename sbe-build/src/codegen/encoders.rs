@@ -1,0 +1,477 @@
+//! Encoders: a message's (its header and root block written at `wrap`)
+//! and a group's (its dimension written when started, an entry per
+//! `next_entry`), with their setters and the writers of groups and var
+//! data. Those keep the sections in schema order: a section skipped is
+//! written empty, going back is `Err(WrongOrder)`.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use super::blocks::{data_layout, dim_of, Accessor, Block, GroupIdents};
+use super::values::{int_lit, plus, putter, rust_prim, Val};
+use super::{deprecated, docs, Ctx};
+use crate::ir::{ByteOrder, Group, Message, Primitive};
+
+/// The encoder of message `m`, whose root block is `b`.
+pub(super) fn message_encoder(
+    ctx: &Ctx,
+    b: &Block,
+    ident: &Ident,
+    m: &Message,
+    groups: &[GroupIdents],
+) -> TokenStream {
+    let sections = b.sections();
+    let block_length = b.block_length;
+    let items = encoder_items(ctx, b, groups, Tail::Root);
+    let (step_field, step_init, finish_body) = if sections > 0 {
+        (
+            quote!(step: usize,),
+            quote!(step: 0,),
+            quote!(self.advance(#sections)?;),
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
+    let doc = format!(
+        " Encoder of message `{}`: header and root block first, then groups and var data in schema order.",
+        b.name
+    );
+    // The block is kept only where a setter writes to it.
+    let (buf_field, buf_init) = if b.has_setters() {
+        (
+            quote!(buf: &'a mut [u8; #block_length],),
+            quote!(buf: block,),
+        )
+    } else {
+        (quote!(), quote!())
+    };
+    let wrap_fn = message_wrap_fn(ctx, b, m, buf_init, step_init);
+    quote! {
+        #[doc = #doc]
+        pub struct #ident<'a> {
+            #buf_field
+            tail: &'a mut [u8],
+            total: usize,
+            #step_field
+        }
+
+        #[allow(deprecated)]
+        impl<'a> #ident<'a> {
+            #wrap_fn
+
+            /// Bytes written so far, header included.
+            #[inline]
+            pub fn encoded_length(&self) -> usize {
+                self.total - self.tail.len()
+            }
+
+            /// Writes the groups and var data not written yet, empty, and
+            /// returns the message's length.
+            ///
+            /// Takes `&mut self`, not `self`: moving the encoder here made
+            /// the compiler copy it through memory with wide loads right
+            /// after a setter's narrow stores, a store-forwarding stall on
+            /// every message.
+            #[inline(always)]
+            pub fn finish(&mut self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                #finish_body
+                ::core::result::Result::Ok(self.encoded_length())
+            }
+
+            #items
+        }
+    }
+}
+
+/// `wrap` of a message encoder: checks the buffer holds the message with
+/// its sections empty, writes the header and zeroes the root block.
+/// `buf_init`, `step_init`: the encoder's fields beside the tail.
+fn message_wrap_fn(
+    ctx: &Ctx,
+    b: &Block,
+    m: &Message,
+    buf_init: TokenStream,
+    step_init: TokenStream,
+) -> TokenStream {
+    let block_length = b.block_length;
+    let header_encoder = ctx.header_type("Encoder");
+    let header_writes = super::dispatch::header_writes(ctx, block_length as u64, u64::from(m.id));
+    let dep = deprecated(b.deprecated);
+    let need = plus(quote!(HEADER_LENGTH), block_length + empty_from(ctx, b, 0));
+    quote! {
+        /// Starts a message at the start of `buf`: writes the header and
+        /// zeroes the root block. Fails when `buf` cannot hold the
+        /// message with its groups and var data empty.
+        #dep
+        pub fn wrap(buf: &'a mut [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+            let total = buf.len();
+            ::sbe_rt::check_len(buf, #need)?;
+            let (hdr, rest) = ::sbe_rt::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
+            let (block, tail) = ::sbe_rt::codec::split_array_mut::<#block_length>(rest)?;
+            *hdr = [0; HEADER_LENGTH];
+            *block = [0; #block_length];
+            let mut h = #header_encoder { buf: hdr };
+            #header_writes
+            ::core::result::Result::Ok(Self { #buf_init tail, total, #step_init })
+        }
+    }
+}
+
+/// The encoder of group `g`, whose entry block is `b`.
+pub(super) fn group_encoder(
+    ctx: &Ctx,
+    g: &Group,
+    b: &Block,
+    idents: &GroupIdents,
+    nested: &[GroupIdents],
+) -> TokenStream {
+    let enc = &idents.enc;
+    let sections = b.sections();
+    let dim_len = dim_of(g).len;
+    let items = encoder_items(ctx, b, nested, Tail::Group);
+    // The entry's block is kept only where a setter writes to it.
+    let (buf_field, buf_init, buf_set) = if b.has_setters() {
+        (
+            quote!(buf: &'a mut [u8],),
+            quote!(buf: &mut [],),
+            quote!(self.buf = block;),
+        )
+    } else {
+        (quote!(), quote!(), quote!(let _ = block;))
+    };
+    // An entry's sections not written are written empty before the next
+    // entry, and after the last one when the encoder is dropped.
+    let (step_field, step_init, drop_impl) = if sections > 0 {
+        (
+            quote!(step: usize,),
+            quote!(step: #sections,),
+            quote! {
+                impl ::core::ops::Drop for #enc<'_, '_> {
+                    fn drop(&mut self) {
+                        let _ = self.advance(#sections);
+                    }
+                }
+            },
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
+    let new_fn = group_new_fn(ctx, g, b, buf_init, step_init);
+    let next_entry_fn = next_entry_fn(ctx, g, b, buf_set);
+    let doc = format!(
+        " Encoder of group `{}`: call `next_entry()` before writing each entry.",
+        g.name
+    );
+    quote! {
+        #[doc = #doc]
+        pub struct #enc<'p, 'a> {
+            tail: &'p mut &'a mut [u8],
+            dim: &'a mut [u8; #dim_len],
+            #buf_field
+            count: usize,
+            written: usize,
+            reserve: usize,
+            #step_field
+        }
+
+        #[allow(deprecated)]
+        impl<'p, 'a> #enc<'p, 'a> {
+            #new_fn
+
+            #next_entry_fn
+
+            #items
+        }
+
+        #drop_impl
+    }
+}
+
+/// `new` of a group encoder: checks the count and writes the dimension
+/// (its count is written per entry). `buf_init`, `step_init`: the encoder's
+/// fields beside the dimension.
+fn group_new_fn(
+    ctx: &Ctx,
+    g: &Group,
+    b: &Block,
+    buf_init: TokenStream,
+    step_init: TokenStream,
+) -> TokenStream {
+    let dim = dim_of(g);
+    let dim_len = dim.len;
+    let max_count = dim.max_count;
+    let block_length_offset = dim.block_length_offset;
+    let put_block_length = putter(ctx, dim.block_length_primitive);
+    let block_length = int_lit(dim.block_length_primitive, b.block_length as i128);
+    let dim_need = plus(quote!(reserve), dim_len);
+    quote! {
+        #[inline]
+        fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+            ::sbe_rt::codec::check_count(count, #max_count)?;
+            let dim = ::sbe_rt::codec::take_zeroed::<#dim_len>(tail, #dim_need)?;
+            #put_block_length(dim, #block_length_offset, #block_length);
+            ::core::result::Result::Ok(Self { tail, dim, #buf_init count, written: 0, reserve, #step_init })
+        }
+    }
+}
+
+/// `next_entry` of a group encoder: writes the previous entry's sections
+/// not written yet, takes a zeroed block and counts it in the dimension.
+/// `buf_set`: keeps the block for the setters (or drops it).
+fn next_entry_fn(ctx: &Ctx, g: &Group, b: &Block, buf_set: TokenStream) -> TokenStream {
+    let sections = b.sections();
+    let block_length = b.block_length;
+    let dim = dim_of(g);
+    let count_offset = dim.count_offset;
+    let put_count = putter(ctx, dim.count_primitive);
+    let count_type = rust_prim(dim.count_primitive);
+    let need = plus(quote!(self.reserve), block_length + empty_from(ctx, b, 0));
+    let (advance_all, step_reset) = if sections > 0 {
+        (quote!(self.advance(#sections)?;), quote!(self.step = 0;))
+    } else {
+        (quote!(), quote!())
+    };
+    quote! {
+        /// Starts the next entry (zeroed); its fields, nested groups and
+        /// var data follow. Fails when `count` entries are written already
+        /// or the buffer is too small.
+        #[inline]
+        pub fn next_entry(&mut self) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
+            #advance_all
+            if self.written >= self.count {
+                return ::core::result::Result::Err(::sbe_rt::Error::CountOutOfRange { count: self.written as u64 + 1, max: self.count as u64 });
+            }
+            let block = ::sbe_rt::codec::take_zeroed::<#block_length>(self.tail, #need)?;
+            #buf_set
+            self.written += 1;
+            #put_count(self.dim, #count_offset, self.written as #count_type);
+            #step_reset
+            ::core::result::Result::Ok(self)
+        }
+    }
+}
+
+/// Which encoder the section writers are in: where its tail (the buffer
+/// after what is written) is, and what it must leave room for.
+#[derive(Clone, Copy, PartialEq)]
+enum Tail {
+    /// A message encoder: owns the tail.
+    Root,
+    /// A group encoder: borrows its message's tail, and leaves room for
+    /// the sections after the group (`self.reserve`).
+    Group,
+}
+
+impl Tail {
+    /// The tail as a `&mut [u8]` to write to.
+    fn reference(self) -> TokenStream {
+        match self {
+            Tail::Root => quote!(&mut self.tail),
+            Tail::Group => quote!(&mut *self.tail),
+        }
+    }
+
+    /// The tail as a place, to take it and put it back.
+    fn place(self) -> TokenStream {
+        match self {
+            Tail::Root => quote!(self.tail),
+            Tail::Group => quote!(*self.tail),
+        }
+    }
+
+    /// The bytes to leave after a section: those of the sections after
+    /// it, written empty (`after`), and in a group those after the group.
+    fn reserve(self, after: usize) -> TokenStream {
+        match self {
+            Tail::Root => quote!(#after),
+            Tail::Group => plus(quote!(self.reserve), after),
+        }
+    }
+}
+
+/// Setters and section writers shared by the root and group encoders.
+fn encoder_items(ctx: &Ctx, b: &Block, groups: &[GroupIdents], tail: Tail) -> TokenStream {
+    let mut out = field_setters(ctx, b);
+    out.extend(group_starters(ctx, b, groups, tail));
+    out.extend(data_writers(ctx, b, tail));
+    if b.sections() > 0 {
+        out.extend(advance_fns(ctx, b, tail));
+    }
+    out
+}
+
+/// A setter per field on the wire (constants have none).
+fn field_setters(ctx: &Ctx, b: &Block) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (f, Accessor { name, .. }) in b.fields.iter().zip(&b.names.fields) {
+        let val = Val::of(ctx, &f.type_name, &f.ty, f.presence, f.const_value.as_ref());
+        let doc = docs(
+            f.description.as_deref(),
+            format!("Sets `{}` (id {}, offset {}).", f.name, f.id, f.offset),
+        );
+        let dep = deprecated(f.deprecated);
+        if let Some(setter) = val.setter(ctx, name, f.offset as usize, &quote!(#doc #dep)) {
+            out.extend(setter);
+        }
+    }
+    out
+}
+
+/// A method per group starting its encoder, after writing the sections
+/// before it that are not written yet.
+fn group_starters(ctx: &Ctx, b: &Block, groups: &[GroupIdents], tail: Tail) -> TokenStream {
+    let tail_ref = tail.reference();
+    let mut out = TokenStream::new();
+    for (section, ((g, name), idents)) in
+        b.groups.iter().zip(&b.names.groups).zip(groups).enumerate()
+    {
+        let enc = &idents.enc;
+        let next = section + 1;
+        let reserve = tail.reserve(empty_from(ctx, b, next));
+        let doc = docs(
+            None,
+            format!(
+                "Starts group `{}` (id {}) for at most `count` entries; write each entry after `next_entry()`. Earlier groups and var data not written yet are written empty; a later one already written gives `Err(WrongOrder)`.",
+                g.name, g.id
+            ),
+        );
+        let dep = deprecated(g.deprecated);
+        out.extend(quote! {
+            #doc
+            #dep
+            pub fn #name(&mut self, count: usize) -> ::core::result::Result<#enc<'_, 'a>, ::sbe_rt::Error> {
+                self.advance(#section)?;
+                self.step = #next;
+                #enc::new(#tail_ref, count, #reserve)
+            }
+        });
+    }
+    out
+}
+
+/// A method per var data writing its length and bytes, after writing the
+/// sections before it that are not written yet.
+fn data_writers(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
+    let tail_ref = tail.reference();
+    let mut out = TokenStream::new();
+    for (j, (d, Accessor { name, .. })) in b.data.iter().zip(&b.names.data).enumerate() {
+        let section = b.groups.len() + j;
+        let next = section + 1;
+        let (length_offset, data_offset) = data_layout(d);
+        let reserve = tail.reserve(empty_from(ctx, b, next));
+        let put_length = putter(ctx, d.length_primitive);
+        let length_type = rust_prim(d.length_primitive);
+        let max_length = d.max_length;
+        let doc = docs(
+            None,
+            format!(
+                "Writes var data `{}` (id {}). Earlier groups and var data not written yet are written empty; a later one already written gives `Err(WrongOrder)`.",
+                d.name, d.id
+            ),
+        );
+        let dep = deprecated(d.deprecated);
+        out.extend(quote! {
+            #doc
+            #dep
+            #[inline(always)]
+            pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
+                let v = v.as_ref();
+                let n = ::sbe_rt::codec::check_length(v.len(), #max_length)?;
+                self.advance(#section)?;
+                let prefix = ::sbe_rt::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)?;
+                #put_length(prefix, #length_offset, n as #length_type);
+                self.step = #next;
+                ::core::result::Result::Ok(self)
+            }
+        });
+    }
+    out
+}
+
+/// `advance` (the sections before `k` written, empty where not written
+/// yet) and its out-of-line slow path.
+fn advance_fns(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
+    let tail_place = tail.place();
+    let empty_arms = (0..b.sections()).map(|section| {
+        let bytes = empty_section(ctx, b, section);
+        quote!(#section => &[#(#bytes),*],)
+    });
+    quote! {
+        /// Writes the sections before `k` that are not written yet, empty.
+        #[inline(always)]
+        fn advance(&mut self, k: usize) -> ::core::result::Result<(), ::sbe_rt::Error> {
+            if self.step == k {
+                return ::core::result::Result::Ok(());
+            }
+            let (tail, done) = Self::advance_slow(self.step, k, ::core::mem::take(&mut #tail_place));
+            #tail_place = tail;
+            done?;
+            self.step = k;
+            ::core::result::Result::Ok(())
+        }
+
+        /// [`Self::advance`] when sections are skipped or out of order:
+        /// writes them at the front of `tail` and gives back the rest.
+        /// Takes and returns the tail by value, not `self`, so that the
+        /// tail never has its address taken and stays in registers.
+        #[cold]
+        #[inline(never)]
+        fn advance_slow(step: usize, k: usize, tail: &'a mut [u8]) -> (&'a mut [u8], ::core::result::Result<(), ::sbe_rt::Error>) {
+            if step > k {
+                return (tail, ::core::result::Result::Err(::sbe_rt::Error::WrongOrder));
+            }
+            let mut n = 0;
+            for s in step..k {
+                let empty: &[u8] = match s {
+                    #(#empty_arms)*
+                    _ => &[],
+                };
+                n = match ::sbe_rt::codec::write_at(tail, n, empty) {
+                    ::core::result::Result::Ok(n) => n,
+                    ::core::result::Result::Err(e) => return (tail, ::core::result::Result::Err(e)),
+                };
+            }
+            ::sbe_rt::codec::skip_front(tail, n)
+        }
+    }
+}
+
+/// Bytes of an integer in the schema's byte order.
+fn int_bytes(ctx: &Ctx, p: Primitive, v: u64) -> Vec<u8> {
+    let size = p.size() as usize;
+    let mut out: Vec<u8> = v.to_le_bytes().iter().take(size).copied().collect();
+    if ctx.schema.byte_order == ByteOrder::Big {
+        out.reverse();
+    }
+    out
+}
+
+/// The bytes of section `section` written empty: a group's dimension with
+/// its block length and no entries, or a var data's zero length.
+fn empty_section(ctx: &Ctx, b: &Block, section: usize) -> Vec<u8> {
+    match b.groups.get(section) {
+        Some(g) => {
+            let dim = dim_of(g);
+            let mut out = vec![0u8; dim.len];
+            let block_length =
+                int_bytes(ctx, dim.block_length_primitive, u64::from(g.block_length));
+            for (i, byte) in block_length.into_iter().enumerate() {
+                if let Some(slot) = out.get_mut(dim.block_length_offset + i) {
+                    *slot = byte;
+                }
+            }
+            out
+        }
+        None => match b.data.get(section - b.groups.len()) {
+            Some(d) => vec![0u8; data_layout(d).1],
+            None => Vec::new(),
+        },
+    }
+}
+
+/// Bytes of the sections from `first` on, written empty.
+fn empty_from(ctx: &Ctx, b: &Block, first: usize) -> usize {
+    (first..b.sections())
+        .map(|section| empty_section(ctx, b, section).len())
+        .sum()
+}
