@@ -21,6 +21,11 @@
     )
 )]
 
+pub mod capture;
 pub mod framing;
 pub mod inspect;
 pub mod otf;
+
+/// Several schemas at once (in `otf/multi.rs`; to be declared in `otf`).
+#[path = "otf/multi.rs"]
+pub mod multi;

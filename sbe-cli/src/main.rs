@@ -9,7 +9,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use sbe_build::ir::Schema;
+use sbe_cli::capture::{self, Fail, Level, Origin, Shape, Term};
 use sbe_cli::framing::{sofh_header, FrameError, FrameReader, Framing};
+use sbe_cli::multi::{Entry, MultiError, Schemas};
+use sbe_cli::otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_cli::otf::Codec;
 
 /// Decode, encode, inspect and check SBE (Simple Binary Encoding) data
@@ -45,32 +48,35 @@ enum Command {
         schema: PathBuf,
     },
     /// Decode messages to JSON, one object per line.
-    #[command(after_help = "Examples:\n  \
-        sbe decode --schema schemas/car.xml cars.bin\n  \
-        sbe decode --schema fix.xml --framing sofh --template 99,98 --keep-going capture.bin | jq .body\n  \
-        cat cars.bin | sbe decode --schema schemas/car.xml -")]
+    #[command(after_help = DECODE_HELP)]
     Decode {
-        /// The schema (XML).
-        #[arg(long)]
-        schema: PathBuf,
+        /// The schema (XML). Repeat it to decode each message with the
+        /// schema whose id its header's schemaId names.
+        #[arg(long, required = true, value_name = "SCHEMA")]
+        schema: Vec<PathBuf>,
         /// How messages follow one another: raw (back to back) or sofh.
         #[arg(long, default_value = "raw", value_parser = parse_framing)]
         framing: Framing,
-        /// Skip this many bytes (a file header) before the first message.
+        /// Skip this many bytes (a file header) before the first message (not with a capture).
         #[arg(long, default_value_t = 0)]
         skip: u64,
         /// Print only messages with these template ids (repeat the option or separate ids by commas).
         #[arg(long = "template", value_delimiter = ',', value_name = "ID")]
         templates: Vec<u64>,
-        /// After a bad message go on at the next frame, where the framing allows it.
+        /// After a bad message go on at the next frame, where the framing allows it
+        /// (a capture always goes on with the next packet).
         #[arg(long)]
         keep_going: bool,
         /// Refuse messages whose header names another schema id (on, as
         /// generated decoders do), or decode them all the same (off: for a
-        /// capture whose schema id is known to be wrong).
+        /// capture whose schema id is known to be wrong; one --schema only).
         #[arg(long, value_enum, default_value = "on", value_name = "on|off")]
         schema_id_check: Switch,
-        /// The input file, or - for standard input.
+        /// Captures: decode only the datagrams and segments that match (repeat: all must
+        /// match): udp, tcp, port=N[,N...], host=IP, IP:PORT, src=IP[:PORT], dst=IP[:PORT].
+        #[arg(long = "filter", value_name = "TERM", value_parser = parse_filter)]
+        filters: Vec<Term>,
+        /// The input file (SBE bytes, or a pcap/pcapng capture), or - for standard input.
         input: String,
     },
     /// Encode JSON messages (as `decode` prints them) to bytes on standard output.
@@ -122,20 +128,55 @@ enum Command {
         new: PathBuf,
     },
     /// Print an annotated hex dump: offset, bytes, field path and value of every field.
-    #[command(after_help = "Example:\n  sbe inspect --schema schemas/car.xml car.bin | less")]
+    #[command(after_help = "Examples:\n  \
+        sbe inspect --schema schemas/car.xml car.bin | less\n  \
+        sbe inspect --schema md.xml --filter port=14310 capture.pcap\n\n\
+        A pcap or pcapng capture is read as by `sbe decode` (see its --help): each packet's\n\
+        messages follow a line naming the packet.")]
     Inspect {
-        /// The schema (XML).
-        #[arg(long)]
-        schema: PathBuf,
+        /// The schema (XML); repeat it for several (dispatched on the header's schemaId).
+        #[arg(long, required = true, value_name = "SCHEMA")]
+        schema: Vec<PathBuf>,
         /// How messages follow one another: raw (back to back) or sofh.
         #[arg(long, default_value = "raw", value_parser = parse_framing)]
         framing: Framing,
-        /// Skip this many bytes (a file header) before the first message.
+        /// Skip this many bytes (a file header) before the first message (not with a capture).
         #[arg(long, default_value_t = 0)]
         skip: u64,
-        /// The input file, or - for standard input.
+        /// Captures: inspect only what matches (as for decode).
+        #[arg(long = "filter", value_name = "TERM", value_parser = parse_filter)]
+        filters: Vec<Term>,
+        /// The input file (SBE bytes, or a pcap/pcapng capture), or - for standard input.
         input: String,
     },
+}
+
+const DECODE_HELP: &str = "Examples:
+  sbe decode --schema schemas/car.xml cars.bin
+  sbe decode --schema fix.xml --framing sofh --template 99,98 --keep-going capture.bin | jq .body
+  cat cars.bin | sbe decode --schema schemas/car.xml -
+
+Captures (pcap or pcapng, told by their magic):
+  sbe decode --schema md.xml --filter udp capture.pcap
+  sbe decode --schema fix.xml --framing sofh --filter 10.0.0.1:9000 session.pcapng
+  sbe decode --schema a.xml --schema b.xml --filter tcp replay.pcap
+
+  Link types: Ethernet (802.1Q VLAN tags), Linux cooked (SLL, SLL2), raw IP, loopback;
+  IPv4 and IPv6. Each UDP datagram's payload is framed as a packet; each TCP direction
+  (src ip:port -> dst ip:port) is reassembled in sequence order and framed as a stream.
+  A gap (decoding resumes with the next segment), an overlap or a retransmission (the
+  same bytes are dropped) is reported on stderr with its packet number; IP fragments
+  are skipped. Each line gains a \"frame\" object: packet (1-based, as Wireshark numbers
+  them; for TCP the packet that completes the message), time (capture time, RFC 3339
+  UTC, nanoseconds), transport, src, dst, the packet header's fields, and offset (of the
+  message in the UDP payload or the TCP stream). A bad message is reported and decoding
+  goes on with the next packet; the exit code is then 1.
+
+Several schemas: each message is decoded with the schema whose id its header's schemaId
+names (read with the first schema's header), and \"schema\" says which (the path given).";
+
+fn parse_filter(s: &str) -> Result<Term, String> {
+    s.parse()
 }
 
 fn parse_framing(s: &str) -> Result<Framing, String> {
@@ -155,14 +196,18 @@ fn main() -> ExitCode {
             templates,
             keep_going,
             schema_id_check,
+            filters,
             input,
         } => decode(
             &schema,
-            framing,
-            skip,
-            &templates,
-            keep_going,
-            schema_id_check == Switch::On,
+            &DecodeOptions {
+                framing,
+                skip,
+                templates,
+                keep_going,
+                schema_id_check: schema_id_check == Switch::On,
+                filters,
+            },
             &input,
         ),
         Command::Encode {
@@ -175,8 +220,9 @@ fn main() -> ExitCode {
             schema,
             framing,
             skip,
+            filters,
             input,
-        } => inspect(&schema, framing, skip, &input),
+        } => inspect(&schema, framing, skip, &filters, &input),
         Command::Generate { schema, out } => generate(&schema, &out),
         Command::Compat { old, new } => compat(&old, &new),
     };
@@ -279,41 +325,141 @@ fn open(input: &str) -> io::Result<Box<dyn Read>> {
     Ok(Box::new(f))
 }
 
-fn decode(
-    schema_path: &Path,
+/// `sbe decode`'s options.
+struct DecodeOptions {
     framing: Framing,
     skip: u64,
-    templates: &[u64],
+    templates: Vec<u64>,
     keep_going: bool,
     schema_id_check: bool,
-    input: &str,
-) -> io::Result<bool> {
-    let Some(schema) = load(schema_path) else {
+    filters: Vec<Term>,
+}
+
+/// Load every schema, printing the errors of those that fail.
+fn load_all(paths: &[PathBuf]) -> Option<Vec<Schema>> {
+    let loaded: Vec<_> = paths.iter().map(|p| load(p)).collect();
+    loaded.into_iter().collect()
+}
+
+/// The schemas as one dispatcher (labels: the paths given).
+fn schemas<'s>(loaded: &'s [Schema], paths: &[PathBuf], id_check: bool) -> Option<Schemas<'s>> {
+    if !id_check && loaded.len() > 1 {
+        eprintln!(
+            "sbe: --schema-id-check off needs a single --schema: with several, each message's \
+             schema id picks its schema"
+        );
+        return None;
+    }
+    let mut entries = Vec::new();
+    for (schema, path) in loaded.iter().zip(paths) {
+        entries.push(Entry {
+            codec: codec(schema)?.with_schema_id_check(id_check),
+            label: path.to_string_lossy().into_owned(),
+        });
+    }
+    match Schemas::new(entries) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            eprintln!("sbe: {e}");
+            None
+        }
+    }
+}
+
+/// Read into `buf` until it holds `want` bytes or the input ends.
+fn read_to(r: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<()> {
+    let mut chunk = [0u8; 4096];
+    while buf.len() < want {
+        let n = want.saturating_sub(buf.len()).min(chunk.len());
+        let Some(dst) = chunk.get_mut(..n) else {
+            break;
+        };
+        match r.read(dst) {
+            Ok(0) => break,
+            Ok(k) => buf.extend_from_slice(dst.get(..k).unwrap_or_default()),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// The input, and its capture format when its magic says it is one. The
+/// bytes read to tell (and for a capture its whole file header, which
+/// pcap-parser wants in one read) are given back in front.
+fn sniffed(input: &str) -> io::Result<(Box<dyn Read>, Option<capture::Format>)> {
+    let mut r = open(input)?;
+    let mut head = Vec::new();
+    read_to(&mut r, &mut head, 4)?;
+    let format = capture::sniff(&head);
+    match format {
+        Some(capture::Format::Pcap) => read_to(&mut r, &mut head, 24)?,
+        Some(capture::Format::PcapNg) => {
+            // The section header block's length: bytes 4..8, in the byte
+            // order its magic at 8..12 gives.
+            read_to(&mut r, &mut head, 12)?;
+            let len = match (head.get(4..8), head.get(8..12)) {
+                (Some(&[a, b, c, d]), Some([0x4d, 0x3c, 0x2b, 0x1a])) => {
+                    u32::from_le_bytes([a, b, c, d])
+                }
+                (Some(&[a, b, c, d]), _) => u32::from_be_bytes([a, b, c, d]),
+                _ => 0,
+            };
+            read_to(&mut r, &mut head, (len as usize).min(1 << 20))?;
+        }
+        None => {}
+    }
+    Ok((Box::new(io::Cursor::new(head).chain(r)), format))
+}
+
+fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool> {
+    let Some(loaded) = load_all(paths) else {
         return Ok(false);
     };
-    let Some(codec) = codec(&schema) else {
+    let Some(schemas) = schemas(&loaded, paths, o.schema_id_check) else {
         return Ok(false);
     };
-    let codec = codec.with_schema_id_check(schema_id_check);
-    let label = schema_path.to_string_lossy();
-    let mut reader = FrameReader::new(open(input)?, framing, schema.byte_order);
-    reader.skip(skip)?;
+    let (source, format) = sniffed(input)?;
+    if let Some(format) = format {
+        return decode_capture(&schemas, o, format, source, input);
+    }
+    if !o.filters.is_empty() {
+        eprintln!("sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none");
+        return Ok(false);
+    }
+    let mut reader = FrameReader::new(source, o.framing, schemas.byte_order());
+    reader.skip(o.skip)?;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut line = Vec::with_capacity(4096);
     let mut ok = true;
+    // FrameReader wants a DecodeError: an unknown schema id waits here.
+    let mut unknown: Option<MultiError> = None;
     while let Some(r) = reader.next_message(|buf, base| {
         line.clear();
-        if !templates.is_empty() {
-            let wanted = codec
+        let r = if !o.templates.is_empty()
+            && !schemas
                 .read_header(buf)
-                .is_some_and(|h| templates.contains(&h.template_id));
-            if !wanted {
-                return codec.message_length(buf, base).map(|d| (d.len, false));
+                .is_some_and(|h| o.templates.contains(&h.template_id))
+        {
+            schemas.message_length(buf, base).map(|d| (d.len, false))
+        } else {
+            schemas.decode_json(buf, base, &mut line).map(|d| {
+                line.push(b'\n');
+                (d.len, true)
+            })
+        };
+        r.map_err(|e| match e {
+            MultiError::Decode(e) => e,
+            other => {
+                let offset = other.offset();
+                unknown = Some(other);
+                DecodeError {
+                    offset,
+                    kind: DecodeErrorKind::Framing("unknown schema id".to_string()),
+                    need: None,
+                }
             }
-        }
-        let d = codec.decode_json(buf, base, Some(&label), &mut line)?;
-        line.push(b'\n');
-        Ok((d.len, true))
+        })
     }) {
         match r {
             Ok(true) => out.write_all(&line)?,
@@ -322,8 +468,11 @@ fn decode(
             Err(e) => {
                 ok = false;
                 out.flush()?;
-                eprintln!("sbe decode: {input}: {e}");
-                if !keep_going {
+                match unknown.take() {
+                    Some(u) => eprintln!("sbe decode: {input}: {u}"),
+                    None => eprintln!("sbe decode: {input}: {e}"),
+                }
+                if !o.keep_going {
                     break;
                 }
             }
@@ -331,6 +480,144 @@ fn decode(
     }
     out.flush()?;
     Ok(ok)
+}
+
+/// Open a capture and check what does not apply to one.
+fn open_capture<'r>(
+    schemas: &Schemas<'_>,
+    framing: Framing,
+    skip: u64,
+    format: capture::Format,
+    source: Box<dyn Read + 'r>,
+    input: &str,
+    cmd: &str,
+) -> io::Result<Option<(capture::CaptureReader<'r>, Shape)>> {
+    let name = match format {
+        capture::Format::Pcap => "pcap",
+        capture::Format::PcapNg => "pcapng",
+    };
+    if skip > 0 {
+        eprintln!(
+            "sbe {cmd}: {input}: --skip is for files of messages, and this is a {name} capture"
+        );
+        return Ok(None);
+    }
+    let shape = match Shape::of(&framing, schemas.byte_order()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("sbe {cmd}: {input}: {e}");
+            return Ok(None);
+        }
+    };
+    match capture::CaptureReader::new(format, source) {
+        Ok(c) => Ok(Some((c, shape))),
+        Err(capture::CaptureError::Io(e)) => Err(e),
+        Err(e) => {
+            eprintln!("sbe {cmd}: {input}: not a readable {name} capture: {e}");
+            Ok(None)
+        }
+    }
+}
+
+/// After a capture run: its end said, the verdict.
+fn capture_end(
+    r: Result<capture::Summary, capture::RunError>,
+    ok: bool,
+    input: &str,
+    cmd: &str,
+) -> io::Result<bool> {
+    match r {
+        Ok(_) => Ok(ok),
+        Err(capture::RunError::Output(e))
+        | Err(capture::RunError::Capture(capture::CaptureError::Io(e))) => Err(e),
+        Err(capture::RunError::Capture(e)) => {
+            eprintln!("sbe {cmd}: {input}: {e}");
+            Ok(false)
+        }
+    }
+}
+
+/// Writes each message of a capture as a JSON line with its `frame`.
+struct DecodeSink<'a, 's, W: Write> {
+    schemas: &'a Schemas<'s>,
+    templates: &'a [u64],
+    out: W,
+    line: Vec<u8>,
+    /// The `frame` object's head for packet `frame_packet`.
+    frame: Vec<u8>,
+    frame_packet: u64,
+    input: &'a str,
+    ok: bool,
+}
+
+impl<W: Write> capture::Sink for DecodeSink<'_, '_, W> {
+    fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
+        if !self.templates.is_empty()
+            && !self
+                .schemas
+                .read_header(bytes)
+                .is_some_and(|h| self.templates.contains(&h.template_id))
+        {
+            return Ok(self.schemas.message_length(bytes, origin.offset)?.len);
+        }
+        self.line.clear();
+        let d = self
+            .schemas
+            .decode_json(bytes, origin.offset, &mut self.line)?;
+        if self.frame_packet != origin.packet || self.frame.is_empty() {
+            self.frame.clear();
+            origin.write_json_head(&mut self.frame);
+            self.frame_packet = origin.packet;
+        }
+        if self.line.last() == Some(&b'}') {
+            self.line.pop();
+        }
+        self.line.extend_from_slice(b",\"frame\":");
+        self.line.extend_from_slice(&self.frame);
+        writeln!(self.line, ",\"offset\":{}}}}}", origin.offset)?;
+        self.out.write_all(&self.line)?;
+        Ok(d.len)
+    }
+
+    fn report(&mut self, level: Level, text: &str) -> io::Result<()> {
+        self.out.flush()?;
+        if level == Level::Error {
+            self.ok = false;
+        }
+        eprintln!("sbe decode: {}: {text}", self.input);
+        Ok(())
+    }
+}
+
+fn decode_capture(
+    schemas: &Schemas<'_>,
+    o: &DecodeOptions,
+    format: capture::Format,
+    source: Box<dyn Read>,
+    input: &str,
+) -> io::Result<bool> {
+    let Some((mut cap, shape)) =
+        open_capture(schemas, o.framing, o.skip, format, source, input, "decode")?
+    else {
+        return Ok(false);
+    };
+    let mut sink = DecodeSink {
+        schemas,
+        templates: &o.templates,
+        out: BufWriter::with_capacity(1 << 16, io::stdout().lock()),
+        line: Vec::with_capacity(4096),
+        frame: Vec::with_capacity(256),
+        frame_packet: 0,
+        input,
+        ok: true,
+    };
+    let opts = capture::Options {
+        shape,
+        filter: o.filters.clone(),
+    };
+    let r = capture::run(&mut cap, &opts, &mut sink);
+    sink.out.flush()?;
+    capture_end(r, sink.ok, input, "decode")
 }
 
 fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -> io::Result<bool> {
@@ -440,27 +727,72 @@ fn generate(schema_path: &Path, out_dir: &Path) -> io::Result<bool> {
     Ok(true)
 }
 
-fn inspect(schema_path: &Path, framing: Framing, skip: u64, input: &str) -> io::Result<bool> {
-    let Some(schema) = load(schema_path) else {
+fn inspect(
+    paths: &[PathBuf],
+    framing: Framing,
+    skip: u64,
+    filters: &[Term],
+    input: &str,
+) -> io::Result<bool> {
+    let Some(loaded) = load_all(paths) else {
         return Ok(false);
     };
-    let Some(codec) = codec(&schema) else {
+    let Some(schemas) = schemas(&loaded, paths, true) else {
         return Ok(false);
     };
-    let mut reader = FrameReader::new(open(input)?, framing, schema.byte_order);
+    let (source, format) = sniffed(input)?;
+    if let Some(format) = format {
+        let Some((mut cap, shape)) =
+            open_capture(&schemas, framing, skip, format, source, input, "inspect")?
+        else {
+            return Ok(false);
+        };
+        let mut sink = InspectSink {
+            schemas: &schemas,
+            out: BufWriter::new(io::stdout().lock()),
+            text: String::new(),
+            packet: 0,
+            waits: shape.content_sized(),
+            input,
+            ok: true,
+        };
+        let opts = capture::Options {
+            shape,
+            filter: filters.to_vec(),
+        };
+        let r = capture::run(&mut cap, &opts, &mut sink);
+        sink.out.flush()?;
+        return capture_end(r, sink.ok, input, "inspect");
+    }
+    if !filters.is_empty() {
+        eprintln!(
+            "sbe inspect: {input}: --filter is for captures (pcap, pcapng), and this is none"
+        );
+        return Ok(false);
+    }
+    let mut reader = FrameReader::new(source, framing, schemas.byte_order());
     reader.skip(skip)?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut text = String::new();
     let mut ok = true;
+    let mut unknown: Option<MultiError> = None;
     while let Some(r) = reader.next_message(|buf, base| {
         text.clear();
-        let r = codec.inspect(buf, base, &mut text);
-        match r {
+        match schemas.inspect(buf, base, &mut text) {
             Ok(d) => Ok((d.len, ())),
-            Err(e) if e.is_truncated() => Err(e),
-            Err(e) => {
+            Err(MultiError::Decode(e)) if e.is_truncated() => Err(e),
+            Err(MultiError::Decode(e)) => {
                 text.push_str(&format!("  error: {e}\n"));
                 Err(e)
+            }
+            Err(other) => {
+                let offset = other.offset();
+                unknown = Some(other);
+                Err(DecodeError {
+                    offset,
+                    kind: DecodeErrorKind::Framing("unknown schema id".to_string()),
+                    need: None,
+                })
             }
         }
     }) {
@@ -468,9 +800,73 @@ fn inspect(schema_path: &Path, framing: Framing, skip: u64, input: &str) -> io::
         if let Err(e) = r {
             ok = false;
             out.flush()?;
-            eprintln!("sbe inspect: {input}: {e}");
+            match unknown.take() {
+                Some(u) => eprintln!("sbe inspect: {input}: {u}"),
+                None => eprintln!("sbe inspect: {input}: {e}"),
+            }
         }
     }
     out.flush()?;
     Ok(ok)
+}
+
+/// Dumps each message of a capture under a line naming its packet.
+struct InspectSink<'a, 's, W: Write> {
+    schemas: &'a Schemas<'s>,
+    out: W,
+    text: String,
+    /// The packet last named.
+    packet: u64,
+    /// A truncated message in a TCP stream waits for more bytes.
+    waits: bool,
+    input: &'a str,
+    ok: bool,
+}
+
+impl<W: Write> capture::Sink for InspectSink<'_, '_, W> {
+    fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
+        self.text.clear();
+        let r = self.schemas.inspect(bytes, origin.offset, &mut self.text);
+        let waiting = matches!(&r, Err(e) if e.is_truncated())
+            && self.waits
+            && origin.transport == capture::Transport::Tcp;
+        if waiting {
+            return r.map(|d| d.len).map_err(Fail::from);
+        }
+        if origin.packet != self.packet {
+            self.packet = origin.packet;
+            write!(self.out, "packet {}", origin.packet)?;
+            if let Some(t) = origin.time {
+                write!(self.out, " at {t}")?;
+            }
+            write!(
+                self.out,
+                ", {} {} -> {}",
+                origin.transport.name(),
+                origin.src,
+                origin.dst
+            )?;
+            for (name, value) in origin.fields {
+                write!(self.out, ", {name} {value}")?;
+            }
+            writeln!(self.out)?;
+        }
+        self.out.write_all(self.text.as_bytes())?;
+        match r {
+            Ok(d) => Ok(d.len),
+            Err(e) => {
+                writeln!(self.out, "  error: {}", e.what())?;
+                Err(e.into())
+            }
+        }
+    }
+
+    fn report(&mut self, level: Level, text: &str) -> io::Result<()> {
+        self.out.flush()?;
+        if level == Level::Error {
+            self.ok = false;
+        }
+        eprintln!("sbe inspect: {}: {text}", self.input);
+        Ok(())
+    }
 }

@@ -1,0 +1,503 @@
+//! Reading SBE messages out of network captures: pcap (µs and ns
+//! timestamps, either byte order) and pcapng files, told by their magic.
+//!
+//! [`file`] reads the packets (pcap-parser), [`net`] finds each one's UDP
+//! datagram or TCP segment (etherparse), [`tcp`] puts each direction's
+//! segments back into a stream, [`split`] finds the messages of a datagram
+//! or stream for a `--framing`, and [`run`] drives it all, handing every
+//! message with where it came from ([`Origin`]) to a [`Sink`].
+//!
+//! UDP: each datagram is a packet of the framing. TCP: each direction
+//! (src ip:port → dst ip:port) is a stream, reassembled in sequence order;
+//! a gap (the stream resumes at the next segment), an overlap or a
+//! retransmission is reported with its packet number. IP fragments are
+//! reported and skipped.
+
+pub mod file;
+pub mod filter;
+pub mod net;
+pub mod split;
+pub mod tcp;
+pub mod time;
+
+use std::collections::{HashMap, HashSet};
+use std::io;
+use std::net::SocketAddr;
+
+use crate::multi::MultiError;
+use crate::otf::json::write_str;
+
+pub use file::{sniff, CaptureError, CaptureReader, Format, Packet};
+pub use filter::Term;
+pub use net::Transport;
+pub use split::{Field, Shape};
+pub use time::Timestamp;
+
+/// Where a message came from.
+#[derive(Debug, Clone, Copy)]
+pub struct Origin<'a> {
+    /// The packet (1-based, as Wireshark numbers them); for TCP, the one
+    /// whose segment completes the message.
+    pub packet: u64,
+    /// When that packet was captured.
+    pub time: Option<Timestamp>,
+    /// UDP or TCP.
+    pub transport: Transport,
+    /// Sender.
+    pub src: SocketAddr,
+    /// Receiver.
+    pub dst: SocketAddr,
+    /// The packet header's fields (MDP3's `msgSeqNum`, `sendingTime`).
+    pub fields: &'a [Field],
+    /// Offset of the message in the UDP payload, or in the direction's TCP
+    /// stream (bytes since its first payload byte).
+    pub offset: u64,
+}
+
+impl Origin<'_> {
+    /// `packet 5, udp 10.0.0.1:9000 -> 10.0.0.2:5000`.
+    pub fn place(&self) -> String {
+        place(self.packet, self.transport, self.src, self.dst)
+    }
+
+    /// Where the offset counts from: `of the payload` / `of the stream`.
+    fn unit(&self) -> &'static str {
+        unit(self.transport)
+    }
+
+    /// The `frame` object, all but its `offset` and closing brace:
+    /// `{"packet":5,"time":"...","transport":"udp","src":"...","dst":"...",...`.
+    pub fn write_json_head(&self, out: &mut Vec<u8>) {
+        use std::io::Write as _;
+        let _ = write!(out, "{{\"packet\":{}", self.packet);
+        if let Some(t) = self.time {
+            let _ = write!(out, ",\"time\":\"{t}\"");
+        }
+        let _ = write!(
+            out,
+            ",\"transport\":\"{}\",\"src\":\"{}\",\"dst\":\"{}\"",
+            self.transport.name(),
+            self.src,
+            self.dst
+        );
+        for (name, value) in self.fields {
+            out.push(b',');
+            write_str(out, name);
+            let _ = write!(out, ":{value}");
+        }
+    }
+
+    /// The whole `frame` object.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        use std::io::Write as _;
+        self.write_json_head(out);
+        let _ = write!(out, ",\"offset\":{}}}", self.offset);
+    }
+}
+
+fn place(packet: u64, t: Transport, src: SocketAddr, dst: SocketAddr) -> String {
+    format!("packet {packet}, {} {src} -> {dst}", t.name())
+}
+
+fn unit(t: Transport) -> &'static str {
+    match t {
+        Transport::Udp => "of the payload",
+        Transport::Tcp => "of the stream",
+    }
+}
+
+/// Why a message went nowhere.
+#[derive(Debug)]
+pub enum Fail {
+    /// It could not be decoded.
+    Message(MultiError),
+    /// Writing the output failed: stop.
+    Output(io::Error),
+}
+
+impl From<MultiError> for Fail {
+    fn from(e: MultiError) -> Self {
+        Fail::Message(e)
+    }
+}
+
+impl From<io::Error> for Fail {
+    fn from(e: io::Error) -> Self {
+        Fail::Output(e)
+    }
+}
+
+/// How bad a report is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// Worth knowing, nothing lost (a retransmission dropped, a sequence
+    /// gap of the feed).
+    Notice,
+    /// Messages lost or undecodable (exit code 1).
+    Error,
+}
+
+/// Takes the messages found and the reports made.
+pub trait Sink {
+    /// The message at the start of `bytes` (for content-sized framings:
+    /// every byte from its start on); its length, or why not.
+    fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail>;
+    /// Something to say (one line, its place included).
+    fn report(&mut self, level: Level, text: &str) -> io::Result<()>;
+}
+
+/// What to decode.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// How messages sit in datagrams and streams.
+    pub shape: Shape,
+    /// `--filter` terms, all to match.
+    pub filter: Vec<Term>,
+}
+
+/// Capture reading ended early.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The capture cannot be read on.
+    #[error(transparent)]
+    Capture(#[from] CaptureError),
+    /// Writing failed.
+    #[error(transparent)]
+    Output(#[from] io::Error),
+}
+
+/// What a run went through.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Packets in the capture.
+    pub packets: u64,
+    /// UDP datagrams and TCP segments that matched the filter.
+    pub matched: u64,
+}
+
+struct Flow {
+    dir: tcp::Direction,
+    stream: split::Stream,
+    last_packet: u64,
+}
+
+struct Run<'o, S> {
+    opts: &'o Options,
+    sink: &'o mut S,
+    flows: HashMap<(SocketAddr, SocketAddr), Flow>,
+    /// Last `msgSeqNum` per UDP flow.
+    seqs: HashMap<(SocketAddr, SocketAddr), u64>,
+    links_said: HashSet<u32>,
+    summary: Summary,
+}
+
+/// Read every packet of `reader` and hand its messages to `sink`.
+pub fn run<S: Sink>(
+    reader: &mut CaptureReader<'_>,
+    opts: &Options,
+    sink: &mut S,
+) -> Result<Summary, RunError> {
+    let mut r = Run {
+        opts,
+        sink,
+        flows: HashMap::new(),
+        seqs: HashMap::new(),
+        links_said: HashSet::new(),
+        summary: Summary::default(),
+    };
+    let end = loop {
+        match reader.next_packet(|p| r.packet(p)) {
+            Ok(Some(Ok(()))) => {}
+            Ok(Some(Err(e))) => return Err(RunError::Output(e)),
+            Ok(None) => break None,
+            Err(CaptureError::Io(e)) => return Err(RunError::Capture(CaptureError::Io(e))),
+            Err(e) => break Some(e),
+        }
+    };
+    r.summary.packets = reader.packets();
+    // Streams that end inside a message, in the order they were last seen.
+    let mut open: Vec<_> = r
+        .flows
+        .iter()
+        .filter(|(_, f)| f.stream.pending() > 0)
+        .map(|(k, f)| (f.last_packet, *k, f.stream.pending(), f.stream.offset()))
+        .collect();
+    open.sort();
+    for (last, (src, dst), pending, at) in open {
+        r.sink.report(
+            Level::Error,
+            &format!(
+                "tcp {src} -> {dst}: the capture ends {pending} bytes into a message \
+                 (at byte {at} of the stream, last packet {last})"
+            ),
+        )?;
+    }
+    match end {
+        Some(e) => Err(RunError::Capture(e)),
+        None => Ok(r.summary),
+    }
+}
+
+impl<S: Sink> Run<'_, S> {
+    fn packet(&mut self, p: Packet<'_>) -> io::Result<()> {
+        let seg = match net::segment(p.link, p.data) {
+            Ok(s) => s,
+            Err(net::Skip::Other) => return Ok(()),
+            Err(net::Skip::Link(l)) => {
+                if self.links_said.insert(l) {
+                    let text = format!(
+                        "packet {}: {}; packets of this link type are skipped",
+                        p.number,
+                        net::Skip::Link(l)
+                    );
+                    self.sink.report(Level::Notice, &text)?;
+                }
+                return Ok(());
+            }
+            Err(skip @ net::Skip::Fragment { .. }) => {
+                return self
+                    .sink
+                    .report(Level::Notice, &format!("packet {}: {skip}", p.number));
+            }
+            Err(skip) => {
+                let cut = if (p.data.len() as u64) < u64::from(p.orig_len) {
+                    format!(
+                        " (the capture kept {} of its {} bytes)",
+                        p.data.len(),
+                        p.orig_len
+                    )
+                } else {
+                    String::new()
+                };
+                return self.sink.report(
+                    Level::Error,
+                    &format!("packet {}: {skip}{cut}; skipped", p.number),
+                );
+            }
+        };
+        if !filter::matches(&self.opts.filter, &seg) {
+            return Ok(());
+        }
+        self.summary.matched += 1;
+        let r = match (seg.transport, seg.tcp) {
+            (Transport::Tcp, Some(info)) => self.tcp(&p, &seg, info),
+            _ => self.udp(&p, &seg),
+        };
+        match r {
+            Err(Fail::Output(e)) => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    fn udp(&mut self, p: &Packet<'_>, seg: &net::Segment<'_>) -> Result<(), Fail> {
+        let at = place(p.number, seg.transport, seg.src, seg.dst);
+        let mut d = match split::Datagram::new(self.opts.shape, seg.payload) {
+            Ok(d) => d,
+            Err(f) => {
+                let text = format!("{at}, byte {} of the payload: {}", f.offset, f.what);
+                self.sink.report(Level::Error, &text)?;
+                return Ok(());
+            }
+        };
+        if let Some(&(_, seq)) = d.fields.iter().find(|(n, _)| *n == "msgSeqNum") {
+            if let Some(prev) = self.seqs.insert((seg.src, seg.dst), seq) {
+                if seq != prev.wrapping_add(1) {
+                    let what = if seq > prev {
+                        let n = seq - prev - 1;
+                        format!("{n} packet{} missing", if n == 1 { "" } else { "s" })
+                    } else {
+                        "repeated or out of order".to_string()
+                    };
+                    let text = format!("{at}: sequence gap: msgSeqNum {seq} after {prev} ({what})");
+                    self.sink.report(Level::Notice, &text)?;
+                }
+            }
+        }
+        let fields = std::mem::take(&mut d.fields);
+        while let Some(piece) = d.next_piece() {
+            let piece = match piece {
+                Ok(piece) => piece,
+                Err(f) => {
+                    let text = format!("{at}, byte {} of the payload: {}", f.offset, f.what);
+                    self.sink.report(Level::Error, &text)?;
+                    break;
+                }
+            };
+            let origin = Origin {
+                packet: p.number,
+                time: p.time,
+                transport: seg.transport,
+                src: seg.src,
+                dst: seg.dst,
+                fields: &fields,
+                offset: piece.offset,
+            };
+            match self.sink.message(piece.bytes, &origin) {
+                Ok(n) => d.consumed(n),
+                Err(Fail::Message(e)) => {
+                    let rest = match d.failed() {
+                        Some(n) if n > 0 => {
+                            format!(" (the rest of the datagram, {n} bytes, is skipped)")
+                        }
+                        _ => String::new(),
+                    };
+                    let text = format!(
+                        "{at}, byte {} {}: {}{rest}",
+                        e.offset(),
+                        origin.unit(),
+                        e.what()
+                    );
+                    self.sink.report(Level::Error, &text)?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    fn tcp(
+        &mut self,
+        p: &Packet<'_>,
+        seg: &net::Segment<'_>,
+        info: net::TcpInfo,
+    ) -> Result<(), Fail> {
+        let at = place(p.number, seg.transport, seg.src, seg.dst);
+        let shape = self.opts.shape;
+        let flow = self
+            .flows
+            .entry((seg.src, seg.dst))
+            .or_insert_with(|| Flow {
+                dir: tcp::Direction::default(),
+                stream: split::Stream::new(shape),
+                last_packet: 0,
+            });
+        flow.last_packet = p.number;
+        let out = flow.dir.segment(info, seg.payload);
+        if out.restart {
+            let pending = flow.stream.pending();
+            flow.stream.reset(0);
+            if pending > 0 {
+                let text = format!(
+                    "{at}: a new connection (SYN) while {pending} bytes of a message were pending: they are dropped"
+                );
+                self.sink.report(Level::Error, &text)?;
+            }
+        }
+        if let Some(old) = out.old {
+            let (from, to) = (old.at, old.at + old.len as u64);
+            let what = if out.data.is_empty() {
+                "retransmission"
+            } else {
+                "overlap"
+            };
+            let (level, text) = match old.same {
+                Some(true) => (
+                    Level::Notice,
+                    format!("{at}: {what} of stream bytes {from}..{to}, the same bytes: dropped"),
+                ),
+                Some(false) => (
+                    Level::Error,
+                    format!(
+                        "{at}: {what} of stream bytes {from}..{to} with different bytes: \
+                         the first copy is kept"
+                    ),
+                ),
+                None => (
+                    Level::Notice,
+                    format!(
+                        "{at}: {what} of stream bytes {from}..{to}, older than the bytes kept \
+                         to compare: dropped unchecked"
+                    ),
+                ),
+            };
+            self.sink.report(level, &text)?;
+        }
+        if let Some(gap) = out.gap {
+            let pending = flow.stream.pending();
+            flow.stream.reset(out.at);
+            let dropped = if pending > 0 {
+                format!(", and the {pending} bytes of the message it cuts are dropped")
+            } else {
+                String::new()
+            };
+            let text = format!(
+                "{at}: gap: {gap} bytes missing before byte {} of the stream{dropped}; \
+                 decoding resumes with this segment",
+                out.at
+            );
+            self.sink.report(Level::Error, &text)?;
+        }
+        if !out.data.is_empty() {
+            flow.stream.push(out.at, out.data);
+            loop {
+                let piece = match flow.stream.next_piece() {
+                    None => break,
+                    Some(Ok(piece)) => piece,
+                    Some(Err(f)) => {
+                        let text = format!(
+                            "{at}, byte {} of the stream: {}; the stream resumes with the next segment",
+                            f.offset, f.what
+                        );
+                        self.sink.report(Level::Error, &text)?;
+                        break;
+                    }
+                };
+                let origin = Origin {
+                    packet: p.number,
+                    time: p.time,
+                    transport: seg.transport,
+                    src: seg.src,
+                    dst: seg.dst,
+                    fields: &[],
+                    offset: piece.offset,
+                };
+                match self.sink.message(piece.bytes, &origin) {
+                    Ok(n) => flow.stream.consumed(n),
+                    Err(Fail::Message(e)) if e.is_truncated() && shape.content_sized() => {
+                        if !flow.stream.wait(e.need()) {
+                            let lost = flow.stream.failed().unwrap_or(0);
+                            let text = format!(
+                                "{at}, byte {} of the stream: a message of more than {} bytes \
+                                 ({}); {lost} bytes dropped, the stream resumes with the next segment",
+                                e.offset(),
+                                split::MAX_MESSAGE,
+                                e.what()
+                            );
+                            self.sink.report(Level::Error, &text)?;
+                        }
+                        break;
+                    }
+                    Err(Fail::Message(e)) => {
+                        let rest = match flow.stream.failed() {
+                            Some(n) => format!(
+                                "; {n} bytes dropped, the stream resumes with the next segment"
+                            ),
+                            None => String::new(),
+                        };
+                        let text = format!(
+                            "{at}, byte {} {}: {}{rest}",
+                            e.offset(),
+                            origin.unit(),
+                            e.what()
+                        );
+                        self.sink.report(Level::Error, &text)?;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        if out.closed {
+            let pending = flow.stream.pending();
+            let offset = flow.stream.offset();
+            flow.stream.reset(0);
+            if pending > 0 {
+                let text = format!(
+                    "{at}: the connection closes {pending} bytes into a message \
+                     (at byte {offset} of the stream)"
+                );
+                self.sink.report(Level::Error, &text)?;
+            }
+        }
+        Ok(())
+    }
+}
