@@ -1,43 +1,513 @@
-//! Splitting a byte stream into messages: `raw` (back to back, each sized
-//! by its own header, groups and var data) or `sofh` (each behind a Simple
-//! Open Framing Header). Reads with one reusable buffer, so memory stays
-//! flat on input of any size.
+//! How messages are delimited: the `--framing` of `sbe decode`, `encode`
+//! and `inspect`, and the splitting of files, TCP streams and UDP
+//! datagrams into messages.
+//!
+//! # Framings
+//!
+//! | `--framing` | what | sbe-rt |
+//! |---|---|---|
+//! | `raw` (default) | messages back to back, each sized by its own header, groups and var data | — |
+//! | `sofh` | FIX Simple Open Framing Header: u32 BE length counting the 6 bytes, u16 BE encoding type `0xEB50` (LE SBE) / `0x5BE0` (BE SBE), which must match the schema's byte order | [`FrameFormat::SOFH`] |
+//! | `sofh-le` | CME iLink 3 and B3 EntryPoint: u16 LE length counting the 4 bytes, u16 LE encoding type `0xCAFE` (iLink 3) or `0xEB50` (B3) | [`FrameFormat::SOFH_LE`] |
+//! | `mdp3` | CME MDP3 packets: per datagram a 12-byte header (MsgSeqNum u32 LE, SendingTime u64 LE), then each message behind a u16 LE MsgSize counting itself | [`PacketFormat::MDP3`] |
+//! | custom | composed from the parts below | [`FrameFormat`], [`PacketFormat`] |
+//!
+//! The splitting itself (what a length counts, its bounds, padding, where
+//! the message is) is sbe-rt's [`framing`](sbe_rt::framing): this module
+//! adds the reading (files, pushed stream bytes, datagrams), the errors
+//! with their input offsets, and one policy: a frame whose encoding type
+//! is wrong but whose length frames the input is a per-message error
+//! (`--keep-going` goes on after it), while a wrong encoding type with a
+//! length that cannot be right means the input is not framed that way at
+//! all ("not a SOFH header").
+//!
+//! # Custom framings
+//!
+//! Comma-separated `key=value` items (see [`CUSTOM_SYNTAX`]):
+//!
+//! | item | meaning | default |
+//! |---|---|---|
+//! | `len=T[@OFF]` | the length field: `T` is `u16le`, `u16be`, `u32le` or `u32be`, at byte `OFF` of the frame | required; `OFF` 0 |
+//! | `counts=frame\|message` | the length counts the whole frame (prefix included) or only what follows the prefix | `frame` |
+//! | `enc=T[@OFF][=V[/V]]` | a u16 encoding type (`u16le` or `u16be`) at byte `OFF`, which must be `V` (or one of two) | none; `OFF` just after the length; any value |
+//! | `prefix=N` | bytes before the SBE message; `0`: the length is inside the message header | the end of the last field |
+//! | `align=N` | frames padded to a multiple of `N` (a power of two) | 1 |
+//! | `packet=N` | a packet framing: each datagram starts with an `N`-byte header | none: a stream framing |
+//!
+//! Numbers are decimal or `0x` hex. Examples: `sofh-le` is
+//! `len=u16le,enc=u16le=0xcafe/0xeb50`, `mdp3` is `packet=12,len=u16le`,
+//! B3 alone `len=u16le,enc=u16le=0xeb50`, a u32 big-endian length of the
+//! message alone `len=u32be,counts=message`, a length inside the message
+//! header with frames padded to 8 `len=u16le@2,prefix=0,align=8`, a 16-byte
+//! packet header with 4-byte frame headers `packet=16,len=u16le,enc=u16le`.
+//!
+//! # Reading
+//!
+//! * **Files and pipes** ([`FrameReader`]): stream framings (`raw`, `sofh`,
+//!   `sofh-le`, custom without `packet=`). A packet framing on a plain
+//!   file is refused ([`FrameError::PacketFraming`]): a file of SBE bytes
+//!   has no datagram boundaries, and guessing them would misread every
+//!   packet header as a message. Packets come from pcap/pcapng captures;
+//!   a single datagram saved as a file reads with `--skip` of its header
+//!   and the message framing alone (`--skip 12 --framing len=u16le` for
+//!   MDP3).
+//! * **UDP datagrams** ([`Datagram`]): one datagram's payload, with any
+//!   framing: its packet header's fields ([`Datagram::fields`]: MDP3's
+//!   `msgSeqNum` and `sendingTime`) and its messages with their offsets
+//!   (an [`Iterator`] of [`Piece`]s).
+//! * **TCP streams** ([`StreamSplitter`]): reassembled bytes pushed as they
+//!   come, whole messages pulled (stream framings).
+//!
+//! With `raw` the framing cannot size a message: a [`Piece`] is every byte
+//! from the message on, and the caller, having decoded it, says how many
+//! bytes it took ([`Datagram::consumed`], [`StreamSplitter::consumed`]),
+//! or that it needs more ([`StreamSplitter::wait`]) or failed
+//! (`failed`: the place is lost). Framed pieces are the message exactly
+//! (frame after its prefix, padding excluded), and `consumed` is not
+//! needed.
+//!
+//! ```
+//! use sbe_build::ir::ByteOrder;
+//! use sbe_cli::framing::{Datagram, Framing, StreamSplitter};
+//!
+//! // One MDP3 datagram: the packet header, then two messages.
+//! let mut payload = vec![7, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0];
+//! payload.extend([5, 0, b'a', b'b', b'c', 4, 0, b'd', b'e']);
+//! let mdp3: Framing = "mdp3".parse()?;
+//! let datagram = Datagram::new(&mdp3, ByteOrder::Little, &payload)?;
+//! assert_eq!(datagram.fields(), [("msgSeqNum", 7), ("sendingTime", 1)]);
+//! let messages: Vec<(u64, &[u8])> = datagram
+//!     .map(|p| p.map(|p| (p.offset, p.bytes)))
+//!     .collect::<Result<_, _>>()?;
+//! assert_eq!(messages, [(14, &b"abc"[..]), (19, &b"de"[..])]);
+//!
+//! // A TCP stream of iLink 3 frames, pushed in pieces.
+//! let mut stream = StreamSplitter::new(&"sofh-le".parse()?, ByteOrder::Little)?;
+//! stream.push(0, &[7, 0, 0xfe]);
+//! assert!(stream.next_piece().is_none()); // not whole yet
+//! stream.push(3, &[0xca, b'x', b'y', b'z']);
+//! let piece = stream.next_piece().unwrap()?;
+//! assert_eq!((piece.offset, piece.bytes), (4, &b"xyz"[..]));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Writing
+//!
+//! `sbe encode --framing X` frames each message with
+//! [`Framing::frame_message`] (stream framings: the prefix in front,
+//! padding after; `sofh` by the schema's byte order, `sofh-le` `0xCAFE`,
+//! custom the first `enc=` value or 0).
 
+use std::fmt;
 use std::io::{self, Read};
+use std::ops::Range;
 use std::str::FromStr;
 
 use sbe_build::ir::ByteOrder;
+use sbe_rt::framing::{
+    Counts, EncodingField, Endian, Expect, FrameFormat, FrameHeader, LengthField, Mdp3PacketHeader,
+    PacketFormat, Width,
+};
 
-use crate::otf::decode::DecodeError;
+use crate::otf::decode::{DecodeError, DecodeErrorKind};
 
 /// Bytes of a Simple Open Framing Header, and the SOFH encoding types of
 /// SBE 1.0 little-endian (`0xEB50`) and big-endian (`0x5BE0`): sbe-rt's.
 pub use sbe_rt::sofh::{SOFH_LEN, SOFH_SBE_BE, SOFH_SBE_LE};
 
-/// How messages follow one another in a stream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// The custom framing syntax in a few lines, for `--help`.
+pub const CUSTOM_SYNTAX: &str = "\
+Framings: raw (default), sofh, sofh-le, mdp3, or a custom form of comma-separated items:
+  len=T[@OFF]           the length field: T u16le|u16be|u32le|u32be at byte OFF (default 0)
+  counts=frame|message  what it counts: the whole frame (default) or what follows the prefix
+  enc=T[@OFF][=V[/V]]   a u16 encoding type (u16le|u16be), just after the length by default,
+                        that must be V (or one of two V), e.g. enc=u16le=0xcafe/0xeb50
+  prefix=N              bytes before the SBE message (default: the end of the last field;
+                        0: the length is inside the message header)
+  align=N               frames padded to a multiple of N (default 1)
+  packet=N              each UDP datagram starts with an N-byte packet header
+Examples: sofh-le = len=u16le,enc=u16le=0xcafe/0xeb50   mdp3 = packet=12,len=u16le
+          len=u32be,counts=message   len=u16le@2,prefix=0,align=8   packet=16,len=u16le,enc=u16le";
+
+/// How messages are delimited; see the [module documentation](self).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Framing {
     /// Back to back, each sized by its own content.
     #[default]
     Raw,
     /// Each behind a Simple Open Framing Header.
     Sofh,
+    /// Each behind the 4-byte little-endian header of iLink 3 and B3.
+    SofhLe,
+    /// CME MDP3 packets.
+    Mdp3,
+    /// A framing composed from its parts.
+    Custom {
+        /// A packet framing's header length (`packet=N`), `None` for a
+        /// stream framing.
+        packet: Option<usize>,
+        /// Each message's frame.
+        frame: FrameFormat,
+    },
 }
 
-/// A framing name that is neither `raw` nor `sofh`.
+impl Framing {
+    /// Each message's frame: `None` for `raw`.
+    ///
+    /// ```
+    /// use sbe_cli::framing::Framing;
+    /// use sbe_rt::framing::FrameFormat;
+    ///
+    /// assert_eq!(Framing::SofhLe.frame_format(), Some(FrameFormat::SOFH_LE));
+    /// assert_eq!(Framing::Mdp3.frame_format(), Some(FrameFormat::MDP3_MESSAGE));
+    /// assert_eq!(Framing::Raw.frame_format(), None);
+    /// ```
+    pub fn frame_format(&self) -> Option<FrameFormat> {
+        match *self {
+            Framing::Raw => None,
+            Framing::Sofh => Some(FrameFormat::SOFH),
+            Framing::SofhLe => Some(FrameFormat::SOFH_LE),
+            Framing::Mdp3 => Some(FrameFormat::MDP3_MESSAGE),
+            Framing::Custom { frame, .. } => Some(frame),
+        }
+    }
+
+    /// The datagram format of a packet framing (`mdp3`, custom with
+    /// `packet=`), `None` for a stream framing.
+    pub fn packet_format(&self) -> Option<PacketFormat> {
+        match *self {
+            Framing::Mdp3 => Some(PacketFormat::MDP3),
+            Framing::Custom {
+                packet: Some(header_len),
+                frame,
+            } => Some(PacketFormat::new(header_len, frame)),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a packet framing (a header per datagram), which
+    /// only datagrams can carry.
+    pub fn is_packet(&self) -> bool {
+        self.packet_format().is_some()
+    }
+
+    /// The encoding type a frame of a message of a schema of byte order
+    /// `order` carries, when the framing has one: `sofh` by the byte order,
+    /// the others their first expected value (or 0).
+    pub fn encoding_type(&self, order: ByteOrder) -> Option<u16> {
+        match self {
+            Framing::Sofh => Some(sofh_encoding(order)),
+            _ => {
+                let format = self.frame_format()?;
+                format.encoding.map(|_| format.default_encoding_type())
+            }
+        }
+    }
+
+    /// Frames `message` (one encoded message, a schema of byte order
+    /// `order`) in place for a stream: the prefix in front, padding after;
+    /// with the length inside the message header (`prefix=0`) its length
+    /// field is set. `raw` leaves it as it is. A packet framing, or a
+    /// message too long for the length field, is an error and `message`
+    /// is left as it was.
+    ///
+    /// ```
+    /// use sbe_build::ir::ByteOrder;
+    /// use sbe_cli::framing::Framing;
+    ///
+    /// let mut message = b"abc".to_vec();
+    /// Framing::SofhLe.frame_message(&mut message, ByteOrder::Little)?;
+    /// assert_eq!(message, [7, 0, 0xfe, 0xca, b'a', b'b', b'c']);
+    /// let mut message = b"abc".to_vec();
+    /// "len=u16be,counts=message,align=8".parse::<Framing>()?.frame_message(&mut message, ByteOrder::Little)?;
+    /// assert_eq!(message, [0, 3, b'a', b'b', b'c', 0, 0, 0]);
+    /// assert!(Framing::Mdp3.frame_message(&mut message, ByteOrder::Little).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn frame_message(
+        &self,
+        message: &mut Vec<u8>,
+        order: ByteOrder,
+    ) -> Result<(), EncodeFrameError> {
+        if self.is_packet() {
+            return Err(EncodeFrameError::PacketFraming {
+                framing: self.to_string(),
+            });
+        }
+        let Some(format) = self.frame_format() else {
+            return Ok(());
+        };
+        let len = message.len();
+        let too_long = || EncodeFrameError::TooLong {
+            framing: self.to_string(),
+            len,
+        };
+        let total = format.encoded_len(len).ok_or_else(too_long)?;
+        let mut frame = vec![0u8; format.prefix_len];
+        frame.extend_from_slice(message);
+        frame.resize(total.max(frame.len()), 0);
+        let encoding = self.encoding_type(order).unwrap_or(0);
+        format
+            .write_header(&mut frame, len, encoding)
+            .map_err(|e| match e {
+                sbe_rt::Error::FrameLength { .. } => too_long(),
+                other => EncodeFrameError::Frame {
+                    framing: self.to_string(),
+                    error: other,
+                },
+            })?;
+        *message = frame;
+        Ok(())
+    }
+
+    /// What a frame's encoding type must be, and how to say it: the
+    /// schema's for `sofh`, the format's for the others.
+    fn expectation(&self, order: ByteOrder) -> Option<(EncodingField, Expect)> {
+        let format = self.frame_format()?;
+        let field = format.encoding?;
+        Some(match self {
+            Framing::Sofh => (field, Expect::Value(sofh_encoding(order))),
+            _ => (field, field.expect),
+        })
+    }
+}
+
+impl fmt::Display for Framing {
+    /// The preset's name, or the custom form (defaults left out), which
+    /// parses back to the same framing.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (packet, frame) = match *self {
+            Framing::Raw => return f.write_str("raw"),
+            Framing::Sofh => return f.write_str("sofh"),
+            Framing::SofhLe => return f.write_str("sofh-le"),
+            Framing::Mdp3 => return f.write_str("mdp3"),
+            Framing::Custom { packet, frame } => (packet, frame),
+        };
+        let mut items = Vec::new();
+        if let Some(n) = packet {
+            items.push(format!("packet={n}"));
+        }
+        let len = frame.length;
+        let mut item = format!("len={}", width_name(len.width, len.order));
+        if len.offset != 0 {
+            item.push_str(&format!("@{}", len.offset));
+        }
+        items.push(item);
+        if frame.counts == Counts::Message {
+            items.push("counts=message".to_string());
+        }
+        if let Some(enc) = frame.encoding {
+            let mut item = format!("enc={}", width_name(Width::U16, enc.order));
+            if enc.offset != len.end() {
+                item.push_str(&format!("@{}", enc.offset));
+            }
+            match enc.expect {
+                Expect::Any => {}
+                Expect::Value(v) => item.push_str(&format!("={v:#06x}")),
+                Expect::Either(a, b) => item.push_str(&format!("={a:#06x}/{b:#06x}")),
+            }
+            items.push(item);
+        }
+        if frame.prefix_len != default_prefix(&frame) {
+            items.push(format!("prefix={}", frame.prefix_len));
+        }
+        if frame.align > 1 {
+            items.push(format!("align={}", frame.align));
+        }
+        f.write_str(&items.join(","))
+    }
+}
+
+fn width_name(width: Width, order: Endian) -> &'static str {
+    match (width, order) {
+        (Width::U16, Endian::Little) => "u16le",
+        (Width::U16, Endian::Big) => "u16be",
+        (Width::U32, Endian::Little) => "u32le",
+        (Width::U32, Endian::Big) => "u32be",
+    }
+}
+
+/// The prefix a custom form means when it gives none: the end of its last
+/// field.
+fn default_prefix(frame: &FrameFormat) -> usize {
+    frame.header_len()
+}
+
+/// A `--framing` that is not a preset nor a valid custom form.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown framing {0:?} (expected raw or sofh)")]
-pub struct UnknownFraming(pub String);
+#[error("{problem}")]
+pub struct UnknownFraming {
+    /// What was given.
+    pub input: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+impl UnknownFraming {
+    fn new(input: &str, problem: impl Into<String>) -> Self {
+        UnknownFraming {
+            input: input.to_string(),
+            problem: problem.into(),
+        }
+    }
+}
+
+/// A number: decimal or `0x` hex.
+fn number(s: &str) -> Option<u64> {
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
 
 impl FromStr for Framing {
     type Err = UnknownFraming;
+
+    /// A preset name or a custom form (see the [module documentation](self)).
+    ///
+    /// ```
+    /// use sbe_cli::framing::Framing;
+    ///
+    /// let f: Framing = "packet=16,len=u16le,enc=u16le=0xeb50".parse()?;
+    /// assert!(f.is_packet());
+    /// assert_eq!(f.to_string(), "packet=16,len=u16le,enc=u16le=0xeb50");
+    /// let e = "len=u17le".parse::<Framing>().unwrap_err();
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "bad framing \"len=u17le\": len: unknown type \"u17le\" (expected u16le, u16be, u32le or u32be)"
+    /// );
+    /// # Ok::<(), sbe_cli::framing::UnknownFraming>(())
+    /// ```
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
-            "raw" => Ok(Framing::Raw),
-            "sofh" => Ok(Framing::Sofh),
-            _ => Err(UnknownFraming(s.to_string())),
+            "raw" => return Ok(Framing::Raw),
+            "sofh" => return Ok(Framing::Sofh),
+            "sofh-le" => return Ok(Framing::SofhLe),
+            "mdp3" => return Ok(Framing::Mdp3),
+            _ => {}
+        }
+        if !s.contains('=') {
+            return Err(UnknownFraming::new(
+                s,
+                format!(
+                    "unknown framing {s:?} (expected raw, sofh, sofh-le, mdp3, or a custom form \
+                     such as len=u16le,counts=frame: see --help)"
+                ),
+            ));
+        }
+        parse_custom(s)
+            .map_err(|problem| UnknownFraming::new(s, format!("bad framing {s:?}: {problem}")))
+    }
+}
+
+/// A field type and offset: `u16le@2`.
+fn field(key: &str, value: &str, types: &[&str]) -> Result<(Width, Endian, Option<usize>), String> {
+    let (ty, offset) = match value.split_once('@') {
+        Some((ty, off)) => {
+            let off = number(off)
+                .and_then(|n| usize::try_from(n).ok())
+                .filter(|&n| n <= 1 << 16)
+                .ok_or_else(|| format!("{key}: bad offset {off:?} (a number of bytes)"))?;
+            (ty, Some(off))
+        }
+        None => (value, None),
+    };
+    let (width, order) = match ty {
+        "u16le" => (Width::U16, Endian::Little),
+        "u16be" => (Width::U16, Endian::Big),
+        "u32le" => (Width::U32, Endian::Little),
+        "u32be" => (Width::U32, Endian::Big),
+        _ => (Width::U16, Endian::Little),
+    };
+    if !types.contains(&ty) {
+        let list = match types.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => types.join(""),
+        };
+        return Err(format!("{key}: unknown type {ty:?} (expected {list})"));
+    }
+    Ok((width, order, offset))
+}
+
+fn parse_custom(s: &str) -> Result<Framing, String> {
+    let mut packet = None;
+    let mut len = None;
+    let mut counts = None;
+    let mut enc: Option<(Endian, Option<usize>, Expect)> = None;
+    let mut prefix = None;
+    let mut align = None;
+    let mut seen: Vec<&str> = Vec::new();
+    let size = |key: &str, v: &str, max: usize| {
+        number(v)
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|&n| n <= max)
+            .ok_or_else(|| format!("{key}: bad value {v:?} (a number of bytes, at most {max})"))
+    };
+    for item in s.split(',').map(str::trim) {
+        let Some((key, value)) = item.split_once('=') else {
+            return Err(format!("{item:?} is not key=value"));
+        };
+        if seen.contains(&key) {
+            return Err(format!("{key} given twice"));
+        }
+        seen.push(key);
+        match key {
+            "packet" => packet = Some(size(key, value, 1 << 16)?),
+            "len" => {
+                let (w, o, off) = field(key, value, &["u16le", "u16be", "u32le", "u32be"])?;
+                len = Some(LengthField::new(off.unwrap_or(0), w, o));
+            }
+            "counts" => {
+                counts = Some(match value {
+                    "frame" => Counts::Frame,
+                    "message" => Counts::Message,
+                    _ => return Err(format!("counts: {value:?} is not frame or message")),
+                });
+            }
+            "enc" => {
+                let (ty, values) = match value.split_once('=') {
+                    Some((ty, values)) => (ty, Some(values)),
+                    None => (value, None),
+                };
+                let (_, order, off) = field(key, ty, &["u16le", "u16be"])?;
+                let value = |v: &str| {
+                    number(v)
+                        .and_then(|n| u16::try_from(n).ok())
+                        .ok_or_else(|| format!("enc: bad value {v:?} (0 to 0xffff)"))
+                };
+                let expect = match values.map(|v| v.split('/').collect::<Vec<_>>()).as_deref() {
+                    None => Expect::Any,
+                    Some([v]) => Expect::Value(value(v)?),
+                    Some([a, b]) => Expect::Either(value(a)?, value(b)?),
+                    Some(_) => return Err("enc: one or two values (V or V/V)".to_string()),
+                };
+                enc = Some((order, off, expect));
+            }
+            "prefix" => prefix = Some(size(key, value, 1 << 16)?),
+            "align" => align = Some(size(key, value, 1 << 12)?),
+            _ => {
+                return Err(format!(
+                    "unknown item {key:?} (expected len, counts, enc, prefix, align, packet)"
+                ))
+            }
         }
     }
+    let length = len.ok_or("len= is required (e.g. len=u16le)")?;
+    let mut frame = FrameFormat::new(0, length).with_counts(counts.unwrap_or_default());
+    if let Some((order, off, expect)) = enc {
+        frame = frame.with_encoding(EncodingField::new(
+            off.unwrap_or(length.end()),
+            order,
+            expect,
+        ));
+    }
+    frame.prefix_len = prefix.unwrap_or(default_prefix(&frame));
+    frame.align = align.unwrap_or(1);
+    if frame.align == 0 {
+        return Err("align: 0 (1 for no padding)".to_string());
+    }
+    frame.validate().map_err(|e| e.to_string())?;
+    Ok(Framing::Custom { packet, frame })
 }
 
 /// The SOFH encoding type for a schema's byte order.
@@ -51,17 +521,50 @@ pub fn sofh_encoding(order: ByteOrder) -> u16 {
 /// The SOFH for a message of `message_len` bytes, or `None` when the frame
 /// would not fit its 32-bit length.
 pub fn sofh_header(message_len: usize, order: ByteOrder) -> Option<[u8; SOFH_LEN]> {
-    let total = u32::try_from(message_len.checked_add(SOFH_LEN)?).ok()?;
-    let l = total.to_be_bytes();
-    let e = sofh_encoding(order).to_be_bytes();
-    Some([l[0], l[1], l[2], l[3], e[0], e[1]])
+    let mut h = [0u8; SOFH_LEN];
+    FrameFormat::SOFH
+        .write_header(&mut h, message_len, sofh_encoding(order))
+        .ok()?;
+    Some(h)
+}
+
+/// A message that cannot be framed for writing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EncodeFrameError {
+    /// Packet framings need datagrams, not a stream.
+    #[error(
+        "--framing {framing} is a packet framing (a header per datagram): sbe encode writes a \
+         stream; use its message framing alone"
+    )]
+    PacketFraming {
+        /// The framing.
+        framing: String,
+    },
+    /// Too long for the length field.
+    #[error("message of {len} bytes too long for --framing {framing}")]
+    TooLong {
+        /// The framing.
+        framing: String,
+        /// The message's length.
+        len: usize,
+    },
+    /// Anything else the framing refuses.
+    #[error("--framing {framing}: {error}")]
+    Frame {
+        /// The framing.
+        framing: String,
+        /// What sbe-rt said.
+        error: sbe_rt::Error,
+    },
 }
 
 /// A problem in a stream.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum FrameError {
-    /// A message could not be decoded.
+    /// A message could not be decoded (or its frame's encoding type is
+    /// wrong, its length right: the input goes on after the frame).
     #[error(transparent)]
     Decode(#[from] DecodeError),
     /// A framing header that cannot be right.
@@ -72,19 +575,23 @@ pub enum FrameError {
         /// What is wrong.
         what: String,
     },
-    /// A SOFH whose encoding type is not SBE's and whose length cannot
-    /// frame the stream (below 6, above the limit, or past the end of the
-    /// input): most likely the input is not SOFH-framed at all.
+    /// A framing header whose encoding type is not one expected and whose
+    /// length cannot frame the input (below its header, above the limit,
+    /// or past the end of the input): most likely the input is not framed
+    /// this way at all.
     #[error(
-        "at byte {offset}: not a SOFH header: encoding type {encoding:#06x} is not SBE's \
-         ({SOFH_SBE_LE:#06x} little-endian, {SOFH_SBE_BE:#06x} big-endian); \
-         is the input really --framing sofh?"
+        "at byte {offset}: not a SOFH header: encoding type {encoding:#06x} is not {expected}; \
+         is the input really --framing {framing}?"
     )]
     NotSofh {
         /// Offset of the would-be header.
         offset: u64,
         /// The encoding type read.
         encoding: u16,
+        /// The values expected, in words.
+        expected: String,
+        /// The framing.
+        framing: String,
     },
     /// A message larger than the reader allows (a corrupt length).
     #[error("at byte {offset}: message would need {need} bytes, more than the {max} allowed")]
@@ -95,6 +602,21 @@ pub enum FrameError {
         need: u64,
         /// The limit.
         max: usize,
+    },
+    /// A packet framing given a stream (a plain file, standard input, a
+    /// TCP stream): there are no datagram boundaries to find its headers.
+    #[error(
+        "--framing {framing} is a packet framing (a {header_len}-byte header per datagram), and \
+         this input is a stream with no datagram boundaries: give a pcap or pcapng capture (or, \
+         for one datagram saved as a file, --skip {header_len} --framing {message_framing})"
+    )]
+    PacketFraming {
+        /// The framing.
+        framing: String,
+        /// Its packet header length.
+        header_len: usize,
+        /// Its message framing alone, as a custom form.
+        message_framing: String,
     },
     /// Reading failed.
     #[error("read error: {0}")]
@@ -109,116 +631,634 @@ impl FrameError {
             FrameError::BadFrame { offset, .. }
             | FrameError::NotSofh { offset, .. }
             | FrameError::TooLarge { offset, .. } => Some(*offset),
-            FrameError::Io(_) => None,
+            FrameError::PacketFraming { .. } | FrameError::Io(_) => None,
+        }
+    }
+
+    /// Whether the input can go on after this error (`--keep-going`): a
+    /// message that failed to decode in a frame that was whole. Framing
+    /// errors that lose the place cannot.
+    pub fn is_recoverable(&self) -> bool {
+        matches!(self, FrameError::Decode(_))
+    }
+
+    fn packet_framing(framing: &Framing) -> FrameError {
+        let header_len = framing.packet_format().map_or(0, |p| p.header_len);
+        let message_framing = match framing.frame_format() {
+            Some(frame) => Framing::Custom {
+                packet: None,
+                frame,
+            }
+            .to_string(),
+            None => "raw".to_string(),
+        };
+        FrameError::PacketFraming {
+            framing: framing.to_string(),
+            header_len,
+            message_framing,
         }
     }
 }
 
-/// Reads messages one at a time from a stream, through one buffer that
-/// holds at most a message (plus read-ahead).
-pub struct FrameReader<R> {
-    reader: R,
-    framing: Framing,
-    order: ByteOrder,
-    buf: Vec<u8>,
-    start: usize,
-    end: usize,
-    /// Input offset of `buf[start]`.
-    offset: u64,
-    eof: bool,
-    stopped: bool,
-    max_message: usize,
+/// One message's bytes and where they start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Piece<'a> {
+    /// The message (with `raw`: every byte from its start on).
+    pub bytes: &'a [u8],
+    /// Offset of its first byte in the input (stream or datagram).
+    pub offset: u64,
 }
 
-const CHUNK: usize = 1 << 20;
+/// What one framed step over a window of bytes found.
+enum Step {
+    /// At least this many bytes from the window's start are needed.
+    Need(usize),
+    /// A whole frame: the message's range in the window, the bytes the
+    /// frame takes, and its encoding problem, if any (offset in the frame,
+    /// what).
+    Frame {
+        message: Range<usize>,
+        len: usize,
+        wrong_encoding: Option<(usize, String)>,
+    },
+    /// The place is lost.
+    Fault(FrameError),
+}
+
+/// The framing rules of one framed input, and its words for errors.
+#[derive(Debug, Clone)]
+struct Framed {
+    framing: Framing,
+    format: FrameFormat,
+    expected: Option<(EncodingField, Expect)>,
+    max: usize,
+    /// "input" or "the datagram".
+    place: &'static str,
+}
+
+impl Framed {
+    fn new(framing: &Framing, order: ByteOrder, max: usize, place: &'static str) -> Option<Framed> {
+        Some(Framed {
+            framing: *framing,
+            format: framing.frame_format()?,
+            expected: framing.expectation(order),
+            max,
+            place,
+        })
+    }
+
+    /// The encoding type in words, as the framing accepts it.
+    fn accepted(&self) -> String {
+        match (self.framing, self.format.encoding) {
+            (Framing::Sofh, _) => {
+                format!("SBE's ({SOFH_SBE_LE:#06x} little-endian, {SOFH_SBE_BE:#06x} big-endian)")
+            }
+            (_, Some(field)) => field.expect.to_string(),
+            (_, None) => "any".to_string(),
+        }
+    }
+
+    /// The frame at the start of `w` (at input offset `offset`); `ended`:
+    /// no byte will follow `w`.
+    fn step(&self, w: &[u8], ended: bool, offset: u64) -> Step {
+        let format = &self.format;
+        let have = w.len();
+        let need = format.header_len();
+        let (Some(length), true) = (format.length.read(w), have >= need) else {
+            if !ended {
+                return Step::Need(need);
+            }
+            return Step::Fault(FrameError::BadFrame {
+                offset,
+                what: format!(
+                    "{} ends {have} bytes into a {need}-byte framing header",
+                    self.place
+                ),
+            });
+        };
+        let encoding = format.encoding.and_then(|f| f.read(w));
+        let format_accepts = format.check_encoding(encoding).is_ok();
+        let not_framed = |encoding: u16| FrameError::NotSofh {
+            offset,
+            encoding,
+            expected: self.accepted(),
+            framing: self.framing.to_string(),
+        };
+        let frame_len = format.frame_len(length, usize::MAX);
+        let fault = match frame_len {
+            Err(sbe_rt::Error::FrameLength { min, .. }) => Some(FrameError::BadFrame {
+                offset,
+                what: match format.counts {
+                    Counts::Frame => {
+                        format!("message length {length} is less than the {min}-byte header")
+                    }
+                    Counts::Message => format!("message length {length}: below {min}"),
+                },
+            }),
+            Err(e) => Some(FrameError::BadFrame {
+                offset,
+                what: e.to_string(),
+            }),
+            Ok((len, _)) if len > self.max => Some(FrameError::TooLarge {
+                offset,
+                need: len as u64,
+                max: self.max,
+            }),
+            Ok(_) => None,
+        };
+        if let Some(fault) = fault {
+            return Step::Fault(match encoding {
+                Some(e) if !format_accepts => not_framed(e),
+                _ => fault,
+            });
+        }
+        let (frame_len, padded) = frame_len.unwrap_or_default();
+        if have < padded {
+            if !ended {
+                return Step::Need(padded);
+            }
+            return Step::Fault(match encoding {
+                Some(e) if !format_accepts => not_framed(e),
+                _ => FrameError::BadFrame {
+                    offset,
+                    what: format!("frame of {padded} bytes, {} ends after {have}", self.place),
+                },
+            });
+        }
+        let header = FrameHeader {
+            length,
+            encoding_type: encoding,
+            frame_len,
+            padded_len: padded,
+        };
+        let wrong_encoding = match (self.expected, encoding) {
+            (Some((field, expect)), Some(e)) if !expect.accepts(e) => {
+                let what = match self.framing {
+                    Framing::Sofh if FrameFormat::SOFH.check_encoding(Some(e)).is_ok() => format!(
+                        "encoding type {e:#06x} does not match the schema's byte order ({expect})"
+                    ),
+                    _ => format!("encoding type {e:#06x} is not {}", self.accepted()),
+                };
+                Some((field.offset, what))
+            }
+            _ => None,
+        };
+        Step::Frame {
+            message: format.message_range(&header),
+            len: padded,
+            wrong_encoding,
+        }
+    }
+}
+
+/// The framing error of a frame whose encoding type is wrong (its length
+/// right): a decode error at the encoding type, after which the input
+/// goes on.
+fn encoding_error(at: u64, what: String) -> FrameError {
+    FrameError::Decode(DecodeError {
+        offset: at,
+        kind: DecodeErrorKind::Framing(what),
+        need: None,
+    })
+}
+
+/// The messages of one UDP datagram for a framing: the packet header's
+/// fields, and the messages in order with their offsets in the datagram
+/// (an `Iterator` of [`Piece`]s, ending after a framing fault). With
+/// `raw`, call [`consumed`](Self::consumed) after decoding each piece.
+///
+/// A stream framing reads the datagram as a stream that ends with it (no
+/// packet header); a packet framing's header must be there.
+#[derive(Debug, Clone)]
+pub struct Datagram<'a> {
+    payload: &'a [u8],
+    header: &'a [u8],
+    fields: Vec<(&'static str, u64)>,
+    framed: Option<Framed>,
+    pos: usize,
+    done: bool,
+}
+
+impl<'a> Datagram<'a> {
+    /// The datagram `payload` with `framing`, for schemas of byte order
+    /// `order`: a [`FrameError::BadFrame`] at 0 when it is shorter than the
+    /// packet header.
+    pub fn new(
+        framing: &Framing,
+        order: ByteOrder,
+        payload: &'a [u8],
+    ) -> Result<Datagram<'a>, FrameError> {
+        let (header, fields) = match framing.packet_format() {
+            Some(format) => {
+                let packet = format.packet(payload).map_err(|_| FrameError::BadFrame {
+                    offset: 0,
+                    what: format!(
+                        "a datagram of {} bytes is shorter than the {}-byte packet header",
+                        payload.len(),
+                        format.header_len,
+                    ),
+                })?;
+                let fields = match (framing, Mdp3PacketHeader::read(packet.header())) {
+                    (Framing::Mdp3, Ok(h)) => vec![
+                        ("msgSeqNum", u64::from(h.msg_seq_num)),
+                        ("sendingTime", h.sending_time),
+                    ],
+                    _ => Vec::new(),
+                };
+                (packet.header(), fields)
+            }
+            None => (&[][..], Vec::new()),
+        };
+        Ok(Datagram {
+            payload,
+            header,
+            fields,
+            framed: Framed::new(framing, order, usize::MAX, "the datagram"),
+            pos: header.len(),
+            done: false,
+        })
+    }
+
+    /// The packet header's bytes (empty for a stream framing).
+    pub fn header(&self) -> &'a [u8] {
+        self.header
+    }
+
+    /// The packet header's fields, for the JSON `frame` object: MDP3's
+    /// `msgSeqNum` and `sendingTime` (nanoseconds since the epoch); none for
+    /// other framings.
+    pub fn fields(&self) -> &[(&'static str, u64)] {
+        &self.fields
+    }
+
+    /// Offset in the datagram of the next message's frame.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// The next message, `None` at the datagram's end, or a framing error:
+    /// after a fault that loses the place there is no more; after a wrong
+    /// encoding type (a [`FrameError::Decode`]) the next frame follows.
+    pub fn next_piece(&mut self) -> Option<Result<Piece<'a>, FrameError>> {
+        if self.done || self.pos >= self.payload.len() {
+            return None;
+        }
+        let rest = self.payload.get(self.pos..).unwrap_or_default();
+        let offset = self.pos as u64;
+        let Some(framed) = &self.framed else {
+            return Some(Ok(Piece {
+                bytes: rest,
+                offset,
+            }));
+        };
+        match framed.step(rest, true, offset) {
+            Step::Need(_) => {
+                // Not reached: a datagram has ended.
+                self.done = true;
+                None
+            }
+            Step::Fault(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+            Step::Frame {
+                message,
+                len,
+                wrong_encoding,
+            } => {
+                self.pos = self.pos.saturating_add(len);
+                if let Some((at, what)) = wrong_encoding {
+                    return Some(Err(encoding_error(offset + at as u64, what)));
+                }
+                Some(Ok(Piece {
+                    offset: offset + message.start as u64,
+                    bytes: rest.get(message).unwrap_or_default(),
+                }))
+            }
+        }
+    }
+
+    /// With `raw`, the last piece's message took `n` bytes: the next one
+    /// starts after them. Framed pieces step by their frame (no-op).
+    pub fn consumed(&mut self, n: usize) {
+        if self.framed.is_none() {
+            self.pos = self.pos.saturating_add(n.max(1));
+        }
+    }
+
+    /// The last piece could not be decoded: with `raw` the rest of the
+    /// datagram is lost (returns its length); framed ones go on (`None`).
+    pub fn failed(&mut self) -> Option<usize> {
+        if self.framed.is_none() {
+            self.done = true;
+            return Some(self.payload.len().saturating_sub(self.pos));
+        }
+        None
+    }
+}
+
+impl<'a> Iterator for Datagram<'a> {
+    type Item = Result<Piece<'a>, FrameError>;
+
+    /// As [`next_piece`](Datagram::next_piece).
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_piece()
+    }
+}
+
+/// Largest message a stream waits for by default (a larger claim is
+/// corrupt): 64 MiB.
+pub const MAX_MESSAGE: usize = 64 << 20;
+
 /// Read at least this much at a time.
 const READ_MIN: usize = 64 * 1024;
 
-impl<R: Read> FrameReader<R> {
-    /// A reader of `framing` messages of a schema of byte order `order`.
-    pub fn new(reader: R, framing: Framing, order: ByteOrder) -> Self {
-        FrameReader {
-            reader,
-            framing,
-            order,
+/// Splits a stream (a TCP direction's reassembled payload, a file) into
+/// messages: bytes are pushed as they come ([`push`](Self::push), or read
+/// straight in with [`read_from`](Self::read_from)), whole messages pulled
+/// with [`next_piece`](Self::next_piece). One buffer, holding at most a
+/// message and what follows it, so memory stays flat.
+///
+/// Stream framings only: a packet framing is refused by
+/// [`new`](Self::new). After a fault that loses the place
+/// ([`FrameError::is_recoverable`] false) no piece comes until bytes are
+/// pushed again: the next push starts the stream over at its offset (for
+/// TCP: at the next segment), or [`reset`](Self::reset).
+#[derive(Debug, Clone)]
+pub struct StreamSplitter {
+    framed: Option<Framed>,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// Stream offset of `buf[start]`.
+    offset: u64,
+    /// Bytes wanted from `start` before trying again.
+    want: usize,
+    /// After a fault: nothing until the next push.
+    lost: bool,
+    /// No more bytes will come.
+    ended: bool,
+    max_message: usize,
+}
+
+impl StreamSplitter {
+    /// An empty stream of `framing` for schemas of byte order `order`,
+    /// messages of at most [`MAX_MESSAGE`] bytes; a packet framing is a
+    /// [`FrameError::PacketFraming`].
+    pub fn new(framing: &Framing, order: ByteOrder) -> Result<StreamSplitter, FrameError> {
+        if framing.is_packet() {
+            return Err(FrameError::packet_framing(framing));
+        }
+        Ok(StreamSplitter {
+            framed: Framed::new(framing, order, MAX_MESSAGE, "input"),
             buf: Vec::new(),
             start: 0,
             end: 0,
             offset: 0,
-            eof: false,
+            want: 1,
+            lost: false,
+            ended: false,
+            max_message: MAX_MESSAGE,
+        })
+    }
+
+    /// The largest message accepted (default [`MAX_MESSAGE`]).
+    pub fn max_message(mut self, max: usize) -> Self {
+        self.max_message = max;
+        if let Some(f) = &mut self.framed {
+            f.max = max;
+        }
+        self
+    }
+
+    /// Bytes buffered that are no whole message yet.
+    pub fn pending(&self) -> usize {
+        self.end - self.start
+    }
+
+    /// Bytes wanted (from the first pending one) before a piece can come.
+    pub fn wanted(&self) -> usize {
+        self.want
+    }
+
+    /// Stream offset of the first pending byte.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Drops what is pending; the stream goes on at stream offset `at`.
+    /// Returns the bytes dropped.
+    pub fn reset(&mut self, at: u64) -> usize {
+        let n = self.pending();
+        self.start = 0;
+        self.end = 0;
+        self.offset = at;
+        self.want = 1;
+        self.lost = false;
+        self.ended = false;
+        n
+    }
+
+    /// Drops up to `n` pending bytes (a file header); returns how many.
+    pub fn discard(&mut self, n: usize) -> usize {
+        let n = n.min(self.pending());
+        self.start += n;
+        self.offset += n as u64;
+        n
+    }
+
+    /// Makes room for `n` more bytes after `end`.
+    fn room(&mut self, n: usize) {
+        if self.start == self.end {
+            self.start = 0;
+            self.end = 0;
+        }
+        if self.buf.len() - self.end < n && self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        if self.buf.len() - self.end < n {
+            self.buf.resize(self.end + n, 0);
+        }
+    }
+
+    /// Bytes that follow what is pending, at stream offset `at` (after a
+    /// fault, or with nothing pending, the stream starts over at `at`).
+    pub fn push(&mut self, at: u64, bytes: &[u8]) {
+        if self.lost || self.start == self.end {
+            self.reset(at);
+        }
+        self.room(bytes.len());
+        if let Some(dst) = self.buf.get_mut(self.end..self.end + bytes.len()) {
+            dst.copy_from_slice(bytes);
+            self.end += bytes.len();
+        }
+    }
+
+    /// Reads once from `reader` straight into the buffer (at least
+    /// `READ_MIN` bytes asked for, more to reach what is wanted); `Ok(0)` at
+    /// its end.
+    pub fn read_from<R: Read + ?Sized>(&mut self, reader: &mut R) -> io::Result<usize> {
+        let missing = self.want.saturating_sub(self.pending());
+        let ask = missing.max(READ_MIN);
+        self.room(ask);
+        let Some(dst) = self.buf.get_mut(self.end..) else {
+            return Ok(0);
+        };
+        let n = reader.read(dst)?;
+        self.end += n.min(dst.len());
+        Ok(n)
+    }
+
+    /// No more bytes will come: from now on a frame cut short is an error
+    /// rather than a wait (and `raw` hands its last bytes over as they
+    /// are, for the decoder to report).
+    pub fn finish(&mut self) {
+        self.ended = true;
+    }
+
+    /// The next whole message, `None` when more bytes are needed (or after
+    /// a fault, until the next push), or a framing error: one that loses
+    /// the place drops what is pending; a wrong encoding type
+    /// ([`FrameError::Decode`]) skips its frame.
+    pub fn next_piece(&mut self) -> Option<Result<Piece<'_>, FrameError>> {
+        let have = self.pending();
+        if self.lost || have == 0 || (have < self.want && !self.ended) {
+            return None;
+        }
+        let offset = self.offset;
+        let window = self.buf.get(self.start..self.end).unwrap_or_default();
+        let step = match &self.framed {
+            Some(framed) => framed.step(window, self.ended, offset),
+            None => {
+                return Some(Ok(Piece {
+                    bytes: self.buf.get(self.start..self.end).unwrap_or_default(),
+                    offset,
+                }))
+            }
+        };
+        match step {
+            Step::Need(n) => {
+                self.want = n;
+                None
+            }
+            Step::Fault(e) => {
+                self.lose();
+                Some(Err(e))
+            }
+            Step::Frame {
+                message,
+                len,
+                wrong_encoding,
+            } => {
+                let from = self.start + message.start;
+                let to = self.start + message.end;
+                self.start += len;
+                self.offset += len as u64;
+                self.want = 1;
+                if let Some((at, what)) = wrong_encoding {
+                    return Some(Err(encoding_error(offset + at as u64, what)));
+                }
+                Some(Ok(Piece {
+                    bytes: self.buf.get(from..to).unwrap_or_default(),
+                    offset: offset + message.start as u64,
+                }))
+            }
+        }
+    }
+
+    /// With `raw`, the last piece's message took `n` bytes. Framed pieces
+    /// step by their frame (no-op).
+    pub fn consumed(&mut self, n: usize) {
+        if self.framed.is_none() {
+            self.discard(n.max(1));
+            self.want = 1;
+        }
+    }
+
+    /// With `raw`, the last piece needs `need` bytes from its start
+    /// (truncated): wait for them. More than the largest message is a
+    /// [`FrameError::TooLarge`].
+    pub fn wait(&mut self, need: Option<u64>) -> Result<(), FrameError> {
+        let need = need.unwrap_or(0).max(self.pending() as u64 + 1);
+        if need > self.max_message as u64 {
+            return Err(FrameError::TooLarge {
+                offset: self.offset,
+                need,
+                max: self.max_message,
+            });
+        }
+        self.want = need as usize;
+        Ok(())
+    }
+
+    /// The last piece could not be decoded: with `raw` the place is lost
+    /// (what is pending is dropped until the next push; returns the bytes
+    /// dropped); framed ones go on after the frame (`None`).
+    pub fn failed(&mut self) -> Option<usize> {
+        if self.framed.is_none() {
+            return Some(self.lose());
+        }
+        None
+    }
+
+    fn lose(&mut self) -> usize {
+        let n = self.pending();
+        self.offset += n as u64;
+        self.start = self.end;
+        self.lost = true;
+        n
+    }
+}
+
+/// Reads messages one at a time from a file or pipe, through one buffer
+/// that holds at most a message (plus read-ahead): a [`StreamSplitter`]
+/// fed from a [`Read`].
+pub struct FrameReader<R> {
+    reader: R,
+    split: Result<StreamSplitter, Option<FrameError>>,
+    raw: bool,
+    stopped: bool,
+}
+
+impl<R: Read> FrameReader<R> {
+    /// A reader of `framing` messages of a schema of byte order `order`. A
+    /// packet framing gives its [`FrameError::PacketFraming`] at the first
+    /// [`next_message`](Self::next_message).
+    pub fn new(reader: R, framing: Framing, order: ByteOrder) -> Self {
+        FrameReader {
+            reader,
+            split: StreamSplitter::new(&framing, order).map_err(Some),
+            raw: framing == Framing::Raw,
             stopped: false,
-            max_message: 64 << 20,
         }
     }
 
     /// The largest message accepted (default 64 MiB); a larger claim is
     /// taken for corrupt input.
     pub fn max_message(mut self, max: usize) -> Self {
-        self.max_message = max;
+        self.split = self.split.map(|s| s.max_message(max));
         self
     }
 
     /// Skip `n` bytes (a file header) before the first message.
     pub fn skip(&mut self, mut n: u64) -> io::Result<()> {
+        let Ok(split) = &mut self.split else {
+            return Ok(());
+        };
         while n > 0 {
-            if self.start == self.end && !self.fill(1)? {
+            if split.pending() == 0 && split.read_from(&mut self.reader)? == 0 {
                 break;
             }
-            let take = n.min((self.end - self.start) as u64);
-            self.start += take as usize;
-            self.offset += take;
-            n -= take;
+            n -= split.discard(usize::try_from(n).unwrap_or(usize::MAX)) as u64;
         }
         Ok(())
     }
 
     /// Offset in the input of the next unread byte.
     pub fn offset(&self) -> u64 {
-        self.offset
-    }
-
-    /// Make `need` bytes available from `start` if the input has them;
-    /// `false` when it ends first.
-    fn fill(&mut self, need: usize) -> io::Result<bool> {
-        while self.end - self.start < need {
-            if self.eof {
-                return Ok(false);
-            }
-            let missing = need - (self.end - self.start);
-            let room = missing.max(READ_MIN);
-            if self.buf.len() - self.end < room {
-                // Move what is left to the front (amortised: only when the
-                // tail is used up), then grow if that is not enough.
-                if self.start > 0 {
-                    self.buf.copy_within(self.start..self.end, 0);
-                    self.end -= self.start;
-                    self.start = 0;
-                }
-                if self.buf.len() - self.end < room {
-                    self.buf.resize(self.end + room.max(CHUNK), 0);
-                }
-            }
-            let Some(dst) = self.buf.get_mut(self.end..) else {
-                return Ok(false);
-            };
-            match self.reader.read(dst) {
-                Ok(0) => self.eof = true,
-                Ok(n) => self.end += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(true)
-    }
-
-    fn advance(&mut self, n: usize) {
-        let n = n.min(self.end - self.start);
-        self.start += n;
-        self.offset += n as u64;
-    }
-
-    fn window(&self) -> &[u8] {
-        self.buf.get(self.start..self.end).unwrap_or_default()
+        self.split.as_ref().map_or(0, StreamSplitter::offset)
     }
 
     /// The next message: `f` gets the message's bytes (for `raw`, all the
@@ -232,144 +1272,493 @@ impl<R: Read> FrameReader<R> {
         if self.stopped {
             return None;
         }
-        let r = match self.framing {
-            Framing::Raw => self.next_raw(&mut f),
-            Framing::Sofh => self.next_sofh(&mut f),
-        };
-        match r {
-            Ok(None) => None,
-            Ok(Some(t)) => Some(Ok(t)),
+        let split = match &mut self.split {
+            Ok(split) => split,
             Err(e) => {
-                if self.framing == Framing::Raw
-                    || matches!(
-                        e,
-                        FrameError::BadFrame { .. }
-                            | FrameError::NotSofh { .. }
-                            | FrameError::TooLarge { .. }
-                            | FrameError::Io(_)
-                    )
-                {
-                    self.stopped = true;
-                }
-                Some(Err(e))
+                self.stopped = true;
+                return e.take().map(Err);
             }
-        }
-    }
-
-    fn next_raw<T>(
-        &mut self,
-        f: &mut impl FnMut(&[u8], u64) -> Result<(usize, T), DecodeError>,
-    ) -> Result<Option<T>, FrameError> {
-        if !self.fill(1)? {
-            return Ok(None);
-        }
-        // Read ahead so that most messages decode in one go.
-        self.fill(READ_MIN)?;
-        loop {
-            match f(self.window(), self.offset) {
-                Ok((n, t)) => {
-                    self.advance(n.max(1));
-                    return Ok(Some(t));
-                }
-                Err(e) if e.is_truncated() && !self.eof => {
-                    let have = self.end - self.start;
-                    let need = e.need.unwrap_or(0).max(have as u64 + 1);
-                    if need > self.max_message as u64 {
-                        return Err(FrameError::TooLarge {
-                            offset: self.offset,
-                            need,
-                            max: self.max_message,
-                        });
-                    }
-                    self.fill(need as usize)?;
-                }
-                Err(e) => return Err(e.into()),
-            }
-        }
-    }
-
-    fn next_sofh<T>(
-        &mut self,
-        f: &mut impl FnMut(&[u8], u64) -> Result<(usize, T), DecodeError>,
-    ) -> Result<Option<T>, FrameError> {
-        if !self.fill(1)? {
-            return Ok(None);
-        }
-        let offset = self.offset;
-        if !self.fill(SOFH_LEN)? {
-            let have = self.end - self.start;
-            return Err(FrameError::BadFrame {
-                offset,
-                what: format!("input ends {have} bytes into a 6-byte framing header"),
-            });
-        }
-        let mut head = [0u8; SOFH_LEN];
-        if let Some(w) = self.window().get(..SOFH_LEN) {
-            head.copy_from_slice(w);
-        }
-        let [l0, l1, l2, l3, e0, e1] = head;
-        let len = u32::from_be_bytes([l0, l1, l2, l3]) as usize;
-        let enc = u16::from_be_bytes([e0, e1]);
-        // An encoding type that is not SBE's with a length that cannot be
-        // right is no SOFH at all (raw messages read as SOFH, say): the
-        // encoding type says so better than the length would.
-        let sbe = matches!(enc, SOFH_SBE_LE | SOFH_SBE_BE);
-        let not_sofh = FrameError::NotSofh {
-            offset,
-            encoding: enc,
         };
-        if !sbe && (len < SOFH_LEN || len > self.max_message) {
-            return Err(not_sofh);
-        }
-        if len < SOFH_LEN {
-            return Err(FrameError::BadFrame {
-                offset,
-                what: format!("message length {len} is less than the 6-byte header"),
-            });
-        }
-        if len > self.max_message {
-            return Err(FrameError::TooLarge {
-                offset,
-                need: len as u64,
-                max: self.max_message,
-            });
-        }
-        if !self.fill(len)? {
-            let have = self.end - self.start;
-            self.advance(have);
-            if !sbe {
-                return Err(not_sofh);
+        loop {
+            if !split.ended && split.pending() < split.wanted() {
+                match split.read_from(&mut self.reader) {
+                    Ok(0) => split.finish(),
+                    Ok(_) => {}
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        self.stopped = true;
+                        return Some(Err(FrameError::Io(e)));
+                    }
+                }
+                continue;
             }
-            return Err(FrameError::BadFrame {
-                offset,
-                what: format!("frame of {len} bytes, input ends after {have}"),
-            });
+            let ended = split.ended;
+            match split.next_piece() {
+                None => {}
+                Some(Err(e)) => {
+                    if self.raw || !e.is_recoverable() {
+                        self.stopped = true;
+                    }
+                    return Some(Err(e));
+                }
+                Some(Ok(piece)) => {
+                    match f(piece.bytes, piece.offset) {
+                        Ok((n, t)) => {
+                            split.consumed(n);
+                            return Some(Ok(t));
+                        }
+                        Err(e) if self.raw && e.is_truncated() && !ended => {
+                            if let Err(e) = split.wait(e.need) {
+                                self.stopped = true;
+                                return Some(Err(e));
+                            }
+                        }
+                        Err(e) => {
+                            if self.raw {
+                                self.stopped = true;
+                            }
+                            return Some(Err(e.into()));
+                        }
+                    }
+                    continue;
+                }
+            }
+            if ended || split.lost {
+                return None;
+            }
+            // Wanted more: read on.
+            if split.pending() >= split.wanted() {
+                split.want = split.pending() + 1;
+            }
         }
-        let expected = sofh_encoding(self.order);
-        if enc != expected {
-            self.advance(len);
-            let what = match enc {
-                SOFH_SBE_LE | SOFH_SBE_BE => format!(
-                    "encoding type {enc:#06x} does not match the schema's byte order ({expected:#06x})"
-                ),
-                _ => format!(
-                    "encoding type {enc:#06x} is not SBE's \
-                     ({SOFH_SBE_LE:#06x} little-endian, {SOFH_SBE_BE:#06x} big-endian)"
-                ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Framing {
+        s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    #[test]
+    fn presets_parse_and_print() {
+        for (name, f) in [
+            ("raw", Framing::Raw),
+            ("sofh", Framing::Sofh),
+            ("sofh-le", Framing::SofhLe),
+            ("mdp3", Framing::Mdp3),
+        ] {
+            assert_eq!(parse(name), f);
+            assert_eq!(f.to_string(), name);
+        }
+        assert!(Framing::Mdp3.is_packet());
+        assert!(!Framing::SofhLe.is_packet());
+        assert_eq!(Framing::default(), Framing::Raw);
+    }
+
+    #[test]
+    fn custom_forms_equal_the_presets_they_spell() {
+        let sofh_le = parse("len=u16le,enc=u16le=0xcafe/0xeb50");
+        assert_eq!(sofh_le.frame_format(), Some(FrameFormat::SOFH_LE));
+        let sofh = parse("len=u32be,enc=u16be=0xeb50/0x5be0");
+        assert_eq!(sofh.frame_format(), Some(FrameFormat::SOFH));
+        let mdp3 = parse("packet=12,len=u16le");
+        assert_eq!(mdp3.packet_format(), Some(PacketFormat::MDP3));
+        let explicit = parse("len=u16le@0,counts=frame,enc=u16le@2=0xCAFE/60240,prefix=4,align=1");
+        assert_eq!(explicit, sofh_le);
+    }
+
+    #[test]
+    fn custom_forms_round_trip_through_display() {
+        for s in [
+            "len=u16le",
+            "len=u32be,counts=message",
+            "len=u16le@2,prefix=0,align=8",
+            "packet=16,len=u16le,enc=u16le",
+            "packet=0,len=u16be,enc=u16be@4=0x5be0,prefix=8",
+            "len=u32le,enc=u16le=0xcafe/0xeb50,prefix=12",
+        ] {
+            let f = parse(s);
+            assert_eq!(f.to_string(), s);
+            assert_eq!(parse(&f.to_string()), f);
+        }
+        let f = parse("len=u16le@2,prefix=0,align=8");
+        let frame = f.frame_format().unwrap();
+        assert_eq!(
+            (frame.prefix_len, frame.length.offset, frame.align),
+            (0, 2, 8)
+        );
+        let f = parse(" len=u32be , counts=message ");
+        assert_eq!(f.frame_format().unwrap().counts, Counts::Message);
+        assert_eq!(f.frame_format().unwrap().prefix_len, 4);
+    }
+
+    #[test]
+    fn bad_forms_say_what_is_wrong() {
+        for (s, says) in [
+            (
+                "sofh-be",
+                "unknown framing \"sofh-be\" (expected raw, sofh, sofh-le, mdp3",
+            ),
+            (
+                "len=u24le",
+                "len: unknown type \"u24le\" (expected u16le, u16be, u32le or u32be)",
+            ),
+            ("len=u16le@x", "len: bad offset \"x\""),
+            ("counts=frame", "len= is required"),
+            (
+                "len=u16le,counts=all",
+                "counts: \"all\" is not frame or message",
+            ),
+            (
+                "len=u16le,enc=u32le",
+                "enc: unknown type \"u32le\" (expected u16le or u16be)",
+            ),
+            ("len=u16le,enc=u16le=0x10000", "enc: bad value \"0x10000\""),
+            ("len=u16le,enc=u16le=1/2/3", "enc: one or two values"),
+            ("len=u16le,len=u16be", "len given twice"),
+            ("len=u16le,size=4", "unknown item \"size\""),
+            ("len=u16le,align=3", "alignment 3 is not a power of two"),
+            ("len=u16le,align=0", "align: 0"),
+            (
+                "len=u32le,prefix=2",
+                "the length field ends at byte 4, past the 2-byte prefix",
+            ),
+            ("len=u16le,enc=u16le@1", "overlap"),
+            ("len=u16le,counts=message,prefix=0", "needs a prefix"),
+            ("len=u16le,packet=-1", "packet: bad value \"-1\""),
+            ("len=u16le,x", "\"x\" is not key=value"),
+        ] {
+            let e = s.parse::<Framing>().unwrap_err();
+            assert!(e.to_string().contains(says), "{s}: {e}");
+            assert_eq!(e.input, s);
+        }
+    }
+
+    #[test]
+    fn frame_message_writes_each_stream_framing() {
+        let order = ByteOrder::Little;
+        let cases: [(&str, &[u8]); 5] = [
+            ("raw", b"abc"),
+            ("sofh", b"\0\0\0\x09\xeb\x50abc"),
+            ("sofh-le", b"\x07\0\xfe\xcaabc"),
+            ("len=u16le,enc=u16le=0xeb50", b"\x07\0\x50\xebabc"),
+            ("len=u16le@1,prefix=0,align=4", b"a\x03\0\0"),
+        ];
+        for (framing, want) in cases {
+            let mut m = if framing.contains("prefix=0") {
+                b"a\0\0".to_vec()
+            } else {
+                b"abc".to_vec()
             };
-            // The length still frames the stream: go on after it.
-            return Err(FrameError::Decode(DecodeError {
-                offset: offset + 4,
-                kind: crate::otf::decode::DecodeErrorKind::Framing(what),
-                need: None,
-            }));
+            parse(framing).frame_message(&mut m, order).unwrap();
+            assert_eq!(m, want, "{framing}");
         }
-        let payload = self
-            .buf
-            .get(self.start + SOFH_LEN..self.start + len)
-            .unwrap_or_default();
-        let r = f(payload, offset + SOFH_LEN as u64);
-        self.advance(len);
-        r.map(|(_, t)| Some(t)).map_err(FrameError::from)
+        let mut m = b"abc".to_vec();
+        Framing::Sofh.frame_message(&mut m, ByteOrder::Big).unwrap();
+        assert_eq!(&m[4..6], [0x5b, 0xe0]);
+        let mut long = vec![0u8; 65533];
+        let e = Framing::SofhLe.frame_message(&mut long, order).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "message of 65533 bytes too long for --framing sofh-le"
+        );
+        assert_eq!(long.len(), 65533);
+        let e = Framing::Mdp3.frame_message(&mut long, order).unwrap_err();
+        assert!(e.to_string().contains("mdp3 is a packet framing"), "{e}");
+        assert_eq!(sofh_header(62, order), Some([0, 0, 0, 68, 0xeb, 0x50]));
+        assert_eq!(sofh_header(u32::MAX as usize, order), None);
+    }
+
+    /// A datagram of `header` then `frames`.
+    fn concat(parts: &[&[u8]]) -> Vec<u8> {
+        parts.concat()
+    }
+
+    #[test]
+    fn mdp3_datagram_fields_and_pieces() {
+        let payload = concat(&[
+            &[1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0],
+            &[4, 0, b'a', b'b'],
+            &[3, 0, b'c'],
+        ]);
+        let mut d = Datagram::new(&Framing::Mdp3, ByteOrder::Little, &payload).unwrap();
+        assert_eq!(d.fields(), [("msgSeqNum", 1), ("sendingTime", 2)]);
+        assert_eq!(d.header(), &payload[..12]);
+        assert_eq!(d.offset(), 12);
+        let a = d.next_piece().unwrap().unwrap();
+        assert_eq!((a.offset, a.bytes), (14, &b"ab"[..]));
+        d.consumed(1); // no-op for framed pieces
+        let b = d.next().unwrap().unwrap();
+        assert_eq!((b.offset, b.bytes), (18, &b"c"[..]));
+        assert!(d.next().is_none());
+        assert_eq!(d.failed(), None);
+
+        // Shorter than its header; a MsgSize longer than the datagram.
+        let e = Datagram::new(&Framing::Mdp3, ByteOrder::Little, &payload[..5]).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("at byte 0: bad framing header: a datagram of 5 bytes"),
+            "{e}"
+        );
+        let mut lying = payload.clone();
+        lying[16] = 9;
+        let d = Datagram::new(&Framing::Mdp3, ByteOrder::Little, &lying).unwrap();
+        let got: Vec<_> = d.collect();
+        assert_eq!(got.len(), 2);
+        let e = got[1].as_ref().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "at byte 16: bad framing header: frame of 9 bytes, the datagram ends after 3"
+        );
+        lying[16] = 1;
+        let e = Datagram::new(&Framing::Mdp3, ByteOrder::Little, &lying)
+            .unwrap()
+            .nth(1)
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("message length 1 is less than the 2-byte header"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn raw_and_stream_framings_in_datagrams() {
+        let payload = b"abcdef";
+        let mut d = Datagram::new(&Framing::Raw, ByteOrder::Little, payload).unwrap();
+        assert!(d.fields().is_empty());
+        assert_eq!(d.next_piece().unwrap().unwrap().bytes, b"abcdef");
+        d.consumed(2);
+        assert_eq!(
+            d.next_piece().unwrap().unwrap(),
+            Piece {
+                bytes: b"cdef",
+                offset: 2
+            }
+        );
+        assert_eq!(d.failed(), Some(4));
+        assert!(d.next_piece().is_none());
+
+        // sofh-le frames in a datagram, the last cut.
+        let payload = concat(&[&[5, 0, 0xfe, 0xca, 1], &[6, 0, 0x50, 0xeb, 2]]);
+        let got: Vec<_> = Datagram::new(&Framing::SofhLe, ByteOrder::Little, &payload)
+            .unwrap()
+            .collect();
+        assert_eq!(
+            got[0].as_ref().unwrap(),
+            &Piece {
+                bytes: &[1],
+                offset: 4
+            }
+        );
+        let e = got[1].as_ref().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "at byte 5: bad framing header: frame of 6 bytes, the datagram ends after 5"
+        );
+        // A custom packet framing: no typed fields, the header's bytes.
+        let f = parse("packet=4,len=u16be,counts=message,align=4");
+        let payload = concat(&[b"HDR!", &[0, 1, 7, 0], &[0, 2, 8, 9]]);
+        let d = Datagram::new(&f, ByteOrder::Little, &payload).unwrap();
+        assert_eq!((d.header(), d.fields()), (&b"HDR!"[..], &[][..]));
+        let got: Vec<_> = d.map(Result::unwrap).collect();
+        assert_eq!(
+            got,
+            [
+                Piece {
+                    bytes: &[7],
+                    offset: 6
+                },
+                Piece {
+                    bytes: &[8, 9],
+                    offset: 10
+                }
+            ]
+        );
+    }
+
+    fn sofh(len: u32, enc: u16, body: &[u8]) -> Vec<u8> {
+        let mut v = len.to_be_bytes().to_vec();
+        v.extend(enc.to_be_bytes());
+        v.extend_from_slice(body);
+        v
+    }
+
+    #[test]
+    fn encoding_types_wrong_but_framed_go_on() {
+        // sofh: 0x5be0 with a little-endian schema, 0xcafe, then a good one.
+        let payload = concat(&[
+            &sofh(7, 0x5be0, b"a"),
+            &sofh(7, 0xcafe, b"b"),
+            &sofh(7, 0xeb50, b"c"),
+        ]);
+        let got: Vec<_> = Datagram::new(&Framing::Sofh, ByteOrder::Little, &payload)
+            .unwrap()
+            .collect();
+        assert_eq!(got.len(), 3);
+        let e0 = got[0].as_ref().unwrap_err();
+        assert!(e0.is_recoverable());
+        assert_eq!(
+            e0.to_string(),
+            "at byte 4: framing: encoding type 0x5be0 does not match the schema's byte order (0xeb50)"
+        );
+        assert_eq!(
+            got[1].as_ref().unwrap_err().to_string(),
+            "at byte 11: framing: encoding type 0xcafe is not SBE's (0xeb50 little-endian, 0x5be0 big-endian)"
+        );
+        assert_eq!(got[2].as_ref().unwrap().bytes, b"c");
+        // sofh-le: neither 0xcafe nor 0xeb50, with a length that cannot be.
+        let e = Datagram::new(&Framing::SofhLe, ByteOrder::Little, &[2, 0, 1, 1])
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "at byte 0: not a SOFH header: encoding type 0x0101 is not 0xcafe or 0xeb50; is the input really --framing sofh-le?"
+        );
+        assert!(!e.is_recoverable());
+    }
+
+    #[test]
+    fn stream_splitter_in_pieces() {
+        let frames: Vec<Vec<u8>> = (0..10u8)
+            .map(|i| {
+                let mut m = vec![i; 1 + usize::from(i)];
+                Framing::SofhLe
+                    .frame_message(&mut m, ByteOrder::Little)
+                    .unwrap();
+                m
+            })
+            .collect();
+        let all = frames.concat();
+        for chunk in [1, 2, 3, 5, 64] {
+            let mut s = StreamSplitter::new(&Framing::SofhLe, ByteOrder::Little).unwrap();
+            let mut got = Vec::new();
+            for (i, piece) in all.chunks(chunk).enumerate() {
+                s.push((i * chunk) as u64, piece);
+                while let Some(p) = s.next_piece() {
+                    let p = p.unwrap();
+                    got.push((p.offset, p.bytes.to_vec()));
+                }
+            }
+            assert_eq!(got.len(), 10, "chunks of {chunk}");
+            let mut at = 0;
+            for (i, (offset, bytes)) in got.iter().enumerate() {
+                assert_eq!(*offset, at + 4);
+                assert_eq!(bytes, &vec![i as u8; i + 1]);
+                at += 5 + i as u64;
+            }
+            assert_eq!(s.pending(), 0);
+            assert_eq!(s.offset(), all.len() as u64);
+        }
+    }
+
+    #[test]
+    fn stream_splitter_faults_and_start_over() {
+        let mut s = StreamSplitter::new(&Framing::Sofh, ByteOrder::Little).unwrap();
+        s.push(100, &sofh(2, 0xeb50, b"zz"));
+        let e = s.next_piece().unwrap().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "at byte 100: bad framing header: message length 2 is less than the 6-byte header"
+        );
+        assert!(s.next_piece().is_none());
+        s.push(200, &sofh(7, 0xeb50, b"k"));
+        let p = s.next_piece().unwrap().unwrap();
+        assert_eq!((p.offset, p.bytes), (206, &b"k"[..]));
+        // A cut frame at the end of the stream.
+        s.push(207, &sofh(9, 0xeb50, b"a"));
+        assert!(s.next_piece().is_none());
+        s.finish();
+        let e = s.next_piece().unwrap().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "at byte 207: bad framing header: frame of 9 bytes, input ends after 7"
+        );
+        assert!(StreamSplitter::new(&Framing::Mdp3, ByteOrder::Little).is_err());
+        // Too large for the limit.
+        let mut s = StreamSplitter::new(&Framing::Sofh, ByteOrder::Little)
+            .unwrap()
+            .max_message(100);
+        s.push(0, &sofh(101, 0xeb50, b""));
+        let e = s.next_piece().unwrap().unwrap_err();
+        assert!(
+            matches!(
+                e,
+                FrameError::TooLarge {
+                    need: 101,
+                    max: 100,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn raw_stream_waits_for_more() {
+        let mut s = StreamSplitter::new(&Framing::Raw, ByteOrder::Little).unwrap();
+        s.push(0, b"abcd");
+        assert_eq!(s.next_piece().unwrap().unwrap().bytes, b"abcd");
+        s.wait(Some(6)).unwrap();
+        assert!(s.next_piece().is_none());
+        s.push(4, b"ef");
+        assert_eq!(s.next_piece().unwrap().unwrap().bytes, b"abcdef");
+        s.consumed(6);
+        assert!(s.next_piece().is_none());
+        assert!(s.wait(Some(u64::MAX)).is_err());
+        s.push(6, b"gh");
+        assert_eq!(s.failed(), Some(2));
+        assert!(s.next_piece().is_none());
+    }
+
+    #[test]
+    fn frame_reader_refuses_packet_framings_on_a_stream() {
+        let mut r = FrameReader::new(&b"abc"[..], Framing::Mdp3, ByteOrder::Little);
+        let e = r
+            .next_message(|b, _| Ok((b.len(), ())))
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--framing mdp3 is a packet framing (a 12-byte header per datagram), and this input \
+             is a stream with no datagram boundaries: give a pcap or pcapng capture (or, for one \
+             datagram saved as a file, --skip 12 --framing len=u16le)"
+        );
+        assert!(r.next_message(|b, _| Ok((b.len(), ()))).is_none());
+    }
+
+    #[test]
+    fn frame_reader_reads_padded_custom_frames_in_small_reads() {
+        /// A reader handing out at most 3 bytes at a time.
+        struct Trickle<'a>(&'a [u8]);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = buf.len().min(3).min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let f = parse("len=u16le@2,prefix=0,align=8");
+        let mut stream = Vec::new();
+        for i in 0..5u8 {
+            let mut m = vec![i; 4 + usize::from(i) * 3];
+            f.frame_message(&mut m, ByteOrder::Little).unwrap();
+            stream.extend(m);
+        }
+        let mut r = FrameReader::new(Trickle(&stream), f, ByteOrder::Little);
+        r.skip(0).unwrap();
+        let mut got = Vec::new();
+        while let Some(m) = r.next_message(|b, at| Ok((b.len(), (at, b.len())))) {
+            got.push(m.unwrap());
+        }
+        assert_eq!(got, [(0, 4), (8, 7), (16, 10), (32, 13), (48, 16)]);
+        assert_eq!(r.offset(), stream.len() as u64);
     }
 }
