@@ -537,6 +537,20 @@ fn capture_end(
     }
 }
 
+/// `v` in decimal, in `buf`.
+fn itoa(mut v: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut i = buf.len();
+    for slot in buf.iter_mut().rev() {
+        *slot = b'0' + (v % 10) as u8;
+        v /= 10;
+        i -= 1;
+        if v == 0 {
+            break;
+        }
+    }
+    buf.get(i..).unwrap_or_default()
+}
+
 /// Writes each message of a capture as a JSON line with its `frame`.
 struct DecodeSink<'a, 's, W: Write> {
     schemas: &'a Schemas<'s>,
@@ -546,6 +560,7 @@ struct DecodeSink<'a, 's, W: Write> {
     /// The `frame` object's head for packet `frame_packet`.
     frame: Vec<u8>,
     frame_packet: u64,
+    frames: capture::FrameWriter,
     input: &'a str,
     ok: bool,
 }
@@ -566,7 +581,7 @@ impl<W: Write> capture::Sink for DecodeSink<'_, '_, W> {
             .decode_json(bytes, origin.offset, &mut self.line)?;
         if self.frame_packet != origin.packet || self.frame.is_empty() {
             self.frame.clear();
-            origin.write_json_head(&mut self.frame);
+            self.frames.head(origin, &mut self.frame);
             self.frame_packet = origin.packet;
         }
         if self.line.last() == Some(&b'}') {
@@ -574,7 +589,10 @@ impl<W: Write> capture::Sink for DecodeSink<'_, '_, W> {
         }
         self.line.extend_from_slice(b",\"frame\":");
         self.line.extend_from_slice(&self.frame);
-        writeln!(self.line, ",\"offset\":{}}}}}", origin.offset)?;
+        self.line.extend_from_slice(b",\"offset\":");
+        self.line
+            .extend_from_slice(itoa(origin.offset, &mut [0; 20]));
+        self.line.extend_from_slice(b"}}\n");
         self.out.write_all(&self.line)?;
         Ok(d.len)
     }
@@ -608,6 +626,7 @@ fn decode_capture(
         line: Vec::with_capacity(4096),
         frame: Vec::with_capacity(256),
         frame_packet: 0,
+        frames: capture::FrameWriter::default(),
         input,
         ok: true,
     };

@@ -21,11 +21,12 @@ pub mod tcp;
 pub mod time;
 
 use std::collections::{HashMap, HashSet};
+use std::fmt;
 use std::io;
 use std::net::SocketAddr;
 
 use crate::multi::MultiError;
-use crate::otf::json::write_str;
+use crate::otf::json::{write_int, write_str};
 
 pub use file::{sniff, CaptureError, CaptureReader, Format, Packet};
 pub use filter::Term;
@@ -57,7 +58,7 @@ pub struct Origin<'a> {
 impl Origin<'_> {
     /// `packet 5, udp 10.0.0.1:9000 -> 10.0.0.2:5000`.
     pub fn place(&self) -> String {
-        place(self.packet, self.transport, self.src, self.dst)
+        Place(self.packet, self.transport, self.src, self.dst).to_string()
     }
 
     /// Where the offset counts from: `of the payload` / `of the stream`.
@@ -68,35 +69,86 @@ impl Origin<'_> {
     /// The `frame` object, all but its `offset` and closing brace:
     /// `{"packet":5,"time":"...","transport":"udp","src":"...","dst":"...",...`.
     pub fn write_json_head(&self, out: &mut Vec<u8>) {
-        use std::io::Write as _;
-        let _ = write!(out, "{{\"packet\":{}", self.packet);
-        if let Some(t) = self.time {
-            let _ = write!(out, ",\"time\":\"{t}\"");
-        }
-        let _ = write!(
-            out,
-            ",\"transport\":\"{}\",\"src\":\"{}\",\"dst\":\"{}\"",
-            self.transport.name(),
-            self.src,
-            self.dst
-        );
-        for (name, value) in self.fields {
-            out.push(b',');
-            write_str(out, name);
-            let _ = write!(out, ":{value}");
-        }
+        FrameWriter::default().head(self, out);
     }
 
     /// The whole `frame` object.
     pub fn write_json(&self, out: &mut Vec<u8>) {
-        use std::io::Write as _;
         self.write_json_head(out);
-        let _ = write!(out, ",\"offset\":{}}}", self.offset);
+        out.extend_from_slice(b",\"offset\":");
+        write_int(out, i128::from(self.offset));
+        out.push(b'}');
     }
 }
 
-fn place(packet: u64, t: Transport, src: SocketAddr, dst: SocketAddr) -> String {
-    format!("packet {packet}, {} {src} -> {dst}", t.name())
+/// `packet 5, udp 10.0.0.1:9000 -> 10.0.0.2:5000`, formatted only when said.
+#[derive(Clone, Copy)]
+struct Place(u64, Transport, SocketAddr, SocketAddr);
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Place(packet, t, src, dst) = *self;
+        write!(f, "packet {packet}, {} {src} -> {dst}", t.name())
+    }
+}
+
+/// Writes `frame` objects fast: the flow's part is kept per flow and the
+/// time's per second, as most packets share them with the one before.
+#[derive(Debug, Default)]
+pub struct FrameWriter {
+    flow: Option<(Transport, SocketAddr, SocketAddr)>,
+    flow_json: Vec<u8>,
+    secs: Option<i64>,
+    secs_json: Vec<u8>,
+}
+
+impl FrameWriter {
+    /// What [`Origin::write_json_head`] writes.
+    pub fn head(&mut self, o: &Origin<'_>, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"packet\":");
+        write_int(out, i128::from(o.packet));
+        if let Some(t) = o.time {
+            if self.secs != Some(t.secs) {
+                self.secs = Some(t.secs);
+                self.secs_json.clear();
+                let text = Timestamp { nanos: 0, ..t }.to_string();
+                // Up to the fraction: `2024-03-05T14:30:01.`.
+                let whole = text.len().saturating_sub(10);
+                self.secs_json
+                    .extend_from_slice(text.as_bytes().get(..whole).unwrap_or_default());
+            }
+            out.extend_from_slice(b",\"time\":\"");
+            out.extend_from_slice(&self.secs_json);
+            let mut digits = [b'0'; 9];
+            let mut n = t.nanos;
+            for d in digits.iter_mut().rev() {
+                *d = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+            out.extend_from_slice(&digits);
+            out.extend_from_slice(b"Z\"");
+        }
+        let flow = (o.transport, o.src, o.dst);
+        if self.flow != Some(flow) {
+            self.flow = Some(flow);
+            self.flow_json.clear();
+            use std::io::Write as _;
+            let _ = write!(
+                self.flow_json,
+                ",\"transport\":\"{}\",\"src\":\"{}\",\"dst\":\"{}\"",
+                o.transport.name(),
+                o.src,
+                o.dst
+            );
+        }
+        out.extend_from_slice(&self.flow_json);
+        for (name, value) in o.fields {
+            out.push(b',');
+            write_str(out, name);
+            out.push(b':');
+            write_int(out, i128::from(*value));
+        }
+    }
 }
 
 fn unit(t: Transport) -> &'static str {
@@ -290,7 +342,7 @@ impl<S: Sink> Run<'_, S> {
     }
 
     fn udp(&mut self, p: &Packet<'_>, seg: &net::Segment<'_>) -> Result<(), Fail> {
-        let at = place(p.number, seg.transport, seg.src, seg.dst);
+        let at = Place(p.number, seg.transport, seg.src, seg.dst);
         let mut d = match split::Datagram::new(self.opts.shape, seg.payload) {
             Ok(d) => d,
             Err(f) => {
@@ -361,7 +413,7 @@ impl<S: Sink> Run<'_, S> {
         seg: &net::Segment<'_>,
         info: net::TcpInfo,
     ) -> Result<(), Fail> {
-        let at = place(p.number, seg.transport, seg.src, seg.dst);
+        let at = Place(p.number, seg.transport, seg.src, seg.dst);
         let shape = self.opts.shape;
         let flow = self
             .flows
