@@ -4,6 +4,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
+use super::accessors::MemberView;
 use super::types::members;
 use super::values::{int_lit, Val};
 use super::Ctx;
@@ -42,7 +43,7 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
             .zip(&roles)
             .find_map(|(m, (_, role))| (*role == Some(want)).then_some(m));
         match found {
-            Some((_, val, name, _)) => {
+            Some(MemberView { val, name, .. }) => {
                 if want == HeaderRole::SchemaId && matches!(val, Val::Const { .. }) {
                     schema_id_on_wire = false;
                 }
@@ -119,7 +120,7 @@ pub(crate) fn header_writes(ctx: &Ctx, block_length: u64, template_id: u64) -> T
             .iter()
             .zip(&roles)
             .find_map(|(m, (_, role))| (*role == Some(want)).then_some(m));
-        let Some((_, val, name, _)) = found else {
+        let Some(MemberView { val, name, .. }) = found else {
             continue;
         };
         match val {

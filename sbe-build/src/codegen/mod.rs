@@ -56,12 +56,16 @@
 //! give raw bytes and a `*_str()` view; fields, groups and var data newer
 //! than the message's acting version read as `None`.
 
+mod accessors;
 mod blocks;
+mod decoder;
 mod dispatch;
 mod encoders;
 mod format;
 mod groups;
+mod json_debug;
 pub mod names;
+mod sections;
 mod types;
 mod values;
 

@@ -3,8 +3,10 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use super::accessors::{self, MemberView};
+use super::json_debug;
 use super::names::{self, Scope};
-use super::values::{int_lit, rust_prim, str_getter, Val};
+use super::values::{int_lit, rust_prim, Val};
 use super::{deprecated, docs, Ctx, TypeEntry};
 use crate::ir::{Composite, EnumType, Member, Presence, SetType, TypeKind};
 
@@ -247,10 +249,7 @@ fn member_presence(m: &Member) -> Presence {
 }
 
 /// The value shape and accessor names of each member of a composite.
-pub(crate) fn members<'s>(
-    ctx: &Ctx<'s>,
-    c: &'s Composite,
-) -> Vec<(&'s Member, Val<'s>, Ident, Option<Ident>)> {
+pub(crate) fn members<'s>(ctx: &Ctx<'s>, c: &'s Composite) -> Vec<MemberView<'s>> {
     let mut scope = Scope::with(&["wrap", "write_json", "buf", "fmt"]);
     c.members
         .iter()
@@ -259,96 +258,74 @@ pub(crate) fn members<'s>(
             let val = Val::of(ctx, &key, &m.ty, member_presence(m), None);
             let base = names::snake(&m.ty.name);
             let name = names::ident(&scope.claim(&base));
-            let str_name = matches!(val, Val::Char { len, .. } if len > 1)
+            let text_name = matches!(val, Val::Char { len, .. } if len > 1)
                 .then(|| names::ident(&scope.claim(&format!("{base}_str"))));
-            (m, val, name, str_name)
+            MemberView {
+                member: m,
+                val,
+                name,
+                text_name,
+            }
         })
         .collect()
 }
 
+/// A composite: a decoder (a view of its bytes) and an encoder (a writer).
 fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
     let base = &e.ident;
     let dec = format_ident!("{base}Decoder");
     let enc = format_ident!("{base}Encoder");
     let len = crate::ir::encoded_length(e.ty).unwrap_or(0) as usize;
+    let members = members(ctx, c);
+    let decoder = composite_decoder(ctx, e, &dec, len, &members);
+    let setters = composite_setters(ctx, &members);
+    let enc_doc = format!(" Writes composite `{}` ({len} bytes).", e.key);
+    let dep = deprecated(e.ty.deprecated);
+    quote! {
+        #decoder
+
+        #[doc = #enc_doc]
+        #dep
+        pub struct #enc<'b> {
+            buf: &'b mut [u8],
+        }
+
+        #[allow(deprecated)]
+        impl<'b> #enc<'b> {
+            /// Writes the composite at the start of `buf` (checked when written).
+            pub fn wrap(buf: &'b mut [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+                ::sbe_rt::check_len(buf, #len)?;
+                ::core::result::Result::Ok(Self { buf })
+            }
+            #setters
+        }
+    }
+}
+
+/// A composite's decoder `dec`, a view of its `len` bytes, with its JSON
+/// and `Debug`.
+fn composite_decoder(
+    ctx: &Ctx,
+    e: &TypeEntry,
+    dec: &Ident,
+    len: usize,
+    members: &[MemberView],
+) -> TokenStream {
     let doc = docs(
         e.ty.description.as_deref(),
         format!("Composite `{}` ({len} bytes).", e.key),
     );
     let dep = deprecated(e.ty.deprecated);
-    let ms = members(ctx, c);
-    let buf = quote!(self.buf);
-    let mut getters = TokenStream::new();
-    let mut setters = TokenStream::new();
-    let mut json = TokenStream::new();
-    let mut dbg = TokenStream::new();
-    for (m, val, name, str_name) in &ms {
-        let off = m.offset as usize;
-        let d = docs(
-            m.ty.description.as_deref(),
-            format!("`{}`: offset {off}.", m.ty.name),
-        );
-        let dep = deprecated(m.ty.deprecated);
-        let ret = val.dec_type();
-        let read = val.dec_read(ctx, &buf, off);
-        getters.extend(quote! {
-            #d
-            #dep
-            #[inline]
-            pub fn #name(&self) -> #ret { #read }
-        });
-        if let (Some(sn), Val::Char { len, optional, .. }) = (str_name, val) {
-            let sdoc = format!(" `{name}` up to its first NUL, as UTF-8 text.");
-            getters.extend(str_getter(
-                sn,
-                name,
-                &buf,
-                (off, *len),
-                !*optional,
-                &sdoc,
-                &dep,
-            ));
-        }
-        let attrs = quote!(#d #dep);
-        if let Some(s) = val.setter(ctx, name, off, &attrs) {
-            setters.extend(s);
-        }
-        let key = &m.ty.name;
-        // The accessor, not a copy of its body.
-        let v = quote!(self.#name());
-        let j = val.json(v.clone());
-        json.extend(quote! { w.key(#key); #j });
-        let dv = val.debug(v);
-        dbg.extend(quote! { s.field(#key, #dv); });
-    }
-    let json_fn = if ctx.opts.json {
+    let getters = accessors::member_accessors(ctx, members);
+    let entries = json_debug::member_entries(members);
+    let json_fn = json_debug::write_json_fn(
+        ctx,
         quote! {
             /// Writes the composite as a JSON object.
-            pub fn write_json(&self, w: &mut ::sbe_rt::JsonWriter) {
-                w.begin_object();
-                #json
-                w.end_object();
-            }
-        }
-    } else {
-        TokenStream::new()
-    };
-    let dbg_impl = if ctx.opts.debug {
-        let name = dec.to_string();
-        quote! {
-            #[allow(deprecated)]
-            impl ::core::fmt::Debug for #dec<'_> {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    let mut s = f.debug_struct(#name);
-                    #dbg
-                    s.finish()
-                }
-            }
-        }
-    } else {
-        TokenStream::new()
-    };
-    let enc_doc = format!(" Writes composite `{}` ({len} bytes).", e.key);
+        },
+        &entries.json,
+    );
+    let debug_impl = json_debug::debug_impl(ctx, dec, quote!(#[allow(deprecated)]), &entries.debug);
     quote! {
         #doc
         #dep
@@ -373,22 +350,24 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
             #json_fn
         }
 
-        #dbg_impl
+        #debug_impl
+    }
+}
 
-        #[doc = #enc_doc]
-        #dep
-        pub struct #enc<'b> {
-            buf: &'b mut [u8],
-        }
-
-        #[allow(deprecated)]
-        impl<'b> #enc<'b> {
-            /// Writes the composite at the start of `buf` (checked when written).
-            pub fn wrap(buf: &'b mut [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
-                ::sbe_rt::check_len(buf, #len)?;
-                ::core::result::Result::Ok(Self { buf })
-            }
-            #setters
+/// The setters of a composite's encoder, writing to `self.buf`.
+fn composite_setters(ctx: &Ctx, members: &[MemberView]) -> TokenStream {
+    let mut out = TokenStream::new();
+    for view in members {
+        let m = view.member;
+        let offset = m.offset as usize;
+        let doc = docs(
+            m.ty.description.as_deref(),
+            format!("`{}`: offset {offset}.", m.ty.name),
+        );
+        let dep = deprecated(m.ty.deprecated);
+        if let Some(setter) = view.val.setter(ctx, &view.name, offset, &quote!(#doc #dep)) {
+            out.extend(setter);
         }
     }
+    out
 }

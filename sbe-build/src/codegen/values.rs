@@ -157,7 +157,8 @@ pub(crate) fn int_lit(p: Primitive, v: i128) -> TokenStream {
     }
 }
 
-fn is_utf8(enc: Option<&str>) -> bool {
+/// Whether a character encoding is UTF-8 (else the text is Latin-1).
+pub(crate) fn is_utf8(enc: Option<&str>) -> bool {
     enc.is_some_and(|e| e.eq_ignore_ascii_case("UTF-8") || e.eq_ignore_ascii_case("UTF8"))
 }
 
@@ -391,95 +392,6 @@ impl<'s> Val<'s> {
         }
     }
 
-    /// Statements writing `v` (the accessor's value) as JSON to `w`.
-    pub(crate) fn json(&self, v: TokenStream) -> TokenStream {
-        if self.is_option() {
-            let inner = self.json_plain(quote!(v));
-            return quote! {
-                let v = #v;
-                match v {
-                    ::core::option::Option::Some(v) => { #inner }
-                    ::core::option::Option::None => { w.null(); }
-                }
-            };
-        }
-        self.json_plain(v)
-    }
-
-    fn json_plain(&self, v: TokenStream) -> TokenStream {
-        match self {
-            Val::Const { value, prim, .. } => match value {
-                ConstValue::Text(t) => quote!(w.str(#t);),
-                ConstValue::EnumValue { value_name, .. } => quote!(w.str(#value_name);),
-                ConstValue::Number(_) => json_prim(*prim, v),
-            },
-            Val::Prim { prim, .. } => json_prim(*prim, v),
-            Val::Char { len: 1, utf8, .. } => {
-                let f = if *utf8 {
-                    quote!(utf8_lossy)
-                } else {
-                    quote!(latin1)
-                };
-                quote!(w.#f(::sbe_rt::text::trim_nul(&[#v]));)
-            }
-            Val::Char { utf8, .. } => {
-                let f = if *utf8 {
-                    quote!(utf8_lossy)
-                } else {
-                    quote!(latin1)
-                };
-                quote!(w.#f(::sbe_rt::text::trim_nul(#v));)
-            }
-            Val::Array {
-                prim,
-                optional,
-                null,
-                ..
-            } => {
-                let one = json_prim(*prim, quote!(x));
-                let body = if *optional {
-                    let test = null_test(*prim, *null, quote!(x));
-                    quote!(if #test { w.null(); } else { #one })
-                } else {
-                    one
-                };
-                quote! {
-                    w.begin_array();
-                    for x in #v { #body }
-                    w.end_array();
-                }
-            }
-            Val::Enum { ty, .. } => {
-                // FORMAT.md rule 6: a value that matches no validValue is
-                // its raw value; only the null value (read as `None`
-                // before this) is `null`.
-                let raw = json_prim(ty.encoding, quote!(e.raw()));
-                quote! {
-                    let e = #v;
-                    match e.name() {
-                        ::core::option::Option::Some(n) => { w.str(n); }
-                        ::core::option::Option::None => { #raw }
-                    }
-                }
-            }
-            Val::Set { .. } | Val::Comp { .. } => quote!(#v.write_json(w);),
-        }
-    }
-
-    /// An expression to hand to `DebugStruct::field` for the value `v`.
-    pub(crate) fn debug(&self, v: TokenStream) -> TokenStream {
-        match self {
-            Val::Char { len, .. } if *len > 1 => {
-                if self.is_option() {
-                    quote!(&#v.map(|t| ::sbe_rt::codec::Text(::sbe_rt::text::trim_nul(t))))
-                } else {
-                    quote!(&::sbe_rt::codec::Text(::sbe_rt::text::trim_nul(#v)))
-                }
-            }
-            _ => quote!(&#v),
-        }
-    }
-
     /// The encoder's setter for this value, writing to `self.buf` at
     /// `off`; `None` for constants.
     pub(crate) fn setter(
@@ -622,7 +534,7 @@ impl<'s> Val<'s> {
 }
 
 /// `v` is the null value of primitive `p`.
-fn null_test(p: Primitive, null: Scalar, v: TokenStream) -> TokenStream {
+pub(crate) fn null_test(p: Primitive, null: Scalar, v: TokenStream) -> TokenStream {
     match null {
         Scalar::Float(f) if f.is_nan() => quote!(#v.is_nan()),
         _ if p.is_float() => {
@@ -633,18 +545,6 @@ fn null_test(p: Primitive, null: Scalar, v: TokenStream) -> TokenStream {
             let n = lit(p, null);
             quote!(#v == #n)
         }
-    }
-}
-
-/// JSON of a primitive value `v`.
-fn json_prim(p: Primitive, v: TokenStream) -> TokenStream {
-    match p {
-        Primitive::Float => quote!(w.f32(#v);),
-        Primitive::Double => quote!(w.f64(#v);),
-        Primitive::Int64 => quote!(w.i64(#v);),
-        Primitive::Uint64 => quote!(w.u64(#v);),
-        p if p.is_signed() => quote!(w.i64(i64::from(#v));),
-        _ => quote!(w.u64(u64::from(#v));),
     }
 }
 
@@ -663,35 +563,6 @@ fn elem_at(off: usize, size: usize) -> TokenStream {
 }
 
 /// `e + n`, or `e` when `n` is 0.
-/// The `_str` accessor of a char array at `buf[off..off + len]`: its
-/// bytes up to the first NUL as UTF-8. `from_accessor`: the byte accessor
-/// `name` returns the bytes themselves (not an `Option`, not gated), so
-/// the text reads through it.
-pub(crate) fn str_getter(
-    sn: &Ident,
-    name: &Ident,
-    buf: &TokenStream,
-    (off, len): (usize, usize),
-    from_accessor: bool,
-    doc: &str,
-    attrs: &TokenStream,
-) -> TokenStream {
-    let end = off + len;
-    let bytes = if from_accessor {
-        quote!(self.#name())
-    } else {
-        quote!(#buf.get(#off..#end).unwrap_or_default())
-    };
-    quote! {
-        #[doc = #doc]
-        #attrs
-        #[inline]
-        pub fn #sn(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> {
-            ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#bytes))
-        }
-    }
-}
-
 pub(crate) fn plus(e: TokenStream, n: usize) -> TokenStream {
     if n == 0 {
         e

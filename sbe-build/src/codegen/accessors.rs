@@ -1,0 +1,256 @@
+//! Accessors: the methods that read one item, of a block decoder (a field,
+//! a group, a var data) or of a composite's decoder (a member), with the
+//! `_str` twin of a char array or text var data.
+//!
+//! An item of a block newer than the block is gated on the acting version:
+//! `None` for an older message. A composite member never is.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use super::decoder::{DataView, FieldView, GroupView};
+use super::values::Val;
+use super::{deprecated, docs, Ctx};
+use crate::ir::Member;
+
+/// `attrs`, then a `#[inline]` accessor `name` returning `ret` as `body`.
+fn accessor(attrs: TokenStream, name: &Ident, ret: TokenStream, body: TokenStream) -> TokenStream {
+    quote! {
+        #attrs
+        #[inline]
+        pub fn #name(&self) -> #ret { #body }
+    }
+}
+
+/// An accessor of an item newer than its block: `doc`, a line saying it is
+/// `None` for a message older than the `item`, `dep`; returns `ret` as
+/// `body`.
+fn gated_accessor(
+    doc: TokenStream,
+    item: &str,
+    dep: TokenStream,
+    name: &Ident,
+    ret: TokenStream,
+    body: TokenStream,
+) -> TokenStream {
+    let note = format!(" `None` when the message's version predates {item}.");
+    accessor(
+        quote! {
+            #doc
+            #[doc = ""]
+            #[doc = #note]
+            #dep
+        },
+        name,
+        ret,
+        body,
+    )
+}
+
+/// `if self.version >= since { Some(value) } else { None }`, or with
+/// `value` as is where it is an `Option` already.
+fn when_present(since: u32, value: TokenStream, is_option: bool) -> TokenStream {
+    let value = if is_option {
+        value
+    } else {
+        quote!(::core::option::Option::Some(#value))
+    };
+    quote!(if self.version >= #since { #value } else { ::core::option::Option::None })
+}
+
+/// The `_str` accessor `text_name` of a char array at
+/// `buf[offset..offset + len]`: its bytes up to the first NUL as UTF-8.
+/// `from_accessor`: the byte accessor `name` returns the bytes themselves
+/// (not an `Option`, not gated), so the text reads through it.
+pub(crate) fn str_getter(
+    text_name: &Ident,
+    name: &Ident,
+    buf: &TokenStream,
+    (offset, len): (usize, usize),
+    from_accessor: bool,
+    doc: &str,
+    attrs: &TokenStream,
+) -> TokenStream {
+    let end = offset + len;
+    let bytes = if from_accessor {
+        quote!(self.#name())
+    } else {
+        quote!(#buf.get(#offset..#end).unwrap_or_default())
+    };
+    quote! {
+        #[doc = #doc]
+        #attrs
+        #[inline]
+        pub fn #text_name(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> {
+            ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#bytes))
+        }
+    }
+}
+
+/// The accessors of a block decoder's fields.
+pub(super) fn field_accessors(fields: &[FieldView]) -> TokenStream {
+    let mut out = TokenStream::new();
+    for view in fields {
+        let f = view.field;
+        let name = &view.names.name;
+        let offset = f.offset as usize;
+        let since = if f.since_version > 0 {
+            format!(", since version {}", f.since_version)
+        } else {
+            String::new()
+        };
+        let doc = docs(
+            f.description.as_deref(),
+            format!(
+                "`{}` (id {}, offset {offset}, type `{}`{since}).",
+                f.name, f.id, f.type_name
+            ),
+        );
+        let dep = deprecated(f.deprecated);
+        let ret = view.val.dec_type();
+        let read = view.read.clone();
+        out.extend(if view.gated {
+            let is_option = view.val.is_option();
+            let ret = if is_option {
+                ret
+            } else {
+                quote!(::core::option::Option<#ret>)
+            };
+            let body = when_present(f.since_version, read, is_option);
+            gated_accessor(doc, "the field", dep.clone(), name, ret, body)
+        } else {
+            accessor(quote!(#doc #dep), name, ret, read)
+        });
+        if let (Some(text_name), Val::Char { len, optional, .. }) = (&view.names.text, &view.val) {
+            let text_doc = format!(" `{}` up to its first NUL, as UTF-8 text.", f.name);
+            let from_accessor = !(view.gated || *optional);
+            out.extend(str_getter(
+                text_name,
+                name,
+                &view.buf,
+                (offset, *len),
+                from_accessor,
+                &text_doc,
+                &dep,
+            ));
+        }
+    }
+    out
+}
+
+/// The accessors of a block decoder's groups: their iterators.
+pub(super) fn group_accessors(groups: &[GroupView]) -> TokenStream {
+    let mut out = TokenStream::new();
+    for view in groups {
+        let g = view.group;
+        let doc = docs(
+            g.description.as_deref(),
+            format!(
+                "Group `{}` (id {}): an iterator over its entries.",
+                g.name, g.id
+            ),
+        );
+        let dep = deprecated(g.deprecated);
+        let (iter, lifetime, at) = (view.iter, &view.lifetime, &view.at);
+        out.extend(if view.gated {
+            let body = when_present(g.since_version, at.clone(), false);
+            // One `quote!`: its `>>` is a joint pair, as the printer expects.
+            let ret = quote!(::core::option::Option<#iter<#lifetime>>);
+            gated_accessor(doc, "the group", dep, view.name, ret, body)
+        } else {
+            accessor(
+                quote!(#doc #dep),
+                view.name,
+                quote!(#iter<#lifetime>),
+                at.clone(),
+            )
+        });
+    }
+    out
+}
+
+/// The accessors of a block decoder's var data: their bytes, and as text
+/// where the schema gives a character encoding.
+pub(super) fn data_accessors(data: &[DataView]) -> TokenStream {
+    let mut out = TokenStream::new();
+    for view in data {
+        let d = view.data;
+        let name = &view.names.name;
+        let doc = docs(
+            d.description.as_deref(),
+            format!("Var data `{}` (id {}).", d.name, d.id),
+        );
+        let dep = deprecated(d.deprecated);
+        let since = d.since_version;
+        let bytes = view.bytes.clone();
+        out.extend(if view.gated {
+            let body = when_present(since, bytes.clone(), false);
+            let ret = quote!(::core::option::Option<&'a [u8]>);
+            gated_accessor(doc, "it", dep.clone(), name, ret, body)
+        } else {
+            accessor(quote!(#doc #dep), name, quote!(&'a [u8]), bytes.clone())
+        });
+        if let Some(text_name) = &view.names.text {
+            let text_doc = format!(" `{}` as UTF-8 text.", d.name);
+            // An older message has no text: "" rather than an `Option`.
+            let body = if view.gated {
+                quote!(if self.version >= #since { ::sbe_rt::text::as_str(#bytes) } else { ::core::result::Result::Ok("") })
+            } else {
+                let value = view.value();
+                quote!(::sbe_rt::text::as_str(#value))
+            };
+            out.extend(quote! {
+                #[doc = #text_doc]
+                #dep
+                #[inline]
+                pub fn #text_name(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> { #body }
+            });
+        }
+    }
+    out
+}
+
+/// A composite member as its decoder and encoder see it: the member, its
+/// value's shape, and its accessor (and setter) name and `_str` twin.
+pub(crate) struct MemberView<'s> {
+    pub member: &'s Member,
+    pub val: Val<'s>,
+    pub name: Ident,
+    pub text_name: Option<Ident>,
+}
+
+/// The accessors of a composite's decoder, reading `self.buf`.
+pub(super) fn member_accessors(ctx: &Ctx, members: &[MemberView]) -> TokenStream {
+    let buf = quote!(self.buf);
+    let mut out = TokenStream::new();
+    for view in members {
+        let m = view.member;
+        let (name, val) = (&view.name, &view.val);
+        let offset = m.offset as usize;
+        let doc = docs(
+            m.ty.description.as_deref(),
+            format!("`{}`: offset {offset}.", m.ty.name),
+        );
+        let dep = deprecated(m.ty.deprecated);
+        out.extend(accessor(
+            quote!(#doc #dep),
+            name,
+            val.dec_type(),
+            val.dec_read(ctx, &buf, offset),
+        ));
+        if let (Some(text_name), Val::Char { len, optional, .. }) = (&view.text_name, val) {
+            // Named by its Rust name, unlike a block field's (its schema name).
+            let text_doc = format!(" `{name}` up to its first NUL, as UTF-8 text.");
+            out.extend(str_getter(
+                text_name,
+                name,
+                &buf,
+                (offset, *len),
+                !*optional,
+                &text_doc,
+                &dep,
+            ));
+        }
+    }
+    out
+}
