@@ -66,6 +66,7 @@ mod groups;
 mod json_debug;
 pub mod names;
 mod sections;
+mod setters;
 mod types;
 mod values;
 

@@ -1,0 +1,137 @@
+//! Setters: the encoder methods that write one value at a fixed offset of
+//! `self.buf`, a field of a block or a member of a composite. A setter of a
+//! number, enum or set takes the value (an `Option` where the value is
+//! optional, `None` written as the null value) and returns the encoder
+//! for chaining; a char array's is fallible; a composite's returns its
+//! encoder.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use super::values::{elem_at, int_lit, lit, putter, rust_prim, Val};
+use super::Ctx;
+use crate::ir::Primitive;
+
+impl Val<'_> {
+    /// The encoder's setter `name` for this value, writing to `self.buf`
+    /// at `offset`, after `attrs`; `None` for constants.
+    pub(crate) fn setter(
+        &self,
+        ctx: &Ctx,
+        name: &Ident,
+        offset: usize,
+        attrs: &TokenStream,
+    ) -> Option<TokenStream> {
+        let buf = quote!(self.buf);
+        let chained =
+            |param: TokenStream, write: TokenStream| chained_setter(attrs, name, param, write);
+        Some(match self {
+            Val::Const { .. } => return None,
+            Val::Prim {
+                prim,
+                optional,
+                null,
+            } => {
+                let prim_type = rust_prim(*prim);
+                let put = putter(ctx, *prim);
+                if *optional {
+                    let null = lit(*prim, *null);
+                    chained(
+                        quote!(::core::option::Option<#prim_type>),
+                        quote!(#put(#buf, #offset, v.unwrap_or(#null));),
+                    )
+                } else {
+                    chained(quote!(#prim_type), quote!(#put(#buf, #offset, v);))
+                }
+            }
+            Val::Char {
+                len: 1,
+                optional,
+                null,
+                ..
+            } => {
+                if *optional {
+                    let null = int_lit(Primitive::Char, *null);
+                    chained(
+                        quote!(::core::option::Option<u8>),
+                        quote!(::sbe_rt::put_u8_le(#buf, #offset, v.unwrap_or(#null));),
+                    )
+                } else {
+                    chained(quote!(u8), quote!(::sbe_rt::put_u8_le(#buf, #offset, v);))
+                }
+            }
+            Val::Char { len, .. } => char_array_setter(attrs, name, offset, *len),
+            Val::Array { prim, len, .. } => {
+                let prim_type = rust_prim(*prim);
+                let put = putter(ctx, *prim);
+                let at = elem_at(offset, prim.size() as usize);
+                chained(
+                    quote!([#prim_type; #len]),
+                    quote! {
+                        for (i, x) in v.into_iter().enumerate() {
+                            #put(#buf, #at, x);
+                        }
+                    },
+                )
+            }
+            Val::Enum {
+                ident,
+                ty,
+                optional,
+            } => {
+                let put = putter(ctx, ty.encoding);
+                if *optional {
+                    let null = int_lit(ty.encoding, ty.null_value);
+                    chained(
+                        quote!(::core::option::Option<#ident>),
+                        quote!(#put(#buf, #offset, v.map_or(#null, #ident::raw));),
+                    )
+                } else {
+                    chained(quote!(#ident), quote!(#put(#buf, #offset, v.raw());))
+                }
+            }
+            Val::Set { ident, ty } => {
+                let put = putter(ctx, ty.encoding);
+                chained(quote!(#ident), quote!(#put(#buf, #offset, v.0);))
+            }
+            Val::Comp { enc, .. } => quote! {
+                #attrs
+                #[inline]
+                pub fn #name(&mut self) -> #enc<'_> {
+                    #enc { buf: #buf.get_mut(#offset..).unwrap_or_default() }
+                }
+            },
+        })
+    }
+}
+
+/// A setter `name` taking `v: param`, running `write` and returning the
+/// encoder.
+fn chained_setter(
+    attrs: &TokenStream,
+    name: &Ident,
+    param: TokenStream,
+    write: TokenStream,
+) -> TokenStream {
+    quote! {
+        #attrs
+        #[inline]
+        pub fn #name(&mut self, v: #param) -> &mut Self {
+            #write
+            self
+        }
+    }
+}
+
+/// The setter of a char array of `len` bytes: NUL-padded, too long an `Err`.
+fn char_array_setter(attrs: &TokenStream, name: &Ident, offset: usize, len: usize) -> TokenStream {
+    quote! {
+        #attrs
+        /// Fails when `v` is longer than the array; a shorter value is padded with NUL.
+        #[inline]
+        pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
+            ::sbe_rt::text::put_char_array(self.buf, #offset, #len, v.as_ref())?;
+            ::core::result::Result::Ok(self)
+        }
+    }
+}
