@@ -290,21 +290,7 @@ impl<'s> Val<'s> {
                 value,
                 prim,
                 enum_ident,
-            } => match (value, enum_ident) {
-                (ConstValue::Text(t), _) => quote!(#t),
-                (ConstValue::EnumValue { value, .. }, Some(e)) => {
-                    let TypeKind::Enum(en) = &ctx.enum_type(e).kind else {
-                        return quote!(#e::from_raw(0));
-                    };
-                    let v = int_lit(en.encoding, *value);
-                    quote!(#e::from_raw(#v))
-                }
-                (ConstValue::EnumValue { value, .. }, None) => {
-                    let v = int_lit(Primitive::Int64, *value);
-                    quote!(#v)
-                }
-                (ConstValue::Number(n), _) => lit(*prim, *n),
-            },
+            } => const_read(ctx, value, *prim, enum_ident.as_ref()),
             Val::Prim {
                 prim,
                 optional,
@@ -313,11 +299,8 @@ impl<'s> Val<'s> {
                 let get = getter(ctx, *prim);
                 let read = quote!(#get(#buf, #off));
                 if *optional {
-                    let test = null_test(*prim, *null, quote!(v));
-                    quote! {{
-                        let v = #read;
-                        if #test { ::core::option::Option::None } else { ::core::option::Option::Some(v) }
-                    }}
+                    let is_null = null_test(*prim, *null, quote!(v));
+                    none_when(quote!(v), read, is_null, quote!(v))
                 } else {
                     read
                 }
@@ -330,11 +313,8 @@ impl<'s> Val<'s> {
             } => {
                 let read = quote!(::sbe_rt::get_u8_le(#buf, #off));
                 if *optional {
-                    let n = int_lit(Primitive::Char, *null);
-                    quote! {{
-                        let v = #read;
-                        if v == 0 || v == #n { ::core::option::Option::None } else { ::core::option::Option::Some(v) }
-                    }}
+                    let null = int_lit(Primitive::Char, *null);
+                    none_when(quote!(v), read, quote!(v == 0 || v == #null), quote!(v))
                 } else {
                     read
                 }
@@ -343,20 +323,21 @@ impl<'s> Val<'s> {
                 let end = off + len;
                 let read = quote!(#buf.get(#off..#end).unwrap_or_default());
                 if *optional {
-                    quote! {{
-                        let v: &[u8] = #read;
-                        if matches!(v.first(), ::core::option::Option::None | ::core::option::Option::Some(0)) { ::core::option::Option::None } else { ::core::option::Option::Some(v) }
-                    }}
+                    // An optional char array is absent when it starts with NUL.
+                    let is_null = quote!(matches!(
+                        v.first(),
+                        ::core::option::Option::None | ::core::option::Option::Some(0)
+                    ));
+                    none_when(quote!(v: &[u8]), read, is_null, quote!(v))
                 } else {
                     read
                 }
             }
             Val::Array { prim, len, .. } => {
                 let get = getter(ctx, *prim);
-                let size = prim.size() as usize;
-                let t = rust_prim(*prim);
-                let at = elem_at(off, size);
-                quote!(::core::array::from_fn::<#t, #len, _>(|i| #get(#buf, #at)))
+                let prim_type = rust_prim(*prim);
+                let at = elem_at(off, prim.size() as usize);
+                quote!(::core::array::from_fn::<#prim_type, #len, _>(|i| #get(#buf, #at)))
             }
             Val::Enum {
                 ident,
@@ -364,15 +345,17 @@ impl<'s> Val<'s> {
                 optional,
             } => {
                 let get = getter(ctx, ty.encoding);
-                let read = quote!(#ident::from_raw(#get(#buf, #off)));
                 if *optional {
-                    let n = int_lit(ty.encoding, ty.null_value);
-                    quote! {{
-                        let v = #get(#buf, #off);
-                        if v == #n { ::core::option::Option::None } else { ::core::option::Option::Some(#ident::from_raw(v)) }
-                    }}
+                    let null = int_lit(ty.encoding, ty.null_value);
+                    let read = quote!(#get(#buf, #off));
+                    none_when(
+                        quote!(v),
+                        read,
+                        quote!(v == #null),
+                        quote!(#ident::from_raw(v)),
+                    )
                 } else {
-                    read
+                    quote!(#ident::from_raw(#get(#buf, #off)))
                 }
             }
             Val::Set { ident, ty } => {
@@ -391,6 +374,46 @@ impl<'s> Val<'s> {
             }
         }
     }
+}
+
+/// The value of a constant, as its accessor returns it: text, an enum's
+/// value (`enum_ident`: the enum's Rust name, where registered) or a
+/// number of primitive `prim`.
+fn const_read(
+    ctx: &Ctx,
+    value: &ConstValue,
+    prim: Primitive,
+    enum_ident: Option<&Ident>,
+) -> TokenStream {
+    match (value, enum_ident) {
+        (ConstValue::Text(t), _) => quote!(#t),
+        (ConstValue::EnumValue { value, .. }, Some(e)) => {
+            let TypeKind::Enum(en) = &ctx.enum_type(e).kind else {
+                return quote!(#e::from_raw(0));
+            };
+            let v = int_lit(en.encoding, *value);
+            quote!(#e::from_raw(#v))
+        }
+        (ConstValue::EnumValue { value, .. }, None) => {
+            let v = int_lit(Primitive::Int64, *value);
+            quote!(#v)
+        }
+        (ConstValue::Number(n), _) => lit(prim, *n),
+    }
+}
+
+/// A block binding `binding` to `read`, then `None` where `is_null` holds
+/// and `Some(some)` otherwise.
+fn none_when(
+    binding: TokenStream,
+    read: TokenStream,
+    is_null: TokenStream,
+    some: TokenStream,
+) -> TokenStream {
+    quote! {{
+        let #binding = #read;
+        if #is_null { ::core::option::Option::None } else { ::core::option::Option::Some(#some) }
+    }}
 }
 
 /// `v` is the null value of primitive `p`.
