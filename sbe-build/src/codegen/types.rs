@@ -51,25 +51,86 @@ fn enum_type(ctx: &Ctx, e: &TypeEntry, en: &EnumType) -> TokenStream {
     );
     let dep = deprecated(e.ty.deprecated);
     let attrs = ctx.type_attrs(&e.key);
-    let t = rust_prim(en.encoding);
-    let vs = variants(en);
+    let wire_type = rust_prim(en.encoding);
+    let variant_names = variants(en);
     let raws: Vec<TokenStream> = en
         .values
         .iter()
         .map(|v| int_lit(en.encoding, v.value))
         .collect();
-    let consts = en.values.iter().zip(&vs).zip(&raws).map(|((v, id), raw)| {
-        let d = docs(
-            v.description.as_deref(),
-            format!("`{}` (wire value {}).", v.name, v.value),
-        );
-        let dep = deprecated(v.deprecated);
-        quote!(#d #dep pub const #id: Self = Self(#raw);)
-    });
-    let names: Vec<&str> = en.values.iter().map(|v| v.name.as_str()).collect();
-    let rust_names: Vec<String> = vs.iter().map(|v| v.to_string()).collect();
-    // Like a derived `Debug` of an enum: the value's name, or `Unknown(raw)`.
-    let dbg = quote! {
+    let consts = en
+        .values
+        .iter()
+        .zip(&variant_names)
+        .zip(&raws)
+        .map(|((v, variant), raw)| {
+            let doc = docs(
+                v.description.as_deref(),
+                format!("`{}` (wire value {}).", v.name, v.value),
+            );
+            let dep = deprecated(v.deprecated);
+            quote!(#doc #dep pub const #variant: Self = Self(#raw);)
+        });
+    let schema_names: Vec<&str> = en.values.iter().map(|v| v.name.as_str()).collect();
+    let methods = enum_methods(&wire_type, &raws, &schema_names);
+    let rust_names: Vec<String> = variant_names.iter().map(|v| v.to_string()).collect();
+    let debug_impl = enum_debug_impl(ident, &raws, &rust_names);
+    quote! {
+        #doc
+        #dep
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        #[repr(transparent)]
+        #attrs
+        pub struct #ident(pub #wire_type);
+
+        #[allow(deprecated, non_upper_case_globals)]
+        impl #ident {
+            #(#consts)*
+
+            #methods
+        }
+
+        #debug_impl
+    }
+}
+
+/// An enum's conversions from and to the wire value, and its value's
+/// schema name (`names`, by wire value `raws`).
+fn enum_methods(wire_type: &TokenStream, raws: &[TokenStream], names: &[&str]) -> TokenStream {
+    quote! {
+        /// The value for wire value `v` (lossless: any `v` is kept).
+        #[inline]
+        pub const fn from_raw(v: #wire_type) -> Self {
+            Self(v)
+        }
+
+        /// The wire value.
+        #[inline]
+        pub const fn raw(self) -> #wire_type {
+            self.0
+        }
+
+        /// The schema name of the value, `None` for a value the schema
+        /// does not name.
+        pub const fn name(self) -> ::core::option::Option<&'static str> {
+            match self.0 {
+                #(#raws => ::core::option::Option::Some(#names),)*
+                _ => ::core::option::Option::None,
+            }
+        }
+
+        /// Whether the schema names the value.
+        #[inline]
+        pub const fn is_known(self) -> bool {
+            self.name().is_some()
+        }
+    }
+}
+
+/// Like a derived `Debug` of an enum: the value's Rust name, or
+/// `Unknown(raw)`.
+fn enum_debug_impl(ident: &Ident, raws: &[TokenStream], rust_names: &[String]) -> TokenStream {
+    quote! {
         #[allow(deprecated)]
         impl ::core::fmt::Debug for #ident {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -79,51 +140,11 @@ fn enum_type(ctx: &Ctx, e: &TypeEntry, en: &EnumType) -> TokenStream {
                 }
             }
         }
-    };
-    quote! {
-        #doc
-        #dep
-        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-        #[repr(transparent)]
-        #attrs
-        pub struct #ident(pub #t);
-
-        #[allow(deprecated, non_upper_case_globals)]
-        impl #ident {
-            #(#consts)*
-
-            /// The value for wire value `v` (lossless: any `v` is kept).
-            #[inline]
-            pub const fn from_raw(v: #t) -> Self {
-                Self(v)
-            }
-
-            /// The wire value.
-            #[inline]
-            pub const fn raw(self) -> #t {
-                self.0
-            }
-
-            /// The schema name of the value, `None` for a value the schema
-            /// does not name.
-            pub const fn name(self) -> ::core::option::Option<&'static str> {
-                match self.0 {
-                    #(#raws => ::core::option::Option::Some(#names),)*
-                    _ => ::core::option::Option::None,
-                }
-            }
-
-            /// Whether the schema names the value.
-            #[inline]
-            pub const fn is_known(self) -> bool {
-                self.name().is_some()
-            }
-        }
-
-        #dbg
     }
 }
 
+/// A set is a `Copy` newtype over its raw value with, per choice, a mask
+/// constant, a getter and a `with_` builder.
 fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
     let ident = &e.ident;
     let doc = docs(
@@ -136,71 +157,10 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
     );
     let dep = deprecated(e.ty.deprecated);
     let attrs = ctx.type_attrs(&e.key);
-    let t = rust_prim(s.encoding);
-    let mut scope = Scope::with(&["raw", "write_json", "from_raw"]);
-    let mut consts = Scope::default();
-    let mut items = TokenStream::new();
-    let mut json = TokenStream::new();
-    let mut dbg = TokenStream::new();
-    let mut all_bits: u64 = 0;
-    for c in &s.choices {
-        let getter = names::ident(&scope.claim(&names::snake(&c.name)));
-        let setter = names::ident(&scope.claim(&format!("with_{}", names::snake(&c.name))));
-        let k = names::ident(&consts.claim(&names::shouty(&c.name)));
-        let bit = c.bit;
-        all_bits |= 1u64 << bit;
-        let mask = int_lit(s.encoding, 1i128 << bit);
-        let d = docs(
-            c.description.as_deref(),
-            format!("Choice `{}` (bit {bit}).", c.name),
-        );
-        let dep = deprecated(c.deprecated);
-        let name = &c.name;
-        items.extend(quote! {
-            #[doc = concat!("Mask of choice `", #name, "`.")]
-            pub const #k: #t = #mask;
-            #d
-            #dep
-            #[inline]
-            pub const fn #getter(self) -> bool {
-                self.0 & Self::#k != 0
-            }
-            #[doc = concat!("This set with choice `", #name, "` set or cleared.")]
-            #dep
-            #[inline]
-            #[must_use]
-            pub const fn #setter(self, on: bool) -> Self {
-                if on { Self(self.0 | Self::#k) } else { Self(self.0 & !Self::#k) }
-            }
-        });
-        json.extend(quote! { if self.0 & Self::#k != 0 { w.str(#name); } });
-        dbg.extend(quote! { if self.0 & Self::#k != 0 { l.entry(&#name); } });
-    }
-    let known = int_lit(s.encoding, i128::from(all_bits));
-    let bits = s.encoding.size() * 8;
-    let full = bits >= 64 && all_bits == u64::MAX || bits < 64 && all_bits == (1u64 << bits) - 1;
-    let (json_unknown, dbg_unknown) = if full {
-        (TokenStream::new(), TokenStream::new())
-    } else {
-        (
-            quote! {
-                let unknown = self.0 & !#known;
-                for bit in 0..#bits {
-                    if unknown >> bit & 1 != 0 {
-                        w.u64(u64::from(bit));
-                    }
-                }
-            },
-            quote! {
-                let unknown = self.0 & !#known;
-                for bit in 0..#bits {
-                    if unknown >> bit & 1 != 0 {
-                        l.entry(&bit);
-                    }
-                }
-            },
-        )
-    };
+    let raw_type = rust_prim(s.encoding);
+    let choices = set_choices(s);
+    let (json_unknown, debug_unknown) = unknown_bits(s, choices.known_bits);
+    let (items, json, debug) = (&choices.items, &choices.json, &choices.debug);
     let json_fn = if ctx.opts.json {
         quote! {
             /// Writes the set as JSON: the names of the choices set, in
@@ -220,7 +180,7 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
         #dep
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
         #attrs
-        pub struct #ident(pub #t);
+        pub struct #ident(pub #raw_type);
 
         #[allow(deprecated)]
         impl #ident {
@@ -231,12 +191,100 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
         impl ::core::fmt::Debug for #ident {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 let mut l = f.debug_list();
-                #dbg
-                #dbg_unknown
+                #debug
+                #debug_unknown
                 l.finish()
             }
         }
     }
+}
+
+/// What a set's choices generate: per choice its items (mask, getter,
+/// builder), its JSON and `Debug` entries; and the bits they name.
+struct SetChoices {
+    items: TokenStream,
+    json: TokenStream,
+    debug: TokenStream,
+    known_bits: u64,
+}
+
+fn set_choices(s: &SetType) -> SetChoices {
+    let raw_type = rust_prim(s.encoding);
+    // The methods share a scope, the mask constants have their own.
+    let mut methods = Scope::with(&["raw", "write_json", "from_raw"]);
+    let mut masks = Scope::default();
+    let mut out = SetChoices {
+        items: TokenStream::new(),
+        json: TokenStream::new(),
+        debug: TokenStream::new(),
+        known_bits: 0,
+    };
+    for c in &s.choices {
+        let getter = names::ident(&methods.claim(&names::snake(&c.name)));
+        let builder = names::ident(&methods.claim(&format!("with_{}", names::snake(&c.name))));
+        let mask_name = names::ident(&masks.claim(&names::shouty(&c.name)));
+        let bit = c.bit;
+        out.known_bits |= 1u64 << bit;
+        let mask = int_lit(s.encoding, 1i128 << bit);
+        let doc = docs(
+            c.description.as_deref(),
+            format!("Choice `{}` (bit {bit}).", c.name),
+        );
+        let dep = deprecated(c.deprecated);
+        let name = &c.name;
+        out.items.extend(quote! {
+            #[doc = concat!("Mask of choice `", #name, "`.")]
+            pub const #mask_name: #raw_type = #mask;
+            #doc
+            #dep
+            #[inline]
+            pub const fn #getter(self) -> bool {
+                self.0 & Self::#mask_name != 0
+            }
+            #[doc = concat!("This set with choice `", #name, "` set or cleared.")]
+            #dep
+            #[inline]
+            #[must_use]
+            pub const fn #builder(self, on: bool) -> Self {
+                if on { Self(self.0 | Self::#mask_name) } else { Self(self.0 & !Self::#mask_name) }
+            }
+        });
+        out.json
+            .extend(quote! { if self.0 & Self::#mask_name != 0 { w.str(#name); } });
+        out.debug
+            .extend(quote! { if self.0 & Self::#mask_name != 0 { l.entry(&#name); } });
+    }
+    out
+}
+
+/// The JSON and `Debug` statements listing the bits set that no choice
+/// names (none where the choices name every bit of the encoding).
+fn unknown_bits(s: &SetType, known_bits: u64) -> (TokenStream, TokenStream) {
+    let known = int_lit(s.encoding, i128::from(known_bits));
+    let bits = s.encoding.size() * 8;
+    let full =
+        bits >= 64 && known_bits == u64::MAX || bits < 64 && known_bits == (1u64 << bits) - 1;
+    if full {
+        return (TokenStream::new(), TokenStream::new());
+    }
+    (
+        quote! {
+            let unknown = self.0 & !#known;
+            for bit in 0..#bits {
+                if unknown >> bit & 1 != 0 {
+                    w.u64(u64::from(bit));
+                }
+            }
+        },
+        quote! {
+            let unknown = self.0 & !#known;
+            for bit in 0..#bits {
+                if unknown >> bit & 1 != 0 {
+                    l.entry(&bit);
+                }
+            }
+        },
+    )
 }
 
 /// Presence of a composite member.
