@@ -522,12 +522,22 @@ fn open_capture<'r>(
 /// After a capture run: its end said, the verdict.
 fn capture_end(
     r: Result<capture::Summary, capture::RunError>,
+    filtered: bool,
     ok: bool,
     input: &str,
     cmd: &str,
 ) -> io::Result<bool> {
     match r {
-        Ok(_) => Ok(ok),
+        Ok(s) => {
+            if s.matched == 0 {
+                eprintln!(
+                    "sbe {cmd}: {input}: none of its {} packets is a UDP datagram or TCP segment{}",
+                    s.packets,
+                    if filtered { " that --filter takes" } else { "" }
+                );
+            }
+            Ok(ok)
+        }
         Err(capture::RunError::Output(e))
         | Err(capture::RunError::Capture(capture::CaptureError::Io(e))) => Err(e),
         Err(capture::RunError::Capture(e)) => {
@@ -636,7 +646,7 @@ fn decode_capture(
     };
     let r = capture::run(&mut cap, &opts, &mut sink);
     sink.out.flush()?;
-    capture_end(r, sink.ok, input, "decode")
+    capture_end(r, !o.filters.is_empty(), sink.ok, input, "decode")
 }
 
 fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -> io::Result<bool> {
@@ -781,7 +791,7 @@ fn inspect(
         };
         let r = capture::run(&mut cap, &opts, &mut sink);
         sink.out.flush()?;
-        return capture_end(r, sink.ok, input, "inspect");
+        return capture_end(r, !filters.is_empty(), sink.ok, input, "inspect");
     }
     if !filters.is_empty() {
         eprintln!(

@@ -417,6 +417,12 @@ fn filter_picks_ports_flows_and_transports() {
         assert_eq!(code, 0, "{filters:?}: {err}");
         assert_eq!(serials(&lines), want, "{filters:?}");
     }
+    let (code, lines, err) = decode(&["--filter", "port=1"], &file);
+    assert_eq!((code, lines.len()), (0, 0), "{err}");
+    assert_eq!(
+        err.trim(),
+        "sbe decode: -: none of its 4 packets is a UDP datagram or TCP segment that --filter takes"
+    );
     let (code, _, err) = decode(&["--filter", "sctp"], &file);
     assert_eq!(code, 2, "{err}");
     assert!(

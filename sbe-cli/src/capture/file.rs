@@ -88,6 +88,9 @@ pub enum CaptureError {
     Io(#[from] io::Error),
 }
 
+/// [`Packet::link`] of a pcapng packet whose interface was not described.
+pub const NO_INTERFACE: u32 = u32::MAX;
+
 /// A pcapng interface: what its packets need to be read.
 #[derive(Debug, Clone, Copy)]
 struct Interface {
@@ -261,7 +264,7 @@ impl<'r> CaptureReader<'r> {
                             out = Some(f(Packet {
                                 number: self.packets,
                                 time,
-                                link: iface.map_or(u32::MAX, |i| i.link),
+                                link: iface.map_or(NO_INTERFACE, |i| i.link),
                                 data,
                                 orig_len: epb.origlen,
                                 offset,
@@ -275,7 +278,7 @@ impl<'r> CaptureReader<'r> {
                             out = Some(f(Packet {
                                 number: self.packets,
                                 time: None,
-                                link: iface.map_or(u32::MAX, |i| i.link),
+                                link: iface.map_or(NO_INTERFACE, |i| i.link),
                                 data,
                                 orig_len: spb.origlen,
                                 offset,

@@ -292,6 +292,13 @@ pub fn run<S: Sink>(
 
 impl<S: Sink> Run<'_, S> {
     fn packet(&mut self, p: Packet<'_>) -> io::Result<()> {
+        if p.link == file::NO_INTERFACE {
+            let text = format!(
+                "packet {}: its pcapng interface has no description block; skipped",
+                p.number
+            );
+            return self.sink.report(Level::Error, &text);
+        }
         let seg = match net::segment(p.link, p.data) {
             Ok(s) => s,
             Err(net::Skip::Other) => return Ok(()),
