@@ -32,6 +32,44 @@
 //! * [`include_schema!`]: includes the code `sbe-build` generated for a
 //!   schema.
 //!
+//! # Safety contract: what is checked, and when
+//!
+//! Generated decoders take bytes from the network as they come. What a
+//! caller may rely on, for any input whatsoever:
+//!
+//! * **Never a panic, never a read outside the buffer, no `unsafe`.** This
+//!   crate and the code generated against it hold no `unsafe` block; every
+//!   read goes through a checked slice. Fuzz targets (`fuzz/`) and property
+//!   tests drive every decoder, the framers and the capture reader with
+//!   hostile input to show it.
+//! * **No allocation, and no loop longer than the bytes.** A length from
+//!   the wire is checked against the bytes there are before anything is
+//!   sliced; a count is checked against its maximum, and against the bytes
+//!   its entries need before the whole walk (`decode`, `message_length`,
+//!   `checked_length`) steps over them. A lazy iterator stops at the first
+//!   entry that does not fit, so it too runs no longer than the bytes
+//!   allow; entries of no bytes at all are bounded by
+//!   [`codec::MAX_EMPTY_ENTRIES`] and the count's maximum.
+//!
+//! When each check happens:
+//!
+//! | where | what is checked |
+//! |---|---|
+//! | the module's `decode(buf)` / `message_length(buf)` | the whole message, once: the header (its length, the schema id, the template id), the root block against the acting version's fields, every group's count against its maximum and its entries against the bytes left, every entry's block length, every var-data length against its maximum and the bytes left ([`codec::check_group`], [`codec::check_entries`], [`codec::data_end`]) |
+//! | `XDecoder::decode(buf)` (a message's own, lazy) | the header and the root block only |
+//! | a group's iterator | its dimension when opened; each entry when the iteration reaches it (an entry that does not fit ends the iteration, and `checked_length()` reports it) |
+//! | a var-data accessor | its length prefix and bytes, when read (`Err` if they do not fit) |
+//! | `checked_length()` | everything the lazy decoder has not checked yet |
+//! | `Framer`, `FrameFormat::split`, `PacketFormat::packet` | a frame's length against its prefix, the bytes there are and the frame limit; the encoding type where the framing expects one |
+//!
+//! What a caller may **not** rely on: the values of fields are not range
+//! checked on decode. A required field holds whatever the sender wrote
+//! (even its null value or a value outside `minValue`/`maxValue`); an enum
+//! may hold a value no `validValue` names (its accessor keeps the raw
+//! value); char data that should be UTF-8 is checked only by the `_str`
+//! accessors. Encoders check what they write (buffer space, counts, lengths
+//! and section order), not what a field's value means.
+//!
 //! The crate is `no_std` and has no `unsafe` code. Features: `std`
 //! (default; implies `alloc`), `alloc` (the JSON writer), `bytes` (the
 //! framer), `tokio` (the codec; implies `std` and `bytes`).
