@@ -1,14 +1,41 @@
 //! The top level of a generated file: schema constants, the message
-//! header, `decode`, `Message` and `Message::to_json`.
+//! header's reading and writing, `decode`, `message_length`, `Message` and
+//! `Message::to_json`.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::accessors::MemberView;
+use super::names::{self, Scope};
 use super::types::members;
 use super::values::{int_lit, Val};
 use super::Ctx;
 use crate::ir::{HeaderRole, TypeKind};
+
+/// The message header's members, as its decoder and encoder name them,
+/// with the role each plays.
+struct HeaderMembers<'s>(Vec<(MemberView<'s>, Option<HeaderRole>)>);
+
+impl<'s> HeaderMembers<'s> {
+    /// `None` when the header is not a composite (it has no members).
+    fn of(ctx: &Ctx<'s>) -> Option<Self> {
+        let s = ctx.schema;
+        let TypeKind::Composite(c) = &s.header.kind else {
+            return None;
+        };
+        let roles = s.header_members().into_iter().map(|(_, role)| role);
+        Some(HeaderMembers(
+            members(ctx, c).into_iter().zip(roles).collect(),
+        ))
+    }
+
+    /// The member playing `role`, if any.
+    fn get(&self, role: HeaderRole) -> Option<&MemberView<'s>> {
+        self.0
+            .iter()
+            .find_map(|(view, r)| (*r == Some(role)).then_some(view))
+    }
+}
 
 /// `u64` of a header member read with accessor `name` from `h`.
 fn header_read(val: &Val, name: &Ident) -> TokenStream {
@@ -23,50 +50,9 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
     let s = ctx.schema;
     let id = u64::from(s.id);
     let version = s.version;
-    let hlen = crate::ir::encoded_length(&s.header).unwrap_or(0) as usize;
-    let hdec = ctx.header_type("Decoder");
-    let mut reads = Vec::new();
-    let mut schema_id_on_wire = true;
-    let roles = s.header_members();
-    let ms = match &s.header.kind {
-        TypeKind::Composite(c) => members(ctx, c),
-        _ => Vec::new(),
-    };
-    for want in [
-        HeaderRole::BlockLength,
-        HeaderRole::TemplateId,
-        HeaderRole::SchemaId,
-        HeaderRole::Version,
-    ] {
-        let found = ms
-            .iter()
-            .zip(&roles)
-            .find_map(|(m, (_, role))| (*role == Some(want)).then_some(m));
-        match found {
-            Some(MemberView { val, name, .. }) => {
-                if want == HeaderRole::SchemaId && matches!(val, Val::Const { .. }) {
-                    schema_id_on_wire = false;
-                }
-                reads.push(header_read(val, name))
-            }
-            None => reads.push(quote!(0u64)),
-        }
-    }
-    let (rb, rt, rs, rv) = (
-        reads.first().cloned().unwrap_or_default(),
-        reads.get(1).cloned().unwrap_or_default(),
-        reads.get(2).cloned().unwrap_or_default(),
-        reads.get(3).cloned().unwrap_or_default(),
-    );
-    // A constant schemaId member is not on the wire: nothing to check.
-    let check = if schema_id_on_wire {
-        quote! {
-            ::sbe_rt::codec::check_schema_id(#rs, SCHEMA_ID)?;
-        }
-    } else {
-        TokenStream::new()
-    };
-    let sdoc = format!(" The schema's `id` (package `{}`).", s.package);
+    let header_length = crate::ir::encoded_length(&s.header).unwrap_or(0) as usize;
+    let read_header = read_header_fn(ctx);
+    let id_doc = format!(" The schema's `id` (package `{}`).", s.package);
     // The description is its own item: glued to the id's doc it read as
     // part of it (CME's is a date).
     let description = match &s.description {
@@ -80,67 +66,79 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
         None => TokenStream::new(),
     };
     quote! {
-        #[doc = #sdoc]
+        #[doc = #id_doc]
         pub const SCHEMA_ID: u64 = #id;
         #description
         /// Version of the schema this code was generated from.
         pub const SCHEMA_VERSION: u32 = #version;
         /// Bytes of the message header.
-        pub const HEADER_LENGTH: usize = #hlen;
+        pub const HEADER_LENGTH: usize = #header_length;
 
+        #read_header
+    }
+}
+
+/// `read_header`: the header's decoder and the values the message decoders
+/// take from it, its schema id checked (a member absent reads as 0).
+fn read_header_fn(ctx: &Ctx) -> TokenStream {
+    let header = HeaderMembers::of(ctx);
+    let member = |role| header.as_ref().and_then(|h| h.get(role));
+    let read = |role| member(role).map_or(quote!(0u64), |m| header_read(&m.val, &m.name));
+    let (block_length, template_id, schema_id, version) = (
+        read(HeaderRole::BlockLength),
+        read(HeaderRole::TemplateId),
+        read(HeaderRole::SchemaId),
+        read(HeaderRole::Version),
+    );
+    // A constant schemaId member is not on the wire: nothing to check.
+    let schema_id_is_const =
+        member(HeaderRole::SchemaId).is_some_and(|m| matches!(m.val, Val::Const { .. }));
+    let check = if schema_id_is_const {
+        TokenStream::new()
+    } else {
+        quote! {
+            ::sbe_rt::codec::check_schema_id(#schema_id, SCHEMA_ID)?;
+        }
+    };
+    let header_decoder = ctx.header_type("Decoder");
+    quote! {
         /// Reads and checks the message header: (header, the bytes after
         /// it, blockLength, templateId, version), the block length and
         /// version as the decoders take them.
         #[inline]
-        fn read_header(buf: &[u8]) -> ::core::result::Result<(#hdec<'_>, &[u8], usize, u64, u32), ::sbe_rt::Error> {
-            let h = #hdec::wrap(buf)?;
+        fn read_header(buf: &[u8]) -> ::core::result::Result<(#header_decoder<'_>, &[u8], usize, u64, u32), ::sbe_rt::Error> {
+            let h = #header_decoder::wrap(buf)?;
             #check
             let body = buf.get(HEADER_LENGTH..).unwrap_or_default();
-            ::core::result::Result::Ok((h, body, ::sbe_rt::codec::to_usize(#rb), #rt, u32::try_from(#rv).unwrap_or(u32::MAX)))
+            ::core::result::Result::Ok((h, body, ::sbe_rt::codec::to_usize(#block_length), #template_id, u32::try_from(#version).unwrap_or(u32::MAX)))
         }
     }
 }
 
 /// Statements writing the header with encoder `h`.
 pub(crate) fn header_writes(ctx: &Ctx, block_length: u64, template_id: u64) -> TokenStream {
-    let s = ctx.schema;
-    let TypeKind::Composite(c) = &s.header.kind else {
+    let Some(header) = HeaderMembers::of(ctx) else {
         return TokenStream::new();
     };
-    let ms = members(ctx, c);
-    let roles = s.header_members();
+    let s = ctx.schema;
     let mut out = TokenStream::new();
-    for (want, value) in [
+    for (role, value) in [
         (HeaderRole::BlockLength, block_length),
         (HeaderRole::TemplateId, template_id),
         (HeaderRole::SchemaId, u64::from(s.id)),
         (HeaderRole::Version, u64::from(s.version)),
     ] {
-        let found = ms
-            .iter()
-            .zip(&roles)
-            .find_map(|(m, (_, role))| (*role == Some(want)).then_some(m));
-        let Some(MemberView { val, name, .. }) = found else {
+        let Some(MemberView { val, name, .. }) = header.get(role) else {
             continue;
         };
-        match val {
-            Val::Prim {
-                prim,
-                optional: false,
-                ..
-            } => {
-                let l = int_lit(*prim, i128::from(value));
-                out.extend(quote!(h.#name(#l);));
-            }
-            Val::Prim {
-                prim,
-                optional: true,
-                ..
-            } => {
-                let l = int_lit(*prim, i128::from(value));
-                out.extend(quote!(h.#name(::core::option::Option::Some(#l));));
-            }
-            _ => {}
+        // A constant member has no setter; the others are numbers.
+        if let Val::Prim { prim, optional, .. } = val {
+            let value = int_lit(*prim, i128::from(value));
+            out.extend(if *optional {
+                quote!(h.#name(::core::option::Option::Some(#value));)
+            } else {
+                quote!(h.#name(#value);)
+            });
         }
     }
     if out.is_empty() {
@@ -149,34 +147,45 @@ pub(crate) fn header_writes(ctx: &Ctx, block_length: u64, template_id: u64) -> T
     out
 }
 
-/// `decode`, `Message` and `to_json`.
-pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
-    let s = ctx.schema;
-    let mut variants = TokenStream::new();
-    let mut arms = TokenStream::new();
-    let mut json_arms = TokenStream::new();
-    let mut len_arms = TokenStream::new();
-    let mut end_arms = TokenStream::new();
-    let mut name_arms = TokenStream::new();
-    let mut vscope = super::names::Scope::default();
-    for (i, dec) in decoders {
-        let Some(m) = s.messages.get(*i) else {
+/// The arms of the top-level `match`es, one per message.
+#[derive(Default)]
+struct MessageArms {
+    /// `Message`'s variants.
+    variants: TokenStream,
+    /// `decode`'s, by template id.
+    decode: TokenStream,
+    /// `message_length`'s, by template id.
+    end: TokenStream,
+    /// `Message::to_json`'s.
+    json: TokenStream,
+    /// `Message::encoded_length`'s.
+    length: TokenStream,
+    /// `Message::name`'s.
+    name: TokenStream,
+}
+
+fn message_arms(ctx: &Ctx, decoders: &[(usize, Ident)]) -> MessageArms {
+    let mut arms = MessageArms::default();
+    // The variants have a scope of their own, apart from the file's types.
+    let mut variant_scope = Scope::default();
+    for (index, dec) in decoders {
+        let Some(m) = ctx.schema.messages.get(*index) else {
             continue;
         };
-        let v = super::names::ident(&vscope.claim(&super::names::camel(&m.name)));
+        let variant = names::ident(&variant_scope.claim(&names::camel(&m.name)));
         let id = u64::from(m.id);
         let name = &m.name;
         let doc = format!(" Message `{name}` (template id {id}).");
-        variants.extend(quote! {
+        arms.variants.extend(quote! {
             #[doc = #doc]
-            #v(#dec<'a>),
+            #variant(#dec<'a>),
         });
-        arms.extend(quote! {
+        arms.decode.extend(quote! {
             #id => #dec::wrap_at(header, body, 0, block_length, version)
-                .and_then(|m| m.checked_length().map(|_| Message::#v(m))),
+                .and_then(|m| m.checked_length().map(|_| Message::#variant(m))),
         });
-        json_arms.extend(quote! {
-            Message::#v(m) => {
+        arms.json.extend(quote! {
+            Message::#variant(m) => {
                 w.key("message").str(#name);
                 w.key("header");
                 m.header().write_json(&mut w);
@@ -184,27 +193,27 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
                 m.write_json(&mut w);
             }
         });
-        len_arms.extend(quote!(Message::#v(m) => m.encoded_length(),));
-        end_arms.extend(quote! {
+        arms.length
+            .extend(quote!(Message::#variant(m) => m.encoded_length(),));
+        arms.end.extend(quote! {
             #id => ::core::result::Result::Ok(HEADER_LENGTH + #dec::sbe_end(body, block_length, version)?),
         });
-        name_arms.extend(quote!(Message::#v(_) => #name,));
+        arms.name.extend(quote!(Message::#variant(_) => #name,));
     }
-    let lifetime_use = if decoders.is_empty() {
-        quote! {
-            /// No messages in this schema.
-            #[doc(hidden)]
-            _None(::core::marker::PhantomData<&'a ()>, ::core::convert::Infallible),
-        }
-    } else {
+    arms
+}
+
+/// `Message::to_json`; `empty_arms`: the arm a schema of no messages
+/// matches its uninhabited variant with.
+fn to_json_fn(
+    ctx: &Ctx,
+    no_messages: bool,
+    json_arms: &TokenStream,
+    empty_arms: &TokenStream,
+) -> TokenStream {
+    if !ctx.opts.json {
         TokenStream::new()
-    };
-    let empty_arms = if decoders.is_empty() {
-        quote!(Message::_None(_, n) => match *n {},)
-    } else {
-        TokenStream::new()
-    };
-    let to_json = if ctx.opts.json && decoders.is_empty() {
+    } else if no_messages {
         quote! {
             /// The message as JSON (this schema has no messages).
             pub fn to_json(&self) -> ::sbe_rt::codec::String {
@@ -213,7 +222,7 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
                 }
             }
         }
-    } else if ctx.opts.json {
+    } else {
         quote! {
             /// The message as JSON: `{"message": NAME, "header": {...}, "body": {...}}`.
             pub fn to_json(&self) -> ::sbe_rt::codec::String {
@@ -227,28 +236,24 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
                 w.finish()
             }
         }
-    } else {
-        TokenStream::new()
-    };
-    let derive_debug = if ctx.opts.debug {
-        quote!(#[derive(Debug)])
-    } else {
-        TokenStream::new()
-    };
-    let (unused, end_unused) = if decoders.is_empty() {
-        (
-            quote!(let _ = (header, body, block_length, version);),
-            quote!(let _ = (body, block_length, version);),
-        )
-    } else {
-        (TokenStream::new(), TokenStream::new())
-    };
+    }
+}
+
+/// `decode` and `message_length`: the header read, then a `match` on the
+/// template id (`unused`, `end_unused`: what a schema of no messages does
+/// with the values it does not match on).
+fn decode_fns(
+    arms: &MessageArms,
+    no_messages: bool,
+    unused: &TokenStream,
+    end_unused: &TokenStream,
+) -> TokenStream {
     // A `match` on the template id, or with no messages just its error.
     let unknown = quote!(::core::result::Result::Err(
         ::sbe_rt::Error::UnknownTemplateId { template_id }
     ));
     let by_template = |arms: &TokenStream| {
-        if decoders.is_empty() {
+        if no_messages {
             unknown.clone()
         } else {
             quote!(match template_id {
@@ -257,16 +262,8 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
             })
         }
     };
-    let (by_template, end_by_template) = (by_template(&arms), by_template(&end_arms));
+    let (decode_match, end_match) = (by_template(&arms.decode), by_template(&arms.end));
     quote! {
-        /// A decoded message of this schema, by template id.
-        #[derive(Clone)]
-        #derive_debug
-        pub enum Message<'a> {
-            #variants
-            #lifetime_use
-        }
-
         /// Reads the message at the start of `buf`: its header (the schema id
         /// must be this schema's), then the message its template id names,
         /// checked once, whole.
@@ -274,7 +271,7 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
         pub fn decode(buf: &[u8]) -> ::core::result::Result<Message<'_>, ::sbe_rt::Error> {
             let (header, body, block_length, template_id, version) = read_header(buf)?;
             #unused
-            #by_template
+            #decode_match
         }
 
         /// The length of the message at the start of `buf`, header
@@ -287,14 +284,60 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
         pub fn message_length(buf: &[u8]) -> ::core::result::Result<usize, ::sbe_rt::Error> {
             let (_, body, block_length, template_id, version) = read_header(buf)?;
             #end_unused
-            #end_by_template
+            #end_match
         }
+    }
+}
+
+/// `decode`, `message_length`, `Message` and its methods.
+pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
+    let arms = message_arms(ctx, decoders);
+    let no_messages = decoders.is_empty();
+    // With no messages, `Message` still needs its lifetime, and its
+    // `match`es an arm for the variant that cannot be made.
+    let (lifetime_use, empty_arms, unused, end_unused) = if no_messages {
+        (
+            quote! {
+                /// No messages in this schema.
+                #[doc(hidden)]
+                _None(::core::marker::PhantomData<&'a ()>, ::core::convert::Infallible),
+            },
+            quote!(Message::_None(_, n) => match *n {},),
+            quote!(let _ = (header, body, block_length, version);),
+            quote!(let _ = (body, block_length, version);),
+        )
+    } else {
+        Default::default()
+    };
+    let to_json = to_json_fn(ctx, no_messages, &arms.json, &empty_arms);
+    let derive_debug = if ctx.opts.debug {
+        quote!(#[derive(Debug)])
+    } else {
+        TokenStream::new()
+    };
+    let decode_fns = decode_fns(&arms, no_messages, &unused, &end_unused);
+    let MessageArms {
+        variants,
+        length: length_arms,
+        name: name_arms,
+        ..
+    } = &arms;
+    quote! {
+        /// A decoded message of this schema, by template id.
+        #[derive(Clone)]
+        #derive_debug
+        pub enum Message<'a> {
+            #variants
+            #lifetime_use
+        }
+
+        #decode_fns
 
         impl Message<'_> {
             /// Bytes of the whole message, header included.
             pub fn encoded_length(&self) -> usize {
                 match self {
-                    #len_arms
+                    #length_arms
                     #empty_arms
                 }
             }
