@@ -22,11 +22,25 @@ impl Val<'_> {
         offset: usize,
         attrs: &TokenStream,
     ) -> Option<TokenStream> {
+        match self {
+            Val::Const { .. } => None,
+            Val::Char { len, .. } if *len != 1 => {
+                Some(char_array_setter(attrs, name, offset, *len))
+            }
+            Val::Comp { enc, .. } => Some(composite_setter(attrs, name, offset, enc)),
+            _ => {
+                let (param, write) = self.chained_write(ctx, offset)?;
+                Some(chained_setter(attrs, name, param, write))
+            }
+        }
+    }
+
+    /// For a value whose setter takes it and returns the encoder (a
+    /// number, char, array, enum or set): the parameter's type and the
+    /// statements writing `v` at `offset`.
+    fn chained_write(&self, ctx: &Ctx, offset: usize) -> Option<(TokenStream, TokenStream)> {
         let buf = quote!(self.buf);
-        let chained =
-            |param: TokenStream, write: TokenStream| chained_setter(attrs, name, param, write);
         Some(match self {
-            Val::Const { .. } => return None,
             Val::Prim {
                 prim,
                 optional,
@@ -36,12 +50,12 @@ impl Val<'_> {
                 let put = putter(ctx, *prim);
                 if *optional {
                     let null = lit(*prim, *null);
-                    chained(
+                    (
                         quote!(::core::option::Option<#prim_type>),
                         quote!(#put(#buf, #offset, v.unwrap_or(#null));),
                     )
                 } else {
-                    chained(quote!(#prim_type), quote!(#put(#buf, #offset, v);))
+                    (quote!(#prim_type), quote!(#put(#buf, #offset, v);))
                 }
             }
             Val::Char {
@@ -52,27 +66,24 @@ impl Val<'_> {
             } => {
                 if *optional {
                     let null = int_lit(Primitive::Char, *null);
-                    chained(
+                    (
                         quote!(::core::option::Option<u8>),
                         quote!(::sbe_rt::put_u8_le(#buf, #offset, v.unwrap_or(#null));),
                     )
                 } else {
-                    chained(quote!(u8), quote!(::sbe_rt::put_u8_le(#buf, #offset, v);))
+                    (quote!(u8), quote!(::sbe_rt::put_u8_le(#buf, #offset, v);))
                 }
             }
-            Val::Char { len, .. } => char_array_setter(attrs, name, offset, *len),
             Val::Array { prim, len, .. } => {
                 let prim_type = rust_prim(*prim);
                 let put = putter(ctx, *prim);
                 let at = elem_at(offset, prim.size() as usize);
-                chained(
-                    quote!([#prim_type; #len]),
-                    quote! {
-                        for (i, x) in v.into_iter().enumerate() {
-                            #put(#buf, #at, x);
-                        }
-                    },
-                )
+                let write = quote! {
+                    for (i, x) in v.into_iter().enumerate() {
+                        #put(#buf, #at, x);
+                    }
+                };
+                (quote!([#prim_type; #len]), write)
             }
             Val::Enum {
                 ident,
@@ -82,25 +93,19 @@ impl Val<'_> {
                 let put = putter(ctx, ty.encoding);
                 if *optional {
                     let null = int_lit(ty.encoding, ty.null_value);
-                    chained(
+                    (
                         quote!(::core::option::Option<#ident>),
                         quote!(#put(#buf, #offset, v.map_or(#null, #ident::raw));),
                     )
                 } else {
-                    chained(quote!(#ident), quote!(#put(#buf, #offset, v.raw());))
+                    (quote!(#ident), quote!(#put(#buf, #offset, v.raw());))
                 }
             }
             Val::Set { ident, ty } => {
                 let put = putter(ctx, ty.encoding);
-                chained(quote!(#ident), quote!(#put(#buf, #offset, v.0);))
+                (quote!(#ident), quote!(#put(#buf, #offset, v.0);))
             }
-            Val::Comp { enc, .. } => quote! {
-                #attrs
-                #[inline]
-                pub fn #name(&mut self) -> #enc<'_> {
-                    #enc { buf: #buf.get_mut(#offset..).unwrap_or_default() }
-                }
-            },
+            Val::Const { .. } | Val::Char { .. } | Val::Comp { .. } => return None,
         })
     }
 }
@@ -119,6 +124,17 @@ fn chained_setter(
         pub fn #name(&mut self, v: #param) -> &mut Self {
             #write
             self
+        }
+    }
+}
+
+/// The setter of a composite: its encoder over the bytes from `offset`.
+fn composite_setter(attrs: &TokenStream, name: &Ident, offset: usize, enc: &Ident) -> TokenStream {
+    quote! {
+        #attrs
+        #[inline]
+        pub fn #name(&mut self) -> #enc<'_> {
+            #enc { buf: self.buf.get_mut(#offset..).unwrap_or_default() }
         }
     }
 }

@@ -306,33 +306,11 @@ impl<'s> Val<'s> {
                 }
             }
             Val::Char {
-                len: 1,
+                len,
                 optional,
                 null,
                 ..
-            } => {
-                let read = quote!(::sbe_rt::get_u8_le(#buf, #off));
-                if *optional {
-                    let null = int_lit(Primitive::Char, *null);
-                    none_when(quote!(v), read, quote!(v == 0 || v == #null), quote!(v))
-                } else {
-                    read
-                }
-            }
-            Val::Char { len, optional, .. } => {
-                let end = off + len;
-                let read = quote!(#buf.get(#off..#end).unwrap_or_default());
-                if *optional {
-                    // An optional char array is absent when it starts with NUL.
-                    let is_null = quote!(matches!(
-                        v.first(),
-                        ::core::option::Option::None | ::core::option::Option::Some(0)
-                    ));
-                    none_when(quote!(v: &[u8]), read, is_null, quote!(v))
-                } else {
-                    read
-                }
-            }
+            } => char_read(buf, off, *len, *optional, *null),
             Val::Array { prim, len, .. } => {
                 let get = getter(ctx, *prim);
                 let prim_type = rust_prim(*prim);
@@ -400,6 +378,30 @@ fn const_read(
         }
         (ConstValue::Number(n), _) => lit(prim, *n),
     }
+}
+
+/// The read of a char (`len` 1: the byte) or a char array (its bytes) at
+/// `buf[off..]`. Optional, a char is absent when NUL or the null value, an
+/// array when it starts with NUL.
+fn char_read(buf: &TokenStream, off: usize, len: usize, optional: bool, null: i128) -> TokenStream {
+    if len == 1 {
+        let read = quote!(::sbe_rt::get_u8_le(#buf, #off));
+        if !optional {
+            return read;
+        }
+        let null = int_lit(Primitive::Char, null);
+        return none_when(quote!(v), read, quote!(v == 0 || v == #null), quote!(v));
+    }
+    let end = off + len;
+    let read = quote!(#buf.get(#off..#end).unwrap_or_default());
+    if !optional {
+        return read;
+    }
+    let is_null = quote!(matches!(
+        v.first(),
+        ::core::option::Option::None | ::core::option::Option::Some(0)
+    ));
+    none_when(quote!(v: &[u8]), read, is_null, quote!(v))
 }
 
 /// A block binding `binding` to `read`, then `None` where `is_null` holds
