@@ -38,20 +38,20 @@ impl Val<'_> {
             },
             Val::Prim { prim, .. } => json_prim(*prim, v),
             Val::Char { len: 1, utf8, .. } => {
-                let f = if *utf8 {
+                let text_fn = if *utf8 {
                     quote!(utf8_lossy)
                 } else {
                     quote!(latin1)
                 };
-                quote!(w.#f(::sbe_rt::text::trim_nul(&[#v]));)
+                quote!(w.#text_fn(::sbe_rt::text::trim_nul(&[#v]));)
             }
             Val::Char { utf8, .. } => {
-                let f = if *utf8 {
+                let text_fn = if *utf8 {
                     quote!(utf8_lossy)
                 } else {
                     quote!(latin1)
                 };
-                quote!(w.#f(::sbe_rt::text::trim_nul(#v));)
+                quote!(w.#text_fn(::sbe_rt::text::trim_nul(#v));)
             }
             Val::Array {
                 prim,

@@ -15,6 +15,17 @@
 //! encoder and, per group, an iterator, an entry decoder and an encoder.
 //! Every offset comes from the IR; nothing is recomputed here.
 //!
+//! The generator is split by what it generates: `dispatch` (the schema
+//! constants, the header read, `decode`, `message_length`, `Message`),
+//! `types` (enums, sets, composites), `blocks` (what a root block or group
+//! entry is made of, and the order every message's types come in),
+//! `decoder` (root and entry decoders), `sections` (how a decoder finds its
+//! groups and var data), `groups` (group iterators), `encoders` (message
+//! and group encoders), `accessors`, `setters` and `json_debug` (the
+//! methods reading, writing and showing one item, shared by blocks and
+//! composites), `values` (the shape of one value and its literals),
+//! `names` (Rust names for schema names) and `format` (the printer).
+//!
 //! # The generated API, for the car example
 //!
 //! ```ignore
@@ -182,8 +193,8 @@ impl<'s> Ctx<'s> {
         }
         if let TypeKind::Composite(c) = &ty.kind {
             for m in &c.members {
-                let k = m.ref_type.clone().unwrap_or_else(|| m.ty.name.clone());
-                self.register(&k, &m.ty);
+                let key = m.ref_type.clone().unwrap_or_else(|| m.ty.name.clone());
+                self.register(&key, &m.ty);
             }
         }
         let mut base = names::camel(key);

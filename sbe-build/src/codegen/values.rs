@@ -1,5 +1,8 @@
 //! One value at a fixed offset (a field of a block or a member of a
-//! composite): how to read it, write it, show it as JSON and in `Debug`.
+//! composite): its shape (`Val`), its accessor's type and how it is read,
+//! and the literals and `sbe_rt` calls the generated code spells numbers
+//! with. How it is written is in `setters`, its JSON and `Debug` in
+//! `json_debug`.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -81,40 +84,41 @@ fn prim_name(p: Primitive) -> &'static str {
 
 /// `::sbe_rt::get_u16_le`.
 pub(crate) fn getter(ctx: &Ctx, p: Primitive) -> TokenStream {
-    let f = format_ident!("get_{}_{}", prim_name(p), ctx.order());
-    quote!(::sbe_rt::#f)
+    let function = format_ident!("get_{}_{}", prim_name(p), ctx.order());
+    quote!(::sbe_rt::#function)
 }
 
 /// `::sbe_rt::put_u16_le`.
 pub(crate) fn putter(ctx: &Ctx, p: Primitive) -> TokenStream {
-    let f = format_ident!("put_{}_{}", prim_name(p), ctx.order());
-    quote!(::sbe_rt::#f)
+    let function = format_ident!("put_{}_{}", prim_name(p), ctx.order());
+    quote!(::sbe_rt::#function)
 }
 
-/// A literal of primitive `p`.
+/// A literal of primitive `p`. A negative float is `-` and a literal: a
+/// literal token cannot hold the sign.
 pub(crate) fn lit(p: Primitive, v: Scalar) -> TokenStream {
-    let t = prim_name(p);
     match v {
         Scalar::Float(f) if f.is_nan() => {
-            let t = format_ident!("{t}");
-            quote!(#t::NAN)
+            let type_name = format_ident!("{}", prim_name(p));
+            quote!(#type_name::NAN)
         }
+        // Not `abs()`: -0.0 is written as the literal it is.
         Scalar::Float(f) if p == Primitive::Float => {
-            let l = proc_macro2::Literal::f32_suffixed(f as f32);
             if f < 0.0 {
-                let l = proc_macro2::Literal::f32_suffixed(-f as f32);
-                quote!(-#l)
+                let literal = proc_macro2::Literal::f32_suffixed(-f as f32);
+                quote!(-#literal)
             } else {
-                quote!(#l)
+                let literal = proc_macro2::Literal::f32_suffixed(f as f32);
+                quote!(#literal)
             }
         }
         Scalar::Float(f) if p == Primitive::Double => {
             if f < 0.0 {
-                let l = proc_macro2::Literal::f64_suffixed(-f);
-                quote!(-#l)
+                let literal = proc_macro2::Literal::f64_suffixed(-f);
+                quote!(-#literal)
             } else {
-                let l = proc_macro2::Literal::f64_suffixed(f);
-                quote!(#l)
+                let literal = proc_macro2::Literal::f64_suffixed(f);
+                quote!(#literal)
             }
         }
         Scalar::Float(f) => int_lit(p, f as i128),
@@ -123,37 +127,35 @@ pub(crate) fn lit(p: Primitive, v: Scalar) -> TokenStream {
     }
 }
 
-/// An integer literal of primitive `p` (clamped into its range).
+/// An integer literal of primitive `p`, clamped into its range: the
+/// bounds are written `T::MIN` and `T::MAX` (`0` for unsigned types).
 pub(crate) fn int_lit(p: Primitive, v: i128) -> TokenStream {
-    let t = format_ident!("{}", prim_name(p));
-    let (lo, hi) = p.int_range();
+    let type_name = format_ident!("{}", prim_name(p));
+    let suffix = prim_name(p);
     let (lo, hi) = match p {
         Primitive::Char | Primitive::Uint8 => (0, 255),
-        _ => (lo, hi),
+        _ => p.int_range(),
+    };
+    let parse = |text: String| {
+        text.parse::<proc_macro2::Literal>()
+            .unwrap_or(proc_macro2::Literal::u8_unsuffixed(0))
     };
     if v <= lo {
         if lo == 0 {
-            let l: proc_macro2::Literal = format!("0{}", prim_name(p))
-                .parse()
-                .unwrap_or(proc_macro2::Literal::u8_unsuffixed(0));
-            return quote!(#l);
+            let zero = parse(format!("0{suffix}"));
+            return quote!(#zero);
         }
-        return quote!(#t::MIN);
+        return quote!(#type_name::MIN);
     }
     if v >= hi {
-        return quote!(#t::MAX);
+        return quote!(#type_name::MAX);
     }
-    let suffix = prim_name(p);
-    let parse = |t: String| {
-        t.parse::<proc_macro2::Literal>()
-            .unwrap_or(proc_macro2::Literal::u8_unsuffixed(0))
-    };
     if v < 0 {
-        let l = parse(format!("{}{suffix}", v.unsigned_abs()));
-        quote!(-#l)
+        let literal = parse(format!("{}{suffix}", v.unsigned_abs()));
+        quote!(-#literal)
     } else {
-        let l = parse(format!("{v}{suffix}"));
-        quote!(#l)
+        let literal = parse(format!("{v}{suffix}"));
+        quote!(#literal)
     }
 }
 
@@ -269,8 +271,8 @@ impl<'s> Val<'s> {
             Val::Char { len: 1, .. } => quote!(u8),
             Val::Char { .. } => quote!(&'a [u8]),
             Val::Array { prim, len, .. } => {
-                let t = rust_prim(*prim);
-                quote!([#t; #len])
+                let elem_type = rust_prim(*prim);
+                quote!([#elem_type; #len])
             }
             Val::Enum { ident, .. } | Val::Set { ident, .. } => quote!(#ident),
             Val::Comp { dec, .. } => quote!(#dec<'a>),
@@ -369,12 +371,12 @@ fn const_read(
             let TypeKind::Enum(en) = &ctx.enum_type(e).kind else {
                 return quote!(#e::from_raw(0));
             };
-            let v = int_lit(en.encoding, *value);
-            quote!(#e::from_raw(#v))
+            let raw = int_lit(en.encoding, *value);
+            quote!(#e::from_raw(#raw))
         }
         (ConstValue::EnumValue { value, .. }, None) => {
-            let v = int_lit(Primitive::Int64, *value);
-            quote!(#v)
+            let raw = int_lit(Primitive::Int64, *value);
+            quote!(#raw)
         }
         (ConstValue::Number(n), _) => lit(prim, *n),
     }
@@ -422,13 +424,14 @@ fn none_when(
 pub(crate) fn null_test(p: Primitive, null: Scalar, v: TokenStream) -> TokenStream {
     match null {
         Scalar::Float(f) if f.is_nan() => quote!(#v.is_nan()),
+        // Compared by bits: a float null other than NaN is one exact value.
         _ if p.is_float() => {
-            let n = lit(p, null);
-            quote!(#v.to_bits() == #n.to_bits())
+            let null = lit(p, null);
+            quote!(#v.to_bits() == #null.to_bits())
         }
         _ => {
-            let n = lit(p, null);
-            quote!(#v == #n)
+            let null = lit(p, null);
+            quote!(#v == #null)
         }
     }
 }
