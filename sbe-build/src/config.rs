@@ -85,6 +85,7 @@ pub struct Config {
     schema_file_names: Vec<(PathBuf, String)>,
     options: Options,
     quiet: bool,
+    includes: ir::IncludePolicy,
 }
 
 impl Config {
@@ -200,6 +201,15 @@ impl Config {
         self
     }
 
+    /// Let schemas `xi:include` files outside their own folder: absolute
+    /// paths, paths that climb out with `..`, `file:` URLs (default
+    /// `false`: a schema from elsewhere reads nothing but its folder; see
+    /// [`ir::IncludePolicy`]).
+    pub fn allow_includes_outside(&mut self, on: bool) -> &mut Self {
+        self.includes.allow_outside = on;
+        self
+    }
+
     /// Do not print `cargo:` lines (for use outside build scripts).
     pub fn quiet(&mut self, on: bool) -> &mut Self {
         self.quiet = on;
@@ -258,7 +268,7 @@ impl Config {
             if !self.quiet {
                 println!("cargo:rerun-if-changed={}", path.display());
             }
-            let schema = ir::load(path)?;
+            let schema = ir::load_with(path, self.includes)?;
             if !self.quiet {
                 for f in schema.files.iter().skip(1) {
                     println!("cargo:rerun-if-changed={}", f.display());

@@ -91,23 +91,35 @@ pub struct Document {
     pub files: Vec<PathBuf>,
 }
 
+/// How a schema may reach other files through `xi:include`.
+///
+/// By default an include must name a file in the schema's folder or below
+/// it: an absolute path, a path that climbs out of the folder (`..`, or a
+/// symbolic link that leads out) and a URL are refused with the include's
+/// position, so that a schema from elsewhere reads nothing but itself and
+/// its parts. `allow_outside` lifts that for schemas the user trusts
+/// (`file:` URLs are then read as paths; other URLs never are).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IncludePolicy {
+    /// Follow includes outside the schema's folder too.
+    pub allow_outside: bool,
+}
+
 /// Read and parse a schema file, expanding XInclude.
-pub fn parse_file(path: &Path) -> Result<Document, Error> {
+pub fn parse_file(path: &Path, policy: IncludePolicy) -> Result<Document, Error> {
     let mut files = Vec::new();
     let mut stack = Vec::new();
-    let mut read = Budget::default();
+    let mut read = Budget::new(path, policy);
     let root = load(path, None, &mut files, &mut stack, &mut read)?;
     Ok(Document { root, files })
 }
 
 /// Parse a schema held in memory; includes are resolved against `path`'s folder.
-pub fn parse_str(path: &Path, text: &str) -> Result<Document, Error> {
+pub fn parse_str(path: &Path, text: &str, policy: IncludePolicy) -> Result<Document, Error> {
     let mut files = vec![path.to_path_buf()];
     let mut stack = vec![canonical(path)];
-    let mut read = Budget {
-        bytes: u64::try_from(text.len()).unwrap_or(u64::MAX),
-        includes: 0,
-    };
+    let mut read = Budget::new(path, policy);
+    read.bytes = u64::try_from(text.len()).unwrap_or(u64::MAX);
     let root = parse_text(path, text, &mut files, &mut stack, &mut read)?;
     Ok(Document { root, files })
 }
@@ -117,11 +129,65 @@ fn canonical(path: &Path) -> PathBuf {
 }
 
 /// What one document has read so far, against [`MAX_TOTAL_BYTES`] and
-/// [`MAX_INCLUDES`].
-#[derive(Default)]
+/// [`MAX_INCLUDES`], and where its includes may lead.
 struct Budget {
     bytes: u64,
     includes: usize,
+    policy: IncludePolicy,
+    /// The schema's folder, resolved: includes must stay inside it.
+    root_dir: PathBuf,
+}
+
+impl Budget {
+    fn new(schema: &Path, policy: IncludePolicy) -> Self {
+        let dir = schema.parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir
+        };
+        Budget {
+            bytes: 0,
+            includes: 0,
+            policy,
+            root_dir: canonical(&dir),
+        }
+    }
+
+    /// The file an include's `href` names, relative to `dir` (the including
+    /// file's folder), or why the policy refuses it.
+    fn resolve(&self, dir: &Path, href: &str) -> Result<PathBuf, String> {
+        let url = href.split_once(':').filter(|(scheme, _)| {
+            scheme.len() > 1
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        });
+        if let Some((scheme, rest)) = url {
+            if !self.policy.allow_outside {
+                return Err(format!("xi:include of a URL ({href}) is not followed; allow includes outside the schema's folder to read file: URLs"));
+            }
+            if !scheme.eq_ignore_ascii_case("file") {
+                return Err(format!(
+                    "xi:include of a {scheme}: URL ({href}): only files are read"
+                ));
+            }
+            return Ok(PathBuf::from(rest.trim_start_matches("//")));
+        }
+        let path = dir.join(href);
+        if self.policy.allow_outside {
+            return Ok(path);
+        }
+        if Path::new(href).is_absolute() {
+            return Err(format!("xi:include of an absolute path ({href}) is not followed: includes must stay in the schema's folder unless allowed"));
+        }
+        // A part that does not exist is reported when it is read.
+        let resolved = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if resolved.exists() && !resolved.starts_with(&self.root_dir) {
+            return Err(format!("xi:include of {href} leads out of the schema's folder ({}): not followed unless allowed", self.root_dir.display()));
+        }
+        Ok(path)
+    }
 }
 
 fn load(
@@ -472,7 +538,10 @@ impl Ctx<'_, '_> {
                 "xi:include without href".to_string(),
             )]));
         };
-        let path = self.dir.join(href);
+        let path = self
+            .read
+            .resolve(&self.dir, href)
+            .map_err(|msg| Error::Schema(vec![Diagnostic::error(Some(pos.clone()), msg)]))?;
         load(&path, Some(&pos), self.files, self.stack, self.read)
     }
 }
@@ -491,7 +560,7 @@ mod tests {
     #[test]
     fn keeps_positions_and_strips_namespaces() {
         let xml = "<sbe:messageSchema xmlns:sbe=\"http://fixprotocol.io/2016/sbe\" xmlns:mbx=\"x\" package=\"p\" mbx:foo=\"1\">\n  <types/>\n</sbe:messageSchema>";
-        let doc = parse_str(Path::new("a.xml"), xml).unwrap();
+        let doc = parse_str(Path::new("a.xml"), xml, IncludePolicy::default()).unwrap();
         assert_eq!(doc.root.name, "messageSchema");
         assert_eq!(doc.root.attrs, vec![("package".into(), "p".into())]);
         assert_eq!(doc.root.children[0].pos.line, 2);
@@ -517,7 +586,7 @@ mod tests {
             r#"<type name="t" primitiveType="int8"/>"#,
         )
         .unwrap();
-        let doc = parse_file(&dir.join("main.xml")).unwrap();
+        let doc = parse_file(&dir.join("main.xml"), IncludePolicy::default()).unwrap();
         assert_eq!(doc.files.len(), 3);
         let types = &doc.root.children[0];
         assert_eq!(types.name, "types");
@@ -537,7 +606,9 @@ mod tests {
             r#"<types xmlns:xi="http://www.w3.org/2001/XInclude"><xi:include href="a.xml"/></types>"#,
         )
         .unwrap();
-        let err = parse_file(&dir.join("a.xml")).unwrap_err().to_string();
+        let err = parse_file(&dir.join("a.xml"), IncludePolicy::default())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("cycle"), "{err}");
         assert!(err.contains("b.xml:1:"), "{err}");
 
@@ -547,16 +618,22 @@ mod tests {
 <xi:include href="missing.xml"/></messageSchema>"#,
         )
         .unwrap();
-        let err = parse_file(&dir.join("c.xml")).unwrap_err().to_string();
+        let err = parse_file(&dir.join("c.xml"), IncludePolicy::default())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("c.xml:2:1"), "{err}");
         assert!(err.contains("missing.xml"), "{err}");
     }
 
     #[test]
     fn malformed_xml_has_a_position() {
-        let err = parse_str(Path::new("bad.xml"), "<a>\n<b></a>")
-            .unwrap_err()
-            .to_string();
+        let err = parse_str(
+            Path::new("bad.xml"),
+            "<a>\n<b></a>",
+            IncludePolicy::default(),
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.starts_with("bad.xml:2:"), "{err}");
     }
 }

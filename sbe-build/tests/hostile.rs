@@ -302,11 +302,16 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Load `path` on another thread: a blocking read fails the test instead
 /// of hanging it.
+/// Includes outside the schema's folder are allowed here: what is tested
+/// is what reading them does (tests/includes.rs tests the refusal).
 fn load_within(path: &Path, limit: Duration) -> Result<sbe_build::ir::Schema, String> {
     let (tx, rx) = std::sync::mpsc::channel();
     let p = path.to_path_buf();
+    let policy = sbe_build::ir::IncludePolicy {
+        allow_outside: true,
+    };
     std::thread::spawn(move || {
-        let _ = tx.send(sbe_build::ir::load(&p).map_err(|e| e.to_string()));
+        let _ = tx.send(sbe_build::ir::load_with(&p, policy).map_err(|e| e.to_string()));
     });
     rx.recv_timeout(limit)
         .unwrap_or_else(|_| panic!("{}: still loading after {limit:?}", path.display()))

@@ -41,16 +41,23 @@ pub use wire::{block_end, DimensionLayout, HeaderLayout, HeaderRole, IntSlot, Va
 
 use crate::error::Error;
 use crate::schema;
+pub use crate::schema::IncludePolicy;
 
-/// Parse, resolve and lay out the schema at `path` (with its includes).
+/// Parse, resolve and lay out the schema at `path` (with its includes,
+/// which must stay in its folder: see [`IncludePolicy`]).
 pub fn load(path: impl AsRef<Path>) -> Result<Schema, Error> {
-    let doc = schema::parse_file(path.as_ref())?;
+    load_with(path, IncludePolicy::default())
+}
+
+/// Like [`load`], with includes allowed where `policy` says.
+pub fn load_with(path: impl AsRef<Path>, policy: IncludePolicy) -> Result<Schema, Error> {
+    let doc = schema::parse_file(path.as_ref(), policy)?;
     resolve::resolve(&doc).map_err(Error::Schema)
 }
 
 /// Like [`load`], from a schema held in memory (`path` names it in
 /// diagnostics and anchors relative includes).
 pub fn load_str(path: impl AsRef<Path>, xml: &str) -> Result<Schema, Error> {
-    let doc = schema::parse_str(path.as_ref(), xml)?;
+    let doc = schema::parse_str(path.as_ref(), xml, IncludePolicy::default())?;
     resolve::resolve(&doc).map_err(Error::Schema)
 }
