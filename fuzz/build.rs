@@ -1,0 +1,55 @@
+//! Generates the decoders the targets fuzz: the repo's car and market
+//! data always; with ../shared beside the checkout, the reference's
+//! market-data sample, CME MDP3 and CME iLink 3 (read in place).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("manifest dir"));
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    let repo = manifest.join("..");
+    let shared = repo.join("../shared/corpus");
+    let mut schemas: Vec<(&str, PathBuf)> = vec![
+        ("car", repo.join("schemas/car.xml")),
+        ("market_data", repo.join("schemas/market-data.xml")),
+    ];
+    for (name, rel) in [
+        ("fix_samples", "sbe/benchmarks/fix-message-samples.xml"),
+        ("mdp3", "sbe/tests/FixBinary.xml"),
+        ("ilink3", "sbe/tests/ilinkbinary.xml"),
+    ] {
+        let path = shared.join(rel);
+        if path.exists() {
+            schemas.push((name, path));
+        }
+    }
+    let mut modules = String::new();
+    let mut table = String::new();
+    for (name, path) in &schemas {
+        generate(&out, name, path);
+        let _ = writeln!(
+            modules,
+            "#[allow(dead_code, clippy::all)]\npub mod {name} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{name}.rs\")); }}"
+        );
+        let _ = writeln!(
+            table,
+            "    Schema {{ name: {name:?}, xml: {:?}, decode: |b| {name}::decode(b).map(|m| (m.to_json(), format!(\"{{m:?}}\"))), message_length: {name}::message_length }},",
+            path.display().to_string()
+        );
+    }
+    let text = format!(
+        "{modules}\n/// Every schema compiled in.\npub const SCHEMAS: &[Schema] = &[\n{table}];\n"
+    );
+    std::fs::write(out.join("schemas.rs"), text).expect("write schemas.rs");
+    println!("cargo:rerun-if-changed={}", repo.join("schemas").display());
+    println!("cargo:rerun-if-changed={}", shared.display());
+}
+
+fn generate(out: &Path, name: &str, path: &Path) {
+    let schema = sbe_build::ir::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = sbe_build::generate(&schema, &sbe_build::Config::new())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    sbe_build::write_if_changed(&out.join(format!("{name}.rs")), &text)
+        .expect("write generated code");
+}

@@ -1,0 +1,97 @@
+//! The framings of sbe-rt on any bytes: any valid `FrameFormat` (and the
+//! presets) splitting a stream, with `split` and with the `BytesMut`
+//! `Framer`, and packets of any header length. Every frame lies inside
+//! the input and is where the previous one ended; a lying length is an
+//! `Err`, never a panic.
+#![no_main]
+
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use sbe_rt::framing::{
+    Counts, EncodingField, Endian, Expect, FrameFormat, LengthField, PacketFormat, Width,
+};
+
+#[derive(Arbitrary, Debug)]
+struct Shape {
+    preset: u8,
+    prefix_len: u8,
+    length_offset: u8,
+    wide: bool,
+    big: bool,
+    counts_message: bool,
+    encoding: Option<(u8, bool, Option<u16>)>,
+    align: u8,
+    packet_header: u8,
+    bytes: Vec<u8>,
+}
+
+fn format(s: &Shape) -> FrameFormat {
+    match s.preset % 4 {
+        0 => FrameFormat::SOFH,
+        1 => FrameFormat::SOFH_LE,
+        2 => FrameFormat::MDP3_MESSAGE,
+        _ => {
+            let order = if s.big { Endian::Big } else { Endian::Little };
+            let width = if s.wide { Width::U32 } else { Width::U16 };
+            let mut f = FrameFormat::new(
+                usize::from(s.prefix_len % 12),
+                LengthField::new(usize::from(s.length_offset % 12), width, order),
+            )
+            .with_align(usize::from(s.align % 17));
+            if s.counts_message {
+                f = f.with_counts(Counts::Message);
+            }
+            if let Some((offset, big, value)) = s.encoding {
+                let order = if big { Endian::Big } else { Endian::Little };
+                let expect = value.map_or(Expect::Any, Expect::Value);
+                f = f.with_encoding(EncodingField::new(usize::from(offset % 12), order, expect));
+            }
+            f
+        }
+    }
+}
+
+fn split_all(f: &FrameFormat, mut rest: &[u8]) {
+    while let Ok(Some(frame)) = f.split(rest) {
+        assert!(
+            frame.len > 0 && frame.len <= rest.len(),
+            "frame outside the input"
+        );
+        assert!(frame.message.len() <= frame.len);
+        rest = &rest[frame.len..];
+    }
+}
+
+fn framer_all(f: &FrameFormat, bytes: &[u8]) {
+    let mut framer = sbe_rt::bytes_adapter::Framer::new();
+    framer.push(bytes);
+    let mut taken = 0usize;
+    while let Ok(Some(frame)) = framer.next_format_frame(f) {
+        taken += frame.message.len();
+        assert!(
+            taken <= bytes.len(),
+            "the framer handed out more than it was given"
+        );
+    }
+}
+
+fuzz_target!(|s: Shape| {
+    let f = format(&s);
+    if f.validate().is_err() {
+        return;
+    }
+    split_all(&f, &s.bytes);
+    framer_all(&f, &s.bytes);
+    let packets = [
+        PacketFormat::MDP3,
+        PacketFormat::new(usize::from(s.packet_header % 32), f),
+    ];
+    for p in packets {
+        if let Ok(packet) = p.packet(&s.bytes) {
+            let _ = packet.mdp3_header();
+            for m in packet.messages().flatten() {
+                assert!(m.offset + m.message.len() <= s.bytes.len());
+            }
+        }
+    }
+});

@@ -1,0 +1,74 @@
+//! What the fuzz targets share: the generated decoders of every schema
+//! compiled in, the schemas' IR and run-time codecs, and the verdict of
+//! each decoder as one comparable value.
+
+use std::sync::OnceLock;
+
+use sbe_cli::otf::decode::DecodeErrorKind;
+
+/// A schema compiled in: its generated `decode` (JSON and `Debug` of the
+/// message) and `message_length`, and where its XML is.
+pub struct Schema {
+    /// Module name.
+    pub name: &'static str,
+    /// The schema file.
+    pub xml: &'static str,
+    /// The generated module's `decode`, then `to_json` and `Debug`.
+    pub decode: fn(&[u8]) -> Result<(String, String), sbe_rt::Error>,
+    /// The generated `message_length`.
+    pub message_length: fn(&[u8]) -> Result<usize, sbe_rt::Error>,
+}
+
+include!(concat!(env!("OUT_DIR"), "/schemas.rs"));
+
+/// The schema a target picks with its first byte.
+pub fn pick(selector: u8) -> &'static Schema {
+    &SCHEMAS[usize::from(selector) % SCHEMAS.len()]
+}
+
+/// The IR of every schema, loaded once.
+pub fn irs() -> &'static [sbe_build::ir::Schema] {
+    static IRS: OnceLock<Vec<sbe_build::ir::Schema>> = OnceLock::new();
+    IRS.get_or_init(|| {
+        SCHEMAS
+            .iter()
+            .map(|s| sbe_build::ir::load(s.xml).expect("schema loads"))
+            .collect()
+    })
+}
+
+/// The IR of `schema`.
+pub fn ir_of(schema: &Schema) -> &'static sbe_build::ir::Schema {
+    let i = SCHEMAS
+        .iter()
+        .position(|s| s.name == schema.name)
+        .expect("listed");
+    &irs()[i]
+}
+
+/// The kind of a generated decoder's error, by the name both decoders share.
+pub fn generated_kind(e: &sbe_rt::Error) -> &'static str {
+    match e {
+        sbe_rt::Error::Truncated { .. } => "Truncated",
+        sbe_rt::Error::UnknownTemplateId { .. } => "UnknownTemplateId",
+        sbe_rt::Error::WrongSchemaId { .. } => "WrongSchemaId",
+        sbe_rt::Error::BlockLengthTooShort { .. } => "BlockLengthTooShort",
+        sbe_rt::Error::CountOutOfRange { .. } => "CountOutOfRange",
+        sbe_rt::Error::LengthOutOfRange { .. } => "LengthOutOfRange",
+        sbe_rt::Error::InvalidText { .. } => "InvalidText",
+        _ => "other",
+    }
+}
+
+/// The kind of the run-time codec's error, by the same names.
+pub fn runtime_kind(k: &DecodeErrorKind) -> &'static str {
+    match k {
+        DecodeErrorKind::Truncated { .. } => "Truncated",
+        DecodeErrorKind::UnknownTemplate(_) => "UnknownTemplateId",
+        DecodeErrorKind::WrongSchemaId { .. } => "WrongSchemaId",
+        DecodeErrorKind::BlockLengthTooShort { .. } => "BlockLengthTooShort",
+        DecodeErrorKind::CountOutOfRange { .. } => "CountOutOfRange",
+        DecodeErrorKind::LengthOutOfRange { .. } => "LengthOutOfRange",
+        _ => "other",
+    }
+}
