@@ -43,6 +43,7 @@ pub(super) struct Shape {
 }
 
 impl Shape {
+    /// The shape of the decoder of `b`, a root block or (`!root`) an entry.
     fn of(b: &Block, root: bool) -> Self {
         let sections = b.sections();
         let lazy = root && sections > 0;
@@ -110,6 +111,7 @@ impl DataView<'_> {
     }
 }
 
+/// The fields of `b` as its decoder reads them.
 fn field_views<'a>(ctx: &Ctx<'a>, b: &'a Block) -> Vec<FieldView<'a>> {
     b.fields
         .iter()
@@ -135,6 +137,7 @@ fn field_views<'a>(ctx: &Ctx<'a>, b: &'a Block) -> Vec<FieldView<'a>> {
         .collect()
 }
 
+/// The groups of `b` (their types named `groups`) as its decoder reads them.
 fn group_views<'a>(b: &'a Block, shape: &Shape, groups: &'a [GroupIdents]) -> Vec<GroupView<'a>> {
     b.groups
         .iter()
@@ -152,6 +155,7 @@ fn group_views<'a>(b: &'a Block, shape: &Shape, groups: &'a [GroupIdents]) -> Ve
         .collect()
 }
 
+/// The var data of `b` as its decoder reads them.
 fn data_views<'a>(b: &'a Block, shape: &Shape) -> Vec<DataView<'a>> {
     b.data
         .iter()
@@ -167,23 +171,23 @@ fn data_views<'a>(b: &'a Block, shape: &Shape) -> Vec<DataView<'a>> {
 }
 
 /// The decoder of a root block (`msg` is `Some`) or a group entry;
-/// `groups`: the names of the block's groups' types.
+/// `group_idents`: the names of the block's groups' types.
 pub(super) fn block_decoder(
     ctx: &Ctx,
     b: &Block,
     ident: &Ident,
     msg: Option<&Message>,
-    groups: &[GroupIdents],
+    group_idents: &[GroupIdents],
 ) -> TokenStream {
     let shape = Shape::of(b, msg.is_some());
     let fields = field_views(ctx, b);
-    let group_list = group_views(b, &shape, groups);
+    let groups = group_views(b, &shape, group_idents);
     let data = data_views(b, &shape);
     // A root decoder finds its sections lazily, not when made.
     let walk = if shape.lazy {
         EntryWalk::default()
     } else {
-        sections::entry_walk(ctx, b, groups)
+        sections::entry_walk(ctx, b, group_idents)
     };
     let held = held(ctx, b, &shape, &walk);
     let first_items = match msg {
@@ -197,15 +201,15 @@ pub(super) fn block_decoder(
         wrap_at_fn(ctx, b, &shape, &walk.statements, &held.inits)
     };
     let lazy_items = if shape.lazy {
-        sections::lazy_fns(ctx, b, groups)
+        sections::lazy_fns(ctx, b, group_idents)
     } else {
         TokenStream::new()
     };
     let mut getters = accessors::field_accessors(&fields);
-    getters.extend(accessors::group_accessors(&group_list));
+    getters.extend(accessors::group_accessors(&groups));
     getters.extend(accessors::data_accessors(&data));
     let (json_fn, debug_impl) =
-        json_debug::block_json_and_debug(ctx, ident, &fields, &group_list, &data);
+        json_debug::block_json_and_debug(ctx, ident, &fields, &groups, &data);
     let doc = decoder_doc(b, shape.root);
     let derive = if shape.lazy {
         // The section cache is `Cell`s.
@@ -244,6 +248,7 @@ pub(super) fn block_decoder(
     }
 }
 
+/// The decoder's doc: the schema's description, then what it decodes.
 fn decoder_doc(b: &Block, root: bool) -> TokenStream {
     let name = b.name;
     let generated = if root {
@@ -269,6 +274,9 @@ impl Held {
     }
 }
 
+/// What the decoder of `b` holds: the header (a root), the buffer, the
+/// block (as base array and as slice), the version, its sections (`walk`'s
+/// or the root's cache), and where it starts and ends.
 fn held(ctx: &Ctx, b: &Block, shape: &Shape, walk: &EntryWalk) -> Held {
     let mut held = Held::default();
     if shape.root {
