@@ -6,7 +6,6 @@
 
 use std::path::PathBuf;
 
-use sbe_cli::otf::decode::DecodeErrorKind;
 use sbe_cli::otf::Codec;
 
 const SCHEMA: &str = "fixture/verdicts.xml";
@@ -102,32 +101,6 @@ impl Order {
     }
 }
 
-/// The kind of a generated decoder's error, by the name both sides share.
-fn generated_kind(e: &sbe_rt::Error) -> &'static str {
-    match e {
-        sbe_rt::Error::Truncated { .. } => "Truncated",
-        sbe_rt::Error::UnknownTemplateId { .. } => "UnknownTemplateId",
-        sbe_rt::Error::WrongSchemaId { .. } => "WrongSchemaId",
-        sbe_rt::Error::BlockLengthTooShort { .. } => "BlockLengthTooShort",
-        sbe_rt::Error::CountOutOfRange { .. } => "CountOutOfRange",
-        sbe_rt::Error::LengthOutOfRange { .. } => "LengthOutOfRange",
-        other => panic!("a decoder gave {other:?}"),
-    }
-}
-
-/// The kind of the run-time codec's error, by the same names.
-fn runtime_kind(k: &DecodeErrorKind) -> &'static str {
-    match k {
-        DecodeErrorKind::Truncated { .. } => "Truncated",
-        DecodeErrorKind::UnknownTemplate(_) => "UnknownTemplateId",
-        DecodeErrorKind::WrongSchemaId { .. } => "WrongSchemaId",
-        DecodeErrorKind::BlockLengthTooShort { .. } => "BlockLengthTooShort",
-        DecodeErrorKind::CountOutOfRange { .. } => "CountOutOfRange",
-        DecodeErrorKind::LengthOutOfRange { .. } => "LengthOutOfRange",
-        other => panic!("the run-time codec gave {other:?}"),
-    }
-}
-
 /// The verdict of both decoders on `bytes`: `Ok(json)` when both accept
 /// with the same JSON and length, `Err(kind)` when both refuse alike.
 fn verdict(codec: &Codec<'_>, bytes: &[u8]) -> Result<serde_json::Value, &'static str> {
@@ -145,9 +118,13 @@ fn verdict(codec: &Codec<'_>, bytes: &[u8]) -> Result<serde_json::Value, &'stati
             Ok(value)
         }
         (Err(g), Err(r)) => {
-            let kind = generated_kind(&g);
-            assert_eq!(kind, runtime_kind(&r.kind), "generated {g:?}, run-time {r}");
-            assert_eq!(length.map_err(|e| generated_kind(&e)), Err(kind));
+            let kind = g.kind();
+            assert_eq!(
+                Some(kind),
+                r.kind.rt_kind(),
+                "generated {g:?}, run-time {r}"
+            );
+            assert_eq!(length.map_err(|e| e.kind()), Err(kind));
             Err(kind)
         }
         (g, r) => panic!("the decoders disagree: generated {g:?}, run-time {r:?}"),

@@ -24,8 +24,8 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!((schema.message_length)(bytes), Ok(decoded.len));
         }
         (Err(g), Err(r)) => assert_eq!(
-            sbe_fuzz::generated_kind(&g),
-            sbe_fuzz::runtime_kind(&r.kind),
+            Some(g.kind()),
+            r.kind.rt_kind(),
             "{}: generated {g:?}, run-time {r}",
             schema.name
         ),

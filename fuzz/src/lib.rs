@@ -4,8 +4,6 @@
 
 use std::sync::OnceLock;
 
-use sbe_cli::otf::decode::DecodeErrorKind;
-
 /// A schema compiled in: its generated `decode` (JSON and `Debug` of the
 /// message) and `message_length`, and where its XML is.
 pub struct Schema {
@@ -44,31 +42,4 @@ pub fn ir_of(schema: &Schema) -> &'static sbe_build::ir::Schema {
         .position(|s| s.name == schema.name)
         .expect("listed");
     &irs()[i]
-}
-
-/// The kind of a generated decoder's error, by the name both decoders share.
-pub fn generated_kind(e: &sbe_rt::Error) -> &'static str {
-    match e {
-        sbe_rt::Error::Truncated { .. } => "Truncated",
-        sbe_rt::Error::UnknownTemplateId { .. } => "UnknownTemplateId",
-        sbe_rt::Error::WrongSchemaId { .. } => "WrongSchemaId",
-        sbe_rt::Error::BlockLengthTooShort { .. } => "BlockLengthTooShort",
-        sbe_rt::Error::CountOutOfRange { .. } => "CountOutOfRange",
-        sbe_rt::Error::LengthOutOfRange { .. } => "LengthOutOfRange",
-        sbe_rt::Error::InvalidText { .. } => "InvalidText",
-        _ => "other",
-    }
-}
-
-/// The kind of the run-time codec's error, by the same names.
-pub fn runtime_kind(k: &DecodeErrorKind) -> &'static str {
-    match k {
-        DecodeErrorKind::Truncated { .. } => "Truncated",
-        DecodeErrorKind::UnknownTemplate(_) => "UnknownTemplateId",
-        DecodeErrorKind::WrongSchemaId { .. } => "WrongSchemaId",
-        DecodeErrorKind::BlockLengthTooShort { .. } => "BlockLengthTooShort",
-        DecodeErrorKind::CountOutOfRange { .. } => "CountOutOfRange",
-        DecodeErrorKind::LengthOutOfRange { .. } => "LengthOutOfRange",
-        _ => "other",
-    }
 }

@@ -108,6 +108,33 @@ pub enum Error {
     },
 }
 
+impl Error {
+    /// The variant's name: what kind of error this is, without its
+    /// numbers. `sbe decode`'s run-time codec names its errors the same way
+    /// (`DecodeErrorKind::rt_kind`), so that a test can tell that the two
+    /// decoders gave the same verdict.
+    ///
+    /// ```
+    /// let e = sbe_rt::Error::CountOutOfRange { count: 11, max: 10 };
+    /// assert_eq!(e.kind(), "CountOutOfRange");
+    /// ```
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::Truncated { .. } => "Truncated",
+            Error::UnknownTemplateId { .. } => "UnknownTemplateId",
+            Error::WrongSchemaId { .. } => "WrongSchemaId",
+            Error::BlockLengthTooShort { .. } => "BlockLengthTooShort",
+            Error::CountOutOfRange { .. } => "CountOutOfRange",
+            Error::LengthOutOfRange { .. } => "LengthOutOfRange",
+            Error::InvalidText { .. } => "InvalidText",
+            Error::WrongOrder => "WrongOrder",
+            Error::ValueOutOfRange => "ValueOutOfRange",
+            Error::FrameLength { .. } => "FrameLength",
+            Error::FrameEncoding { .. } => "FrameEncoding",
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {

@@ -91,6 +91,23 @@ pub enum DecodeErrorKind {
     },
 }
 
+impl DecodeErrorKind {
+    /// The [`sbe_rt::Error::kind`] a generated decoder gives for the same
+    /// bytes (both decoders apply the same rules), or `None` for what only
+    /// the run-time codec reports (framing).
+    pub fn rt_kind(&self) -> Option<&'static str> {
+        Some(match self {
+            DecodeErrorKind::Truncated { .. } => "Truncated",
+            DecodeErrorKind::UnknownTemplate(_) => "UnknownTemplateId",
+            DecodeErrorKind::WrongSchemaId { .. } => "WrongSchemaId",
+            DecodeErrorKind::BlockLengthTooShort { .. } => "BlockLengthTooShort",
+            DecodeErrorKind::CountOutOfRange { .. } => "CountOutOfRange",
+            DecodeErrorKind::LengthOutOfRange { .. } => "LengthOutOfRange",
+            _ => return None,
+        })
+    }
+}
+
 /// A message that could not be decoded: where (absolute byte offset in
 /// the input) and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
