@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use sbe_build::ir::Schema;
-use sbe_cli::capture::{self, Fail, Level, Origin, Shape, Term};
-use sbe_cli::framing::{sofh_header, FrameError, FrameReader, Framing};
+use sbe_cli::capture::{self, Fail, Level, Origin, Term};
+use sbe_cli::framing::{FrameError, FrameReader, Framing};
 use sbe_cli::multi::{Entry, MultiError, Schemas};
 use sbe_cli::otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_cli::otf::Codec;
@@ -48,13 +48,14 @@ enum Command {
         schema: PathBuf,
     },
     /// Decode messages to JSON, one object per line.
-    #[command(after_help = DECODE_HELP)]
+    #[command(after_help = decode_help())]
     Decode {
         /// The schema (XML). Repeat it to decode each message with the
         /// schema whose id its header's schemaId names.
         #[arg(long, required = true, value_name = "SCHEMA")]
         schema: Vec<PathBuf>,
-        /// How messages follow one another: raw (back to back) or sofh.
+        /// How messages follow one another: raw (back to back), sofh, sofh-le, mdp3
+        /// (captures only: a packet framing), or a custom form (see below).
         #[arg(long, default_value = "raw", value_parser = parse_framing)]
         framing: Framing,
         /// Skip this many bytes (a file header) before the first message (not with a capture).
@@ -88,7 +89,8 @@ enum Command {
         /// The schema (XML).
         #[arg(long)]
         schema: PathBuf,
-        /// How to frame the messages: raw (back to back) or sofh.
+        /// How to frame the messages: raw (back to back), sofh, sofh-le, or a custom
+        /// stream form (len=..., see `sbe decode --help`).
         #[arg(long, default_value = "raw", value_parser = parse_framing)]
         framing: Framing,
         /// After a bad message go on with the next one (it is not written).
@@ -137,7 +139,8 @@ enum Command {
         /// The schema (XML); repeat it for several (dispatched on the header's schemaId).
         #[arg(long, required = true, value_name = "SCHEMA")]
         schema: Vec<PathBuf>,
-        /// How messages follow one another: raw (back to back) or sofh.
+        /// How messages follow one another: raw, sofh, sofh-le, mdp3 (captures only),
+        /// or a custom form (as for decode).
         #[arg(long, default_value = "raw", value_parser = parse_framing)]
         framing: Framing,
         /// Skip this many bytes (a file header) before the first message (not with a capture).
@@ -156,24 +159,38 @@ const DECODE_HELP: &str = "Examples:
   sbe decode --schema fix.xml --framing sofh --template 99,98 --keep-going capture.bin | jq .body
   cat cars.bin | sbe decode --schema schemas/car.xml -
 
-Captures (pcap or pcapng, told by their magic):
-  sbe decode --schema md.xml --filter udp capture.pcap
-  sbe decode --schema fix.xml --framing sofh --filter 10.0.0.1:9000 session.pcapng
-  sbe decode --schema a.xml --schema b.xml --filter tcp replay.pcap
+Captures (pcap or pcapng, told by their magic), one per framing shape:
+  sbe decode --schema mdp3.xml --framing mdp3 --filter udp cme-md.pcap         # CME MDP3 over UDP
+  sbe decode --schema ilinkbinary.xml --framing sofh-le --filter port=9000 ilink3.pcapng
+                                                            # iLink 3 / B3 EntryPoint over TCP
+  sbe decode --schema fix.xml --framing sofh --filter 10.0.0.1:9000 session.pcap   # SOFH
+  sbe decode --schema venue.xml --framing len=u32be,counts=message feed.pcap       # custom
+  sbe decode --schema schemas/car.xml cars.pcap                 # raw: messages back to back
+  sbe decode --schema mktdata.xml --schema session.xml --framing sofh-le replay.pcap
 
   Link types: Ethernet (802.1Q VLAN tags), Linux cooked (SLL, SLL2), raw IP, loopback;
   IPv4 and IPv6. Each UDP datagram's payload is framed as a packet; each TCP direction
-  (src ip:port -> dst ip:port) is reassembled in sequence order and framed as a stream.
-  A gap (decoding resumes with the next segment), an overlap or a retransmission (the
-  same bytes are dropped) is reported on stderr with its packet number; IP fragments
-  are skipped. Each line gains a \"frame\" object: packet (1-based, as Wireshark numbers
-  them; for TCP the packet that completes the message), time (capture time, RFC 3339
-  UTC, nanoseconds), transport, src, dst, the packet header's fields, and offset (of the
-  message in the UDP payload or the TCP stream). A bad message is reported and decoding
-  goes on with the next packet; the exit code is then 1.
+  (src ip:port -> dst ip:port) is reassembled in sequence order and framed as a stream
+  (mdp3, a packet framing, skips TCP). A gap (decoding resumes with the next segment),
+  an overlap or a retransmission (the same bytes are dropped) is reported on stderr with
+  its packet number, as is an mdp3 msgSeqNum that is not the flow's previous + 1; IP
+  fragments are skipped. Each line gains a \"frame\" object: packet (1-based, as
+  Wireshark numbers them; for TCP the packet that completes the message), time (capture
+  time, RFC 3339 UTC with nanoseconds), transport, src, dst, the packet header's fields
+  (mdp3: msgSeqNum, sendingTime), and offset (of the message in the UDP payload or the
+  TCP stream). A bad message is reported and decoding goes on with the next packet or
+  frame; the exit code is then 1 (retransmissions and sequence gaps keep it 0).
+  --filter (repeat: all must match): udp, tcp, port=N[,N...], host=IP, IP:PORT or
+  [IPv6]:PORT (either end), src=IP[:PORT], dst=IP[:PORT].
 
 Several schemas: each message is decoded with the schema whose id its header's schemaId
-names (read with the first schema's header), and \"schema\" says which (the path given).";
+names (read with the first schema's header: every schema must keep schemaId at the same
+offset, type and byte order), and \"schema\" says which (the path given).";
+
+/// `sbe decode --help`'s closing text: examples, captures, the custom framing syntax.
+fn decode_help() -> String {
+    format!("{DECODE_HELP}\n\n{}", sbe_cli::framing::CUSTOM_SYNTAX)
+}
 
 fn parse_filter(s: &str) -> Result<Term, String> {
     s.parse()
@@ -484,14 +501,12 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
 
 /// Open a capture and check what does not apply to one.
 fn open_capture<'r>(
-    schemas: &Schemas<'_>,
-    framing: Framing,
     skip: u64,
     format: capture::Format,
     source: Box<dyn Read + 'r>,
     input: &str,
     cmd: &str,
-) -> io::Result<Option<(capture::CaptureReader<'r>, Shape)>> {
+) -> io::Result<Option<capture::CaptureReader<'r>>> {
     let name = match format {
         capture::Format::Pcap => "pcap",
         capture::Format::PcapNg => "pcapng",
@@ -502,15 +517,8 @@ fn open_capture<'r>(
         );
         return Ok(None);
     }
-    let shape = match Shape::of(&framing, schemas.byte_order()) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("sbe {cmd}: {input}: {e}");
-            return Ok(None);
-        }
-    };
     match capture::CaptureReader::new(format, source) {
-        Ok(c) => Ok(Some((c, shape))),
+        Ok(c) => Ok(Some(c)),
         Err(capture::CaptureError::Io(e)) => Err(e),
         Err(e) => {
             eprintln!("sbe {cmd}: {input}: not a readable {name} capture: {e}");
@@ -624,9 +632,7 @@ fn decode_capture(
     source: Box<dyn Read>,
     input: &str,
 ) -> io::Result<bool> {
-    let Some((mut cap, shape)) =
-        open_capture(schemas, o.framing, o.skip, format, source, input, "decode")?
-    else {
+    let Some(mut cap) = open_capture(o.skip, format, source, input, "decode")? else {
         return Ok(false);
     };
     let mut sink = DecodeSink {
@@ -641,7 +647,8 @@ fn decode_capture(
         ok: true,
     };
     let opts = capture::Options {
-        shape,
+        framing: o.framing,
+        order: schemas.byte_order(),
         filter: o.filters.clone(),
     };
     let r = capture::run(&mut cap, &opts, &mut sink);
@@ -656,6 +663,13 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
     let Some(codec) = codec(&schema) else {
         return Ok(false);
     };
+    if framing.is_packet() {
+        eprintln!(
+            "sbe encode: --framing {framing} is a packet framing (a header per datagram): \
+             sbe encode writes a stream; give its message framing"
+        );
+        return Ok(false);
+    }
     let mut lines = BufReader::with_capacity(1 << 16, open(input)?);
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut text = String::new();
@@ -698,18 +712,11 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
         text.clear();
         msg.clear();
         match codec.encode_value(&value, &mut msg) {
-            Ok(len) => {
-                if framing == Framing::Sofh {
-                    match sofh_header(len, schema.byte_order) {
-                        Some(h) => out.write_all(&h)?,
-                        None => {
-                            eprintln!(
-                                "sbe encode: {input}:{start_line}: message too long for SOFH"
-                            );
-                            ok = false;
-                            continue;
-                        }
-                    }
+            Ok(_) => {
+                if let Err(e) = framing.frame_message(&mut msg, schema.byte_order) {
+                    eprintln!("sbe encode: {input}:{start_line}: {e}");
+                    ok = false;
+                    continue;
                 }
                 out.write_all(&msg)?;
             }
@@ -771,9 +778,7 @@ fn inspect(
     };
     let (source, format) = sniffed(input)?;
     if let Some(format) = format {
-        let Some((mut cap, shape)) =
-            open_capture(&schemas, framing, skip, format, source, input, "inspect")?
-        else {
+        let Some(mut cap) = open_capture(skip, format, source, input, "inspect")? else {
             return Ok(false);
         };
         let mut sink = InspectSink {
@@ -781,12 +786,13 @@ fn inspect(
             out: BufWriter::new(io::stdout().lock()),
             text: String::new(),
             packet: 0,
-            waits: shape.content_sized(),
+            waits: matches!(framing, Framing::Raw),
             input,
             ok: true,
         };
         let opts = capture::Options {
-            shape,
+            framing,
+            order: schemas.byte_order(),
             filter: filters.to_vec(),
         };
         let r = capture::run(&mut cap, &opts, &mut sink);

@@ -913,3 +913,262 @@ fn corrupt_captures_give_errors_not_panics() {
         }
     }
 }
+
+/// An MDP3 packet: MsgSeqNum, SendingTime, then each message behind its
+/// u16 MsgSize (counting itself).
+fn mdp3(seq: u32, sending_time: u64, msgs: &[&[u8]]) -> Vec<u8> {
+    let mut p = seq.to_le_bytes().to_vec();
+    p.extend(sending_time.to_le_bytes());
+    for m in msgs {
+        p.extend(((m.len() + 2) as u16).to_le_bytes());
+        p.extend(*m);
+    }
+    p
+}
+
+#[test]
+fn mdp3_packets_give_their_header_fields_and_sequence_gaps() {
+    let b = books(1_000, 5);
+    let (a_feed, b_feed) = ("224.0.31.1:14310", "224.0.32.1:15310");
+    let t = 1_709_649_001_000_000_123u64;
+    let recs = [
+        rec(
+            0,
+            udp("10.0.0.1:9000", a_feed, &mdp3(41, t, &[&b[0], &b[1]])),
+        ),
+        rec(
+            1,
+            udp("10.0.0.1:9000", b_feed, &mdp3(41, t, &[&b[0], &b[1]])),
+        ),
+        rec(2, udp("10.0.0.1:9000", a_feed, &mdp3(42, t + 1, &[&b[2]]))),
+        rec(3, udp("10.0.0.1:9000", a_feed, &mdp3(44, t + 3, &[&b[4]]))),
+        rec(4, udp("10.0.0.1:9000", b_feed, &mdp3(42, t + 1, &[&b[2]]))),
+    ];
+    let md = md_schema();
+    let (code, lines, err) = run(
+        &["decode", "--schema", &md, "--framing", "mdp3", "-"],
+        &pcapng(ETHERNET, &recs),
+    );
+    assert_eq!(code, 0, "{err}");
+    let got: Vec<(u64, u64, u64, u64, u64)> = lines
+        .iter()
+        .map(|l| {
+            let f = &l["frame"];
+            (
+                f["packet"].as_u64().expect("packet"),
+                f["msgSeqNum"].as_u64().expect("msgSeqNum"),
+                f["sendingTime"].as_u64().expect("sendingTime"),
+                f["offset"].as_u64().expect("offset"),
+                l["body"]["transactTime"].as_u64().expect("transactTime"),
+            )
+        })
+        .collect();
+    let second = (12 + 2 + b[0].len() + 2) as u64;
+    assert_eq!(
+        got,
+        [
+            (1, 41, t, 14, 1000),
+            (1, 41, t, second, 1001),
+            (2, 41, t, 14, 1000),
+            (2, 41, t, second, 1001),
+            (3, 42, t + 1, 14, 1002),
+            (4, 44, t + 3, 14, 1004),
+            (5, 42, t + 1, 14, 1002),
+        ]
+    );
+    let keys: Vec<&str> = lines[0]["frame"]
+        .as_object()
+        .expect("frame")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "packet",
+            "time",
+            "transport",
+            "src",
+            "dst",
+            "msgSeqNum",
+            "sendingTime",
+            "offset"
+        ]
+    );
+    // The A feed lost packet 43; the B feed, its own flow, lost nothing.
+    assert_eq!(
+        err.trim(),
+        format!(
+            "sbe decode: -: packet 4, udp 10.0.0.1:9000 -> {a_feed}: sequence gap: msgSeqNum 44 after 42 (1 packet missing)"
+        )
+    );
+
+    // A datagram shorter than the packet header, a MsgSize past its end.
+    let mut lying = mdp3(45, t, &[&b[0]]);
+    lying[12] = 200;
+    let recs = [
+        rec(0, udp("10.0.0.1:9000", a_feed, &[1, 2, 3])),
+        rec(1, udp("10.0.0.1:9000", a_feed, &lying)),
+        rec(2, udp("10.0.0.1:9000", a_feed, &mdp3(46, t, &[&b[1]]))),
+    ];
+    let (code, lines, err) = run(
+        &["decode", "--schema", &md, "--framing", "mdp3", "-"],
+        &pcap(ETHERNET, false, false, &recs),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["frame"]["packet"], 3);
+    let err: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        err,
+        [
+            format!(
+                "sbe decode: -: packet 1, udp 10.0.0.1:9000 -> {a_feed}, byte 0 of the payload: \
+                 bad framing header: a datagram of 3 bytes is shorter than the 12-byte packet header"
+            ),
+            format!(
+                "sbe decode: -: packet 2, udp 10.0.0.1:9000 -> {a_feed}, byte 12 of the payload: \
+                 bad framing header: frame of 200 bytes, the datagram ends after {}",
+                lying.len() - 12
+            )
+        ]
+    );
+
+    // MDP3 is a packet framing: TCP flows are skipped, said once each.
+    let stream = mdp3(1, t, &[&b[0]]);
+    let recs = tcp_recs(&stream, &[10]);
+    let (code, lines, err) = run(
+        &["decode", "--schema", &md, "--framing", "mdp3", "-"],
+        &pcap(ETHERNET, false, false, &recs),
+    );
+    assert_eq!((code, lines.len()), (0, 0), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("packet 1, tcp")
+            && err.contains("is a packet framing")
+            && err.contains("this TCP flow is skipped"),
+        "{err}"
+    );
+}
+
+/// An iLink 3 / B3 frame: u16 LE length counting the 4 bytes, u16 LE
+/// encoding type.
+fn sofh_le(encoding: u16, msg: &[u8]) -> Vec<u8> {
+    let mut v = ((msg.len() + 4) as u16).to_le_bytes().to_vec();
+    v.extend(encoding.to_le_bytes());
+    v.extend(msg);
+    v
+}
+
+#[test]
+fn sofh_le_tcp_with_two_schemas_and_a_custom_framing() {
+    let c = cars(10, 2);
+    let b = books(20, 2);
+    let stream: Vec<u8> = [
+        sofh_le(0xcafe, &c[0]),
+        sofh_le(0xcafe, &b[0]),
+        sofh_le(0xeb50, &c[1]),
+        sofh_le(0x1234, &b[1]),
+        sofh_le(0xcafe, &b[1]),
+    ]
+    .concat();
+    let recs = tcp_recs(&stream, &[3, 100, 101, 250]);
+    let file = pcap(ETHERNET, true, true, &recs);
+    let (car, md) = (car_schema(), md_schema());
+    let (code, lines, err) = run(
+        &[
+            "decode",
+            "--schema",
+            &car,
+            "--schema",
+            &md,
+            "--framing",
+            "sofh-le",
+            "-",
+        ],
+        &file,
+    );
+    assert_eq!(code, 1, "{err}");
+    let got: Vec<(&str, u64)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["message"].as_str().expect("message"),
+                l["frame"]["offset"].as_u64().expect("offset"),
+            )
+        })
+        .collect();
+    let (lc, lb) = (c[0].len() as u64 + 4, b[0].len() as u64 + 4);
+    assert_eq!(
+        got,
+        [
+            ("Car", 4),
+            ("BookUpdate", lc + 4),
+            ("Car", lc + lb + 4),
+            ("BookUpdate", 2 * lc + 2 * lb + 4)
+        ]
+    );
+    // The frame of another encoding type: an error at its encoding type,
+    // and the stream goes on after it.
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "tcp {CLIENT} -> {SERVER}, byte {} of the stream: ",
+            2 * lc + lb + 2
+        )) && err.contains("encoding type 0x1234"),
+        "{err}"
+    );
+    // A custom form of the same: the u16 LE length and encoding type, any value.
+    let (code, lines, err) = run(
+        &[
+            "decode",
+            "--schema",
+            &car,
+            "--schema",
+            &md,
+            "--framing",
+            "len=u16le,enc=u16le",
+            "-",
+        ],
+        &file,
+    );
+    assert_eq!((code, lines.len()), (0, 5), "{err}");
+}
+
+#[test]
+fn decode_help_shows_one_capture_per_framing_shape() {
+    let (code, out, _) = common::sbe(&["decode", "--help"], b"");
+    let out = String::from_utf8(out).expect("utf-8");
+    assert_eq!(code, 0);
+    for shape in [
+        "--framing mdp3 --filter udp",
+        "--framing sofh-le --filter port=9000",
+        "--framing sofh --filter 10.0.0.1:9000",
+        "--framing len=u32be,counts=message",
+        "cars.pcap",
+        "--schema mktdata.xml --schema session.xml",
+        "len=T[@OFF]",
+    ] {
+        assert!(out.contains(shape), "{shape}: {out}");
+    }
+}
+
+#[test]
+fn encode_writes_sofh_le_frames_that_decode_reads_back() {
+    let c = cars(42, 1);
+    let car = car_schema();
+    let (code, json, err) = common::sbe(&["decode", "--schema", &car, "-"], &c[0]);
+    assert_eq!(code, 0, "{err}");
+    let (code, framed, err) = common::sbe(
+        &["encode", "--schema", &car, "--framing", "sofh-le", "-"],
+        &json,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(framed, sofh_le(0xcafe, &c[0]));
+    let (code, _, err) = common::sbe(
+        &["encode", "--schema", &car, "--framing", "mdp3", "-"],
+        &json,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("is a packet framing"), "{err}");
+}

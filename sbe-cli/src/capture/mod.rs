@@ -16,7 +16,6 @@
 pub mod file;
 pub mod filter;
 pub mod net;
-pub mod split;
 pub mod tcp;
 pub mod time;
 
@@ -26,13 +25,30 @@ use std::io;
 use std::net::SocketAddr;
 
 use crate::multi::MultiError;
+use sbe_build::ir::ByteOrder;
+
+use crate::framing::{Datagram, FrameError, Framing, StreamSplitter};
 use crate::otf::json::{write_int, write_str};
 
 pub use file::{sniff, CaptureError, CaptureReader, Format, Packet};
 pub use filter::Term;
 pub use net::Transport;
-pub use split::{Field, Shape};
 pub use time::Timestamp;
+
+/// A packet header field (MDP3's `msgSeqNum`, ...).
+pub type Field = (&'static str, u64);
+
+/// A framing error's text without its offset (`at byte N: ` is said
+/// apart, with the packet).
+fn what(e: &FrameError) -> String {
+    let text = e.to_string();
+    match e.offset() {
+        Some(at) => text
+            .strip_prefix(&format!("at byte {at}: "))
+            .map_or_else(|| text.clone(), str::to_string),
+        None => text,
+    }
+}
 
 /// Where a message came from.
 #[derive(Debug, Clone, Copy)]
@@ -201,8 +217,11 @@ pub trait Sink {
 /// What to decode.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// How messages sit in datagrams and streams.
-    pub shape: Shape,
+    /// How messages sit in datagrams (any framing) and TCP streams (stream
+    /// framings: a packet framing skips TCP, said once per flow).
+    pub framing: Framing,
+    /// Byte order of the schemas (SOFH's encoding type depends on it).
+    pub order: ByteOrder,
     /// `--filter` terms, all to match.
     pub filter: Vec<Term>,
 }
@@ -229,7 +248,8 @@ pub struct Summary {
 
 struct Flow {
     dir: tcp::Direction,
-    stream: split::Stream,
+    /// `None`: a packet framing, which cannot split a stream.
+    stream: Option<StreamSplitter>,
     last_packet: u64,
 }
 
@@ -271,8 +291,10 @@ pub fn run<S: Sink>(
     let mut open: Vec<_> = r
         .flows
         .iter()
-        .filter(|(_, f)| f.stream.pending() > 0)
-        .map(|(k, f)| (f.last_packet, *k, f.stream.pending(), f.stream.offset()))
+        .filter_map(|(k, f)| {
+            let s = f.stream.as_ref().filter(|s| s.pending() > 0)?;
+            Some((f.last_packet, *k, s.pending(), s.offset()))
+        })
         .collect();
     open.sort();
     for (last, (src, dst), pending, at) in open {
@@ -350,15 +372,20 @@ impl<S: Sink> Run<'_, S> {
 
     fn udp(&mut self, p: &Packet<'_>, seg: &net::Segment<'_>) -> Result<(), Fail> {
         let at = Place(p.number, seg.transport, seg.src, seg.dst);
-        let mut d = match split::Datagram::new(self.opts.shape, seg.payload) {
+        let mut d = match Datagram::new(&self.opts.framing, self.opts.order, seg.payload) {
             Ok(d) => d,
-            Err(f) => {
-                let text = format!("{at}, byte {} of the payload: {}", f.offset, f.what);
+            Err(e) => {
+                let text = format!(
+                    "{at}, byte {} of the payload: {}",
+                    e.offset().unwrap_or(0),
+                    what(&e)
+                );
                 self.sink.report(Level::Error, &text)?;
                 return Ok(());
             }
         };
-        if let Some(&(_, seq)) = d.fields.iter().find(|(n, _)| *n == "msgSeqNum") {
+        let fields = d.fields().to_vec();
+        if let Some(&(_, seq)) = fields.iter().find(|(n, _)| *n == "msgSeqNum") {
             if let Some(prev) = self.seqs.insert((seg.src, seg.dst), seq) {
                 if seq != prev.wrapping_add(1) {
                     let what = if seq > prev {
@@ -372,14 +399,17 @@ impl<S: Sink> Run<'_, S> {
                 }
             }
         }
-        let fields = std::mem::take(&mut d.fields);
         while let Some(piece) = d.next_piece() {
             let piece = match piece {
                 Ok(piece) => piece,
-                Err(f) => {
-                    let text = format!("{at}, byte {} of the payload: {}", f.offset, f.what);
+                Err(e) => {
+                    let text = format!(
+                        "{at}, byte {} of the payload: {}",
+                        e.offset().unwrap_or(0),
+                        what(&e)
+                    );
                     self.sink.report(Level::Error, &text)?;
-                    break;
+                    continue;
                 }
             };
             let origin = Origin {
@@ -421,20 +451,29 @@ impl<S: Sink> Run<'_, S> {
         info: net::TcpInfo,
     ) -> Result<(), Fail> {
         let at = Place(p.number, seg.transport, seg.src, seg.dst);
-        let shape = self.opts.shape;
+        let (framing, order) = (self.opts.framing, self.opts.order);
+        let mut refused = None;
         let flow = self
             .flows
             .entry((seg.src, seg.dst))
             .or_insert_with(|| Flow {
                 dir: tcp::Direction::default(),
-                stream: split::Stream::new(shape),
+                stream: StreamSplitter::new(&framing, order)
+                    .map_err(|e| refused = Some(e))
+                    .ok(),
                 last_packet: 0,
             });
         flow.last_packet = p.number;
+        if let Some(e) = refused {
+            let text = format!("{at}: {e}; this TCP flow is skipped");
+            self.sink.report(Level::Notice, &text)?;
+        }
+        let Some(stream) = flow.stream.as_mut() else {
+            return Ok(());
+        };
         let out = flow.dir.segment(info, seg.payload);
         if out.restart {
-            let pending = flow.stream.pending();
-            flow.stream.reset(0);
+            let pending = stream.reset(0);
             if pending > 0 {
                 let text = format!(
                     "{at}: a new connection (SYN) while {pending} bytes of a message were pending: they are dropped"
@@ -472,8 +511,7 @@ impl<S: Sink> Run<'_, S> {
             self.sink.report(level, &text)?;
         }
         if let Some(gap) = out.gap {
-            let pending = flow.stream.pending();
-            flow.stream.reset(out.at);
+            let pending = stream.reset(out.at);
             let dropped = if pending > 0 {
                 format!(", and the {pending} bytes of the message it cuts are dropped")
             } else {
@@ -487,18 +525,25 @@ impl<S: Sink> Run<'_, S> {
             self.sink.report(Level::Error, &text)?;
         }
         if !out.data.is_empty() {
-            flow.stream.push(out.at, out.data);
+            stream.push(out.at, out.data);
+            let content_sized = matches!(framing, Framing::Raw);
             loop {
-                let piece = match flow.stream.next_piece() {
+                let piece = match stream.next_piece() {
                     None => break,
                     Some(Ok(piece)) => piece,
-                    Some(Err(f)) => {
+                    Some(Err(e)) => {
+                        let rest = if e.is_recoverable() {
+                            ""
+                        } else {
+                            "; the stream resumes with the next segment"
+                        };
                         let text = format!(
-                            "{at}, byte {} of the stream: {}; the stream resumes with the next segment",
-                            f.offset, f.what
+                            "{at}, byte {} of the stream: {}{rest}",
+                            e.offset().unwrap_or(0),
+                            what(&e)
                         );
                         self.sink.report(Level::Error, &text)?;
-                        break;
+                        continue;
                     }
                 };
                 let origin = Origin {
@@ -511,15 +556,15 @@ impl<S: Sink> Run<'_, S> {
                     offset: piece.offset,
                 };
                 match self.sink.message(piece.bytes, &origin) {
-                    Ok(n) => flow.stream.consumed(n),
-                    Err(Fail::Message(e)) if e.is_truncated() && shape.content_sized() => {
-                        if !flow.stream.wait(e.need()) {
-                            let lost = flow.stream.failed().unwrap_or(0);
+                    Ok(n) => stream.consumed(n),
+                    Err(Fail::Message(e)) if e.is_truncated() && content_sized => {
+                        if let Err(big) = stream.wait(e.need()) {
+                            let lost = stream.failed().unwrap_or(0);
                             let text = format!(
-                                "{at}, byte {} of the stream: a message of more than {} bytes \
-                                 ({}); {lost} bytes dropped, the stream resumes with the next segment",
+                                "{at}, byte {} of the stream: {} ({}); {lost} bytes dropped, \
+                                 the stream resumes with the next segment",
                                 e.offset(),
-                                split::MAX_MESSAGE,
+                                what(&big),
                                 e.what()
                             );
                             self.sink.report(Level::Error, &text)?;
@@ -527,7 +572,7 @@ impl<S: Sink> Run<'_, S> {
                         break;
                     }
                     Err(Fail::Message(e)) => {
-                        let rest = match flow.stream.failed() {
+                        let rest = match stream.failed() {
                             Some(n) => format!(
                                 "; {n} bytes dropped, the stream resumes with the next segment"
                             ),
@@ -546,9 +591,8 @@ impl<S: Sink> Run<'_, S> {
             }
         }
         if out.closed {
-            let pending = flow.stream.pending();
-            let offset = flow.stream.offset();
-            flow.stream.reset(0);
+            let offset = stream.offset();
+            let pending = stream.reset(0);
             if pending > 0 {
                 let text = format!(
                     "{at}: the connection closes {pending} bytes into a message \
