@@ -74,7 +74,7 @@ enum Command {
         #[arg(long, value_enum, default_value = "on", value_name = "on|off")]
         schema_id_check: Switch,
         /// Captures: decode only the datagrams and segments that match (repeat: all must
-        /// match): udp, tcp, port=N[,N...], host=IP, IP:PORT, src=IP[:PORT], dst=IP[:PORT].
+        /// match): udp, tcp, port=N (or N,N,...), host=IP, IP:PORT, src=IP or src=IP:PORT, dst=... alike.
         #[arg(long = "filter", value_name = "TERM", value_parser = parse_filter)]
         filters: Vec<Term>,
         /// The input file (SBE bytes, or a pcap/pcapng capture), or - for standard input.

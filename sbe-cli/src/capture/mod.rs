@@ -1,10 +1,11 @@
 //! Reading SBE messages out of network captures: pcap (µs and ns
 //! timestamps, either byte order) and pcapng files, told by their magic.
 //!
-//! [`file`] reads the packets (pcap-parser), [`net`] finds each one's UDP
+//! [`file`](mod@file) reads the packets (pcap-parser), [`net`] finds each one's UDP
 //! datagram or TCP segment (etherparse), [`tcp`] puts each direction's
-//! segments back into a stream, [`split`] finds the messages of a datagram
-//! or stream for a `--framing`, and [`run`] drives it all, handing every
+//! segments back into a stream, the `--framing`'s
+//! [`Datagram`] and [`StreamSplitter`] find the messages of
+//! a datagram or stream, and [`run`] drives it all, handing every
 //! message with where it came from ([`Origin`]) to a [`Sink`].
 //!
 //! UDP: each datagram is a packet of the framing. TCP: each direction

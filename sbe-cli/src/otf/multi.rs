@@ -4,7 +4,7 @@
 //!
 //! The schema id is read with the first schema's header; every schema
 //! must keep its `schemaId` at the same offset, with the same primitive
-//! and byte order (checked once, by [`Schemas::new`]). The rest of each
+//! and byte order (checked once, by `Schemas::new`). The rest of each
 //! message, its header included, is read with its own schema, so headers
 //! may differ in what follows or precedes the schema id.
 //!
