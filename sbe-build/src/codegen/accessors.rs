@@ -13,8 +13,24 @@ use super::values::Val;
 use super::{deprecated, docs, Ctx};
 use crate::ir::Member;
 
+/// `body` without its braces when it is one `{ ... }` block, to be put
+/// in braces of its own (a function's, a branch's): `{ { ... } }` would
+/// need `#[allow(unused_braces)]`.
+pub(crate) fn unbraced(body: TokenStream) -> TokenStream {
+    let mut tokens = body.clone().into_iter();
+    match (tokens.next(), tokens.next()) {
+        (Some(proc_macro2::TokenTree::Group(g)), None)
+            if g.delimiter() == proc_macro2::Delimiter::Brace =>
+        {
+            g.stream()
+        }
+        _ => body,
+    }
+}
+
 /// `attrs`, then a `#[inline]` accessor `name` returning `ret` as `body`.
 fn accessor(attrs: TokenStream, name: &Ident, ret: TokenStream, body: TokenStream) -> TokenStream {
+    let body = unbraced(body);
     quote! {
         #attrs
         #[inline]
@@ -51,7 +67,7 @@ fn gated_accessor(
 /// `value` as is where it is an `Option` already.
 fn when_present(since: u32, value: TokenStream, is_option: bool) -> TokenStream {
     let value = if is_option {
-        value
+        unbraced(value)
     } else {
         quote!(::core::option::Option::Some(#value))
     };

@@ -225,7 +225,7 @@ pub(super) fn block_decoder(
             #struct_fields
         }
 
-        #[allow(deprecated, unused_braces)]
+        #[allow(deprecated)]
         impl<'a> #ident<'a> {
             #first_items
             #required

@@ -310,10 +310,10 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
         Default::default()
     };
     let to_json = to_json_fn(ctx, no_messages, &arms.json, &empty_arms);
-    let derive_debug = if ctx.opts.debug {
-        quote!(#[derive(Debug)])
+    let derives = if ctx.opts.debug {
+        quote!(#[derive(Clone, Debug)])
     } else {
-        TokenStream::new()
+        quote!(#[derive(Clone)])
     };
     let decode_fns = decode_fns(&arms, no_messages, &unused, &end_unused);
     let MessageArms {
@@ -324,8 +324,7 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
     } = &arms;
     quote! {
         /// A decoded message of this schema, by template id.
-        #[derive(Clone)]
-        #derive_debug
+        #derives
         pub enum Message<'a> {
             #variants
             #lifetime_use

@@ -46,6 +46,10 @@ pub(super) fn message_encoder(
         (quote!(), quote!())
     };
     let wrap_fn = message_wrap_fn(ctx, b, m, buf_init, step_init);
+    // `finish` takes `&mut self`, not `self`: moving the encoder into it
+    // made the compiler copy it through memory with wide loads right after
+    // a setter's narrow stores, a store-forwarding stall on every message
+    // (BENCHMARKS.md, session 2).
     quote! {
         #[doc = #doc]
         pub struct #ident<'a> {
@@ -67,11 +71,6 @@ pub(super) fn message_encoder(
 
             /// Writes the groups and var data not written yet, empty, and
             /// returns the message's length.
-            ///
-            /// Takes `&mut self`, not `self`: moving the encoder here made
-            /// the compiler copy it through memory with wide loads right
-            /// after a setter's narrow stores, a store-forwarding stall on
-            /// every message.
             #[inline(always)]
             pub fn finish(&mut self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
                 #finish_body

@@ -168,11 +168,11 @@ pub(super) fn block_json_and_debug(
         ctx,
         quote! {
             /// Writes the fields, groups and var data as a JSON object.
-            #[allow(unused_braces)]
+
         },
         &entries.json,
     );
-    let allow = quote!(#[allow(deprecated, unused_braces)]);
+    let allow = quote!(#[allow(deprecated)]);
     (json_fn, debug_impl(ctx, ident, allow, &entries.debug))
 }
 

@@ -232,8 +232,10 @@ fn set_choices(s: &SetType) -> SetChoices {
         );
         let dep = deprecated(c.deprecated);
         let name = &c.name;
+        let mask_doc = format!(" Mask of choice `{name}`.");
+        let builder_doc = format!(" This set with choice `{name}` set or cleared.");
         out.items.extend(quote! {
-            #[doc = concat!("Mask of choice `", #name, "`.")]
+            #[doc = #mask_doc]
             pub const #mask_name: #raw_type = #mask;
             #doc
             #dep
@@ -241,7 +243,7 @@ fn set_choices(s: &SetType) -> SetChoices {
             pub const fn #getter(self) -> bool {
                 self.0 & Self::#mask_name != 0
             }
-            #[doc = concat!("This set with choice `", #name, "` set or cleared.")]
+            #[doc = #builder_doc]
             #dep
             #[inline]
             #[must_use]
