@@ -37,7 +37,9 @@ pub use layout::{encoded_length, field_length};
 pub use model::*;
 pub use report::layout_json;
 pub use resolve::is_identifier;
-pub use wire::{block_end, DimensionLayout, HeaderLayout, HeaderRole, IntSlot, VarDataLayout};
+pub use wire::{
+    block_end, null_bytes, DimensionLayout, HeaderLayout, HeaderRole, IntSlot, VarDataLayout,
+};
 
 use crate::error::Error;
 use crate::schema;
