@@ -261,6 +261,8 @@ struct Run<'o, S> {
     /// Last `msgSeqNum` per UDP flow.
     seqs: HashMap<(SocketAddr, SocketAddr), u64>,
     links_said: HashSet<u32>,
+    /// The current datagram's packet header fields.
+    fields: Vec<Field>,
     summary: Summary,
 }
 
@@ -276,6 +278,7 @@ pub fn run<S: Sink>(
         flows: HashMap::new(),
         seqs: HashMap::new(),
         links_said: HashSet::new(),
+        fields: Vec::new(),
         summary: Summary::default(),
     };
     let end = loop {
@@ -385,7 +388,23 @@ impl<S: Sink> Run<'_, S> {
                 return Ok(());
             }
         };
-        let fields = d.fields().to_vec();
+        // Kept in a buffer of the run: no allocation per packet.
+        let mut fields = std::mem::take(&mut self.fields);
+        fields.clear();
+        fields.extend_from_slice(d.fields());
+        let r = self.datagram(p, seg, &mut d, &fields);
+        self.fields = fields;
+        r
+    }
+
+    fn datagram(
+        &mut self,
+        p: &Packet<'_>,
+        seg: &net::Segment<'_>,
+        d: &mut Datagram<'_>,
+        fields: &[Field],
+    ) -> Result<(), Fail> {
+        let at = Place(p.number, seg.transport, seg.src, seg.dst);
         if let Some(&(_, seq)) = fields.iter().find(|(n, _)| *n == "msgSeqNum") {
             if let Some(prev) = self.seqs.insert((seg.src, seg.dst), seq) {
                 if seq != prev.wrapping_add(1) {
@@ -419,7 +438,7 @@ impl<S: Sink> Run<'_, S> {
                 transport: seg.transport,
                 src: seg.src,
                 dst: seg.dst,
-                fields: &fields,
+                fields,
                 offset: piece.offset,
             };
             match self.sink.message(piece.bytes, &origin) {
