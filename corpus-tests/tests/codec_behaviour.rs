@@ -121,6 +121,33 @@ fn a_nested_group_newer_than_the_message_reads_as_absent() {
 }
 
 #[test]
+fn a_composite_newer_than_the_message_reads_as_null_not_as_none() {
+    // Version 1: the price is there.
+    let mut buf = [0u8; 64];
+    let mut e = evolve::QuoteEncoder::wrap(&mut buf).unwrap();
+    e.seq(7);
+    e.px().mantissa(Some(12_068_000_000_000));
+    let n = e.finish().unwrap();
+    let d = evolve::QuoteDecoder::decode(&buf[..n]).unwrap();
+    // One Option: the member's own (no Option<Option<i64>>).
+    let mantissa: Option<i64> = d.px().mantissa();
+    assert_eq!(mantissa, Some(12_068_000_000_000));
+    assert_eq!(d.px().exponent(), -9);
+    // Version 0, by hand: header, `seq`, no legs. The price reads as null
+    // and is left out of the JSON (FORMAT.md rule 12).
+    let v0 = [4, 0, 1, 0, 9, 0, 0, 0, 7, 0, 0, 0, 2, 0, 0, 0];
+    let m = evolve::decode(&v0).unwrap();
+    let evolve::Message::Quote(d) = &m;
+    assert_eq!(d.px().mantissa(), None);
+    assert!(
+        m.to_json().ends_with(r#""body":{"seq":7,"legs":[]}}"#),
+        "{}",
+        m.to_json()
+    );
+    assert!(!format!("{d:?}").contains("px"), "{d:?}");
+}
+
+#[test]
 fn a_schema_without_messages_decodes_nothing() {
     let header = [0, 0, 1, 0, 10, 0, 0, 0];
     let unknown = Error::UnknownTemplateId { template_id: 1 };

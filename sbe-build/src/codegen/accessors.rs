@@ -103,6 +103,15 @@ pub(crate) fn str_getter(
     }
 }
 
+/// Whether a field newer than its block reads as its type's `NULL` (a
+/// composite every member of which has a null) rather than as `None`, so
+/// that an optional member does not read as `Option<Option<_>>`.
+pub(super) fn reads_null_when_absent(view: &FieldView) -> bool {
+    // Whether a null exists does not depend on the byte order.
+    matches!(view.val, Val::Comp { len, .. } if len > 0)
+        && crate::ir::null_bytes(&view.field.ty, crate::ir::ByteOrder::Little).is_some()
+}
+
 /// The accessors of a block decoder's fields.
 pub(super) fn field_accessors(fields: &[FieldView]) -> TokenStream {
     let mut out = TokenStream::new();
@@ -125,7 +134,21 @@ pub(super) fn field_accessors(fields: &[FieldView]) -> TokenStream {
         let dep = deprecated(f.deprecated);
         let ret = view.val.dec_type();
         let read = view.read.clone();
-        out.extend(if view.gated {
+        let null_composite = match &view.val {
+            Val::Comp { dec, .. } if view.gated && reads_null_when_absent(view) => Some(dec),
+            _ => None,
+        };
+        out.extend(if let Some(dec) = null_composite {
+            let since_version = f.since_version;
+            let body = quote!(if self.version >= #since_version { #read } else { #dec::NULL });
+            let note = " Every member null when the message's version predates the field.";
+            accessor(
+                quote!(#doc #[doc = ""] #[doc = #note] #dep),
+                name,
+                ret,
+                body,
+            )
+        } else if view.gated {
             let is_option = view.val.is_option();
             let ret = if is_option {
                 ret

@@ -233,6 +233,9 @@ fn field_entry(entries: &mut Entries, view: &FieldView) {
     if !view.gated {
         let (json, debug) = keyed(val, key, quote!(self.#name()));
         entries.push(None, json, debug);
+    } else if super::accessors::reads_null_when_absent(view) {
+        let (json, debug) = keyed(val, key, quote!(self.#name()));
+        entries.push(Some(since_guard(f.since_version)), json, debug);
     } else if val.is_option() || matches!(val, Val::Const { .. }) {
         // A constant is read where it is written down (no bytes).
         let v = if val.is_option() {

@@ -352,6 +352,24 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
     }
 }
 
+/// `NULL`, the composite with every member null, where every member has a
+/// null (optional or constant): what a field of the type newer than the
+/// message reads as, so that its accessor needs no `Option` of its own.
+fn null_const(ctx: &Ctx, e: &TypeEntry, len: usize) -> TokenStream {
+    let Some(bytes) = crate::ir::null_bytes(e.ty, ctx.schema.byte_order) else {
+        return TokenStream::new();
+    };
+    if len == 0 || bytes.len() != len {
+        return TokenStream::new();
+    }
+    let bytes = bytes.into_iter().map(proc_macro2::Literal::u8_unsuffixed);
+    quote! {
+        /// The composite with every member null: what a field of this
+        /// type reads as in a message older than the field.
+        pub const NULL: Self = Self { buf: &[#(#bytes),*] };
+    }
+}
+
 /// A composite's decoder `dec`, a view of its `len` bytes, with its JSON
 /// and `Debug`.
 fn composite_decoder(
@@ -367,6 +385,7 @@ fn composite_decoder(
     );
     let dep = deprecated(e.ty.deprecated);
     let getters = accessors::member_accessors(ctx, members);
+    let null = null_const(ctx, e, len);
     let entries = json_debug::member_entries(members);
     let json_fn = json_debug::write_json_fn(
         ctx,
@@ -396,6 +415,7 @@ fn composite_decoder(
                     ::core::option::Option::None => ::core::result::Result::Err(::sbe_rt::Error::Truncated { needed: #len, available: buf.len() }),
                 }
             }
+            #null
             #getters
             #json_fn
         }
