@@ -26,6 +26,5 @@ pub mod framing;
 pub mod inspect;
 pub mod otf;
 
-/// Several schemas at once (in `otf/multi.rs`; to be declared in `otf`).
-#[path = "otf/multi.rs"]
-pub mod multi;
+/// Several schemas at once: `otf::multi`, also at the crate's top level.
+pub use otf::multi;

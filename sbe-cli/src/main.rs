@@ -20,8 +20,21 @@ use sbe_cli::otf::Codec;
 #[derive(Parser)]
 #[command(name = "sbe", version, about)]
 struct Cli {
+    /// Let schemas xi:include files outside their own folder (absolute
+    /// paths, `..`, file: URLs); refused by default, so that a schema from
+    /// elsewhere reads nothing but its folder.
+    #[arg(long, global = true)]
+    allow_includes_outside: bool,
     #[command(subcommand)]
     command: Command,
+}
+
+/// Where schemas may `xi:include` from, as `--allow-includes-outside` says
+/// (set once in `main`, read by every command that loads a schema).
+static INCLUDES: std::sync::OnceLock<sbe_build::ir::IncludePolicy> = std::sync::OnceLock::new();
+
+fn include_policy() -> sbe_build::ir::IncludePolicy {
+    INCLUDES.get().copied().unwrap_or_default()
 }
 
 /// A check that is on or off.
@@ -203,6 +216,9 @@ fn parse_framing(s: &str) -> Result<Framing, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let _ = INCLUDES.set(sbe_build::ir::IncludePolicy {
+        allow_outside: cli.allow_includes_outside,
+    });
     let r = match cli.command {
         Command::Layout { schema } => layout(&schema),
         Command::Validate { schema } => validate(&schema),
@@ -256,7 +272,7 @@ fn main() -> ExitCode {
 
 /// Load a schema, printing its errors; `None` when it is unusable.
 fn load(path: &Path) -> Option<Schema> {
-    match sbe_build::ir::load(path) {
+    match sbe_build::ir::load_with(path, include_policy()) {
         Ok(s) => Some(s),
         Err(e) => {
             eprintln!("{e}");

@@ -51,3 +51,27 @@ fn an_include_of_a_device_is_refused_at_the_include() {
         "{err}"
     );
 }
+
+#[test]
+fn allow_includes_outside_lets_the_include_be_read_and_refused_as_a_device() {
+    let xml = format!(
+        "<messageSchema xmlns:xi=\"http://www.w3.org/2001/XInclude\" package=\"p\" id=\"1\">\n<types>\n{HEADER}\n</types>\n<xi:include href=\"/dev/zero\"/>\n</messageSchema>\n"
+    );
+    let dir = common::scratch("dev-zero-allowed");
+    let path = dir.join("hostile.xml");
+    std::fs::write(&path, xml).expect("write schema");
+    let (code, _, err) = common::sbe(
+        &[
+            "validate",
+            "--allow-includes-outside",
+            "--schema",
+            &path.to_string_lossy(),
+        ],
+        b"",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("hostile.xml:8:1: error: included file /dev/zero is not a regular file"),
+        "{err}"
+    );
+}

@@ -9,6 +9,7 @@
 pub mod decode;
 pub mod encode;
 pub(crate) mod json;
+pub mod multi;
 pub mod size;
 
 use std::collections::HashMap;
