@@ -5,7 +5,8 @@ use std::collections::HashSet;
 
 use super::layout::{self, Slot};
 use super::model::*;
-use super::resolve::{char_text, Resolver};
+use super::resolve::Resolver;
+use super::types::char_text;
 use crate::schema::{Element, Pos};
 
 /// The members of one block: a message root or a group entry.

@@ -23,12 +23,16 @@
 //! assert_eq!(ping.block_length, 13);
 //! ```
 
+mod choices;
+mod composite;
 mod layout;
+mod limits;
 mod message;
 mod model;
 mod primitive;
 mod report;
 mod resolve;
+mod types;
 mod wire;
 
 use std::path::Path;
