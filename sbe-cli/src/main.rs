@@ -178,6 +178,12 @@ Captures (pcap or pcapng, told by their magic), one per framing shape:
                                                             # iLink 3 / B3 EntryPoint over TCP
   sbe decode --schema fix.xml --framing sofh --filter 10.0.0.1:9000 session.pcap   # SOFH
   sbe decode --schema venue.xml --framing len=u32be,counts=message feed.pcap       # custom
+  sbe decode --schema venue.xml --framing packet=16,len=u16be feed.pcap
+                                          # 16-byte packet header, u16 BE length counting itself
+  sbe decode --schema venue.xml --framing packet=24,len=u32le,counts=message,enc=u16le feed.pcap
+                                          # 24-byte packet header, u32 LE length, encoding type
+  sbe decode --schema venue.xml --framing len=u16le@0,prefix=0,align=8 orders.pcap
+                                          # the length inside the SBE header, frames padded to 8
   sbe decode --schema schemas/car.xml cars.pcap                 # raw: messages back to back
   sbe decode --schema mktdata.xml --schema session.xml --framing sofh-le replay.pcap
 
