@@ -46,79 +46,77 @@ impl Resolver<'_> {
             );
             return None;
         }
-        let null_value = match enc_type.as_ref().and_then(|t| t.null_value) {
-            Some(Scalar::Int(v)) => v,
-            _ => match encoding.default_null() {
-                Scalar::Int(v) => v,
-                Scalar::Float(_) => 0,
-            },
-        };
-        let (min, max) = match &enc_type {
-            Some(t) => (t.min_value, t.max_value),
-            None => (None, None),
-        };
+        let range = EnumRange::new(encoding, enc_type.as_ref());
         let mut values: Vec<ValidValue> = Vec::new();
-        let mut names = HashSet::new();
-        let mut seen = HashSet::new();
+        let mut seen = SeenValues::default();
         for v in e.children_named("validValue") {
-            let Some(name) = self.name(v) else { continue };
-            let value = match parse_value(encoding, &v.text) {
-                Ok(Scalar::Int(x)) => x,
-                Ok(Scalar::Float(_)) => continue,
-                Err(msg) => {
-                    self.error(&v.pos, format!("validValue {name}: {msg}"));
-                    continue;
-                }
-            };
-            let out_of = |bound: Option<Scalar>, below: bool| match bound {
-                Some(Scalar::Int(b)) => (below && value < b) || (!below && value > b),
-                _ => false,
-            };
-            if out_of(min, true) || out_of(max, false) {
-                let show = |s: Option<Scalar>| match s {
-                    Some(Scalar::Int(b)) => b.to_string(),
-                    _ => "-".into(),
-                };
-                self.error(
-                    &v.pos,
-                    format!(
-                        "validValue {name} outside of range {} - {}: {value}",
-                        show(min),
-                        show(max)
-                    ),
-                );
+            if let Some(value) = self.valid_value(v, &range, &mut seen) {
+                values.push(value);
             }
-            if value == null_value {
-                // The reference rejects this; real schemas (MEMX) ship it.
-                self.warning(
-                    &v.pos,
-                    format!("validValue {name} is the enum's null value {value}"),
-                );
-            }
-            if !names.insert(name.clone()) {
-                self.error(&v.pos, format!("duplicate validValue name \"{name}\""));
-            }
-            if !seen.insert(value) {
-                self.error(
-                    &v.pos,
-                    format!("duplicate validValue value {value} (\"{name}\")"),
-                );
-            }
-            values.push(ValidValue {
-                since_version: self.since_version(v),
-                deprecated: self.deprecated(v),
-                description: v.attr("description").map(str::to_string),
-                name,
-                value,
-            });
         }
         Some(EnumType {
             encoding,
             // The enum's own presence; its encoding type's does not carry over
             // (the reference reports such an enum as required).
             presence: self.presence(e),
-            null_value,
+            null_value: range.null_value,
             values,
+        })
+    }
+
+    /// One `<validValue>`, checked against the enum's range and the values
+    /// before it; `None` when it has no name or no value of the encoding.
+    fn valid_value(
+        &mut self,
+        v: &Element,
+        range: &EnumRange,
+        seen: &mut SeenValues,
+    ) -> Option<ValidValue> {
+        let name = self.name(v)?;
+        let value = match parse_value(range.encoding, &v.text) {
+            Ok(Scalar::Int(x)) => x,
+            Ok(Scalar::Float(_)) => return None,
+            Err(msg) => {
+                self.error(&v.pos, format!("validValue {name}: {msg}"));
+                return None;
+            }
+        };
+        if range.excludes(value) {
+            let show = |s: Option<Scalar>| match s {
+                Some(Scalar::Int(b)) => b.to_string(),
+                _ => "-".into(),
+            };
+            self.error(
+                &v.pos,
+                format!(
+                    "validValue {name} outside of range {} - {}: {value}",
+                    show(range.min),
+                    show(range.max)
+                ),
+            );
+        }
+        if value == range.null_value {
+            // The reference rejects this; real schemas (MEMX) ship it.
+            self.warning(
+                &v.pos,
+                format!("validValue {name} is the enum's null value {value}"),
+            );
+        }
+        if !seen.names.insert(name.clone()) {
+            self.error(&v.pos, format!("duplicate validValue name \"{name}\""));
+        }
+        if !seen.values.insert(value) {
+            self.error(
+                &v.pos,
+                format!("duplicate validValue value {value} (\"{name}\")"),
+            );
+        }
+        Some(ValidValue {
+            since_version: self.since_version(v),
+            deprecated: self.deprecated(v),
+            description: v.attr("description").map(str::to_string),
+            name,
+            value,
         })
     }
 
@@ -169,4 +167,52 @@ impl Resolver<'_> {
         }
         Some(SetType { encoding, choices })
     }
+}
+
+/// What an enum's valid values are checked against: the encoding they are
+/// written in, the bounds of its encoding type and the null value.
+struct EnumRange {
+    encoding: Primitive,
+    min: Option<Scalar>,
+    max: Option<Scalar>,
+    /// The encoding type's `nullValue`, or the primitive's default null.
+    null_value: i128,
+}
+
+impl EnumRange {
+    fn new(encoding: Primitive, enc_type: Option<&Encoded>) -> Self {
+        let null_value = match enc_type.and_then(|t| t.null_value) {
+            Some(Scalar::Int(v)) => v,
+            _ => match encoding.default_null() {
+                Scalar::Int(v) => v,
+                Scalar::Float(_) => 0,
+            },
+        };
+        let (min, max) = match enc_type {
+            Some(t) => (t.min_value, t.max_value),
+            None => (None, None),
+        };
+        EnumRange {
+            encoding,
+            min,
+            max,
+            null_value,
+        }
+    }
+
+    /// Whether `value` is below the minimum or above the maximum.
+    fn excludes(&self, value: i128) -> bool {
+        let out_of = |bound: Option<Scalar>, below: bool| match bound {
+            Some(Scalar::Int(b)) => (below && value < b) || (!below && value > b),
+            _ => false,
+        };
+        out_of(self.min, true) || out_of(self.max, false)
+    }
+}
+
+/// The valid value names and values one enum has so far, for duplicates.
+#[derive(Default)]
+struct SeenValues {
+    names: HashSet<String>,
+    values: HashSet<i128>,
 }

@@ -90,9 +90,22 @@ impl Resolver<'_> {
                 _ => {}
             }
         }
+        let end = self.place_fields(&mut fields, &field_elems);
+        let block_length = self.block_length(e, owner, end);
+        Some(Block {
+            fields,
+            groups,
+            data,
+            block_length,
+        })
+    }
+
+    /// Set the offsets of a block's `fields` (read from `field_elems`, one
+    /// for each), reporting overlaps; the end of the last one.
+    fn place_fields(&mut self, fields: &mut [Field], field_elems: &[&Element]) -> u32 {
         let slots: Vec<Slot> = fields
             .iter()
-            .zip(&field_elems)
+            .zip(field_elems)
             .map(|(f, c)| Slot {
                 explicit_offset: self.uint_attr(c, "offset"),
                 length: f.encoded_length,
@@ -111,26 +124,25 @@ impl Resolver<'_> {
         for (f, off) in fields.iter_mut().zip(&placed.offsets) {
             f.offset = *off;
         }
-        let block_length = match self.uint_attr(e, "blockLength") {
-            Some(b) if b < placed.end => {
+        placed.end
+    }
+
+    /// The block's `blockLength`: as declared, unless it is less than
+    /// `end`, the end of its fields (an error), or `end` if not declared.
+    fn block_length(&mut self, e: &Element, owner: &str, end: u32) -> u32 {
+        match self.uint_attr(e, "blockLength") {
+            Some(b) if b < end => {
                 self.error(
                     &e.pos,
                     format!(
-                        "blockLength {b} of \"{owner}\" is smaller than its fields ({} bytes)",
-                        placed.end
+                        "blockLength {b} of \"{owner}\" is smaller than its fields ({end} bytes)"
                     ),
                 );
-                placed.end
+                end
             }
             Some(b) => b,
-            None => placed.end,
-        };
-        Some(Block {
-            fields,
-            groups,
-            data,
-            block_length,
-        })
+            None => end,
+        }
     }
 
     fn check_unique(
