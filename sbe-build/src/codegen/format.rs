@@ -389,7 +389,7 @@ impl Printer {
             }
             ['>'] | ['>', '>'] if lv.angle > 0 => {
                 lv.angle = lv.angle.saturating_sub(op.len() as u32);
-                let path = !lv.decl_angle.is_some_and(|d| lv.angle < d);
+                let path = lv.decl_angle.is_none_or(|d| lv.angle >= d);
                 if !path {
                     lv.decl_angle = None;
                 }
