@@ -26,12 +26,14 @@ fn main() {
     }
     let mut modules = String::new();
     let mut table = String::new();
+    let mut lazy = String::new();
     for (name, path) in &schemas {
         generate(&out, name, path);
         let _ = writeln!(
             modules,
             "#[allow(dead_code, clippy::all)]\npub mod {name} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{name}.rs\")); }}"
         );
+        lazy.push_str(&lazy_arms(name, path));
         let _ = writeln!(
             table,
             "    Schema {{ name: {name:?}, xml: {:?}, decode: |b| {name}::decode(b).map(|m| (m.to_json(), format!(\"{{m:?}}\"))), message_length: {name}::message_length }},",
@@ -39,11 +41,29 @@ fn main() {
         );
     }
     let text = format!(
-        "{modules}\n/// Every schema compiled in.\npub const SCHEMAS: &[Schema] = &[\n{table}];\n"
+        "{modules}\n/// Every schema compiled in.\npub const SCHEMAS: &[Schema] = &[\n{table}];\n\n\
+         /// Every message's own lazy `decode` (header and root block checked only), then its\n\
+         /// `Debug`, `write_json` and `checked_length`: every field, group, nested group and\n\
+         /// var data read through the typed API on bytes nobody checked whole.\n\
+         pub fn read_lazily(bytes: &[u8]) {{\n{lazy}}}\n"
     );
     std::fs::write(out.join("schemas.rs"), text).expect("write schemas.rs");
     println!("cargo:rerun-if-changed={}", repo.join("schemas").display());
     println!("cargo:rerun-if-changed={}", shared.display());
+}
+
+/// The statements of `read_lazily` for the messages of one schema.
+fn lazy_arms(module: &str, path: &Path) -> String {
+    let schema = sbe_build::ir::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = String::new();
+    for m in &schema.messages {
+        let decoder = format!("{}Decoder", sbe_build::codegen::names::camel(&m.name));
+        let _ = writeln!(
+            out,
+            "    if let Ok(d) = {module}::{decoder}::decode(bytes) {{ let _ = format!(\"{{d:?}}\"); let mut w = sbe_rt::JsonWriter::new(); d.write_json(&mut w); let _ = w.finish(); let _ = d.checked_length(); let _ = d.encoded_length(); }}"
+        );
+    }
+    out
 }
 
 fn generate(out: &Path, name: &str, path: &Path) {

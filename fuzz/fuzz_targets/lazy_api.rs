@@ -1,7 +1,9 @@
 //! The typed lazy API without the module's `decode` first: `XDecoder::decode`
 //! checks the header and root block only, so every field, group, nested
-//! group and var data is read on bytes nobody checked whole, in schema
-//! order and (by the first byte) in reverse.
+//! group and var data is read on bytes nobody checked whole: the car and
+//! market data field by field, in schema order and (by the first byte) in
+//! reverse; every message of every schema (MDP3 and iLink 3 included)
+//! through its `Debug`, `write_json` and `checked_length`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -104,4 +106,6 @@ fuzz_target!(|data: &[u8]| {
         let _ = format!("{d:?}");
     }
     market_data(bytes);
+    // Every message of every schema, lazily (MDP3 and iLink 3 with ../shared).
+    sbe_fuzz::read_lazily(bytes);
 });
