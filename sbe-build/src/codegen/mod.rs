@@ -385,7 +385,35 @@ fn tokens(
     if dispatch {
         out.extend(dispatch::dispatch(&ctx, &messages.decoders));
     }
-    out
+    unsuffixed_usize(out)
+}
+
+/// `tokens` with every `NNusize` literal written `NN`: `quote!` suffixes
+/// the `usize` values the generator interpolates (offsets, lengths,
+/// counts), and every place they land types them as `usize` already (an
+/// offset added to a position, an array length, a const generic), so the
+/// suffix only makes the code read as generated. Every corpus schema's code
+/// compiles under `deny(warnings, clippy::all)` without it (corpus-tests).
+fn unsuffixed_usize(tokens: TokenStream) -> TokenStream {
+    use proc_macro2::{Group, Literal, TokenTree};
+    tokens
+        .into_iter()
+        .map(|tree| match tree {
+            TokenTree::Group(g) => {
+                let mut out = Group::new(g.delimiter(), unsuffixed_usize(g.stream()));
+                out.set_span(g.span());
+                TokenTree::Group(out)
+            }
+            TokenTree::Literal(lit) => {
+                let text = lit.to_string();
+                match text.strip_suffix("usize").map(str::parse::<usize>) {
+                    Some(Ok(n)) => TokenTree::Literal(Literal::usize_unsuffixed(n)),
+                    _ => TokenTree::Literal(lit),
+                }
+            }
+            other => other,
+        })
+        .collect()
 }
 
 /// Where to split the messages between the two parts: after 55% of the
