@@ -21,8 +21,8 @@ use super::Ctx;
 use crate::ir::Group;
 
 /// `sbe_rt::codec::MAX_EMPTY_ENTRIES`: the most entries of no bytes a group
-/// may claim.
-const MAX_EMPTY_ENTRIES: u64 = 1 << 20;
+/// may claim (corpus-tests' `codec_behaviour` checks the two are equal).
+pub const MAX_EMPTY_ENTRIES: u64 = 1 << 20;
 
 /// The iterator over the entries of group `g`. `top`: a group of a root
 /// block; `gated`: newer than the block it is in, so an older message

@@ -74,6 +74,7 @@ mod dispatch;
 mod encoders;
 mod format;
 mod groups;
+pub use groups::MAX_EMPTY_ENTRIES;
 mod json_debug;
 pub mod names;
 mod sections;
