@@ -621,15 +621,12 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
                 self.order,
             )
             .unwrap_or(0);
-            let len = u64::try_from(len).unwrap_or(u64::MAX);
-            // The generated decoders' rule: the length is checked against
-            // its maximum before the bytes are looked for.
-            if let Err(e @ sbe_rt::Error::LengthOutOfRange { .. }) =
-                sbe_rt::codec::data_end(self.buf, *pos + data_offset, len, lay.max_length)
-            {
-                return Err(self.rule_error(*pos, "var data", e));
-            }
-            let len = sbe_rt::codec::to_usize(len);
+            let len = sbe_rt::codec::to_usize(u64::try_from(len).unwrap_or(u64::MAX));
+            // The generated decoders' rule (in `data_end`): the length is
+            // checked against its maximum before the bytes are looked for;
+            // `take` below reports bytes that are not there.
+            sbe_rt::codec::check_length(len, lay.max_length)
+                .map_err(|e| self.rule_error(*pos, "var data", e))?;
             let shown = self.path.split_once('.').map_or("", |(_, rest)| rest);
             self.sink
                 .note(*pos, data_offset, format_args!("{shown} (length {len})"));
