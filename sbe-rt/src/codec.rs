@@ -336,6 +336,65 @@ pub fn skip_front(tail: &mut [u8], n: usize) -> (&mut [u8], Result<()>) {
     }
 }
 
+/// An encoder's step to section `k` (its groups and var data numbered in
+/// schema order): the sections from `*step` up to `k` that are not
+/// written yet are written `empty` (`empty[s]`: section `s`'s bytes when
+/// written empty) at the front of `tail`, which is left after them.
+/// Going back (`k < *step`) is [`Error::WrongOrder`].
+///
+/// In order (`*step == k`, the usual case) this is one comparison; the
+/// rest is out of line.
+///
+/// ```
+/// use sbe_rt::{codec::advance, Error};
+///
+/// // Two sections: a group written empty as its dimension, a var data as its length.
+/// const EMPTY: &[&[u8]] = &[&[4, 0, 0, 0], &[0]];
+/// let mut buf = [9u8; 6];
+/// let mut tail: &mut [u8] = &mut buf;
+/// let mut step = 0;
+/// advance(&mut step, 2, &mut tail, EMPTY)?; // both skipped: written empty
+/// assert_eq!((step, tail.len()), (2, 1));
+/// assert_eq!(advance(&mut step, 1, &mut tail, EMPTY), Err(Error::WrongOrder));
+/// assert_eq!(buf, [4, 0, 0, 0, 0, 9]);
+/// # Ok::<(), sbe_rt::Error>(())
+/// ```
+#[inline(always)]
+pub fn advance(step: &mut usize, k: usize, tail: &mut &mut [u8], empty: &[&[u8]]) -> Result<()> {
+    if *step == k {
+        return Ok(());
+    }
+    let (rest, done) = advance_slow(*step, k, core::mem::take(tail), empty);
+    *tail = rest;
+    done?;
+    *step = k;
+    Ok(())
+}
+
+/// [`advance`] when sections are skipped or out of order. Takes and
+/// returns the tail by value, so that the caller's tail never has its
+/// address taken and stays in registers.
+#[cold]
+#[inline(never)]
+fn advance_slow<'a>(
+    step: usize,
+    k: usize,
+    tail: &'a mut [u8],
+    empty: &[&[u8]],
+) -> (&'a mut [u8], Result<()>) {
+    if step > k {
+        return (tail, Err(Error::WrongOrder));
+    }
+    let mut n = 0;
+    for bytes in empty.get(step..k).unwrap_or_default() {
+        n = match write_at(tail, n, bytes) {
+            Ok(n) => n,
+            Err(e) => return (tail, Err(e)),
+        };
+    }
+    skip_front(tail, n)
+}
+
 /// Writes var data: a `P`-byte length prefix (zeroed, returned for the
 /// caller to fill in) then `data`, taken off the front of `tail`, provided
 /// `reserve` bytes stay free after it: one capacity check for all three.

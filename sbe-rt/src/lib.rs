@@ -11,7 +11,13 @@
 //!   byte outside the slice, plus the checked [`check_len`], [`slice`](fn@slice),
 //!   [`slice_mut`] and [`put_slice`];
 //! * [`codec`]: checked helpers generated decoders and encoders share
-//!   (stepping over groups and var data, carving an encode buffer);
+//!   (the rules for counts and lengths, carving an encode buffer,
+//!   stepping an encoder from section to section);
+//! * [`group`]: the iterators over a group's entries, generic over the
+//!   generated entry decoder; [`layout`]: where a dimension's and a
+//!   var-data length's members are, as the constants generated code
+//!   passes them; [`sections`]: a lazy message decoder's cache of where
+//!   its groups and var data start;
 //! * [`text`]: char arrays (NUL trimming, UTF-8, NUL padding);
 //! * [`JavaFloat`] / [`JavaDouble`]: floats printed as Java prints them,
 //!   as the reference implementation does;
@@ -127,6 +133,9 @@ pub mod codec;
 pub mod error;
 pub mod float;
 pub mod framing;
+pub mod group;
+pub mod layout;
+pub mod sections;
 pub mod sofh;
 pub mod text;
 pub mod wire;

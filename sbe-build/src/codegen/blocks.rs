@@ -326,7 +326,7 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
         // Nested types first, so each type follows the types it uses.
         let groups = group_types(ctx, &block, &stem, true, &mut out.tokens);
         out.tokens
-            .extend(block_decoder(ctx, &block, &decoder, Some(m), &groups));
+            .extend(block_decoder(ctx, &block, &decoder, Some(m), None, &groups));
         out.tokens
             .extend(encoders::message_encoder(ctx, &block, &encoder, m, &groups));
         out.decoders.push((i, decoder));
@@ -381,10 +381,15 @@ fn group_types(
             enc: format_ident!("{group_stem}Encoder"),
         };
         let nested = group_types(ctx, &entry, &group_stem, false, out);
-        // An entry stands an empty group in for one newer than its version.
-        let gated = b.is_gated(g.since_version);
-        out.extend(groups::group_iter(ctx, g, &group, top, gated));
-        out.extend(block_decoder(ctx, &entry, &group.entry, None, &nested));
+        out.extend(groups::group_iter(g, &group, top));
+        out.extend(block_decoder(
+            ctx,
+            &entry,
+            &group.entry,
+            None,
+            Some(g),
+            &nested,
+        ));
         out.extend(encoders::group_encoder(ctx, g, &entry, &group, &nested));
         idents.push(group);
     }

@@ -12,6 +12,7 @@ use quote::quote;
 
 use super::accessors;
 use super::blocks::{entries_are_blocks, Accessor, Block, GroupIdents};
+use super::groups;
 use super::json_debug;
 use super::sections::{self, EntryWalk};
 use super::values::Val;
@@ -177,6 +178,7 @@ pub(super) fn block_decoder(
     b: &Block,
     ident: &Ident,
     msg: Option<&Message>,
+    group: Option<&Group>,
     group_idents: &[GroupIdents],
 ) -> TokenStream {
     let shape = Shape::of(b, msg.is_some());
@@ -194,11 +196,20 @@ pub(super) fn block_decoder(
         Some(m) => root_items(ctx, b, m, &shape),
         None => entry_length_fn(&shape),
     };
-    let required = required_fn(b);
+    let required = required_fn(b, shape.root);
     let make_fn = if shape.fixed_entry {
         from_block_fn(b, &shape, &held.inits)
     } else {
         wrap_at_fn(ctx, b, &shape, &walk.statements, &held.inits)
+    };
+    // A root decoder makes itself; an entry decoder is made by its group's
+    // iterator (`sbe_rt::group`), through the trait.
+    let (own_items, entry_impl) = match group {
+        Some(g) if !shape.root => (
+            TokenStream::new(),
+            groups::entry_impl(ctx, g, ident, shape.fixed_entry, quote!(#required #make_fn)),
+        ),
+        _ => (quote!(#required #make_fn), TokenStream::new()),
     };
     let lazy_items = if shape.lazy {
         sections::lazy_fns(ctx, b, group_idents)
@@ -228,9 +239,7 @@ pub(super) fn block_decoder(
         #[allow(deprecated)]
         impl<'a> #ident<'a> {
             #first_items
-            #required
-
-            #make_fn
+            #own_items
 
             #lazy_items
 
@@ -243,6 +252,8 @@ pub(super) fn block_decoder(
             #getters
             #json_fn
         }
+
+        #entry_impl
 
         #debug_impl
     }
@@ -461,8 +472,9 @@ fn entry_length_fn(shape: &Shape) -> TokenStream {
     }
 }
 
-/// `required`: the block length the fields of the acting version need.
-fn required_fn(b: &Block) -> TokenStream {
+/// `required`: the block length the fields of the acting version need (a
+/// root decoder's own `const fn`; an entry's, its group trait's).
+fn required_fn(b: &Block, root: bool) -> TokenStream {
     let base = b.base_len();
     let mut sinces: Vec<u32> = b
         .fields
@@ -479,10 +491,15 @@ fn required_fn(b: &Block) -> TokenStream {
             body = quote!(if version >= #since { #end } else { #body });
         }
     }
+    let signature = if root {
+        quote!(pub const fn required(version: u32) -> usize)
+    } else {
+        quote!(fn required(version: u32) -> usize)
+    };
     quote! {
         /// The block length the fields of version `version` need.
         #[inline]
-        pub const fn required(version: u32) -> usize {
+        #signature {
             let _ = version;
             #body
         }

@@ -387,50 +387,19 @@ fn data_writers(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
     out
 }
 
-/// `advance` (the sections before `k` written, empty where not written
-/// yet) and its out-of-line slow path.
+/// `advance`: the sections before `k` written, empty where not written
+/// yet (`sbe_rt::codec::advance`, given each section's empty bytes).
 fn advance_fns(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
     let tail_place = tail.place();
-    let empty_arms = (0..b.sections()).map(|section| {
+    let empty_sections = (0..b.sections()).map(|section| {
         let bytes = empty_section(ctx, b, section);
-        quote!(#section => &[#(#bytes),*],)
+        quote!(&[#(#bytes),*])
     });
     quote! {
         /// Writes the sections before `k` that are not written yet, empty.
         #[inline(always)]
         fn advance(&mut self, k: usize) -> ::core::result::Result<(), ::sbe_rt::Error> {
-            if self.step == k {
-                return ::core::result::Result::Ok(());
-            }
-            let (tail, done) = Self::advance_slow(self.step, k, ::core::mem::take(&mut #tail_place));
-            #tail_place = tail;
-            done?;
-            self.step = k;
-            ::core::result::Result::Ok(())
-        }
-
-        /// [`Self::advance`] when sections are skipped or out of order:
-        /// writes them at the front of `tail` and gives back the rest.
-        /// Takes and returns the tail by value, not `self`, so that the
-        /// tail never has its address taken and stays in registers.
-        #[cold]
-        #[inline(never)]
-        fn advance_slow(step: usize, k: usize, tail: &'a mut [u8]) -> (&'a mut [u8], ::core::result::Result<(), ::sbe_rt::Error>) {
-            if step > k {
-                return (tail, ::core::result::Result::Err(::sbe_rt::Error::WrongOrder));
-            }
-            let mut n = 0;
-            for s in step..k {
-                let empty: &[u8] = match s {
-                    #(#empty_arms)*
-                    _ => &[],
-                };
-                n = match ::sbe_rt::codec::write_at(tail, n, empty) {
-                    ::core::result::Result::Ok(n) => n,
-                    ::core::result::Result::Err(e) => return (tail, ::core::result::Result::Err(e)),
-                };
-            }
-            ::sbe_rt::codec::skip_front(tail, n)
+            ::sbe_rt::codec::advance(&mut self.step, k, &mut #tail_place, &[#(#empty_sections),*])
         }
     }
 }

@@ -6,19 +6,17 @@
 //! iterator (`s{i}`), any other group as its position (`s{i}`, its entries
 //! found again when iterated), var data as its bytes (`d{j}`).
 //!
-//! A message's root decoder finds them lazily: `sec` caches where each
-//! section starts once known (`usize::MAX` until then; section 0 starts
-//! after the block), `sbe_at` finds one by stepping over the sections
-//! before it (`sbe_step`, `sbe_walk`) from the nearest known one, and var
-//! data is read through `sbe_d{j}`, which remembers where the next section
-//! starts.
+//! A message's root decoder finds them lazily, through an
+//! `sbe_rt::sections::Sections` cache of where each starts once known;
+//! what the generated code adds is `sbe_step`, where each of its sections
+//! ends, and `sbe_d{j}`, which reads var data `j` through the cache.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::blocks::{data_layout, entries_are_blocks, Block, GroupIdents};
 use super::decoder::Shape;
-use super::values::{getter, plus, to_u64};
+use super::values::uint_slot;
 use super::Ctx;
 use crate::ir::{Data, Group};
 
@@ -53,7 +51,7 @@ pub(super) fn group_at(shape: &Shape, section: usize, g: &Group, iter: &Ident) -
     let field = group_field(section);
     if shape.lazy {
         let next = section + 1;
-        quote!(#iter::open(self.buf, self.sbe_at(#section), self.version, self.sec.get(#next)))
+        quote!(#iter::open(self.buf, self.sbe_at(#section), self.version, self.sec.slot(#next)))
     } else if entries_are_blocks(g) {
         quote!(self.#field)
     } else {
@@ -72,19 +70,13 @@ pub(super) fn data_bytes(shape: &Shape, j: usize) -> TokenStream {
     }
 }
 
-/// The arguments of `sbe_rt::codec::var_data` and `data_end` for var data
-/// `d` whose encoding composite starts at `pos` in `buf`: where its bytes
-/// start, their length as read, and the most allowed.
-fn var_data_args(ctx: &Ctx, d: &Data) -> TokenStream {
+/// The layout of var data `d` as an `sbe_rt::layout::VarData` (its
+/// `read` and `end` take the buffer and where its encoding starts).
+fn var_data_layout(ctx: &Ctx, d: &Data) -> TokenStream {
     let (length_offset, data_offset) = data_layout(d);
-    let get_length = getter(ctx, d.length_primitive);
-    let length = to_u64(
-        d.length_primitive,
-        quote!(#get_length(::sbe_rt::slice(buf, pos, #data_offset)?, #length_offset)),
-    );
-    let start = plus(quote!(pos), data_offset);
+    let length = uint_slot(ctx, d.length_primitive, length_offset);
     let max_length = d.max_length;
-    quote!(buf, #start, #length, #max_length)
+    quote!(::sbe_rt::layout::VarData { length: #length, data_offset: #data_offset, max_length: #max_length })
 }
 
 /// What an entry decoder's `wrap_at` does to step over its sections
@@ -133,9 +125,9 @@ pub(super) fn entry_walk(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> EntryW
     for (j, d) in b.data.iter().enumerate() {
         let since = d.since_version;
         let field = data_field(j);
-        let args = var_data_args(ctx, d);
+        let layout = var_data_layout(ctx, d);
         let read = quote!({
-            let (d, end) = ::sbe_rt::codec::var_data(#args)?;
+            let (d, end) = #layout.read(buf, pos)?;
             pos = end;
             d
         });
@@ -155,10 +147,9 @@ pub(super) fn entry_walk(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> EntryW
 pub(super) fn cache_field(b: &Block) -> (TokenStream, TokenStream) {
     let sections = b.sections();
     let slots = sections + 1;
-    let unknown = (0..sections).map(|_| quote!(::core::cell::Cell::new(usize::MAX)));
     (
-        quote!(sec: [::core::cell::Cell<usize>; #slots],),
-        quote!(sec: [::core::cell::Cell::new(pos), #(#unknown),*],),
+        quote!(sec: ::sbe_rt::sections::Sections<#slots>,),
+        quote!(sec: ::sbe_rt::sections::Sections::new(pos),),
     )
 }
 
@@ -174,8 +165,8 @@ fn step_arms(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStream {
     }
     for (j, d) in b.data.iter().enumerate() {
         let section = b.groups.len() + j;
-        let args = var_data_args(ctx, d);
-        let step = quote!(::sbe_rt::codec::data_end(#args)?);
+        let layout = var_data_layout(ctx, d);
+        let step = quote!(#layout.end(buf, pos)?);
         let since = d.since_version;
         let end = when_present(b.is_gated(since), since, step, quote!(pos));
         arms.extend(quote!(#section => #end,));
@@ -183,79 +174,28 @@ fn step_arms(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStream {
     arms
 }
 
-/// A root decoder's lazy section lookup: `sbe_at`, `sbe_end_at`,
-/// `sbe_step`, `sbe_walk` and the var data readers.
+/// A root decoder's lazy section lookup (`sbe_rt::sections` holds the
+/// cache and the walk): `sbe_step`, the one step that differs per message,
+/// `sbe_at`, and the var data readers.
 pub(super) fn lazy_fns(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStream {
-    let end = b.sections();
-    let lookup = cache_lookup_fns(end);
-    let walk = walk_fns(step_arms(ctx, b, groups), end);
+    let step_arms = step_arms(ctx, b, groups);
     let readers = data_readers(ctx, b);
-    quote! {
-        #lookup
-
-        #walk
-
-        #readers
-    }
-}
-
-/// `sbe_at` (where one section starts) and `sbe_end_at` (where the message
-/// ends, every section found on the way remembered); `end`: the section
-/// count, the cache's last slot.
-fn cache_lookup_fns(end: usize) -> TokenStream {
-    quote! {
-        /// Where section `i` (a group or var data; `i` = their count:
-        /// the end) starts, checked: known once reached (in order, or
-        /// by `checked_length`), else found by stepping over the
-        /// sections before it from the nearest known one, and
-        /// remembered.
-        #[inline]
-        fn sbe_at(&self, i: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-            match self.sec.get(i) {
-                ::core::option::Option::Some(c) if c.get() != usize::MAX => ::core::result::Result::Ok(c.get()),
-                _ => {
-                    // Only section `i` is remembered here: storing every
-                    // position found made the hot path keep them all
-                    // (`car_decode` 438 -> 476 instructions).
-                    let known = self.sec.each_ref().map(::core::cell::Cell::get);
-                    let (pos, _) = Self::sbe_walk(self.buf, self.version, known, i)?;
-                    if let ::core::option::Option::Some(c) = self.sec.get(i) {
-                        c.set(pos);
-                    }
-                    ::core::result::Result::Ok(pos)
-                }
+    // The groups' accessors open them where the cache says they start.
+    let at_fn = if b.groups.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! {
+            /// Where section `i` starts, checked (found once, then cached).
+            #[inline]
+            fn sbe_at(&self, i: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+                self.sec.at(i, self.buf, self.version, Self::sbe_step)
             }
         }
-
-        /// Where the message ends ([`Self::sbe_at`] of the end),
-        /// remembering where every section starts on the way, so that
-        /// reading sections after `checked_length` (as the module's
-        /// `decode` calls it) steps over nothing again.
-        #[inline]
-        fn sbe_end_at(&self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-            match self.sec.get(#end) {
-                ::core::option::Option::Some(c) if c.get() != usize::MAX => ::core::result::Result::Ok(c.get()),
-                _ => {
-                    let known = self.sec.each_ref().map(::core::cell::Cell::get);
-                    let (end, found) = Self::sbe_walk(self.buf, self.version, known, #end)?;
-                    for (c, p) in self.sec.iter().zip(found) {
-                        c.set(p);
-                    }
-                    ::core::result::Result::Ok(end)
-                }
-            }
-        }
-    }
-}
-
-/// `sbe_step` (over one section, by `step_arms`) and `sbe_walk` (over the
-/// sections up to one); `end`: the section count.
-fn walk_fns(step_arms: TokenStream, end: usize) -> TokenStream {
-    let slots = end + 1;
+    };
     quote! {
         /// Steps over section `j` starting at `pos`: where it ends, checked.
         #[inline(always)]
-        fn sbe_step(buf: &'a [u8], version: u32, j: usize, pos: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+        fn sbe_step(buf: &[u8], version: u32, j: usize, pos: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
             let _ = version;
             ::core::result::Result::Ok(match j {
                 #step_arms
@@ -263,58 +203,25 @@ fn walk_fns(step_arms: TokenStream, end: usize) -> TokenStream {
             })
         }
 
-        /// Where section `i` starts, and the sections' positions
-        /// (`known`, with `usize::MAX` where not known yet; section 0
-        /// always is) with those up to it filled in, stepping from the
-        /// nearest known one before it.
-        /// Takes and returns copies, not `self`: the decoder's address
-        /// never escapes to an out-of-line call, so it can live in
-        /// registers.
-        #[inline(never)]
-        fn sbe_walk(buf: &'a [u8], version: u32, mut known: [usize; #slots], i: usize) -> ::core::result::Result<(usize, [usize; #slots]), ::sbe_rt::Error> {
-            let mut j = i.min(#end);
-            while j > 0 && !matches!(known.get(j), ::core::option::Option::Some(&p) if p != usize::MAX) {
-                j -= 1;
-            }
-            let mut pos = known.get(j).copied().unwrap_or(0);
-            while j < i {
-                pos = Self::sbe_step(buf, version, j, pos)?;
-                j += 1;
-                if let ::core::option::Option::Some(p) = known.get_mut(j) {
-                    *p = pos;
-                }
-            }
-            ::core::result::Result::Ok((pos, known))
-        }
+        #at_fn
+
+        #readers
     }
 }
 
-/// A root decoder's `sbe_d{j}` per var data: reads where the section
-/// starts (found once), then the data, and remembers where the next
-/// section starts. Data that does not check reads as empty.
+/// A root decoder's `sbe_d{j}` per var data: its bytes, found through the
+/// section cache; data that does not check reads as empty.
 fn data_readers(ctx: &Ctx, b: &Block) -> TokenStream {
     let mut out = TokenStream::new();
     for (j, d) in b.data.iter().enumerate() {
         let section = b.groups.len() + j;
-        let next = section + 1;
         let reader = data_reader(j);
-        let args = var_data_args(ctx, d);
+        let layout = var_data_layout(ctx, d);
         out.extend(quote! {
             #[inline]
             fn #reader(&self) -> &'a [u8] {
                 let buf = self.buf;
-                let found = self.sbe_at(#section).and_then(|pos| {
-                    ::sbe_rt::codec::var_data(#args)
-                });
-                match found {
-                    ::core::result::Result::Ok((d, end)) => {
-                        if let ::core::option::Option::Some(c) = self.sec.get(#next) {
-                            c.set(end);
-                        }
-                        d
-                    }
-                    ::core::result::Result::Err(_) => &[],
-                }
+                self.sec.data(#section, buf, self.version, Self::sbe_step, |pos| #layout.read(buf, pos))
             }
         });
     }
@@ -356,14 +263,14 @@ pub(super) fn message_length_fns(lazy: bool) -> TokenStream {
             /// do not check, everything from the header on.
             #[inline]
             pub fn encoded_length(&self) -> usize {
-                HEADER_LENGTH + self.sbe_end_at().unwrap_or(self.buf.len())
+                HEADER_LENGTH + self.sec.end(self.buf, self.version, Self::sbe_step).unwrap_or(self.buf.len())
             }
 
             /// Checks the groups and var data (`decode` checks the header
             /// and the root block only) and returns the bytes of the whole
             /// message.
             pub fn checked_length(&self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-                ::core::result::Result::Ok(HEADER_LENGTH + self.sbe_end_at()?)
+                ::core::result::Result::Ok(HEADER_LENGTH + self.sec.end(self.buf, self.version, Self::sbe_step)?)
             }
         }
     } else {

@@ -88,6 +88,24 @@ pub(crate) fn getter(ctx: &Ctx, p: Primitive) -> TokenStream {
     quote!(::sbe_rt::#function)
 }
 
+/// An unsigned integer member of primitive `p` at `offset`, in the
+/// schema's byte order, as an `sbe_rt::layout::Uint`.
+pub(crate) fn uint_slot(ctx: &Ctx, p: Primitive, offset: usize) -> TokenStream {
+    let width = match p.size() {
+        1 => "U8",
+        2 => "U16",
+        4 => "U32",
+        _ => "U64",
+    };
+    let variant = if width == "U8" {
+        format_ident!("U8")
+    } else {
+        let order = if ctx.order() == "be" { "Be" } else { "Le" };
+        format_ident!("{width}{order}")
+    };
+    quote!(::sbe_rt::layout::Uint::#variant(#offset))
+}
+
 /// `::sbe_rt::put_u16_le`.
 pub(crate) fn putter(ctx: &Ctx, p: Primitive) -> TokenStream {
     let function = format_ident!("put_{}_{}", prim_name(p), ctx.order());
@@ -456,14 +474,5 @@ pub(crate) fn plus(e: TokenStream, n: usize) -> TokenStream {
         e
     } else {
         quote!(#e + #n)
-    }
-}
-
-/// `u64::from(e)` for a value of primitive `p` (just `e` for u64).
-pub(crate) fn to_u64(p: Primitive, e: TokenStream) -> TokenStream {
-    if p == Primitive::Uint64 {
-        e
-    } else {
-        quote!(u64::from(#e))
     }
 }
