@@ -357,3 +357,32 @@ fn big_endian_and_custom_header() {
     assert_eq!(s.byte_order, ir::ByteOrder::Big);
     assert_eq!(ir::encoded_length(&s.header), Some(5));
 }
+
+#[test]
+fn empty_groups_and_var_data_have_their_bytes_in_the_ir() {
+    let types = r#"
+    <composite name="bigDim">
+      <type name="numInGroup" primitiveType="uint8"/>
+      <type name="blockLength" primitiveType="uint16"/>
+    </composite>"#;
+    let messages = r#"
+  <sbe:message name="M" id="1">
+    <group name="plain" id="2" dimensionType="groupSizeEncoding">
+      <field name="a" id="3" type="uint32"/>
+    </group>
+    <group name="odd" id="4" dimensionType="bigDim">
+      <field name="b" id="5" type="uint64"/>
+      <data name="note" id="6" type="varData"/>
+    </group>
+    <data name="text" id="7" type="varData"/>
+  </sbe:message>"#;
+    let little = load(types, messages).expect("loads");
+    let m = &little.messages[0];
+    let (plain, odd) = (&m.groups[0], &m.groups[1]);
+    assert!(plain.entries_are_blocks() && !odd.entries_are_blocks());
+    // The block length where the dimension has it, the count 0.
+    assert_eq!(plain.empty_bytes(little.byte_order), [4, 0, 0, 0]);
+    assert_eq!(odd.empty_bytes(little.byte_order), [0, 8, 0]);
+    assert_eq!(odd.empty_bytes(ir::ByteOrder::Big), [0, 0, 8]);
+    assert_eq!(m.data[0].empty_bytes(), [0, 0]);
+}

@@ -289,13 +289,6 @@ pub(super) fn dim_of(g: &Group) -> Dim {
     }
 }
 
-/// Whether the entries of `g` are blocks only (no nested groups, no var
-/// data): such a group is checked whole when opened, and its entry decoder
-/// is handed its block.
-pub(super) fn entries_are_blocks(g: &Group) -> bool {
-    g.groups.is_empty() && g.data.is_empty()
-}
-
 /// Layout of a var data encoding composite: (length offset, data offset).
 pub(super) fn data_layout(d: &Data) -> (usize, usize) {
     let layout = d.layout();

@@ -11,7 +11,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::accessors;
-use super::blocks::{entries_are_blocks, Accessor, Block, GroupIdents};
+use super::blocks::{Accessor, Block, GroupIdents};
 use super::groups;
 use super::json_debug;
 use super::sections::{self, EntryWalk};
@@ -54,7 +54,7 @@ impl Shape {
             fixed_entry: !root && sections == 0,
             ext: b.has_ext(),
             uses_base: b.uses_base(),
-            needs_buf: lazy || b.groups.iter().any(|g| !entries_are_blocks(g)),
+            needs_buf: lazy || b.groups.iter().any(|g| !g.entries_are_blocks()),
         }
     }
 }

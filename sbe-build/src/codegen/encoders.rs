@@ -10,7 +10,7 @@ use quote::quote;
 use super::blocks::{data_layout, dim_of, Accessor, Block, GroupIdents};
 use super::values::{int_lit, plus, putter, rust_prim, Val};
 use super::{deprecated, docs, Ctx};
-use crate::ir::{ByteOrder, Group, Message, Primitive};
+use crate::ir::{Group, Message};
 
 /// The encoder of message `m`, whose root block is `b`.
 pub(super) fn message_encoder(
@@ -404,34 +404,13 @@ fn advance_fns(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
     }
 }
 
-/// Bytes of an integer in the schema's byte order.
-fn int_bytes(ctx: &Ctx, p: Primitive, v: u64) -> Vec<u8> {
-    let size = p.size() as usize;
-    let mut out: Vec<u8> = v.to_le_bytes().iter().take(size).copied().collect();
-    if ctx.schema.byte_order == ByteOrder::Big {
-        out.reverse();
-    }
-    out
-}
-
-/// The bytes of section `section` written empty: a group's dimension with
-/// its block length and no entries, or a var data's zero length.
+/// The bytes of section `section` written empty (the IR's
+/// `Group::empty_bytes` and `Data::empty_bytes`).
 fn empty_section(ctx: &Ctx, b: &Block, section: usize) -> Vec<u8> {
     match b.groups.get(section) {
-        Some(g) => {
-            let dim = dim_of(g);
-            let mut out = vec![0u8; dim.len];
-            let block_length =
-                int_bytes(ctx, dim.block_length_primitive, u64::from(g.block_length));
-            for (i, byte) in block_length.into_iter().enumerate() {
-                if let Some(slot) = out.get_mut(dim.block_length_offset + i) {
-                    *slot = byte;
-                }
-            }
-            out
-        }
+        Some(g) => g.empty_bytes(ctx.schema.byte_order),
         None => match b.data.get(section - b.groups.len()) {
-            Some(d) => vec![0u8; data_layout(d).1],
+            Some(d) => d.empty_bytes(),
             None => Vec::new(),
         },
     }

@@ -13,7 +13,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::blocks::{dim_of, entries_are_blocks, GroupIdents};
+use super::blocks::{dim_of, GroupIdents};
 use super::values::uint_slot;
 use super::Ctx;
 use crate::ir::Group;
@@ -28,7 +28,7 @@ pub const MAX_EMPTY_ENTRIES: u64 = 1 << 20;
 pub(super) fn group_iter(g: &Group, idents: &GroupIdents, top: bool) -> TokenStream {
     let GroupIdents { iter, entry, .. } = idents;
     let doc = format!(" The entries of group `{}`, in order.", g.name);
-    let ty = if entries_are_blocks(g) {
+    let ty = if g.entries_are_blocks() {
         quote!(::sbe_rt::group::Blocks<'a, #entry<'a>, #top>)
     } else {
         quote!(::sbe_rt::group::Entries<'a, #entry<'a>>)

@@ -14,7 +14,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::blocks::{data_layout, entries_are_blocks, Block, GroupIdents};
+use super::blocks::{data_layout, Block, GroupIdents};
 use super::decoder::Shape;
 use super::values::uint_slot;
 use super::Ctx;
@@ -52,7 +52,7 @@ pub(super) fn group_at(shape: &Shape, section: usize, g: &Group, iter: &Ident) -
     if shape.lazy {
         let next = section + 1;
         quote!(#iter::open(self.buf, self.sbe_at(#section), self.version, self.sec.slot(#next)))
-    } else if entries_are_blocks(g) {
+    } else if g.entries_are_blocks() {
         quote!(self.#field)
     } else {
         quote!(#iter::at(self.buf, self.#field, self.version))
@@ -96,7 +96,7 @@ pub(super) fn entry_walk(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> EntryW
         let since = g.since_version;
         let gated = b.is_gated(since);
         let field = group_field(section);
-        if entries_are_blocks(g) {
+        if g.entries_are_blocks() {
             // Checked whole here; an absent group is an empty one.
             let check = quote!({
                 let (g, end) = #iter::check(buf, pos, version)?;

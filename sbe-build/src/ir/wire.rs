@@ -130,6 +130,43 @@ impl Group {
 }
 
 impl Group {
+    /// Whether the entries are blocks only (no nested groups, no var
+    /// data): a decoder can then check the whole span of entries when the
+    /// group is opened.
+    pub fn entries_are_blocks(&self) -> bool {
+        self.groups.is_empty() && self.data.is_empty()
+    }
+
+    /// The bytes of this group with no entries, as an encoder writes a
+    /// group it was not given: the dimension with its block length (where
+    /// that is on the wire) and a count of 0.
+    pub fn empty_bytes(&self, order: ByteOrder) -> Vec<u8> {
+        let layout = self.dimension_layout();
+        let mut out = vec![0u8; layout.encoded_length as usize];
+        if let Some(IntSlot::Wire { offset, primitive }) = layout.block_length {
+            let le = u64::from(self.block_length).to_le_bytes();
+            let mut value: Vec<u8> = le.into_iter().take(primitive.size() as usize).collect();
+            if order == ByteOrder::Big {
+                value.reverse();
+            }
+            let at = offset as usize;
+            if let Some(dst) = out.get_mut(at..at + value.len()) {
+                dst.copy_from_slice(&value);
+            }
+        }
+        out
+    }
+}
+
+impl Data {
+    /// The bytes of this var data when empty, as an encoder writes one it
+    /// was not given: a length of 0 (and whatever lies before the data).
+    pub fn empty_bytes(&self) -> Vec<u8> {
+        vec![0u8; self.layout().data_offset as usize]
+    }
+}
+
+impl Group {
     /// The fewest bytes each entry takes after its block at acting version
     /// `version`: the dimensions of its nested groups and the length
     /// prefixes of its var data, those present in that version. A count
