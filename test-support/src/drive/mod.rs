@@ -385,7 +385,8 @@ pub fn first_diff(a: &V, b: &V, path: &str) -> Option<String> {
 
 /// Message `i` of `d` encoded with the values `data` gives, through the
 /// typed encoder, twice: into `big` (which holds any message the drivers
-/// write) and into a buffer of `buf_len` bytes full of garbage. Checks:
+/// write) and into a buffer full of garbage of `buf_len(len)` bytes
+/// (`len`: the message's length, `None` when it was rejected). Checks:
 ///
 /// - into `big`: `Ok`, or a value the schema cannot hold gave its clean
 ///   `Err` (and so does the second);
@@ -400,13 +401,14 @@ pub fn roundtrip(
     i: usize,
     data: &[u8],
     canonical: bool,
-    buf_len: usize,
+    buf_len: impl FnOnce(Option<usize>) -> usize,
     big: &mut [u8],
 ) -> Option<usize> {
     let what = format!("{} {}", d.key, d.messages[i]);
     let mut s = Src::new(data, canonical);
     let mut written = Vec::new();
     let r = (d.encode)(i, &mut s, big, &mut written);
+    let buf_len = buf_len(r.as_ref().ok().copied());
     let mut small = vec![0xa5u8; buf_len];
     let mut s2 = Src::new(data, canonical);
     let r2 = (d.encode)(i, &mut s2, &mut small, &mut Vec::new());
