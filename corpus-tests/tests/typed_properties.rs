@@ -98,7 +98,14 @@ fn check_all(data: &[u8], buf_frac: u16, canonical: bool) -> Result<(), TestCase
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+    // No failure file: a failing input is in the message, and the test
+    // runs in place from a checkout that may be read-only (CI). 24 cases
+    // unless PROPTEST_CASES asks for more.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     /// Anything the typed encoders take: NaNs, unknown enum values, NULs
     /// in text, values too long or counts too high (a clean `Err`).
