@@ -123,4 +123,46 @@ fn main() {
         "{modules}\n/// Whether `../shared` (corpus and vectors) was found at build time.\npub const SHARED_AVAILABLE: bool = {available};\n\n/// Decodes a message with the schema at a corpus path (or `repo/...`, `fixture/...`), giving its JSON and length.\npub type DecodeFn = fn(&[u8]) -> Result<(String, usize), sbe_rt::Error>;\n\n/// A schema's generated `message_length`.\npub type LengthFn = fn(&[u8]) -> Result<usize, sbe_rt::Error>;\n\n/// Every compiled schema by path.\npub const SCHEMAS: &[(&str, DecodeFn, LengthFn)] = &[\n{table}];\n"
     );
     sbe_build::write_if_changed(&out.join("corpus.rs"), &text).expect("write corpus.rs");
+    drivers(&out, &repo, available.then_some(&shared));
+}
+
+/// Writes `$OUT_DIR/drivers.rs`: drivers of the typed encoders and
+/// decoders (test-support's `drive::gen`) for car and market data and,
+/// with ../shared, the reference's market-data sample, CME MDP3 and CME
+/// iLink 3, each a module named as its generated code's, with `_drive`.
+fn drivers(out: &Path, repo: &Path, shared: Option<&PathBuf>) {
+    let mut schemas: Vec<(String, PathBuf)> = ["schemas/car.xml", "schemas/market-data.xml"]
+        .iter()
+        .map(|own| (format!("repo/{own}"), repo.join(own)))
+        .collect();
+    if let Some(shared) = shared {
+        for rel in [
+            "sbe/benchmarks/fix-message-samples.xml",
+            "sbe/tests/FixBinary.xml",
+            "sbe/tests/ilinkbinary.xml",
+        ] {
+            schemas.push((rel.to_string(), shared.join("corpus").join(rel)));
+        }
+    }
+    let mut text = String::new();
+    let mut table = String::new();
+    for (key, xml) in &schemas {
+        let schema = sbe_build::ir::load(xml).unwrap_or_else(|e| panic!("{}: {e}", xml.display()));
+        let name = module_name(key);
+        let module = format!("{name}_drive");
+        text.push_str(&test_support::drive::gen::drivers(
+            &schema,
+            &format!("corpus_tests::{name}"),
+            &module,
+        ));
+        let _ = writeln!(
+            table,
+            "    Drivers {{ key: {key:?}, messages: {module}::MESSAGES, encode: {module}::encode, read: {module}::read }},"
+        );
+    }
+    let _ = write!(
+        text,
+        "\n/// Every schema with drivers.\npub const DRIVERS: &[Drivers] = &[\n{table}];\n"
+    );
+    sbe_build::write_if_changed(&out.join("drivers.rs"), &text).expect("write drivers.rs");
 }

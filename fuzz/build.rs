@@ -1,6 +1,8 @@
 //! Generates the decoders the targets fuzz: the repo's car and market
 //! data always; with ../shared beside the checkout, the reference's
-//! market-data sample, CME MDP3 and CME iLink 3 (read in place).
+//! market-data sample, CME MDP3 and CME iLink 3 (read in place). And for
+//! each, the drivers of its typed encoders and decoders (test-support's
+//! `drive::gen`), which `typed_roundtrip` runs.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -27,8 +29,21 @@ fn main() {
     let mut modules = String::new();
     let mut table = String::new();
     let mut lazy = String::new();
+    let mut drivers = String::new();
+    let mut drivers_table = String::new();
     for (name, path) in &schemas {
         generate(&out, name, path);
+        let schema =
+            sbe_build::ir::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        drivers.push_str(&test_support::drive::gen::drivers(
+            &schema,
+            &format!("crate::{name}"),
+            &format!("{name}_drive"),
+        ));
+        let _ = writeln!(
+            drivers_table,
+            "    test_support::drive::Drivers {{ key: {name:?}, messages: {name}_drive::MESSAGES, encode: {name}_drive::encode, read: {name}_drive::read }},"
+        );
         let _ = writeln!(
             modules,
             "#[allow(dead_code, clippy::all)]\npub mod {name} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{name}.rs\")); }}"
@@ -48,6 +63,10 @@ fn main() {
          pub fn read_lazily(bytes: &[u8]) {{\n{lazy}}}\n"
     );
     std::fs::write(out.join("schemas.rs"), text).expect("write schemas.rs");
+    let drivers = format!(
+        "{drivers}\n/// The typed-encoder drivers of every schema, in `SCHEMAS`' order.\npub const DRIVERS: &[test_support::drive::Drivers] = &[\n{drivers_table}];\n"
+    );
+    sbe_build::write_if_changed(&out.join("drivers.rs"), &drivers).expect("write drivers.rs");
     println!("cargo:rerun-if-changed={}", repo.join("schemas").display());
     println!("cargo:rerun-if-changed={}", shared.display());
 }

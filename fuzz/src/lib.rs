@@ -18,6 +18,7 @@ pub struct Schema {
 }
 
 include!(concat!(env!("OUT_DIR"), "/schemas.rs"));
+include!(concat!(env!("OUT_DIR"), "/drivers.rs"));
 
 /// The schema a target picks with its first byte.
 pub fn pick(selector: u8) -> &'static Schema {

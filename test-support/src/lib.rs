@@ -10,10 +10,15 @@
 //!   mapping of `vectors/FORMAT.md`; [`diff_exact`] compares to the letter;
 //!   [`without_schema`] drops the `"schema"` key before comparing.
 //! - [`alloc`] counts allocations, for the zero-allocation tests.
+//! - `drive` (feature `drive`) writes and runs drivers of the typed
+//!   generated encoders, for the fuzz target `typed_roundtrip` and
+//!   corpus-tests' `typed_properties`.
 
 #![deny(missing_docs)]
 
 pub mod alloc;
+#[cfg(feature = "drive")]
+pub mod drive;
 
 use std::path::{Path, PathBuf};
 

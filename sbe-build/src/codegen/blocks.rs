@@ -126,7 +126,7 @@ pub(super) struct Accessor {
 
 impl<'s> Block<'s> {
     /// The root block of message `m`.
-    fn message(m: &'s Message) -> Self {
+    pub(super) fn message(m: &'s Message) -> Self {
         Block::new(Block {
             name: &m.name,
             fields: &m.fields,
@@ -141,7 +141,7 @@ impl<'s> Block<'s> {
     }
 
     /// An entry of group `g`.
-    fn group(g: &'s Group) -> Self {
+    pub(super) fn group(g: &'s Group) -> Self {
         Block::new(Block {
             name: &g.name,
             fields: &g.fields,
@@ -338,7 +338,7 @@ fn claim_groups(ctx: &mut Ctx, groups: &[Group], stem: &str) {
 
 /// Claims the stem of group `g` of the block named `stem` (its types are
 /// the stem with `Decoder`, `Entry` and `Encoder`).
-fn claim_group(ctx: &mut Ctx, stem: &str, g: &Group) -> String {
+pub(super) fn claim_group(ctx: &mut Ctx, stem: &str, g: &Group) -> String {
     ctx.claim_family(
         &format!("{stem}{}", names::camel(&g.name)),
         &["Decoder", "Entry", "Encoder"],

@@ -68,6 +68,7 @@
 //! than the message's acting version read as `None`.
 
 mod accessors;
+pub mod api;
 mod blocks;
 mod decoder;
 mod dispatch;
