@@ -2,10 +2,26 @@
 //! schemas from a `build.rs`, the way `prost-build` does for protobuf.
 //!
 //! The flow is parse → resolve and lay out ([`ir`]) → generate code
-//! ([`generate`], [`compile`]). Every wire fact (offsets, block lengths per
-//! version, the header's, dimensions' and var data's members, null values,
-//! maxima) is computed once, in the IR, which the `sbe` command and
-//! [`compat`] read too.
+//! ([`generate`], [`compile`]). Every wire fact is computed once, in the
+//! IR, which the `sbe` command's run-time codec, its layout report and
+//! [`compat`] read too:
+//!
+//! | fact | where in [`ir`] |
+//! |---|---|
+//! | offsets of fields, members and composites | `Field::offset`, `Member::offset` (`ir/layout.rs`) |
+//! | the end of a block at each acting version | [`ir::block_end`] |
+//! | the header's roles (blockLength, templateId, schemaId, version; numGroups, numVarDataFields) | [`ir::HeaderRole`], `Schema::header_layout` |
+//! | a dimension's blockLength and numInGroup, their maximum | `Group::dimension_layout` |
+//! | what an entry takes after its block, per version | `Group::entry_tail` |
+//! | a var data's length and data members, its maximum | `Data::layout` |
+//! | the bytes of a group or var data written empty | `Group::empty_bytes`, `Data::empty_bytes` |
+//! | presence, null values | `Field::presence`, [`ir::null_bytes`] |
+//!
+//! The generated code holds the schema's names, offsets and types; what
+//! every message shares (group iterators, a lazy decoder's section cache,
+//! an encoder's section stepping, the checks) is generic code in
+//! `sbe-rt`, which both decoders call, so that the generated decoder and
+//! `sbe decode` give the same verdict on the same bytes.
 //!
 //! ```no_run
 //! // in build.rs's main:
