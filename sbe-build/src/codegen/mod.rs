@@ -395,18 +395,32 @@ fn tokens(
 /// offset added to a position, an array length, a const generic), so the
 /// suffix only makes the code read as generated. Every corpus schema's code
 /// compiles under `deny(warnings, clippy::all)` without it (corpus-tests).
+///
+/// Each group's stream is taken out of the group before it is walked,
+/// which leaves the stream the only owner of its tokens: walking a shared
+/// stream would copy every token in it.
 fn unsuffixed_usize(tokens: TokenStream) -> TokenStream {
+    let mut text = String::new();
+    unsuffixed_usize_in(tokens, &mut text)
+}
+
+/// [`unsuffixed_usize`], with `text` to print literals into.
+fn unsuffixed_usize_in(tokens: TokenStream, text: &mut String) -> TokenStream {
     use proc_macro2::{Group, Literal, TokenTree};
+    use std::fmt::Write as _;
     tokens
         .into_iter()
         .map(|tree| match tree {
             TokenTree::Group(g) => {
-                let mut out = Group::new(g.delimiter(), unsuffixed_usize(g.stream()));
-                out.set_span(g.span());
+                let (delimiter, span, stream) = (g.delimiter(), g.span(), g.stream());
+                drop(g);
+                let mut out = Group::new(delimiter, unsuffixed_usize_in(stream, text));
+                out.set_span(span);
                 TokenTree::Group(out)
             }
             TokenTree::Literal(lit) => {
-                let text = lit.to_string();
+                text.clear();
+                let _ = write!(text, "{lit}");
                 match text.strip_suffix("usize").map(str::parse::<usize>) {
                     Some(Ok(n)) => TokenTree::Literal(Literal::usize_unsuffixed(n)),
                     _ => TokenTree::Literal(lit),
