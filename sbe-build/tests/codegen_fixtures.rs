@@ -186,3 +186,20 @@ fn a_described_item_still_names_its_schema_element() {
         );
     }
 }
+
+/// The generated code goes through syn before it is printed: a user
+/// attribute syn cannot read is a configuration error, not a panic.
+#[test]
+fn an_attribute_syn_cannot_read_is_refused() {
+    let schema = sbe_build::ir::load(fixtures().join("tiny.xml")).unwrap();
+    for attribute in ["#[derive(Ord)] #[foo bar]", "#[doc = struct]"] {
+        let err = sbe_build::Config::new()
+            .type_attribute(".", attribute)
+            .generate(&schema)
+            .unwrap_err();
+        assert!(
+            matches!(err, sbe_build::Error::TypeAttribute { .. }),
+            "{attribute}: {err}"
+        );
+    }
+}
