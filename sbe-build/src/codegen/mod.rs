@@ -309,9 +309,31 @@ pub(crate) fn docs(description: Option<&str>, generated: String) -> TokenStream 
             "" => String::new(),
             text => format!(" {text}"),
         };
+        let line = doc_literal(&line);
         out.extend(quote!(#[doc = #line]));
     }
     out
+}
+
+/// `text` as a raw string literal where it can be one: there is no
+/// escaping to do here, nor to undo where syn reads the literal and
+/// prettyplease prints it as a `///` comment (docs are a third of the
+/// text). The comment is the same either way.
+fn doc_literal(text: &str) -> proc_macro2::Literal {
+    if text.chars().any(|c| c.is_control() && c != '\t') {
+        return proc_macro2::Literal::string(text);
+    }
+    // One `#` more than follows any `"` in the text.
+    let hashes = text
+        .split('"')
+        .skip(1)
+        .map(|after| 1 + after.len() - after.trim_start_matches('#').len())
+        .max()
+        .unwrap_or(0);
+    let hashes = "#".repeat(hashes);
+    format!("r{hashes}\"{text}\"{hashes}")
+        .parse()
+        .unwrap_or_else(|_| proc_macro2::Literal::string(text))
 }
 
 /// `#[deprecated]` when the schema deprecates an item.
