@@ -603,4 +603,23 @@ mod tests {
             }
         }
     }
+
+    /// A doc line reads back as itself, raw where it can be.
+    #[test]
+    fn doc_literals_hold_their_text() {
+        for text in [
+            "",
+            " plain",
+            " \"quoted\" and \"#hash\"## and \\ backslash",
+            " a\ttab",
+            " a\rreturn",
+            " \u{7f} and ✓",
+        ] {
+            let lit = doc_literal(text).to_string();
+            let raw = !text.chars().any(|c| c.is_control() && c != '\t');
+            assert_eq!(lit.starts_with('r'), raw, "{lit}");
+            let value = syn::parse_str::<syn::LitStr>(&lit).expect(&lit).value();
+            assert_eq!(value, text, "{lit}");
+        }
+    }
 }
