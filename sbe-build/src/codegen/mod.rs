@@ -351,7 +351,7 @@ pub(crate) fn deprecated(since: Option<u32>) -> TokenStream {
 ///
 /// The tokens are parsed with `syn` and printed with `prettyplease`, one
 /// top-level item at a time, with a blank line between items. The file is
-/// made in [`chunks`] of consecutive items, one per available thread, each
+/// made in chunks of consecutive items, one per available thread, each
 /// generated, parsed and printed on its own thread (tokens and syntax trees
 /// are `!Send`); the text does not depend on how many chunks there are.
 /// Where no thread can be started, its chunk is made on the calling thread.
