@@ -4,7 +4,8 @@
 //! text is read once; each iteration starts from the text.
 //!
 //! `this` is `sbe_build::ir::load_str` then `sbe_build::generate` (the text
-//! `build.rs` writes, formatted by sbe-build's own printer); `ergo_sbe` is
+//! `build.rs` writes, parsed with syn and printed with prettyplease, in
+//! chunks on `available_parallelism` threads); `ergo_sbe` is
 //! ergo-sbe's `parse` → `Schema::from_ir` → `Generator::generate` (also
 //! formatted).
 

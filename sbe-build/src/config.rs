@@ -37,20 +37,23 @@ fn check_attribute(attribute: &str) -> Result<(), &'static str> {
     let tokens: TokenStream = attribute
         .parse()
         .map_err(|_| "does not lex as Rust tokens (unbalanced brackets or quotes?)")?;
-    let mut tokens = tokens.into_iter().peekable();
-    if tokens.peek().is_none() {
+    let mut trees = tokens.clone().into_iter().peekable();
+    if trees.peek().is_none() {
         return Err("is empty");
     }
-    while let Some(token) = tokens.next() {
+    while let Some(token) = trees.next() {
         let pound = matches!(&token, TokenTree::Punct(p) if p.as_char() == '#');
         let bracket = matches!(
-            tokens.next(),
+            trees.next(),
             Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket
         );
         if !(pound && bracket) {
             return Err("is not an attribute of the form #[...]");
         }
     }
+    // The generated code is parsed with syn before it is printed.
+    syn::parse::Parser::parse2(syn::Attribute::parse_outer, tokens)
+        .map_err(|_| "is not of the form #[path], #[path(...)] or #[path = value]")?;
     Ok(())
 }
 

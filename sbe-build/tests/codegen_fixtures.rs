@@ -28,13 +28,39 @@ fn generated_code_matches_snapshots() {
         }
         let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
         if expected != text {
-            failures.push(expected_path.display().to_string());
+            failures.push(format!(
+                "{}:\n{}",
+                expected_path.display(),
+                first_lines_that_differ(&expected, &text)
+            ));
         }
     }
     assert!(
         failures.is_empty(),
-        "generated code differs from the snapshots (rerun with SBE_BLESS=1 to update): {failures:?}"
+        "generated code differs from the snapshots (rerun with SBE_BLESS=1 to update):\n\n{}",
+        failures.join("\n")
     );
+}
+
+/// The first lines where `got` differs from `want`, numbered, `-` for the
+/// snapshot's and `+` for the generated ones, a few of each.
+fn first_lines_that_differ(want: &str, got: &str) -> String {
+    const SHOWN: usize = 6;
+    let (want, got): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
+    let Some(first) = (0..want.len().max(got.len())).find(|&i| want.get(i) != got.get(i)) else {
+        return "  (the same lines; the line endings differ)\n".into();
+    };
+    let mut out = String::new();
+    for (mark, lines) in [('-', &want), ('+', &got)] {
+        let shown = lines.iter().enumerate().skip(first).take(SHOWN);
+        for (i, line) in shown {
+            out.push_str(&format!("{mark}{:>6} | {line}\n", i + 1));
+        }
+        if lines.len() <= first {
+            out.push_str(&format!("{mark}{:>6} | (end of file)\n", lines.len() + 1));
+        }
+    }
+    out
 }
 
 #[test]
@@ -157,6 +183,23 @@ fn a_described_item_still_names_its_schema_element() {
         assert!(
             text.contains(&format!("{description}\n///\n{named}")),
             "{description} then {named}"
+        );
+    }
+}
+
+/// The generated code goes through syn before it is printed: a user
+/// attribute syn cannot read is a configuration error, not a panic.
+#[test]
+fn an_attribute_syn_cannot_read_is_refused() {
+    let schema = sbe_build::ir::load(fixtures().join("tiny.xml")).unwrap();
+    for attribute in ["#[derive(Ord)] #[foo bar]", "#[doc = struct]"] {
+        let err = sbe_build::Config::new()
+            .type_attribute(".", attribute)
+            .generate(&schema)
+            .unwrap_err();
+        assert!(
+            matches!(err, sbe_build::Error::TypeAttribute { .. }),
+            "{attribute}: {err}"
         );
     }
 }

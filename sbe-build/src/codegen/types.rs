@@ -10,10 +10,10 @@ use super::values::{int_lit, rust_prim, Val};
 use super::{deprecated, docs, Ctx, TypeEntry};
 use crate::ir::{Composite, EnumType, Member, Presence, SetType, TypeKind};
 
-/// Every registered type.
-pub(crate) fn all(ctx: &Ctx) -> TokenStream {
+/// The registered types in `emit` (indices into `Ctx::types`).
+pub(crate) fn all(ctx: &Ctx, emit: std::ops::Range<usize>) -> TokenStream {
     let mut out = TokenStream::new();
-    for e in &ctx.types {
+    for e in &ctx.types[emit] {
         out.extend(match &e.ty.kind {
             TypeKind::Enum(en) => enum_type(ctx, e, en),
             TypeKind::Set(s) => set_type(ctx, e, s),

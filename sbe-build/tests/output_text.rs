@@ -1,39 +1,35 @@
-//! The generated text is valid Rust and holds exactly the generated tokens:
-//! for every schema in ../shared/corpus that loads (and the fixtures, with
-//! user attributes), `syn::parse_file` accepts the text, and both the text
-//! lexed again and syn's tree printed again equal `generate_tokens`.
-//! (`generate` no longer parses its output at run time; this is the check.)
+//! The generated text is valid Rust and holds the generated tokens: for
+//! every schema in ../shared/corpus that loads (and the fixtures, with user
+//! attributes), `syn::parse_file` accepts the text, the text lexed again is
+//! `generate_tokens` but for what prettyplease lays out its own way, and
+//! the doc comments are the generated doc attributes, text for text.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
-use quote::ToTokens;
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use sbe_build::codegen::{generate, generate_tokens, Options};
 use sbe_build::ir::Schema;
 
-/// Whether `a` right before `b` lexes as one operator: the only places a
-/// joint mark means something.
-fn would_join(a: char, b: char) -> bool {
-    match b {
-        '=' => "=!<>+-*/%^&|.".contains(a),
-        '>' => "-=>".contains(a),
-        '<' | '&' | '|' | ':' | '.' => a == b,
-        '-' => a == '<',
-        '/' | '*' => a == '/',
-        _ => false,
-    }
-}
-
-/// The tokens as the compiler sees them, flattened: spacing only where it
-/// forms an operator, strings by value (a `///` comment lexes as `"…"`
-/// where the attribute may have had `r"…"`), a negative literal as `-` and
-/// the number (how the lexer reads it back). Without `spacing`, no
-/// spacing at all (syn prints its own: `Cell<usize> >` for `Cell<usize>>`).
-fn shape(ts: TokenStream, spacing: bool, out: &mut Vec<String>) {
+/// The tokens as the compiler sees them, flattened, less what prettyplease
+/// chooses: no spacing (it prints `&&x` for `& &x`, which lexes as two
+/// `&` in an expression), no commas (it adds a trailing one where it
+/// breaks a list over lines, and drops the one after a block-bodied match
+/// arm), and a match arm's or closure's body without the braces around a
+/// lone expression (it takes them off, or puts them on where the body
+/// takes more than one line; `()` is written `{}`). Strings are by value (a
+/// `///` comment lexes as `"…"` where the attribute may have had `r"…"`),
+/// a negative literal as `-` and the number (how the lexer reads it back).
+fn shape(ts: TokenStream, out: &mut Vec<String>) {
     let tokens: Vec<TokenTree> = ts.into_iter().collect();
     for (i, t) in tokens.iter().enumerate() {
+        // A match arm's body follows `=>`, a closure's its last `|`.
+        let punct = |back: usize| match i.checked_sub(back).map(|j| &tokens[j]) {
+            Some(TokenTree::Punct(p)) => Some(p.as_char()),
+            _ => None,
+        };
+        let body = punct(1) == Some('|') || (punct(2), punct(1)) == (Some('='), Some('>'));
         match t {
             TokenTree::Group(g) => {
                 let (open, close) = match g.delimiter() {
@@ -42,25 +38,23 @@ fn shape(ts: TokenStream, spacing: bool, out: &mut Vec<String>) {
                     Delimiter::Brace => ("{", "}"),
                     Delimiter::None => ("", ""),
                 };
+                if body {
+                    if let Some(body) = lone_expression(g) {
+                        shape(body, out);
+                        continue;
+                    }
+                }
                 if !open.is_empty() {
                     out.push(open.into());
                 }
-                shape(g.stream(), spacing, out);
+                shape(g.stream(), out);
                 if !close.is_empty() {
                     out.push(close.into());
                 }
             }
             TokenTree::Ident(id) => out.push(id.to_string()),
-            TokenTree::Punct(p) => {
-                let joint = spacing
-                    && p.spacing() == Spacing::Joint
-                    && matches!(tokens.get(i + 1), Some(TokenTree::Punct(q)) if would_join(p.as_char(), q.as_char()));
-                out.push(format!(
-                    "{}{}",
-                    p.as_char(),
-                    if joint { " joint" } else { "" }
-                ));
-            }
+            TokenTree::Punct(p) if p.as_char() == ',' => {}
+            TokenTree::Punct(p) => out.push(p.as_char().to_string()),
             TokenTree::Literal(l) => {
                 let s = l.to_string();
                 if let Ok(v) = syn::parse_str::<syn::LitStr>(&s) {
@@ -76,10 +70,52 @@ fn shape(ts: TokenStream, spacing: bool, out: &mut Vec<String>) {
     }
 }
 
-fn flat(ts: TokenStream, spacing: bool) -> Vec<String> {
+/// The lone expression of a match arm's or closure's body `g` (`{ x }`,
+/// `{ x; }` where `x` is `return …`, which prettyplease prints for
+/// `return …,`), or nothing for `()`; `None` for a block prettyplease
+/// keeps as one.
+fn lone_expression(g: &proc_macro2::Group) -> Option<TokenStream> {
+    let mut tokens: Vec<TokenTree> = g.stream().into_iter().collect();
+    match g.delimiter() {
+        Delimiter::Parenthesis if tokens.is_empty() => return Some(TokenStream::new()),
+        Delimiter::Brace => {}
+        _ => return None,
+    }
+    let semi = |t: &TokenTree| matches!(t, TokenTree::Punct(p) if p.as_char() == ';');
+    if tokens.last().is_some_and(semi)
+        && matches!(tokens.first(), Some(TokenTree::Ident(i)) if i == "return")
+    {
+        tokens.pop();
+    }
+    (!tokens.iter().any(semi)).then(|| tokens.into_iter().collect())
+}
+
+fn flat(ts: TokenStream) -> Vec<String> {
     let mut v = Vec::new();
-    shape(ts, spacing, &mut v);
+    shape(ts, &mut v);
     v
+}
+
+/// The text of every `#[doc = "…"]` attribute in the tokens, in order.
+fn docs(ts: TokenStream, out: &mut Vec<String>) {
+    let tokens: Vec<TokenTree> = ts.into_iter().collect();
+    for (i, t) in tokens.iter().enumerate() {
+        let TokenTree::Group(g) = t else { continue };
+        let attribute = g.delimiter() == Delimiter::Bracket
+            && i > 0
+            && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '#');
+        let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+        match inner.as_slice() {
+            [TokenTree::Ident(doc), TokenTree::Punct(eq), TokenTree::Literal(text)]
+                if attribute && doc == "doc" && eq.as_char() == '=' =>
+            {
+                let text = syn::parse_str::<syn::LitStr>(&text.to_string())
+                    .map_or_else(|_| text.to_string(), |l| l.value());
+                out.push(text);
+            }
+            _ => docs(g.stream(), out),
+        }
+    }
 }
 
 /// Where `got` first differs from `want`, with some context.
@@ -105,21 +141,21 @@ fn check(path: &Path, schema: &Schema, opts: &Options) -> Option<String> {
         Err(e) => return Some(format!("{name}: generate failed: {e}")),
     };
     let tokens = generate_tokens(schema, opts);
-    let want = flat(tokens.clone(), true);
-    let file = match syn::parse_file(&text) {
-        Ok(f) => f,
-        Err(e) => return Some(format!("{name}: not valid Rust: {e}")),
-    };
+    if let Err(e) = syn::parse_file(&text) {
+        return Some(format!("{name}: not valid Rust: {e}"));
+    }
     let lexed: TokenStream = match text.parse() {
         Ok(t) => t,
         Err(e) => return Some(format!("{name}: does not lex: {e}")),
     };
-    if let Some(d) = first_difference(&flat(lexed, true), &want) {
-        return Some(format!("{name}: the text lexes to other tokens, {d}"));
+    let (mut got, mut want) = (Vec::new(), Vec::new());
+    docs(lexed.clone(), &mut got);
+    docs(tokens.clone(), &mut want);
+    if let Some(d) = first_difference(&got, &want) {
+        return Some(format!("{name}: the doc comments are other docs, {d}"));
     }
-    if let Some(d) = first_difference(&flat(file.into_token_stream(), false), &flat(tokens, false))
-    {
-        return Some(format!("{name}: syn reads the text as other tokens, {d}"));
+    if let Some(d) = first_difference(&flat(lexed), &flat(tokens)) {
+        return Some(format!("{name}: the text lexes to other tokens, {d}"));
     }
     None
 }
@@ -148,7 +184,8 @@ fn corpus_output_parses_and_holds_the_generated_tokens() {
     let mut files = Vec::new();
     xml_files(&shared.join("corpus"), &mut files);
     files.sort();
-    // syn is slow unoptimized: the schemas are shared out among threads.
+    // syn is slow unoptimized: the schemas are shared out among threads
+    // (each of which `generate` shares out further).
     let next = AtomicUsize::new(0);
     let loaded = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
