@@ -193,7 +193,6 @@ pub(super) fn group_accessors(groups: &[GroupView]) -> TokenStream {
         let (iter, lifetime, at) = (view.iter, &view.lifetime, &view.at);
         out.extend(if view.gated {
             let body = when_present(g.since_version, at.clone(), false);
-            // One `quote!`: its `>>` is a joint pair, as the printer expects.
             let ret = quote!(::core::option::Option<#iter<#lifetime>>);
             gated_accessor(doc, "the group", dep, view.name, ret, body)
         } else {
