@@ -291,7 +291,7 @@ impl<'a, E: VarEntry<'a>> Entries<'a, E> {
     #[inline]
     pub fn head(buf: &'a [u8], pos: usize, version: u32) -> Result<Self> {
         let dim = E::DIMENSION;
-        header_at(buf, pos, dim.len)?;
+        crate::slice(buf, pos, dim.len)?;
         let mut group = Self::at(buf, pos, version);
         group.block_length = check_group(
             group.remaining,

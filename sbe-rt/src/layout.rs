@@ -107,11 +107,10 @@ impl VarData {
     /// the bytes there are ([`Error::Truncated`](crate::Error::Truncated)).
     #[inline(always)]
     pub fn read(self, buf: &[u8], pos: usize) -> Result<(&[u8], usize)> {
-        let header = self.header(buf, pos)?;
         var_data(
             buf,
-            pos + self.data_offset,
-            self.length.get(header),
+            pos.wrapping_add(self.data_offset),
+            self.length.get(crate::slice(buf, pos, self.data_offset)?),
             self.max_length,
         )
     }
@@ -120,28 +119,12 @@ impl VarData {
     /// [`read`](Self::read) checks it.
     #[inline(always)]
     pub fn end(self, buf: &[u8], pos: usize) -> Result<usize> {
-        let header = self.header(buf, pos)?;
         data_end(
             buf,
-            pos + self.data_offset,
-            self.length.get(header),
+            pos.wrapping_add(self.data_offset),
+            self.length.get(crate::slice(buf, pos, self.data_offset)?),
             self.max_length,
         )
-    }
-}
-
-impl VarData {
-    /// The encoding's header (its bytes before the data) at `buf[pos..]`,
-    /// checked: one bounds check each way, as `codec::array_at` does.
-    #[inline(always)]
-    fn header(self, buf: &[u8], pos: usize) -> Result<&[u8]> {
-        match buf.get(pos..).and_then(|rest| rest.get(..self.data_offset)) {
-            Some(header) => Ok(header),
-            None => Err(crate::Error::Truncated {
-                needed: pos.saturating_add(self.data_offset),
-                available: buf.len(),
-            }),
-        }
     }
 }
 
