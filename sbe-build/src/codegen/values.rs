@@ -67,24 +67,10 @@ pub(crate) fn rust_prim(p: Primitive) -> TokenStream {
     }
 }
 
-fn prim_name(p: Primitive) -> &'static str {
-    match p {
-        Primitive::Char | Primitive::Uint8 => "u8",
-        Primitive::Int8 => "i8",
-        Primitive::Int16 => "i16",
-        Primitive::Uint16 => "u16",
-        Primitive::Int32 => "i32",
-        Primitive::Uint32 => "u32",
-        Primitive::Int64 => "i64",
-        Primitive::Uint64 => "u64",
-        Primitive::Float => "f32",
-        Primitive::Double => "f64",
-    }
-}
 
 /// `::sbe_rt::get_u16_le`.
 pub(crate) fn getter(ctx: &Ctx, p: Primitive) -> TokenStream {
-    let function = format_ident!("get_{}_{}", prim_name(p), ctx.order());
+    let function = format_ident!("get_{}_{}", p.rust_type(), ctx.order());
     quote!(::sbe_rt::#function)
 }
 
@@ -108,7 +94,7 @@ pub(crate) fn uint_slot(ctx: &Ctx, p: Primitive, offset: usize) -> TokenStream {
 
 /// `::sbe_rt::put_u16_le`.
 pub(crate) fn putter(ctx: &Ctx, p: Primitive) -> TokenStream {
-    let function = format_ident!("put_{}_{}", prim_name(p), ctx.order());
+    let function = format_ident!("put_{}_{}", p.rust_type(), ctx.order());
     quote!(::sbe_rt::#function)
 }
 
@@ -117,7 +103,7 @@ pub(crate) fn putter(ctx: &Ctx, p: Primitive) -> TokenStream {
 pub(crate) fn lit(p: Primitive, v: Scalar) -> TokenStream {
     match v {
         Scalar::Float(f) if f.is_nan() => {
-            let type_name = format_ident!("{}", prim_name(p));
+            let type_name = format_ident!("{}", p.rust_type());
             quote!(#type_name::NAN)
         }
         // Not `abs()`: -0.0 is written as the literal it is.
@@ -148,8 +134,8 @@ pub(crate) fn lit(p: Primitive, v: Scalar) -> TokenStream {
 /// An integer literal of primitive `p`, clamped into its range: the
 /// bounds are written `T::MIN` and `T::MAX` (`0` for unsigned types).
 pub(crate) fn int_lit(p: Primitive, v: i128) -> TokenStream {
-    let type_name = format_ident!("{}", prim_name(p));
-    let suffix = prim_name(p);
+    let type_name = format_ident!("{}", p.rust_type());
+    let suffix = p.rust_type();
     let (lo, hi) = match p {
         Primitive::Char | Primitive::Uint8 => (0, 255),
         _ => p.int_range(),

@@ -41,6 +41,29 @@ impl Primitive {
         }
     }
 
+    /// The Rust type generated code holds a value of this primitive in
+    /// (`char` is its byte, `u8`).
+    ///
+    /// ```
+    /// use sbe_build::ir::Primitive;
+    /// assert_eq!(Primitive::Uint16.rust_type(), "u16");
+    /// assert_eq!(Primitive::Char.rust_type(), "u8");
+    /// ```
+    pub fn rust_type(self) -> &'static str {
+        match self {
+            Primitive::Char | Primitive::Uint8 => "u8",
+            Primitive::Int8 => "i8",
+            Primitive::Int16 => "i16",
+            Primitive::Uint16 => "u16",
+            Primitive::Int32 => "i32",
+            Primitive::Uint32 => "u32",
+            Primitive::Int64 => "i64",
+            Primitive::Uint64 => "u64",
+            Primitive::Float => "f32",
+            Primitive::Double => "f64",
+        }
+    }
+
     /// Size in bytes.
     pub fn size(self) -> u32 {
         match self {

@@ -133,25 +133,10 @@ const PRELUDE: &str = r#"    use test_support::drive::{self as dr, Num, Src, V};
     }
 "#;
 
-/// Rust type of a primitive.
-fn rust(p: Primitive) -> &'static str {
-    match p {
-        Primitive::Char | Primitive::Uint8 => "u8",
-        Primitive::Int8 => "i8",
-        Primitive::Int16 => "i16",
-        Primitive::Uint16 => "u16",
-        Primitive::Int32 => "i32",
-        Primitive::Uint32 => "u32",
-        Primitive::Int64 => "i64",
-        Primitive::Uint64 => "u64",
-        Primitive::Float => "f32",
-        Primitive::Double => "f64",
-    }
-}
 
 /// A literal of `p` for `v` (clamped into an integer type's range).
 fn lit(p: Primitive, v: Scalar) -> String {
-    let t = rust(p);
+    let t = p.rust_type();
     match (p, v) {
         (Primitive::Float, Scalar::Float(f)) if f.is_nan() => "f32::NAN".into(),
         (Primitive::Double, Scalar::Float(f)) if f.is_nan() => "f64::NAN".into(),
@@ -449,7 +434,7 @@ impl Gen<'_> {
             }
             TypeKind::Encoded(e) => {
                 let p = e.primitive;
-                let t = rust(p);
+                let t = p.rust_type();
                 let lo = lit(p, e.min_value.unwrap_or_else(|| p.default_min()));
                 let hi = lit(p, e.max_value.unwrap_or_else(|| p.default_max()));
                 let null = lit(p, e.null_value.unwrap_or_else(|| p.default_null()));
@@ -479,7 +464,7 @@ impl Gen<'_> {
             }
             TypeKind::Enum(en) => {
                 let rust_ty = self.type_name(key, ty);
-                let w = rust(en.encoding);
+                let w = en.encoding.rust_type();
                 let known: Vec<String> = en
                     .values
                     .iter()
