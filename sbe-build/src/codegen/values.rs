@@ -67,7 +67,6 @@ pub(crate) fn rust_prim(p: Primitive) -> TokenStream {
     }
 }
 
-
 /// `::sbe_rt::get_u16_le`.
 pub(crate) fn getter(ctx: &Ctx, p: Primitive) -> TokenStream {
     let function = format_ident!("get_{}_{}", p.rust_type(), ctx.order());

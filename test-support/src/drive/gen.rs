@@ -133,7 +133,6 @@ const PRELUDE: &str = r#"    use test_support::drive::{self as dr, Num, Src, V};
     }
 "#;
 
-
 /// A literal of `p` for `v` (clamped into an integer type's range).
 fn lit(p: Primitive, v: Scalar) -> String {
     let t = p.rust_type();
