@@ -506,13 +506,3 @@ fn nested_fixed_size_groups_are_checked_with_their_entry() {
     assert_eq!(d.performance_figures().count(), 0);
     assert!(d.checked_length().is_err());
 }
-
-#[test]
-fn the_generator_and_the_runtime_bound_empty_entries_alike() {
-    // The generator leaves the check out where a group's count maximum is
-    // below the runtime's bound; the two constants must not drift apart.
-    assert_eq!(
-        sbe_build::codegen::MAX_EMPTY_ENTRIES,
-        sbe_rt::codec::MAX_EMPTY_ENTRIES as u64
-    );
-}

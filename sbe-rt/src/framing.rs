@@ -64,9 +64,9 @@
 use core::fmt;
 
 use crate::error::{Error, Result};
+use crate::layout::Uint;
 use crate::wire::{
-    get_u16_be, get_u16_le, get_u32_be, get_u32_le, get_u64_le, put_u16_be, put_u16_le, put_u32_be,
-    put_u32_le,
+    get_u16_be, get_u16_le, get_u32_le, get_u64_le, put_u16_be, put_u16_le, put_u32_be, put_u32_le,
 };
 
 /// Encoding type of CME iLink 3 frames: `0xCAFE` (B3 EntryPoint uses the
@@ -188,13 +188,19 @@ impl LengthField {
         if frame.len() < self.end() || self.end() == usize::MAX {
             return None;
         }
+        Some(self.slot().get(frame))
+    }
+
+    /// The field as the [`Uint`] every header member of the runtime is
+    /// read through.
+    const fn slot(&self) -> Uint {
         let o = self.offset;
-        Some(match (self.width, self.order) {
-            (Width::U16, Endian::Little) => u64::from(get_u16_le(frame, o)),
-            (Width::U16, Endian::Big) => u64::from(get_u16_be(frame, o)),
-            (Width::U32, Endian::Little) => u64::from(get_u32_le(frame, o)),
-            (Width::U32, Endian::Big) => u64::from(get_u32_be(frame, o)),
-        })
+        match (self.width, self.order) {
+            (Width::U16, Endian::Little) => Uint::U16Le(o),
+            (Width::U16, Endian::Big) => Uint::U16Be(o),
+            (Width::U32, Endian::Little) => Uint::U32Le(o),
+            (Width::U32, Endian::Big) => Uint::U32Be(o),
+        }
     }
 
     /// Writes `value` (at most [`Width::max`]) into `frame`.

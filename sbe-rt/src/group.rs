@@ -99,19 +99,6 @@ pub trait VarEntry<'a>: Sized {
     fn end(&self) -> usize;
 }
 
-/// The dimension's bytes at `buf[pos..]`, checked: one bounds check
-/// each way (as `codec::array_at`), not `slice`'s range arithmetic.
-#[inline(always)]
-fn header_at(buf: &[u8], pos: usize, len: usize) -> Result<&[u8]> {
-    match buf.get(pos..).and_then(|rest| rest.get(..len)) {
-        Some(header) => Ok(header),
-        None => Err(crate::Error::Truncated {
-            needed: pos.saturating_add(len),
-            available: buf.len(),
-        }),
-    }
-}
-
 /// Reads the dimension `header` (its bytes): block length and count as
 /// `usize`.
 #[inline(always)]
@@ -158,7 +145,7 @@ impl<'a, E: BlockEntry<'a>, const TOP: bool> Blocks<'a, E, TOP> {
     #[inline]
     pub fn check(buf: &'a [u8], pos: usize, version: u32) -> Result<(Self, usize)> {
         let dim = E::DIMENSION;
-        let header = header_at(buf, pos, dim.len)?;
+        let header = crate::slice(buf, pos, dim.len)?;
         let (block_length, remaining) = dimension(dim, header);
         let block_length =
             check_group(remaining, block_length, dim.max_count, E::required(version))?;
@@ -408,7 +395,7 @@ mod tests {
     use std::{format, vec::Vec};
 
     use super::*;
-    use crate::layout::{Uint, VarData};
+    use crate::layout::Uint;
     use crate::Error;
 
     const DIM: Dimension = Dimension {
@@ -443,12 +430,6 @@ mod tests {
         end: usize,
     }
 
-    const NAME: VarData = VarData {
-        length: Uint::U8(0),
-        data_offset: 1,
-        max_length: 4,
-    };
-
     impl<'a> VarEntry<'a> for Named<'a> {
         const DIMENSION: Dimension = DIM;
         fn required(_: u32) -> usize {
@@ -459,7 +440,10 @@ mod tests {
         }
         fn wrap_at(buf: &'a [u8], start: usize, block_length: usize, _: u32) -> Result<Self> {
             let block = crate::slice(buf, start, block_length)?;
-            let (name, end) = NAME.read(buf, start + block_length)?;
+            // Var data of a uint8 length, at most 4 bytes.
+            let at = start + block_length;
+            let len = u64::from(crate::get_u8_le(crate::slice(buf, at, 1)?, 0));
+            let (name, end) = crate::codec::var_data(buf, at + 1, len, 4)?;
             Ok(Named {
                 id: block.first().copied().unwrap_or(0),
                 name,

@@ -1,6 +1,7 @@
 //! Where the members of a group's dimension and of a var-data length
 //! prefix are, as constants the generated code hands to the generic
-//! machinery of [`group`](crate::group) and [`sections`](crate::sections).
+//! machinery of [`group`](crate::group), and that
+//! [`framing`](crate::framing)'s length fields read through.
 //!
 //! The generator computes these from the schema (its IR places every
 //! member once); the machinery reads through them. Every read is inlined
@@ -8,7 +9,7 @@
 //! decoder would do.
 //!
 //! ```
-//! use sbe_rt::layout::{Dimension, Uint, VarData};
+//! use sbe_rt::layout::{Dimension, Uint};
 //!
 //! // The standard `groupSizeEncoding`: blockLength and numInGroup, uint16 LE.
 //! const DIM: Dimension = Dimension {
@@ -20,17 +21,8 @@
 //! let bytes = [8, 0, 3, 0];
 //! assert_eq!(DIM.block_length.get(&bytes), 8);
 //! assert_eq!(DIM.count.get(&bytes), 3);
-//!
-//! // `varStringEncoding`: a uint32 LE length, then the bytes.
-//! const TEXT: VarData = VarData { length: Uint::U32Le(0), data_offset: 4, max_length: 1 << 30 };
-//! let msg = [2, 0, 0, 0, b'h', b'i', 0xff];
-//! assert_eq!(TEXT.read(&msg, 0)?, (&b"hi"[..], 6));
-//! assert!(TEXT.read(&msg[..5], 0).is_err());
-//! # Ok::<(), sbe_rt::Error>(())
 //! ```
 
-use crate::codec::{data_end, var_data};
-use crate::error::Result;
 use crate::wire;
 
 /// An unsigned integer member of a header (a dimension's blockLength or
@@ -88,50 +80,9 @@ pub struct Dimension {
     pub max_count: u64,
 }
 
-/// A var-data encoding: where its length member is, where its bytes
-/// start (after the length), and the most bytes the length may claim.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VarData {
-    /// The length member, in the encoding's header.
-    pub length: Uint,
-    /// Where the bytes start, from the start of the encoding.
-    pub data_offset: usize,
-    /// The most bytes the length may claim (its `maxValue`).
-    pub max_length: u64,
-}
-
-impl VarData {
-    /// The var data whose encoding starts at `buf[pos..]`: its bytes and
-    /// where it ends, its length checked against its maximum
-    /// ([`Error::LengthOutOfRange`](crate::Error::LengthOutOfRange)) and
-    /// the bytes there are ([`Error::Truncated`](crate::Error::Truncated)).
-    #[inline(always)]
-    pub fn read(self, buf: &[u8], pos: usize) -> Result<(&[u8], usize)> {
-        var_data(
-            buf,
-            pos.wrapping_add(self.data_offset),
-            self.length.get(crate::slice(buf, pos, self.data_offset)?),
-            self.max_length,
-        )
-    }
-
-    /// Where the var data at `buf[pos..]` ends, checked as
-    /// [`read`](Self::read) checks it.
-    #[inline(always)]
-    pub fn end(self, buf: &[u8], pos: usize) -> Result<usize> {
-        data_end(
-            buf,
-            pos.wrapping_add(self.data_offset),
-            self.length.get(crate::slice(buf, pos, self.data_offset)?),
-            self.max_length,
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Error;
 
     #[test]
     fn every_width_and_order_reads_its_bytes() {
@@ -146,30 +97,5 @@ mod tests {
         // Past the end reads 0, never panics.
         assert_eq!(Uint::U64Le(2).get(&b), 0);
         assert_eq!(Uint::U16Be(usize::MAX).get(&b), 0);
-    }
-
-    #[test]
-    fn var_data_checks_its_maximum_and_its_bytes() {
-        let d = VarData {
-            length: Uint::U8(0),
-            data_offset: 1,
-            max_length: 3,
-        };
-        assert_eq!(d.read(&[2, 7, 8, 9], 0), Ok((&[7, 8][..], 3)));
-        assert_eq!(d.end(&[0, 2, 7, 8], 1), Ok(4));
-        assert_eq!(
-            d.read(&[4, 1, 2, 3, 4], 0),
-            Err(Error::LengthOutOfRange { length: 4, max: 3 })
-        );
-        assert_eq!(
-            d.end(&[3, 1], 0),
-            Err(Error::Truncated {
-                needed: 4,
-                available: 2
-            })
-        );
-        // The length prefix itself cut off.
-        assert!(d.read(&[], 0).is_err());
-        assert!(d.end(&[1], usize::MAX).is_err());
     }
 }

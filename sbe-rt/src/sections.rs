@@ -15,20 +15,22 @@
 //! in the message body `buf` at acting version `version`, checked.
 //!
 //! ```
-//! use sbe_rt::layout::{Uint, VarData};
+//! use sbe_rt::codec::{data_end, var_data};
 //! use sbe_rt::sections::Sections;
 //!
 //! // A message body: a 1-byte block, then two var data of a uint8 length.
-//! const TEXT: VarData = VarData { length: Uint::U8(0), data_offset: 1, max_length: 254 };
 //! fn step(body: &[u8], _version: u32, _j: usize, pos: usize) -> sbe_rt::Result<usize> {
-//!     TEXT.end(body, pos)
+//!     data_end(body, pos + 1, u64::from(sbe_rt::get_u8_le(sbe_rt::slice(body, pos, 1)?, 0)), 254)
+//! }
+//! fn read(body: &[u8], pos: usize) -> sbe_rt::Result<(&[u8], usize)> {
+//!     var_data(body, pos + 1, u64::from(sbe_rt::get_u8_le(sbe_rt::slice(body, pos, 1)?, 0)), 254)
 //! }
 //! let body = [0xaa, 2, b'h', b'i', 3, b'y', b'o', b'u'];
 //!
 //! let sec = Sections::<3>::new(1);
 //! // The second var data first: the first is stepped over to find it.
-//! assert_eq!(sec.data(1, &body, 0, step, |pos| TEXT.read(&body, pos)), b"you");
-//! assert_eq!(sec.data(0, &body, 0, step, |pos| TEXT.read(&body, pos)), b"hi");
+//! assert_eq!(sec.data(1, &body, 0, step, |pos| read(&body, pos)), b"you");
+//! assert_eq!(sec.data(0, &body, 0, step, |pos| read(&body, pos)), b"hi");
 //! assert_eq!(sec.end(&body, 0, step)?, 8);
 //! # Ok::<(), sbe_rt::Error>(())
 //! ```

@@ -18,10 +18,6 @@ use super::values::uint_slot;
 use super::Ctx;
 use crate::ir::Group;
 
-/// `sbe_rt::codec::MAX_EMPTY_ENTRIES`: the most entries of no bytes a group
-/// may claim (corpus-tests' `codec_behaviour` checks the two are equal).
-pub const MAX_EMPTY_ENTRIES: u64 = 1 << 20;
-
 /// The iterator type of group `g`: an alias of `sbe_rt::group`'s. `top`:
 /// a group of a root block (whose iteration ends on its count; see
 /// `sbe_rt::group::Blocks`).

@@ -72,7 +72,6 @@ mod decoder;
 mod dispatch;
 mod encoders;
 mod groups;
-pub use groups::MAX_EMPTY_ENTRIES;
 mod json_debug;
 pub mod names;
 mod sections;

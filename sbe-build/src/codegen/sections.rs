@@ -75,9 +75,9 @@ pub(super) fn data_bytes(shape: &Shape, j: usize) -> TokenStream {
 /// end), checked against its maximum and the bytes there are.
 ///
 /// Spelt out with two `?` exits (the length prefix, then the data) rather
-/// than through `sbe_rt::layout::VarData::read`, whose one combined
-/// `Result` LLVM merges before the caller's `?`: that measured +29
-/// instructions on car_decode (register pressure in the entry loops).
+/// than through a helper returning one combined `Result`, which LLVM
+/// merges before the caller's `?`: that measured +29 instructions on
+/// car_decode (register pressure in the entry loops).
 fn var_data_call(ctx: &Ctx, d: &Data, what: TokenStream) -> TokenStream {
     let (length_offset, data_offset) = data_layout(d);
     let length = uint_slot(ctx, d.length_primitive, length_offset);
