@@ -3,7 +3,7 @@
 //! group and var data is read on bytes nobody checked whole: the car and
 //! market data field by field, in schema order and (by the first byte) in
 //! reverse; every message of every schema (MDP3 and iLink 3 included)
-//! through its `Debug`, `write_json` and `checked_length`.
+//! through its `Debug`, JSON and `checked_length`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -60,6 +60,7 @@ use core::marker::PhantomData;
 use crate::codec::{blocks_end, check_entries, check_group, to_usize, MAX_EMPTY_ENTRIES};
 use crate::error::Result;
 use crate::layout::Dimension;
+use crate::visit::{Field, List, Value};
 
 /// A group entry whose bytes are its block only: what [`Blocks`] needs of
 /// a generated entry decoder.
@@ -243,6 +244,21 @@ impl<'a, E: BlockEntry<'a> + fmt::Debug, const TOP: bool> fmt::Debug for Blocks<
     }
 }
 
+impl<'a, E: BlockEntry<'a> + Field, const TOP: bool> List for Blocks<'a, E, TOP> {
+    fn each(&self, f: &mut dyn FnMut(&dyn Field)) {
+        for entry in *self {
+            f(&entry);
+        }
+    }
+}
+
+/// A group is a field of the block holding it: the list of its entries.
+impl<'a, E: BlockEntry<'a> + Field, const TOP: bool> Field for Blocks<'a, E, TOP> {
+    fn value(&self) -> Value<'_> {
+        Value::List(self)
+    }
+}
+
 /// The entries of a group whose entries have nested groups or var data,
 /// in order: each is checked when the iteration reaches it.
 pub struct Entries<'a, E> {
@@ -385,6 +401,21 @@ impl<E> Copy for Entries<'_, E> {}
 impl<'a, E: VarEntry<'a> + fmt::Debug> fmt::Debug for Entries<'a, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(*self).finish()
+    }
+}
+
+impl<'a, E: VarEntry<'a> + Field> List for Entries<'a, E> {
+    fn each(&self, f: &mut dyn FnMut(&dyn Field)) {
+        for entry in *self {
+            f(&entry);
+        }
+    }
+}
+
+/// A group is a field of the block holding it: the list of its entries.
+impl<'a, E: VarEntry<'a> + Field> Field for Entries<'a, E> {
+    fn value(&self) -> Value<'_> {
+        Value::List(self)
     }
 }
 

@@ -26,6 +26,7 @@ use alloc::string::String;
 use core::fmt::Write as _;
 
 use crate::float::{JavaDouble, JavaFloat};
+use crate::visit::{Bit, Field, Value, Visit, Visitor};
 
 /// Writes compact JSON into a `String`, handling commas itself.
 ///
@@ -118,7 +119,7 @@ impl JsonWriter {
     /// Starts a value: writes the comma that separates it from the previous
     /// one, if any, and marks the value as done.
     #[inline]
-    fn value(&mut self) -> &mut String {
+    fn start_value(&mut self) -> &mut String {
         self.sep();
         self.comma = true;
         &mut self.out
@@ -166,27 +167,28 @@ impl JsonWriter {
 
     /// Writes `null`.
     pub fn null(&mut self) -> &mut Self {
-        self.value().push_str("null");
+        self.start_value().push_str("null");
         self
     }
 
     /// Writes `true` or `false`.
     pub fn bool(&mut self, v: bool) -> &mut Self {
-        self.value().push_str(if v { "true" } else { "false" });
+        self.start_value()
+            .push_str(if v { "true" } else { "false" });
         self
     }
 
     /// Writes an unsigned integer, exactly (use for every unsigned SBE
     /// integer: `u64::from(v)`).
     pub fn u64(&mut self, v: u64) -> &mut Self {
-        let _ = write!(self.value(), "{v}");
+        let _ = write!(self.start_value(), "{v}");
         self
     }
 
     /// Writes a signed integer, exactly (use for every signed SBE integer:
     /// `i64::from(v)`).
     pub fn i64(&mut self, v: i64) -> &mut Self {
-        let _ = write!(self.value(), "{v}");
+        let _ = write!(self.start_value(), "{v}");
         self
     }
 
@@ -200,7 +202,7 @@ impl JsonWriter {
     /// ```
     pub fn f32(&mut self, v: f32) -> &mut Self {
         if v.is_finite() {
-            let _ = write!(self.value(), "{}", JavaFloat(v));
+            let _ = write!(self.start_value(), "{}", JavaFloat(v));
             self
         } else {
             self.null()
@@ -211,7 +213,7 @@ impl JsonWriter {
     /// `1.0E10`); NaN and infinities give `null`.
     pub fn f64(&mut self, v: f64) -> &mut Self {
         if v.is_finite() {
-            let _ = write!(self.value(), "{}", JavaDouble(v));
+            let _ = write!(self.start_value(), "{}", JavaDouble(v));
             self
         } else {
             self.null()
@@ -229,7 +231,7 @@ impl JsonWriter {
     /// assert_eq!(w.as_str(), r#""a\"b\\c\n\u0001é""#);
     /// ```
     pub fn str(&mut self, s: &str) -> &mut Self {
-        escape_str(self.value(), s);
+        escape_str(self.start_value(), s);
         self
     }
 
@@ -242,7 +244,7 @@ impl JsonWriter {
     /// assert_eq!(w.as_str(), r#""£100\t""#);
     /// ```
     pub fn latin1(&mut self, bytes: &[u8]) -> &mut Self {
-        let out = self.value();
+        let out = self.start_value();
         out.push('"');
         for &b in bytes {
             escape_char(out, char::from(b));
@@ -261,7 +263,7 @@ impl JsonWriter {
     /// assert_eq!(w.as_str(), "\"ok\u{fffd}ok\"");
     /// ```
     pub fn utf8_lossy(&mut self, bytes: &[u8]) -> &mut Self {
-        let out = self.value();
+        let out = self.start_value();
         out.push('"');
         let mut rest = bytes;
         loop {
@@ -294,7 +296,7 @@ impl JsonWriter {
     /// assert_eq!(w.as_str(), r#"["00ab10",""]"#);
     /// ```
     pub fn hex(&mut self, bytes: &[u8]) -> &mut Self {
-        let out = self.value();
+        let out = self.start_value();
         out.reserve(bytes.len().saturating_mul(2).saturating_add(2));
         out.push('"');
         for &b in bytes {
@@ -309,8 +311,74 @@ impl JsonWriter {
     /// complete, valid JSON value (for instance the output of another
     /// writer's [`finish`](Self::finish)).
     pub fn raw(&mut self, json: &str) -> &mut Self {
-        self.value().push_str(json);
+        self.start_value().push_str(json);
         self
+    }
+
+    /// Writes an SBE value with FORMAT.md's mapping: an enum as its
+    /// name (its raw value when the schema names none), a set as the
+    /// array of its choices set, character data as a string, binary data
+    /// as hex, a block as an object.
+    ///
+    /// ```
+    /// use sbe_rt::visit::{Bits, Text, Value};
+    ///
+    /// let mut w = sbe_rt::JsonWriter::new();
+    /// w.begin_array()
+    ///     .value(Value::Enum { name: Some("A"), raw: &65u8 })
+    ///     .value(Value::Enum { name: None, raw: &-1i8 })
+    ///     .value(Value::Set(Bits::new(0b11, 8, &[("x", 1)])))
+    ///     .value(Value::Text(Text::latin1(b"\xe9")))
+    ///     .value(Value::Bytes(&[0xbe, 0xef]))
+    ///     .end_array();
+    /// assert_eq!(w.as_str(), r#"["A",-1,["x",0],"é","beef"]"#);
+    /// ```
+    pub fn value(&mut self, v: Value<'_>) -> &mut Self {
+        match v {
+            Value::Null => self.null(),
+            Value::U64(v) => self.u64(v),
+            Value::I64(v) => self.i64(v),
+            Value::F32(v) => self.f32(v),
+            Value::F64(v) => self.f64(v),
+            Value::Str(s) => self.str(s),
+            Value::Text(t) if t.is_utf8() => self.utf8_lossy(t.bytes()),
+            Value::Text(t) => self.latin1(t.bytes()),
+            Value::Bytes(b) => self.hex(b),
+            Value::Enum { name: Some(n), .. } => self.str(n),
+            Value::Enum { name: None, raw } => self.value(raw.value()),
+            Value::Set(bits) => {
+                self.begin_array();
+                bits.for_each(|bit| {
+                    match bit {
+                        Bit::Choice(name) => self.str(name),
+                        Bit::Unknown(bit) => self.u64(u64::from(bit)),
+                    };
+                });
+                self.end_array()
+            }
+            Value::Object(block) => self.object(block),
+            Value::List(list) => {
+                self.begin_array();
+                list.each(&mut |e| {
+                    self.value(e.value());
+                });
+                self.end_array()
+            }
+        }
+    }
+
+    /// Writes `block` as an object of its fields.
+    pub fn object(&mut self, block: &dyn Visit) -> &mut Self {
+        self.begin_object();
+        block.visit(self);
+        self.end_object()
+    }
+}
+
+/// Writes each field as a key and its value.
+impl Visitor for JsonWriter {
+    fn field(&mut self, name: &str, value: &dyn Field) {
+        self.key(name).value(value.value());
     }
 }
 

@@ -138,6 +138,7 @@ pub mod layout;
 pub mod sections;
 pub mod sofh;
 pub mod text;
+pub mod visit;
 pub mod wire;
 
 #[cfg(feature = "alloc")]

@@ -219,8 +219,7 @@ pub(super) fn block_decoder(
     let mut getters = accessors::field_accessors(&fields);
     getters.extend(accessors::group_accessors(&groups));
     getters.extend(accessors::data_accessors(&data));
-    let (json_fn, debug_impl) =
-        json_debug::block_json_and_debug(ctx, ident, &fields, &groups, &data);
+    let visit_impls = json_debug::block_visit_and_debug(ctx, ident, &fields, &groups, &data);
     let doc = decoder_doc(b, shape.root);
     let derive = if shape.lazy {
         // The section cache is `Cell`s.
@@ -250,12 +249,11 @@ pub(super) fn block_decoder(
             }
 
             #getters
-            #json_fn
         }
 
         #entry_impl
 
-        #debug_impl
+        #visit_impls
     }
 }
 

@@ -187,10 +187,8 @@ fn message_arms(ctx: &Ctx, decoders: &[(usize, Ident)]) -> MessageArms {
         arms.json.extend(quote! {
             Message::#variant(m) => {
                 w.key("message").str(#name);
-                w.key("header");
-                m.header().write_json(&mut w);
-                w.key("body");
-                m.write_json(&mut w);
+                w.key("header").object(&m.header());
+                w.key("body").object(m);
             }
         });
         arms.length

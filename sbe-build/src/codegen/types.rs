@@ -91,6 +91,12 @@ fn enum_type(ctx: &Ctx, e: &TypeEntry, en: &EnumType) -> TokenStream {
         }
 
         #debug_impl
+
+        impl ::sbe_rt::visit::Field for #ident {
+            fn value(&self) -> ::sbe_rt::visit::Value<'_> {
+                ::sbe_rt::visit::Value::Enum { name: self.name(), raw: &self.0 }
+            }
+        }
     }
 }
 
@@ -159,22 +165,19 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
     let attrs = ctx.type_attrs(&e.key);
     let raw_type = rust_prim(s.encoding);
     let choices = set_choices(s);
-    let (json_unknown, debug_unknown) = unknown_bits(s, choices.known_bits);
-    let (items, json, debug) = (&choices.items, &choices.json, &choices.debug);
-    let json_fn = if ctx.opts.json {
-        quote! {
-            /// Writes the set as JSON: the names of the choices set, in
-            /// schema order, then the positions of unknown bits set.
-            pub fn write_json(self, w: &mut ::sbe_rt::JsonWriter) {
-                w.begin_array();
-                #json
-                #json_unknown
-                w.end_array();
-            }
-        }
+    let items = &choices.items;
+    let width = proc_macro2::Literal::u32_unsuffixed(s.encoding.size() * 8);
+    let raw = if s.encoding.size() == 8 {
+        quote!(self.0)
     } else {
-        TokenStream::new()
+        quote!(u64::from(self.0))
     };
+    let table = s.choices.iter().map(|c| {
+        // Validation keeps every bit inside the encoding (under 64).
+        let bit = proc_macro2::Literal::u8_unsuffixed(u8::try_from(c.bit).unwrap_or(u8::MAX));
+        let name = &c.name;
+        quote!((#name, #bit))
+    });
     quote! {
         #doc
         #dep
@@ -185,27 +188,27 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
         #[allow(deprecated)]
         impl #ident {
             #items
-            #json_fn
+        }
+
+        impl ::sbe_rt::visit::Field for #ident {
+            fn value(&self) -> ::sbe_rt::visit::Value<'_> {
+                let choices = &[#(#table),*];
+                ::sbe_rt::visit::Value::Set(::sbe_rt::visit::Bits::new(#raw, #width, choices))
+            }
         }
 
         impl ::core::fmt::Debug for #ident {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                let mut l = f.debug_list();
-                #debug
-                #debug_unknown
-                l.finish()
+                ::sbe_rt::visit::debug_value(self, f)
             }
         }
     }
 }
 
 /// What a set's choices generate: per choice its items (mask, getter,
-/// builder), its JSON and `Debug` entries; and the bits they name.
+/// builder).
 struct SetChoices {
     items: TokenStream,
-    json: TokenStream,
-    debug: TokenStream,
-    known_bits: u64,
 }
 
 fn set_choices(s: &SetType) -> SetChoices {
@@ -215,16 +218,12 @@ fn set_choices(s: &SetType) -> SetChoices {
     let mut masks = Scope::default();
     let mut out = SetChoices {
         items: TokenStream::new(),
-        json: TokenStream::new(),
-        debug: TokenStream::new(),
-        known_bits: 0,
     };
     for c in &s.choices {
         let getter = names::ident(&methods.claim(&names::snake(&c.name)));
         let builder = names::ident(&methods.claim(&format!("with_{}", names::snake(&c.name))));
         let mask_name = names::ident(&masks.claim(&names::shouty(&c.name)));
         let bit = c.bit;
-        out.known_bits |= 1u64 << bit;
         let mask = int_lit(s.encoding, 1i128 << bit);
         let doc = docs(
             c.description.as_deref(),
@@ -251,42 +250,8 @@ fn set_choices(s: &SetType) -> SetChoices {
                 if on { Self(self.0 | Self::#mask_name) } else { Self(self.0 & !Self::#mask_name) }
             }
         });
-        out.json
-            .extend(quote! { if self.0 & Self::#mask_name != 0 { w.str(#name); } });
-        out.debug
-            .extend(quote! { if self.0 & Self::#mask_name != 0 { l.entry(&#name); } });
     }
     out
-}
-
-/// The JSON and `Debug` statements listing the bits set that no choice
-/// names (none where the choices name every bit of the encoding).
-fn unknown_bits(s: &SetType, known_bits: u64) -> (TokenStream, TokenStream) {
-    let known = int_lit(s.encoding, i128::from(known_bits));
-    let bits = s.encoding.size() * 8;
-    let full =
-        bits >= 64 && known_bits == u64::MAX || bits < 64 && known_bits == (1u64 << bits) - 1;
-    if full {
-        return (TokenStream::new(), TokenStream::new());
-    }
-    (
-        quote! {
-            let unknown = self.0 & !#known;
-            for bit in 0..#bits {
-                if unknown >> bit & 1 != 0 {
-                    w.u64(u64::from(bit));
-                }
-            }
-        },
-        quote! {
-            let unknown = self.0 & !#known;
-            for bit in 0..#bits {
-                if unknown >> bit & 1 != 0 {
-                    l.entry(&bit);
-                }
-            }
-        },
-    )
 }
 
 /// Presence of a composite member.
@@ -386,15 +351,7 @@ fn composite_decoder(
     let dep = deprecated(e.ty.deprecated);
     let getters = accessors::member_accessors(ctx, members);
     let null = null_const(ctx, e, len);
-    let entries = json_debug::member_entries(members);
-    let json_fn = json_debug::write_json_fn(
-        ctx,
-        quote! {
-            /// Writes the composite as a JSON object.
-        },
-        &entries.json,
-    );
-    let debug_impl = json_debug::debug_impl(ctx, dec, quote!(#[allow(deprecated)]), &entries.debug);
+    let visit_impls = json_debug::visit_and_debug(ctx, dec, &json_debug::member_fields(members));
     quote! {
         #doc
         #dep
@@ -417,10 +374,9 @@ fn composite_decoder(
             }
             #null
             #getters
-            #json_fn
         }
 
-        #debug_impl
+        #visit_impls
     }
 }
 
