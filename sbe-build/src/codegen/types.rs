@@ -73,8 +73,6 @@ fn enum_type(ctx: &Ctx, e: &TypeEntry, en: &EnumType) -> TokenStream {
         });
     let schema_names: Vec<&str> = en.values.iter().map(|v| v.name.as_str()).collect();
     let methods = enum_methods(&wire_type, &raws, &schema_names);
-    let rust_names: Vec<String> = variant_names.iter().map(|v| v.to_string()).collect();
-    let debug_impl = enum_debug_impl(ident, &raws, &rust_names);
     quote! {
         #doc
         #dep
@@ -90,11 +88,16 @@ fn enum_type(ctx: &Ctx, e: &TypeEntry, en: &EnumType) -> TokenStream {
             #methods
         }
 
-        #debug_impl
-
         impl ::sbe_rt::visit::Field for #ident {
             fn value(&self) -> ::sbe_rt::visit::Value<'_> {
                 ::sbe_rt::visit::Value::Enum { name: self.name(), raw: &self.0 }
+            }
+        }
+
+        /// The value's schema name, or `Unknown(raw)`.
+        impl ::core::fmt::Debug for #ident {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::sbe_rt::visit::debug_value(self, f)
             }
         }
     }
@@ -129,22 +132,6 @@ fn enum_methods(wire_type: &TokenStream, raws: &[TokenStream], names: &[&str]) -
         #[inline]
         pub const fn is_known(self) -> bool {
             self.name().is_some()
-        }
-    }
-}
-
-/// Like a derived `Debug` of an enum: the value's Rust name, or
-/// `Unknown(raw)`.
-fn enum_debug_impl(ident: &Ident, raws: &[TokenStream], rust_names: &[String]) -> TokenStream {
-    quote! {
-        #[allow(deprecated)]
-        impl ::core::fmt::Debug for #ident {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                match self.0 {
-                    #(#raws => f.write_str(#rust_names),)*
-                    v => f.debug_tuple("Unknown").field(&v).finish(),
-                }
-            }
         }
     }
 }
