@@ -6,7 +6,8 @@
 //! ```
 //!
 //! Operations: `{car,md}_{decode,encode}/{this,raw,ergo_sbe}` and
-//! `ring_4u32/{this,raw,ergo_sbe}`. Instructions per operation are the
+//! `ring_4u32/{this,raw,ergo_sbe}`; `{car,md}_text/this`: the generated
+//! `to_json` and `Debug` of one message. Instructions per operation are the
 //! total of the run, less that of a run with 0 iterations, divided by the
 //! iteration count.
 
@@ -61,6 +62,8 @@ fn main() {
         "ring_4u32/raw" => Box::new(|| fold4(raw::car_some_numbers(next_ring()).unwrap())),
         "ring_4u32/ergo_sbe" => Box::new(|| fold4(ergo::car_some_numbers(next_ring()).unwrap())),
         // The message-length function `frame_stream` gives the framer.
+        "car_text/this" => Box::new(|| this::text_of(black_box(car_msg)).unwrap() as u64),
+        "md_text/this" => Box::new(|| this::text_of(black_box(md_msg)).unwrap() as u64),
         "md_len/this" => Box::new(|| this::md_len(black_box(md_msg)).unwrap().unwrap() as u64),
         "md_len/raw" => Box::new(|| raw::md_len(black_box(md_msg)).unwrap().unwrap() as u64),
         "md_len/ergo_sbe" => Box::new(|| ergo::md_len(black_box(md_msg)).unwrap().unwrap() as u64),
