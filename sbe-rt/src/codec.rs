@@ -187,6 +187,23 @@ pub fn array_at<const N: usize>(buf: &[u8], offset: usize) -> Result<&[u8; N]> {
     }
 }
 
+/// `&buf[offset..offset + N]` as an array, or `N` zeros when they are not
+/// all there: a composite's decoder over its bytes in a block whose
+/// length is checked already (the zeros are never read then).
+///
+/// ```
+/// assert_eq!(sbe_rt::codec::array_or_zeros::<2>(&[1, 2, 3], 1), &[2, 3]);
+/// assert_eq!(sbe_rt::codec::array_or_zeros::<2>(&[1, 2, 3], 2), &[0, 0]);
+/// ```
+#[inline(always)]
+#[must_use]
+pub fn array_or_zeros<const N: usize>(buf: &[u8], offset: usize) -> &[u8; N] {
+    match buf.get(offset..).and_then(<[u8]>::first_chunk::<N>) {
+        Some(a) => a,
+        None => const { &[0; N] },
+    }
+}
+
 /// The first `N` bytes of the block of `len` bytes at `buf[start..]`, with
 /// one check that the whole block (and at least `N` bytes) lies in `buf`.
 ///

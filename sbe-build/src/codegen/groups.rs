@@ -56,14 +56,18 @@ pub(super) fn entry_impl(
         }
     } else {
         let min_tail = entry_tail_expr(g);
+        let param = if g.entry_tail_versions().is_empty() {
+            quote!(_)
+        } else {
+            quote!(version)
+        };
         quote! {
             impl<'a> ::sbe_rt::group::VarEntry<'a> for #entry<'a> {
                 const DIMENSION: ::sbe_rt::layout::Dimension = #dim;
                 #items
 
                 #[inline]
-                fn min_tail(version: u32) -> usize {
-                    let _ = version;
+                fn min_tail(#param: u32) -> usize {
                     #min_tail
                 }
 

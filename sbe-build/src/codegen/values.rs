@@ -304,8 +304,9 @@ impl<'s> Val<'s> {
                 let get = getter(ctx, *prim);
                 let read = quote!(#get(#buf, #off));
                 if *optional {
-                    let is_null = null_test(*prim, *null, quote!(v));
-                    none_when(quote!(v), read, is_null, quote!(v))
+                    // `sbe_rt::null::NullValue` compares as `null_test` does.
+                    let null = lit(*prim, *null);
+                    quote!(::sbe_rt::non_null(#read, #null))
                 } else {
                     read
                 }
@@ -330,13 +331,7 @@ impl<'s> Val<'s> {
                 let get = getter(ctx, ty.encoding);
                 if *optional {
                     let null = int_lit(ty.encoding, ty.null_value);
-                    let read = quote!(#get(#buf, #off));
-                    none_when(
-                        quote!(v),
-                        read,
-                        quote!(v == #null),
-                        quote!(#ident::from_raw(v)),
-                    )
+                    quote!(::sbe_rt::non_null(#get(#buf, #off), #null).map(#ident::from_raw))
                 } else {
                     quote!(#ident::from_raw(#get(#buf, #off)))
                 }
@@ -345,15 +340,8 @@ impl<'s> Val<'s> {
                 let get = getter(ctx, ty.encoding);
                 quote!(#ident(#get(#buf, #off)))
             }
-            Val::Comp { dec, len, .. } => {
-                quote! {
-                    #dec {
-                        buf: match #buf.get(#off..).and_then(<[u8]>::first_chunk::<#len>) {
-                            ::core::option::Option::Some(b) => b,
-                            ::core::option::Option::None => &[0; #len],
-                        },
-                    }
-                }
+            Val::Comp { dec, .. } => {
+                quote!(#dec { buf: ::sbe_rt::codec::array_or_zeros(#buf, #off) })
             }
         }
     }
@@ -395,32 +383,14 @@ fn char_read(buf: &TokenStream, off: usize, len: usize, optional: bool, null: i1
             return read;
         }
         let null = int_lit(Primitive::Char, null);
-        return none_when(quote!(v), read, quote!(v == 0 || v == #null), quote!(v));
+        return quote!(::sbe_rt::null::non_null_char(#read, #null));
     }
     let end = off + len;
     let read = quote!(#buf.get(#off..#end).unwrap_or_default());
     if !optional {
         return read;
     }
-    let is_null = quote!(matches!(
-        v.first(),
-        ::core::option::Option::None | ::core::option::Option::Some(0)
-    ));
-    none_when(quote!(v: &[u8]), read, is_null, quote!(v))
-}
-
-/// A block binding `binding` to `read`, then `None` where `is_null` holds
-/// and `Some(some)` otherwise.
-fn none_when(
-    binding: TokenStream,
-    read: TokenStream,
-    is_null: TokenStream,
-    some: TokenStream,
-) -> TokenStream {
-    quote! {{
-        let #binding = #read;
-        if #is_null { ::core::option::Option::None } else { ::core::option::Option::Some(#some) }
-    }}
+    quote!(::sbe_rt::null::non_empty_chars(#read))
 }
 
 /// `v` is the null value of primitive `p`.
