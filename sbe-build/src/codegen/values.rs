@@ -8,7 +8,9 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::Ctx;
-use crate::ir::{ConstValue, EnumType, Presence, Primitive, Scalar, SetType, Type, TypeKind};
+use crate::ir::{
+    ConstValue, EnumType, IntSlot, Presence, Primitive, Scalar, SetType, Type, TypeKind,
+};
 
 /// The shape of a value, as the generated code sees it.
 pub(crate) enum Val<'s> {
@@ -89,6 +91,18 @@ pub(crate) fn uint_slot(ctx: &Ctx, p: Primitive, offset: usize) -> TokenStream {
         format_ident!("{width}{order}")
     };
     quote!(::sbe_rt::layout::Uint::#variant(#offset))
+}
+
+/// A dimension's member as an `sbe_rt::layout::Uint`: on the wire
+/// (`uint_slot`) or a constant.
+pub(crate) fn dim_slot(ctx: &Ctx, slot: IntSlot) -> TokenStream {
+    match slot {
+        IntSlot::Wire { offset, primitive } => uint_slot(ctx, primitive, offset as usize),
+        IntSlot::Constant(v) => {
+            let v = u64::try_from(v.max(0)).unwrap_or(u64::MAX);
+            quote!(::sbe_rt::layout::Uint::Const(#v))
+        }
+    }
 }
 
 /// `::sbe_rt::put_u16_le`.
