@@ -277,6 +277,42 @@ pub fn split_array_mut<const N: usize>(buf: &mut [u8]) -> Result<(&mut [u8; N], 
     })
 }
 
+/// A group encoder's next entry: refused when `written` entries are all
+/// the `count` announced, else its zeroed block of `N` bytes taken off
+/// `tail` (which holds at least `need` bytes, as [`take_zeroed`] checks)
+/// and counted in `written`.
+///
+/// ```
+/// use sbe_rt::{codec::next_entry, Error};
+///
+/// let mut buf = [7u8; 4];
+/// let mut tail: &mut [u8] = &mut buf;
+/// let mut written = 0;
+/// assert_eq!(next_entry::<2>(&mut tail, &mut written, 1, 2), Ok(&mut [0, 0]));
+/// assert_eq!(written, 1);
+/// assert_eq!(
+///     next_entry::<2>(&mut tail, &mut written, 1, 2),
+///     Err(Error::CountOutOfRange { count: 2, max: 1 })
+/// );
+/// ```
+#[inline(always)]
+pub fn next_entry<'a, const N: usize>(
+    tail: &mut &'a mut [u8],
+    written: &mut usize,
+    count: usize,
+    need: usize,
+) -> Result<&'a mut [u8; N]> {
+    if *written >= count {
+        return Err(Error::CountOutOfRange {
+            count: *written as u64 + 1,
+            max: count as u64,
+        });
+    }
+    let block = take_zeroed::<N>(tail, need)?;
+    *written += 1;
+    Ok(block)
+}
+
 /// Takes the first `N` bytes off `tail` as a zeroed array, provided
 /// `tail` holds at least `need` bytes (`need` counts the `N` bytes plus
 /// whatever must stay free after them): one capacity check for an entry.

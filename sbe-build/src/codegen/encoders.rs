@@ -133,10 +133,10 @@ pub(super) fn group_encoder(
         (
             quote!(buf: &'a mut [u8],),
             quote!(buf: &mut [],),
-            quote!(self.buf = block;),
+            quote!(self.buf =),
         )
     } else {
-        (quote!(), quote!(), quote!(let _ = block;))
+        (quote!(), quote!(), quote!())
     };
     // An entry's sections not written are written empty before the next
     // entry, and after the last one when the encoder is dropped.
@@ -223,7 +223,7 @@ fn group_new_fn(
 
 /// `next_entry` of a group encoder: writes the previous entry's sections
 /// not written yet, takes a zeroed block and counts it in the dimension.
-/// `buf_set`: keeps the block for the setters (or drops it).
+/// `buf_set`: keeps the block for the setters (`self.buf =`), or empty.
 fn next_entry_fn(ctx: &Ctx, g: &Group, b: &Block, buf_set: TokenStream) -> TokenStream {
     let sections = b.sections();
     let block_length = b.block_length;
@@ -251,12 +251,7 @@ fn next_entry_fn(ctx: &Ctx, g: &Group, b: &Block, buf_set: TokenStream) -> Token
         #[inline]
         pub fn next_entry(&mut self) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
             #advance_all
-            if self.written >= self.count {
-                return ::core::result::Result::Err(::sbe_rt::Error::CountOutOfRange { count: self.written as u64 + 1, max: self.count as u64 });
-            }
-            let block = ::sbe_rt::codec::take_zeroed::<#block_length>(self.tail, #need)?;
-            #buf_set
-            self.written += 1;
+            #buf_set ::sbe_rt::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
             #put_count
             #step_reset
             ::core::result::Result::Ok(self)
