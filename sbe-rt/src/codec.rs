@@ -187,6 +187,23 @@ pub fn array_at<const N: usize>(buf: &[u8], offset: usize) -> Result<&[u8; N]> {
     }
 }
 
+/// `&buf[offset..offset + N]` as an array, or `N` zeros when they are not
+/// all there: a composite's decoder over its bytes in a block whose
+/// length is checked already (the zeros are never read then).
+///
+/// ```
+/// assert_eq!(sbe_rt::codec::array_or_zeros::<2>(&[1, 2, 3], 1), &[2, 3]);
+/// assert_eq!(sbe_rt::codec::array_or_zeros::<2>(&[1, 2, 3], 2), &[0, 0]);
+/// ```
+#[inline(always)]
+#[must_use]
+pub fn array_or_zeros<const N: usize>(buf: &[u8], offset: usize) -> &[u8; N] {
+    match buf.get(offset..).and_then(<[u8]>::first_chunk::<N>) {
+        Some(a) => a,
+        None => const { &[0; N] },
+    }
+}
+
 /// The first `N` bytes of the block of `len` bytes at `buf[start..]`, with
 /// one check that the whole block (and at least `N` bytes) lies in `buf`.
 ///
@@ -258,6 +275,42 @@ pub fn split_array_mut<const N: usize>(buf: &mut [u8]) -> Result<(&mut [u8; N], 
         needed: N,
         available,
     })
+}
+
+/// A group encoder's next entry: refused when `written` entries are all
+/// the `count` announced, else its zeroed block of `N` bytes taken off
+/// `tail` (which holds at least `need` bytes, as [`take_zeroed`] checks)
+/// and counted in `written`.
+///
+/// ```
+/// use sbe_rt::{codec::next_entry, Error};
+///
+/// let mut buf = [7u8; 4];
+/// let mut tail: &mut [u8] = &mut buf;
+/// let mut written = 0;
+/// assert_eq!(next_entry::<2>(&mut tail, &mut written, 1, 2), Ok(&mut [0, 0]));
+/// assert_eq!(written, 1);
+/// assert_eq!(
+///     next_entry::<2>(&mut tail, &mut written, 1, 2),
+///     Err(Error::CountOutOfRange { count: 2, max: 1 })
+/// );
+/// ```
+#[inline(always)]
+pub fn next_entry<'a, const N: usize>(
+    tail: &mut &'a mut [u8],
+    written: &mut usize,
+    count: usize,
+    need: usize,
+) -> Result<&'a mut [u8; N]> {
+    if *written >= count {
+        return Err(Error::CountOutOfRange {
+            count: *written as u64 + 1,
+            max: count as u64,
+        });
+    }
+    let block = take_zeroed::<N>(tail, need)?;
+    *written += 1;
+    Ok(block)
 }
 
 /// Takes the first `N` bytes off `tail` as a zeroed array, provided

@@ -44,12 +44,30 @@ pub enum Uint {
     U64Le(usize),
     /// Big-endian `uint64` at this offset.
     U64Be(usize),
+    /// A constant member: not on the wire, always this value (a
+    /// dimension whose `blockLength` or `numInGroup` has
+    /// `presence="constant"`).
+    ///
+    /// ```
+    /// use sbe_rt::layout::{Dimension, Uint};
+    ///
+    /// // blockLength is the constant 8; numInGroup, a uint8, is the only byte.
+    /// const DIM: Dimension = Dimension {
+    ///     len: 1,
+    ///     block_length: Uint::Const(8),
+    ///     count: Uint::U8(0),
+    ///     max_count: 255,
+    /// };
+    /// assert_eq!(DIM.block_length.get(&[3]), 8);
+    /// assert_eq!(DIM.count.get(&[3]), 3);
+    /// ```
+    Const(u64),
 }
 
 impl Uint {
     /// The value in `header` (its member's bytes): `0` when they are not
     /// all there, which a caller rules out by checking the header's length
-    /// first.
+    /// first. A [`Const`](Uint::Const) is its value, whatever `header` holds.
     #[inline(always)]
     #[must_use]
     pub fn get(self, header: &[u8]) -> u64 {
@@ -61,6 +79,7 @@ impl Uint {
             Uint::U32Be(at) => u64::from(wire::get_u32_be(header, at)),
             Uint::U64Le(at) => wire::get_u64_le(header, at),
             Uint::U64Be(at) => wire::get_u64_be(header, at),
+            Uint::Const(v) => v,
         }
     }
 }
@@ -97,5 +116,12 @@ mod tests {
         // Past the end reads 0, never panics.
         assert_eq!(Uint::U64Le(2).get(&b), 0);
         assert_eq!(Uint::U16Be(usize::MAX).get(&b), 0);
+    }
+
+    #[test]
+    fn a_constant_reads_as_itself_whatever_the_bytes() {
+        assert_eq!(Uint::Const(8).get(&[1, 2, 3]), 8);
+        assert_eq!(Uint::Const(u64::MAX).get(&[]), u64::MAX);
+        assert_eq!(Uint::Const(0).get(&[0xff; 8]), 0);
     }
 }

@@ -18,6 +18,7 @@
 //!   var-data length's members are, as the constants generated code
 //!   passes them; [`sections`]: a lazy message decoder's cache of where
 //!   its groups and var data start;
+//! * [`null`]: optional values ([`non_null`]: `None` for a field's null);
 //! * [`text`]: char arrays (NUL trimming, UTF-8, NUL padding);
 //! * [`JavaFloat`] / [`JavaDouble`]: floats printed as Java prints them,
 //!   as the reference implementation does;
@@ -135,6 +136,7 @@ pub mod float;
 pub mod framing;
 pub mod group;
 pub mod layout;
+pub mod null;
 pub mod sections;
 pub mod sofh;
 pub mod text;
@@ -152,6 +154,7 @@ pub mod tokio_codec;
 
 pub use error::{Error, Result};
 pub use float::{JavaDouble, JavaFloat};
+pub use null::non_null;
 pub use wire::*;
 
 #[cfg(feature = "alloc")]

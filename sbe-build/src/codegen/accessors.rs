@@ -63,15 +63,31 @@ fn gated_accessor(
     )
 }
 
-/// `if self.version >= since { Some(value) } else { None }`, or with
-/// `value` as is where it is an `Option` already.
-fn when_present(since: u32, value: TokenStream, is_option: bool) -> TokenStream {
-    let value = if is_option {
-        unbraced(value)
+/// `value` where the acting version has the item (since version `since`),
+/// else `None`: `bool::then`, lazy, so that nothing is read from an older
+/// message; `then_some` for a value there is nothing to read for (`plain`,
+/// or a field of the decoder). An `Option` value (`is_option`) is
+/// flattened, `None` for an older message as for a null.
+fn when_present(since: u32, value: TokenStream, is_option: bool, plain: bool) -> TokenStream {
+    let value = unbraced(value);
+    let present = quote!((self.version >= #since));
+    if is_option {
+        quote!(#present.then(|| #value).flatten())
+    } else if plain || is_self_field(&value) {
+        quote!(#present.then_some(#value))
     } else {
-        quote!(::core::option::Option::Some(#value))
-    };
-    quote!(if self.version >= #since { #value } else { ::core::option::Option::None })
+        quote!(#present.then(|| #value))
+    }
+}
+
+/// Whether `e` is `self.name`, a copy of a field of the decoder.
+fn is_self_field(e: &TokenStream) -> bool {
+    let tokens: Vec<proc_macro2::TokenTree> = e.clone().into_iter().collect();
+    matches!(
+        tokens.as_slice(),
+        [proc_macro2::TokenTree::Ident(s), proc_macro2::TokenTree::Punct(p), proc_macro2::TokenTree::Ident(_)]
+            if s == "self" && p.as_char() == '.'
+    )
 }
 
 /// The `_str` accessor `text_name` of a char array at
@@ -155,7 +171,8 @@ pub(super) fn field_accessors(fields: &[FieldView]) -> TokenStream {
             } else {
                 quote!(::core::option::Option<#ret>)
             };
-            let body = when_present(f.since_version, read, is_option);
+            let plain = matches!(view.val, Val::Const { .. });
+            let body = when_present(f.since_version, read, is_option, plain);
             gated_accessor(doc, "the field", dep.clone(), name, ret, body)
         } else {
             accessor(quote!(#doc #dep), name, ret, read)
@@ -192,7 +209,7 @@ pub(super) fn group_accessors(groups: &[GroupView]) -> TokenStream {
         let dep = deprecated(g.deprecated);
         let (iter, lifetime, at) = (view.iter, &view.lifetime, &view.at);
         out.extend(if view.gated {
-            let body = when_present(g.since_version, at.clone(), false);
+            let body = when_present(g.since_version, at.clone(), false, false);
             let ret = quote!(::core::option::Option<#iter<#lifetime>>);
             gated_accessor(doc, "the group", dep, view.name, ret, body)
         } else {
@@ -222,7 +239,7 @@ pub(super) fn data_accessors(data: &[DataView]) -> TokenStream {
         let since = d.since_version;
         let bytes = view.bytes.clone();
         out.extend(if view.gated {
-            let body = when_present(since, bytes.clone(), false);
+            let body = when_present(since, bytes.clone(), false, false);
             let ret = quote!(::core::option::Option<&'a [u8]>);
             gated_accessor(doc, "it", dep.clone(), name, ret, body)
         } else {

@@ -257,34 +257,31 @@ fn block_names(b: &Block) -> BlockNames {
 }
 
 /// Layout of a group's dimension composite: where its block length and
-/// entry count are and how they are encoded.
+/// entry count are and how they are encoded, or their values where they
+/// are constants.
 pub(super) struct Dim {
     /// Bytes of the dimension.
     pub len: usize,
-    pub block_length_offset: usize,
-    pub block_length_primitive: Primitive,
-    pub count_offset: usize,
-    pub count_primitive: Primitive,
+    pub block_length: IntSlot,
+    pub count: IntSlot,
     /// The most entries the count may say (`numInGroup`'s `maxValue`).
     pub max_count: u64,
 }
 
-/// The dimension of group `g`; a member the IR does not place on the wire
-/// reads as the standard `uint16` at the standard offset.
+/// The dimension of group `g`. A member the IR does not find (validation
+/// rules that out) reads as the standard `uint16` at the standard offset;
+/// a constant member is its value, not on the wire (as `sbe decode` reads
+/// it).
 pub(super) fn dim_of(g: &Group) -> Dim {
     let layout = g.dimension_layout();
-    let wire = |slot: Option<IntSlot>, default_offset: usize| match slot {
-        Some(IntSlot::Wire { offset, primitive }) => (offset as usize, primitive),
-        _ => (default_offset, Primitive::Uint16),
+    let standard = |offset| IntSlot::Wire {
+        offset,
+        primitive: Primitive::Uint16,
     };
-    let (block_length_offset, block_length_primitive) = wire(layout.block_length, 0);
-    let (count_offset, count_primitive) = wire(layout.num_in_group, 2);
     Dim {
         len: layout.encoded_length as usize,
-        block_length_offset,
-        block_length_primitive,
-        count_offset,
-        count_primitive,
+        block_length: layout.block_length.unwrap_or(standard(0)),
+        count: layout.num_in_group.unwrap_or(standard(2)),
         max_count: layout.max_count,
     }
 }

@@ -337,9 +337,8 @@ fn from_block_fn(b: &Block, shape: &Shape, inits: &TokenStream) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    // `BlockEntry::from_block`, documented there.
     quote! {
-        /// The entry whose block is `block` (its length checked with the
-        /// group's dimension: at least `required(version)`).
         #[inline]
         fn from_block(block: &'a [u8], version: u32) -> Self {
             #base_let
@@ -391,9 +390,16 @@ fn wrap_at_fn(
     } else {
         quote!()
     };
+    // A root decoder's own; an entry's is `VarEntry::wrap_at`, documented
+    // there.
+    let doc = shape.root.then(|| {
+        quote! {
+            /// Checks and reads the block at `buf[start..]` and steps over
+            /// its groups and var data.
+        }
+    });
     quote! {
-        /// Checks and reads the block at `buf[start..]` and steps over
-        /// its groups and var data.
+        #doc
         #[inline]
         fn wrap_at(#header_param buf: &'a [u8], start: usize, block_length: usize, version: u32) -> ::core::result::Result<Self, ::sbe_rt::Error> {
             #block_length_check
@@ -483,23 +489,36 @@ fn required_fn(b: &Block, root: bool) -> TokenStream {
     sinces.sort_unstable();
     sinces.dedup();
     let mut body = quote!(#base);
+    let mut uses_version = false;
     for since in sinces {
         let end = b.end_for(since);
         if end > base {
             body = quote!(if version >= #since { #end } else { #body });
+            uses_version = true;
         }
     }
-    let signature = if root {
-        quote!(pub const fn required(version: u32) -> usize)
+    if root {
+        let unused = (!uses_version).then(|| quote!(let _ = version;));
+        quote! {
+            /// The block length the fields of version `version` need.
+            #[inline]
+            pub const fn required(version: u32) -> usize {
+                #unused
+                #body
+            }
+        }
     } else {
-        quote!(fn required(version: u32) -> usize)
-    };
-    quote! {
-        /// The block length the fields of version `version` need.
-        #[inline]
-        #signature {
-            let _ = version;
-            #body
+        // The trait's method, documented there.
+        let param = if uses_version {
+            quote!(version)
+        } else {
+            quote!(_)
+        };
+        quote! {
+            #[inline]
+            fn required(#param: u32) -> usize {
+                #body
+            }
         }
     }
 }

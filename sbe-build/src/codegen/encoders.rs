@@ -10,7 +10,7 @@ use quote::quote;
 use super::blocks::{data_layout, dim_of, Accessor, Block, GroupIdents};
 use super::values::{int_lit, plus, putter, rust_prim, Val};
 use super::{deprecated, docs, Ctx};
-use crate::ir::{Group, Message};
+use crate::ir::{Group, IntSlot, Message};
 
 /// The encoder of message `m`, whose root block is `b`.
 pub(super) fn message_encoder(
@@ -133,10 +133,10 @@ pub(super) fn group_encoder(
         (
             quote!(buf: &'a mut [u8],),
             quote!(buf: &mut [],),
-            quote!(self.buf = block;),
+            quote!(self.buf =),
         )
     } else {
-        (quote!(), quote!(), quote!(let _ = block;))
+        (quote!(), quote!(), quote!())
     };
     // An entry's sections not written are written empty before the next
     // entry, and after the last one when the encoder is dropped.
@@ -199,16 +199,23 @@ fn group_new_fn(
     let dim = dim_of(g);
     let dim_len = dim.len;
     let max_count = dim.max_count;
-    let block_length_offset = dim.block_length_offset;
-    let put_block_length = putter(ctx, dim.block_length_primitive);
-    let block_length = int_lit(dim.block_length_primitive, b.block_length as i128);
+    // A constant block length is not on the wire.
+    let put_block_length = match dim.block_length {
+        IntSlot::Wire { offset, primitive } => {
+            let put = putter(ctx, primitive);
+            let offset = offset as usize;
+            let block_length = int_lit(primitive, b.block_length as i128);
+            quote!(#put(dim, #offset, #block_length);)
+        }
+        IntSlot::Constant(_) => TokenStream::new(),
+    };
     let dim_need = plus(quote!(reserve), dim_len);
     quote! {
         #[inline]
         fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::core::result::Result<Self, ::sbe_rt::Error> {
             ::sbe_rt::codec::check_count(count, #max_count)?;
             let dim = ::sbe_rt::codec::take_zeroed::<#dim_len>(tail, #dim_need)?;
-            #put_block_length(dim, #block_length_offset, #block_length);
+            #put_block_length
             ::core::result::Result::Ok(Self { tail, dim, #buf_init count, written: 0, reserve, #step_init })
         }
     }
@@ -216,14 +223,21 @@ fn group_new_fn(
 
 /// `next_entry` of a group encoder: writes the previous entry's sections
 /// not written yet, takes a zeroed block and counts it in the dimension.
-/// `buf_set`: keeps the block for the setters (or drops it).
+/// `buf_set`: keeps the block for the setters (`self.buf =`), or empty.
 fn next_entry_fn(ctx: &Ctx, g: &Group, b: &Block, buf_set: TokenStream) -> TokenStream {
     let sections = b.sections();
     let block_length = b.block_length;
     let dim = dim_of(g);
-    let count_offset = dim.count_offset;
-    let put_count = putter(ctx, dim.count_primitive);
-    let count_type = rust_prim(dim.count_primitive);
+    // A constant count is not on the wire.
+    let put_count = match dim.count {
+        IntSlot::Wire { offset, primitive } => {
+            let put = putter(ctx, primitive);
+            let offset = offset as usize;
+            let count_type = rust_prim(primitive);
+            quote!(#put(self.dim, #offset, self.written as #count_type);)
+        }
+        IntSlot::Constant(_) => TokenStream::new(),
+    };
     let need = plus(quote!(self.reserve), block_length + empty_from(ctx, b, 0));
     let (advance_all, step_reset) = if sections > 0 {
         (quote!(self.advance(#sections)?;), quote!(self.step = 0;))
@@ -237,13 +251,8 @@ fn next_entry_fn(ctx: &Ctx, g: &Group, b: &Block, buf_set: TokenStream) -> Token
         #[inline]
         pub fn next_entry(&mut self) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
             #advance_all
-            if self.written >= self.count {
-                return ::core::result::Result::Err(::sbe_rt::Error::CountOutOfRange { count: self.written as u64 + 1, max: self.count as u64 });
-            }
-            let block = ::sbe_rt::codec::take_zeroed::<#block_length>(self.tail, #need)?;
-            #buf_set
-            self.written += 1;
-            #put_count(self.dim, #count_offset, self.written as #count_type);
+            #buf_set ::sbe_rt::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
+            #put_count
             #step_reset
             ::core::result::Result::Ok(self)
         }

@@ -14,7 +14,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::blocks::{dim_of, GroupIdents};
-use super::values::uint_slot;
+use super::values::dim_slot;
 use super::Ctx;
 use crate::ir::Group;
 
@@ -56,14 +56,18 @@ pub(super) fn entry_impl(
         }
     } else {
         let min_tail = entry_tail_expr(g);
+        let param = if g.entry_tail_versions().is_empty() {
+            quote!(_)
+        } else {
+            quote!(version)
+        };
         quote! {
             impl<'a> ::sbe_rt::group::VarEntry<'a> for #entry<'a> {
                 const DIMENSION: ::sbe_rt::layout::Dimension = #dim;
                 #items
 
                 #[inline]
-                fn min_tail(version: u32) -> usize {
-                    let _ = version;
+                fn min_tail(#param: u32) -> usize {
                     #min_tail
                 }
 
@@ -81,8 +85,8 @@ fn dimension(ctx: &Ctx, g: &Group) -> TokenStream {
     let dim = dim_of(g);
     let len = dim.len;
     let max_count = dim.max_count;
-    let block_length = uint_slot(ctx, dim.block_length_primitive, dim.block_length_offset);
-    let count = uint_slot(ctx, dim.count_primitive, dim.count_offset);
+    let block_length = dim_slot(ctx, dim.block_length);
+    let count = dim_slot(ctx, dim.count);
     quote! {
         ::sbe_rt::layout::Dimension { len: #len, block_length: #block_length, count: #count, max_count: #max_count }
     }

@@ -187,6 +187,9 @@ fn step_arms(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStream {
 /// `sbe_at`, and the var data readers.
 pub(super) fn lazy_fns(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStream {
     let step_arms = step_arms(ctx, b, groups);
+    // A group's step reads the version, and so does a gated section's.
+    let uses_version = !b.groups.is_empty() || b.data.iter().any(|d| b.is_gated(d.since_version));
+    let unused = (!uses_version).then(|| quote!(let _ = version;));
     let readers = data_readers(ctx, b);
     // The groups' accessors open them where the cache says they start.
     let at_fn = if b.groups.is_empty() {
@@ -204,7 +207,7 @@ pub(super) fn lazy_fns(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStr
         /// Steps over section `j` starting at `pos`: where it ends, checked.
         #[inline(always)]
         fn sbe_step(buf: &[u8], version: u32, j: usize, pos: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
-            let _ = version;
+            #unused
             ::core::result::Result::Ok(match j {
                 #step_arms
                 _ => return ::core::result::Result::Err(::sbe_rt::Error::Truncated { needed: usize::MAX, available: buf.len() }),

@@ -8,7 +8,9 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::Ctx;
-use crate::ir::{ConstValue, EnumType, Presence, Primitive, Scalar, SetType, Type, TypeKind};
+use crate::ir::{
+    ConstValue, EnumType, IntSlot, Presence, Primitive, Scalar, SetType, Type, TypeKind,
+};
 
 /// The shape of a value, as the generated code sees it.
 pub(crate) enum Val<'s> {
@@ -89,6 +91,18 @@ pub(crate) fn uint_slot(ctx: &Ctx, p: Primitive, offset: usize) -> TokenStream {
         format_ident!("{width}{order}")
     };
     quote!(::sbe_rt::layout::Uint::#variant(#offset))
+}
+
+/// A dimension's member as an `sbe_rt::layout::Uint`: on the wire
+/// (`uint_slot`) or a constant.
+pub(crate) fn dim_slot(ctx: &Ctx, slot: IntSlot) -> TokenStream {
+    match slot {
+        IntSlot::Wire { offset, primitive } => uint_slot(ctx, primitive, offset as usize),
+        IntSlot::Constant(v) => {
+            let v = u64::try_from(v.max(0)).unwrap_or(u64::MAX);
+            quote!(::sbe_rt::layout::Uint::Const(#v))
+        }
+    }
 }
 
 /// `::sbe_rt::put_u16_le`.
@@ -304,8 +318,9 @@ impl<'s> Val<'s> {
                 let get = getter(ctx, *prim);
                 let read = quote!(#get(#buf, #off));
                 if *optional {
-                    let is_null = null_test(*prim, *null, quote!(v));
-                    none_when(quote!(v), read, is_null, quote!(v))
+                    // `sbe_rt::null::NullValue` compares as `null_test` does.
+                    let null = lit(*prim, *null);
+                    quote!(::sbe_rt::non_null(#read, #null))
                 } else {
                     read
                 }
@@ -330,13 +345,7 @@ impl<'s> Val<'s> {
                 let get = getter(ctx, ty.encoding);
                 if *optional {
                     let null = int_lit(ty.encoding, ty.null_value);
-                    let read = quote!(#get(#buf, #off));
-                    none_when(
-                        quote!(v),
-                        read,
-                        quote!(v == #null),
-                        quote!(#ident::from_raw(v)),
-                    )
+                    quote!(::sbe_rt::non_null(#get(#buf, #off), #null).map(#ident::from_raw))
                 } else {
                     quote!(#ident::from_raw(#get(#buf, #off)))
                 }
@@ -345,15 +354,8 @@ impl<'s> Val<'s> {
                 let get = getter(ctx, ty.encoding);
                 quote!(#ident(#get(#buf, #off)))
             }
-            Val::Comp { dec, len, .. } => {
-                quote! {
-                    #dec {
-                        buf: match #buf.get(#off..).and_then(<[u8]>::first_chunk::<#len>) {
-                            ::core::option::Option::Some(b) => b,
-                            ::core::option::Option::None => &[0; #len],
-                        },
-                    }
-                }
+            Val::Comp { dec, .. } => {
+                quote!(#dec { buf: ::sbe_rt::codec::array_or_zeros(#buf, #off) })
             }
         }
     }
@@ -395,32 +397,14 @@ fn char_read(buf: &TokenStream, off: usize, len: usize, optional: bool, null: i1
             return read;
         }
         let null = int_lit(Primitive::Char, null);
-        return none_when(quote!(v), read, quote!(v == 0 || v == #null), quote!(v));
+        return quote!(::sbe_rt::null::non_null_char(#read, #null));
     }
     let end = off + len;
     let read = quote!(#buf.get(#off..#end).unwrap_or_default());
     if !optional {
         return read;
     }
-    let is_null = quote!(matches!(
-        v.first(),
-        ::core::option::Option::None | ::core::option::Option::Some(0)
-    ));
-    none_when(quote!(v: &[u8]), read, is_null, quote!(v))
-}
-
-/// A block binding `binding` to `read`, then `None` where `is_null` holds
-/// and `Some(some)` otherwise.
-fn none_when(
-    binding: TokenStream,
-    read: TokenStream,
-    is_null: TokenStream,
-    some: TokenStream,
-) -> TokenStream {
-    quote! {{
-        let #binding = #read;
-        if #is_null { ::core::option::Option::None } else { ::core::option::Option::Some(#some) }
-    }}
+    quote!(::sbe_rt::null::non_empty_chars(#read))
 }
 
 /// `v` is the null value of primitive `p`.

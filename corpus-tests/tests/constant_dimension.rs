@@ -1,0 +1,66 @@
+//! A group dimension whose blockLength is a constant (fixture
+//! `constdim.xml`): not on the wire, the dimension is numInGroup alone.
+//! The generated encoder writes the count only, the generated decoder reads
+//! the constant as the block length, and the run-time codec behind
+//! `sbe decode` reads the same bytes as the same message.
+
+use std::path::PathBuf;
+
+use corpus_tests::s_fixture_constdim as constdim;
+use sbe_cli::otf::Codec;
+
+fn encoded() -> Vec<u8> {
+    let mut buf = vec![0u8; 64];
+    let mut e = constdim::TickEncoder::wrap(&mut buf).unwrap();
+    e.seq(9);
+    {
+        let mut legs = e.legs(2).unwrap();
+        legs.next_entry().unwrap().px(-5);
+        legs.next_entry().unwrap().px(7);
+    }
+    {
+        let mut notes = e.notes(1).unwrap();
+        notes.next_entry().unwrap().n(3);
+        notes.text("hi").unwrap();
+    }
+    let n = e.finish().unwrap();
+    buf.truncate(n);
+    buf
+}
+
+#[test]
+fn the_dimension_is_the_count_alone() {
+    let mut want = vec![4, 0, 1, 0, 12, 0, 0, 0, 9, 0, 0, 0];
+    want.push(2); // legs: numInGroup; blockLength is the constant 4
+    want.extend_from_slice(&(-5i32).to_le_bytes());
+    want.extend_from_slice(&7i32.to_le_bytes());
+    want.push(1); // notes
+    want.extend_from_slice(&3i32.to_le_bytes());
+    want.extend_from_slice(&[2, b'h', b'i']);
+    assert_eq!(encoded(), want);
+}
+
+#[test]
+fn generated_and_run_time_decoders_read_the_constant_block_length() {
+    let bytes = encoded();
+    let constdim::Message::Tick(d) = constdim::decode(&bytes).unwrap();
+    assert_eq!(d.encoded_length(), bytes.len());
+    assert_eq!(constdim::message_length(&bytes), Ok(bytes.len()));
+    let legs: Vec<i32> = d.legs().map(|e| e.px()).collect();
+    assert_eq!(legs, [-5, 7]);
+    let notes: Vec<(i32, &[u8])> = d.notes().map(|e| (e.n(), e.text())).collect();
+    assert_eq!(notes, [(3, &b"hi"[..])]);
+
+    let xml =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../sbe-build/tests/fixtures/constdim.xml");
+    let schema = sbe_build::ir::load(xml).expect("fixture loads");
+    let codec = Codec::new(&schema).expect("codec");
+    let (value, decoded) = codec
+        .decode_value(&bytes, None)
+        .expect("sbe decode reads it");
+    assert_eq!(decoded.len, bytes.len());
+    let json: serde_json::Value =
+        serde_json::from_str(&constdim::decode(&bytes).unwrap().to_json()).unwrap();
+    assert_eq!(json, value);
+    assert_eq!(value["body"]["legs"][1]["px"], 7);
+}
