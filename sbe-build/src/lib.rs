@@ -19,8 +19,9 @@
 //!
 //! The generated code holds the schema's names, offsets and types; what
 //! every message shares (group iterators, a lazy decoder's section cache,
-//! an encoder's section stepping, the checks) is generic code in
-//! `sbe-rt`, which both decoders call, so that the generated decoder and
+//! an encoder's section stepping, the checks, null values, the walk over
+//! a block's fields that `Debug` and JSON are visitors of) is generic code
+//! in `sbe-rt`, which both decoders call, so that the generated decoder and
 //! `sbe decode` give the same verdict on the same bytes.
 //!
 //! ```no_run

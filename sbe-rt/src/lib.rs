@@ -22,8 +22,11 @@
 //! * [`text`]: char arrays (NUL trimming, UTF-8, NUL padding);
 //! * [`JavaFloat`] / [`JavaDouble`]: floats printed as Java prints them,
 //!   as the reference implementation does;
+//! * [`visit`]: a decoded block walked field by field ([`visit::Visit`],
+//!   which every generated decoder implements); generated `Debug` and
+//!   JSON are two visitors, and any other output format can be one;
 //! * `JsonWriter` (feature `alloc`): the compact JSON writer behind the
-//!   generated `to_json`;
+//!   generated `to_json`, and the visitor that writes FORMAT.md's JSON;
 //! * [`sofh`]: the Simple Open Framing Header;
 //! * [`framing`]: venue framings composed from their parts
 //!   ([`FrameFormat`](framing::FrameFormat): prefix, length field, what it
