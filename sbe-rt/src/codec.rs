@@ -30,6 +30,43 @@ pub fn to_usize(v: u64) -> usize {
     usize::try_from(v).unwrap_or(usize::MAX)
 }
 
+/// Fails with [`Error::UnknownTemplateId`] when the header's template id
+/// is not the decoder's.
+///
+/// ```
+/// use sbe_rt::{codec::check_template_id, Error};
+///
+/// assert_eq!(check_template_id(2, 2), Ok(()));
+/// assert_eq!(check_template_id(3, 2), Err(Error::UnknownTemplateId { template_id: 3 }));
+/// ```
+#[inline]
+pub fn check_template_id(template_id: u64, expected: u64) -> Result<()> {
+    if template_id == expected {
+        Ok(())
+    } else {
+        Err(Error::UnknownTemplateId { template_id })
+    }
+}
+
+/// The error of a section index past a message's last section: a step
+/// the generated `match` does not have (never reached: the section cache
+/// asks only for the sections there are), reported as bytes missing.
+///
+/// ```
+/// assert!(matches!(
+///     sbe_rt::codec::no_section(&[0; 3]),
+///     sbe_rt::Error::Truncated { available: 3, .. }
+/// ));
+/// ```
+#[cold]
+#[must_use]
+pub fn no_section(buf: &[u8]) -> Error {
+    Error::Truncated {
+        needed: usize::MAX,
+        available: buf.len(),
+    }
+}
+
 /// Fails with [`Error::BlockLengthTooShort`] when `block_length < required`.
 #[inline]
 pub fn check_block_length(block_length: usize, required: usize) -> Result<()> {

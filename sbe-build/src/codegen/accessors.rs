@@ -70,7 +70,8 @@ fn gated_accessor(
 /// flattened, `None` for an older message as for a null.
 fn when_present(since: u32, value: TokenStream, is_option: bool, plain: bool) -> TokenStream {
     let value = unbraced(value);
-    let present = quote!((self.version >= #since));
+    let since_lit = super::values::plain(since);
+    let present = quote!((self.version >= #since_lit));
     if is_option {
         quote!(#present.then(|| #value).flatten())
     } else if plain || is_self_field(&value) {
@@ -156,7 +157,8 @@ pub(super) fn field_accessors(fields: &[FieldView]) -> TokenStream {
         };
         out.extend(if let Some(dec) = null_composite {
             let since_version = f.since_version;
-            let body = quote!(if self.version >= #since_version { #read } else { #dec::NULL });
+            let since_version_lit = super::values::plain(since_version);
+            let body = quote!(if self.version >= #since_version_lit { #read } else { #dec::NULL });
             let note = " Every member null when the message's version predates the field.";
             accessor(
                 quote!(#doc #[doc = ""] #[doc = #note] #dep),
@@ -249,7 +251,8 @@ pub(super) fn data_accessors(data: &[DataView]) -> TokenStream {
             let text_doc = format!(" `{}` as UTF-8 text.", d.name);
             // An older message has no text: "" rather than an `Option`.
             let body = if view.gated {
-                quote!(if self.version >= #since { ::sbe_rt::text::as_str(#bytes) } else { ::core::result::Result::Ok("") })
+                let since_lit = super::values::plain(since);
+                quote!(if self.version >= #since_lit { ::sbe_rt::text::as_str(#bytes) } else { ::core::result::Result::Ok("") })
             } else {
                 let value = view.value();
                 quote!(::sbe_rt::text::as_str(#value))

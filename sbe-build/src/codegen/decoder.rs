@@ -414,7 +414,7 @@ fn wrap_at_fn(
 
 /// A root decoder's constants, `decode`, `header`, and its length functions.
 fn root_items(ctx: &Ctx, b: &Block, m: &Message, shape: &Shape) -> TokenStream {
-    let template_id = m.id;
+    let template_id = super::values::plain(m.id);
     let block_length = b.block_length;
     let name = b.name;
     let dep = deprecated(b.deprecated);
@@ -423,7 +423,7 @@ fn root_items(ctx: &Ctx, b: &Block, m: &Message, shape: &Shape) -> TokenStream {
     let length_fns = sections::message_length_fns(shape.lazy);
     quote! {
         /// The message's template id.
-        pub const TEMPLATE_ID: u64 = #template_id as u64;
+        pub const TEMPLATE_ID: u64 = #template_id;
         /// The root block length of this schema version.
         pub const BLOCK_LENGTH: usize = #block_length;
         /// The message's name in the schema.
@@ -437,9 +437,7 @@ fn root_items(ctx: &Ctx, b: &Block, m: &Message, shape: &Shape) -> TokenStream {
         #[inline]
         pub fn decode(buf: &'a [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
             let (header, body, block_length, template_id, version) = read_header(buf)?;
-            if template_id != Self::TEMPLATE_ID {
-                return ::core::result::Result::Err(::sbe_rt::Error::UnknownTemplateId { template_id });
-            }
+            ::sbe_rt::codec::check_template_id(template_id, Self::TEMPLATE_ID)?;
             Self::wrap_at(header, body, 0, block_length, version)
         }
 
@@ -493,7 +491,8 @@ fn required_fn(b: &Block, root: bool) -> TokenStream {
     for since in sinces {
         let end = b.end_for(since);
         if end > base {
-            body = quote!(if version >= #since { #end } else { #body });
+            let since_lit = super::values::plain(since);
+            body = quote!(if version >= #since_lit { #end } else { #body });
             uses_version = true;
         }
     }

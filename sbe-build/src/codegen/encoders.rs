@@ -401,7 +401,9 @@ fn data_writers(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
 fn advance_fns(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
     let tail_place = tail.place();
     let empty_sections = (0..b.sections()).map(|section| {
-        let bytes = empty_section(ctx, b, section);
+        let bytes = empty_section(ctx, b, section)
+            .into_iter()
+            .map(proc_macro2::Literal::u8_unsuffixed);
         quote!(&[#(#bytes),*])
     });
     quote! {

@@ -99,7 +99,8 @@ fn entry_tail_expr(g: &Group) -> TokenStream {
     let mut body = quote!(#base);
     for v in g.entry_tail_versions() {
         let tail = g.entry_tail(v) as usize;
-        body = quote!(if version >= #v { #tail } else { #body });
+        let v_lit = super::values::plain(v);
+        body = quote!(if version >= #v_lit { #tail } else { #body });
     }
     body
 }

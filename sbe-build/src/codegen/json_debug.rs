@@ -107,7 +107,10 @@ fn block_fields(fields: &[FieldView], groups: &[GroupView], data: &[DataView]) -
 /// its block.
 fn guarded(since: Option<u32>, call: TokenStream) -> TokenStream {
     match since {
-        Some(since) => quote!(if self.version >= #since { #call }),
+        Some(since) => {
+            let since_lit = super::values::plain(since);
+            quote!(if self.version >= #since_lit { #call })
+        }
         None => call,
     }
 }

@@ -39,7 +39,8 @@ fn data_reader(j: usize) -> Ident {
 /// newer than the block (`gated`), else `then`.
 fn when_present(gated: bool, since: u32, then: TokenStream, otherwise: TokenStream) -> TokenStream {
     if gated {
-        quote!(if version >= #since { #then } else { #otherwise })
+        let since_lit = super::values::plain(since);
+        quote!(if version >= #since_lit { #then } else { #otherwise })
     } else {
         then
     }
@@ -112,7 +113,8 @@ pub(super) fn entry_walk(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> EntryW
                 g
             });
             walk.statements.extend(if gated {
-                quote!(let #field = if version >= #since #check else {
+                let since_lit = super::values::plain(since);
+                quote!(let #field = if version >= #since_lit #check else {
                     #iter::empty(version)
                 };)
             } else {
@@ -122,7 +124,8 @@ pub(super) fn entry_walk(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> EntryW
         } else {
             let skip = quote!(pos = #iter::skip(buf, pos, version)?;);
             walk.statements.extend(if gated {
-                quote!(let #field = pos; if version >= #since { #skip })
+                let since_lit = super::values::plain(since);
+                quote!(let #field = pos; if version >= #since_lit { #skip })
             } else {
                 quote!(let #field = pos; #skip)
             });
@@ -140,7 +143,8 @@ pub(super) fn entry_walk(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> EntryW
             d
         });
         walk.statements.extend(if b.is_gated(since) {
-            quote!(let #field: &'a [u8] = if version >= #since #read else { &[] };)
+            let since_lit = super::values::plain(since);
+            quote!(let #field: &'a [u8] = if version >= #since_lit #read else { &[] };)
         } else {
             quote!(let #field: &'a [u8] = #read;)
         });
@@ -210,7 +214,7 @@ pub(super) fn lazy_fns(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStr
             #unused
             ::core::result::Result::Ok(match j {
                 #step_arms
-                _ => return ::core::result::Result::Err(::sbe_rt::Error::Truncated { needed: usize::MAX, available: buf.len() }),
+                _ => return ::core::result::Result::Err(::sbe_rt::codec::no_section(buf)),
             })
         }
 

@@ -445,3 +445,10 @@ pub(crate) fn plus(e: TokenStream, n: usize) -> TokenStream {
         quote!(#e + #n)
     }
 }
+
+/// `n` as a literal without a suffix, for the places whose type the
+/// literal takes from its context (a version compared with the acting
+/// version, a template id), as a hand-writer writes them.
+pub(crate) fn plain(n: impl Into<u64>) -> proc_macro2::Literal {
+    proc_macro2::Literal::u64_unsuffixed(n.into())
+}
