@@ -331,11 +331,11 @@ impl<'s> Val<'s> {
                 null,
                 ..
             } => char_read(buf, off, *len, *optional, *null),
-            Val::Array { prim, len, .. } => {
+            Val::Array { prim, .. } => {
+                // The accessor's return type, `[T; len]`, types the array.
                 let get = getter(ctx, *prim);
-                let prim_type = rust_prim(*prim);
                 let at = elem_at(off, prim.size() as usize);
-                quote!(::core::array::from_fn::<#prim_type, #len, _>(|i| #get(#buf, #at)))
+                quote!(::core::array::from_fn(|i| #get(#buf, #at)))
             }
             Val::Enum {
                 ident,
