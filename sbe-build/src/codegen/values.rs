@@ -181,11 +181,6 @@ pub(crate) fn is_utf8(enc: Option<&str>) -> bool {
     enc.is_some_and(|e| e.eq_ignore_ascii_case("UTF-8") || e.eq_ignore_ascii_case("UTF8"))
 }
 
-/// The spec's or the schema's null value of an encoded type.
-fn null_of(p: Primitive, declared: Option<Scalar>) -> Scalar {
-    declared.unwrap_or_else(|| p.default_null())
-}
-
 impl<'s> Val<'s> {
     /// Classifies a value of type `ty` (registry name `key`) with effective
     /// `presence` and constant value `cv`.
@@ -232,13 +227,13 @@ impl<'s> Val<'s> {
             TypeKind::Encoded(e) if e.length == 1 => Val::Prim {
                 prim: e.primitive,
                 optional,
-                null: null_of(e.primitive, e.null_value),
+                null: e.null(),
             },
             TypeKind::Encoded(e) => Val::Array {
                 prim: e.primitive,
                 len: e.length as usize,
                 optional,
-                null: null_of(e.primitive, e.null_value),
+                null: e.null(),
             },
             TypeKind::Enum(en) => Val::Enum {
                 ident: ctx.type_ident(key, ty),

@@ -43,6 +43,18 @@ pub enum Scalar {
     Float(f64),
 }
 
+impl Scalar {
+    /// The value as a float (an integer converted): how a float field's
+    /// null or limit written as an integer reads.
+    #[must_use]
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Scalar::Int(i) => i as f64,
+            Scalar::Float(f) => f,
+        }
+    }
+}
+
 /// Presence of a field or type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Presence {
@@ -127,6 +139,19 @@ pub struct Encoded {
     pub value_ref: Option<String>,
     /// Variable length: the `varData` of a composite that `<data>` uses.
     pub var_len: bool,
+}
+
+impl Encoded {
+    /// The null value an optional value of this type holds when absent:
+    /// the schema's `nullValue`, else the spec's default for the
+    /// primitive (NaN for floats). Whether a value read is that null is
+    /// `sbe_rt::null`'s rule, for the generated decoders and `sbe decode`
+    /// alike.
+    #[must_use]
+    pub fn null(&self) -> Scalar {
+        self.null_value
+            .unwrap_or_else(|| self.primitive.default_null())
+    }
 }
 
 /// An `<enum>`.

@@ -9,6 +9,7 @@ use sbe_build::ir::{
     Scalar, SetType, Type, TypeKind,
 };
 
+use sbe_rt::null::NullValue;
 use std::fmt::Write as _;
 
 use super::json::{JsonWriter, Sink};
@@ -430,9 +431,13 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
         self.sink.span(at, bytes.len());
         if e.primitive == Primitive::Char {
             let utf8 = is_utf8(e.character_encoding.as_deref());
-            let first = bytes.first().copied().unwrap_or(0);
-            let null = int_null(e).unwrap_or(0);
-            if optional && (first == 0 || (e.length == 1 && i128::from(first) == null)) {
+            let null = u8::try_from(int_null(e).unwrap_or(0)).unwrap_or(0);
+            let absent = if e.length == 1 {
+                sbe_rt::null::non_null_char(bytes.first().copied().unwrap_or(0), null).is_none()
+            } else {
+                sbe_rt::null::non_empty_chars(bytes).is_none()
+            };
+            if optional && absent {
                 self.sink.null();
                 return;
             }
@@ -459,9 +464,7 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
         match e.primitive {
             Primitive::Float => {
                 let v = f32::from_bits(raw as u32);
-                let is_null = optional
-                    && matches!(e.null_value, Some(Scalar::Float(n)) if !n.is_nan() && n as f32 == v);
-                if is_null {
+                if optional && v.is_null(e.null().as_f64() as f32) {
                     self.sink.null();
                 } else {
                     self.sink.float(v);
@@ -469,9 +472,7 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
             }
             Primitive::Double => {
                 let v = f64::from_bits(raw as u64);
-                let is_null = optional
-                    && matches!(e.null_value, Some(Scalar::Float(n)) if !n.is_nan() && n == v);
-                if is_null {
+                if optional && v.is_null(e.null().as_f64()) {
                     self.sink.null();
                 } else {
                     self.sink.double(v);

@@ -216,10 +216,10 @@ pub(crate) fn is_utf8(enc: Option<&str>) -> bool {
     enc.is_some_and(|e| e.eq_ignore_ascii_case("utf-8") || e.eq_ignore_ascii_case("utf8"))
 }
 
-/// The null value of an encoded type, as an integer (floats: their bits
-/// are not compared; see the callers).
+/// The null value of an encoded type, as an integer (`None` for floats,
+/// whose null the callers compare as `sbe_rt::null` does).
 pub(crate) fn int_null(e: &sbe_build::ir::Encoded) -> Option<i128> {
-    match e.null_value.unwrap_or_else(|| e.primitive.default_null()) {
+    match e.null() {
         Scalar::Int(v) => Some(v),
         Scalar::Float(_) => None,
     }
