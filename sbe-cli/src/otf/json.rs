@@ -52,103 +52,87 @@ impl Sink for NullSink {
     fn hex(&mut self, _: &[u8]) {}
 }
 
-/// Writes compact JSON into a byte buffer.
+/// Writes compact JSON onto the end of a byte buffer with
+/// `sbe_rt::JsonWriter`, the writer behind the generated `to_json`, so
+/// that `sbe decode` and the generated code print every value alike
+/// (escapes, ISO-8859-1 and UTF-8 text, hex, Java's floats). The text is
+/// appended to the buffer when the writer is dropped.
 pub(crate) struct JsonWriter<'a> {
     out: &'a mut Vec<u8>,
-    first: bool,
-    after_key: bool,
+    w: sbe_rt::JsonWriter,
+}
+
+std::thread_local! {
+    /// The text buffer of the last writer on this thread, kept so that a
+    /// message's writer does not allocate and grow a new one.
+    static SCRATCH: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
 }
 
 impl<'a> JsonWriter<'a> {
     pub(crate) fn new(out: &'a mut Vec<u8>) -> Self {
+        let mut text = SCRATCH.take();
+        text.clear();
         JsonWriter {
             out,
-            first: true,
-            after_key: false,
+            w: sbe_rt::JsonWriter::from_string(text),
         }
     }
+}
 
-    fn sep(&mut self) {
-        if self.after_key {
-            self.after_key = false;
-        } else if !self.first {
-            self.out.push(b',');
-        }
-        self.first = false;
+impl Drop for JsonWriter<'_> {
+    fn drop(&mut self) {
+        self.out.extend_from_slice(self.w.as_str().as_bytes());
+        SCRATCH.set(std::mem::take(&mut self.w).finish());
     }
 }
 
 impl Sink for JsonWriter<'_> {
     fn begin_object(&mut self) {
-        self.sep();
-        self.out.push(b'{');
-        self.first = true;
+        self.w.begin_object();
     }
     fn end_object(&mut self) {
-        self.out.push(b'}');
-        self.first = false;
+        self.w.end_object();
     }
     fn begin_array(&mut self) {
-        self.sep();
-        self.out.push(b'[');
-        self.first = true;
+        self.w.begin_array();
     }
     fn end_array(&mut self) {
-        self.out.push(b']');
-        self.first = false;
+        self.w.end_array();
     }
     fn key(&mut self, k: &str) {
-        self.sep();
-        write_str(self.out, k);
-        self.out.push(b':');
-        self.after_key = true;
+        self.w.key(k);
     }
     fn null(&mut self) {
-        self.sep();
-        self.out.extend_from_slice(b"null");
+        self.w.null();
     }
     fn int(&mut self, v: i128) {
-        self.sep();
-        write_int(self.out, v);
+        // Every wire integer fits one of the two.
+        if let Ok(v) = i64::try_from(v) {
+            self.w.i64(v);
+        } else if let Ok(v) = u64::try_from(v) {
+            self.w.u64(v);
+        } else {
+            self.w.raw(&v.to_string());
+        }
     }
     fn float(&mut self, v: f32) {
-        self.sep();
-        if v.is_finite() {
-            // Writing into a Vec cannot fail.
-            let _ = std::io::Write::write_fmt(self.out, format_args!("{}", sbe_rt::JavaFloat(v)));
-        } else {
-            self.out.extend_from_slice(b"null");
-        }
+        self.w.f32(v);
     }
     fn double(&mut self, v: f64) {
-        self.sep();
-        if v.is_finite() {
-            let _ = std::io::Write::write_fmt(self.out, format_args!("{}", sbe_rt::JavaDouble(v)));
-        } else {
-            self.out.extend_from_slice(b"null");
-        }
+        self.w.f64(v);
     }
     fn text(&mut self, bytes: &[u8], utf8: bool) {
-        self.sep();
         if utf8 {
-            write_str(self.out, &String::from_utf8_lossy(bytes));
+            self.w.utf8_lossy(bytes);
         } else {
-            self.out.push(b'"');
-            for &b in bytes {
-                escape_char(self.out, char::from(b));
-            }
-            self.out.push(b'"');
+            self.w.latin1(bytes);
         }
     }
     fn str(&mut self, s: &str) {
-        self.sep();
-        write_str(self.out, s);
+        self.w.str(s);
     }
     fn hex(&mut self, bytes: &[u8]) {
-        self.sep();
-        self.out.push(b'"');
-        push_hex(self.out, bytes);
-        self.out.push(b'"');
+        self.w.hex(bytes);
     }
 }
 
@@ -277,6 +261,7 @@ mod tests {
         w.text(b"\xe9\"\n", false);
         w.end_array();
         w.end_object();
+        drop(w);
         assert_eq!(
             String::from_utf8(out).unwrap_or_default(),
             "{\"a\":18446744073709551615,\"b\":[-5,0,\"\u{e9}\\\"\\n\"]}"

@@ -1,0 +1,53 @@
+//! `sbe decode` and the generated `to_json` print the same text, byte for
+//! byte, not only the same JSON value: both write through
+//! `sbe_rt::JsonWriter` (escapes of control characters and DEL, ISO-8859-1
+//! and UTF-8 text, hex, Java's floats).
+
+use std::path::PathBuf;
+
+use corpus_tests::s_repo_schemas_car as car;
+use sbe_cli::otf::Codec;
+
+#[test]
+fn run_time_and_generated_json_are_the_same_text() {
+    let mut buf = vec![0u8; 512];
+    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
+    e.serial_number(u64::MAX)
+        .vehicle_code(b"\x7f\x08\xe9\x01\x0c\"")
+        .unwrap();
+    {
+        let mut fuel = e.fuel_figures(1).unwrap();
+        fuel.next_entry().unwrap().speed(1).mpg(-0.1);
+        fuel.usage_description("tab\there \\ \u{1b}").unwrap();
+    }
+    e.manufacturer("Caf\u{e9} \u{7f}\n").unwrap();
+    e.model(b"\xff\xfe not UTF-8").unwrap();
+    e.activation_code(b"\xe9\x00\x1f").unwrap();
+    let len = e.finish().unwrap();
+    buf.truncate(len);
+
+    let xml = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schemas/car.xml");
+    let schema = sbe_build::ir::load(&xml).expect("car.xml loads");
+    let codec = Codec::new(&schema).expect("codec");
+    let mut out = Vec::new();
+    codec
+        .decode_json(&buf, 0, None, &mut out)
+        .expect("sbe decode reads it");
+    let run_time = String::from_utf8(out).expect("JSON is UTF-8");
+    let generated = car::decode(&buf).unwrap().to_json();
+    assert_eq!(run_time, generated);
+    // DEL as it is, \b and \f short, other controls \u00XX, Latin-1 é.
+    assert!(
+        generated.contains("\"vehicleCode\":\"\u{7f}\\b\u{e9}\\u0001\\f\\\"\""),
+        "{generated}"
+    );
+    assert!(
+        generated.contains("\"activationCode\":\"\u{e9}\\u0000\\u001f\""),
+        "{generated}"
+    );
+    assert!(
+        generated.contains("\"serialNumber\":18446744073709551615,"),
+        "{generated}"
+    );
+    assert!(generated.contains("\"mpg\":-0.1,"), "{generated}");
+}
