@@ -3,10 +3,9 @@
 //! `sbe_rt::JsonWriter` (escapes of control characters and DEL, ISO-8859-1
 //! and UTF-8 text, hex, Java's floats).
 
-use std::path::PathBuf;
+mod common;
 
 use corpus_tests::s_repo_schemas_car as car;
-use sbe_cli::otf::Codec;
 
 #[test]
 fn run_time_and_generated_json_are_the_same_text() {
@@ -26,14 +25,7 @@ fn run_time_and_generated_json_are_the_same_text() {
     let len = e.finish().unwrap();
     buf.truncate(len);
 
-    let xml = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schemas/car.xml");
-    let schema = sbe_build::ir::load(&xml).expect("car.xml loads");
-    let codec = Codec::new(&schema).expect("codec");
-    let mut out = Vec::new();
-    codec
-        .decode_json(&buf, 0, None, &mut out)
-        .expect("sbe decode reads it");
-    let run_time = String::from_utf8(out).expect("JSON is UTF-8");
+    let run_time = common::run_time_json("schemas/car.xml", &buf);
     let generated = car::decode(&buf).unwrap().to_json();
     assert_eq!(run_time, generated);
     // DEL as it is, \b and \f short, other controls \u00XX, Latin-1 é.
