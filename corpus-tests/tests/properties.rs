@@ -211,7 +211,7 @@ impl Builder<'_> {
     /// A random value of an encoded type (as raw bits for floats): within
     /// its range and not its null value, or its null value when optional.
     fn scalar(&mut self, e: &sbe_build::ir::Encoded, optional: bool) -> i128 {
-        let null = e.null_value.unwrap_or_else(|| e.primitive.default_null());
+        let null = e.null();
         if optional && self.rng.one_in(4) {
             return match null {
                 Scalar::Int(v) => v,

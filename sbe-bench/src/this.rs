@@ -180,14 +180,14 @@ pub fn md_encode(m: &MdTrades, buf: &mut [u8]) -> sbe_rt::Result<usize> {
 
 /// A message of either schema as the generated `to_json` and `Debug` show
 /// it: the lengths of both texts (what `sbe decode`-like tools pay per
-/// message; `profile car_json/this` counts its instructions).
+/// message; `profile car_text/this` counts its instructions).
 pub fn text_of(buf: &[u8]) -> sbe_rt::Result<usize> {
-    let json = match baseline::decode(buf) {
+    let len = match baseline::decode(buf) {
         Ok(m) => m.to_json().len() + format!("{m:?}").len(),
         Err(_) => {
             let m = market_data::decode(buf)?;
             m.to_json().len() + format!("{m:?}").len()
         }
     };
-    Ok(json)
+    Ok(len)
 }

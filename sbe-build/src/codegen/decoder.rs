@@ -219,7 +219,11 @@ pub(super) fn block_decoder(
     let mut getters = accessors::field_accessors(&fields);
     getters.extend(accessors::group_accessors(&groups));
     getters.extend(accessors::data_accessors(&data));
-    let visit_impls = json_debug::block_visit_and_debug(ctx, ident, &fields, &groups, &data);
+    let visit_impls = json_debug::visit_and_debug(
+        ctx,
+        ident,
+        &json_debug::block_fields(&fields, &groups, &data),
+    );
     let doc = decoder_doc(b, shape.root);
     let derive = if shape.lazy {
         // The section cache is `Cell`s.
@@ -486,16 +490,11 @@ fn required_fn(b: &Block, root: bool) -> TokenStream {
         .collect();
     sinces.sort_unstable();
     sinces.dedup();
-    let mut body = quote!(#base);
-    let mut uses_version = false;
-    for since in sinces {
-        let end = b.end_for(since);
-        if end > base {
-            let since_lit = super::values::plain(since);
-            body = quote!(if version >= #since_lit { #end } else { #body });
-            uses_version = true;
-        }
-    }
+    let steps = sinces
+        .into_iter()
+        .map(|since| (since, b.end_for(since)))
+        .filter(|&(_, end)| end > base);
+    let (body, uses_version) = super::values::version_ladder(base, steps);
     if root {
         let unused = (!uses_version).then(|| quote!(let _ = version;));
         quote! {

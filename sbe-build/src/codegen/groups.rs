@@ -55,11 +55,11 @@ pub(super) fn entry_impl(
             }
         }
     } else {
-        let min_tail = entry_tail_expr(g);
-        let param = if g.entry_tail_versions().is_empty() {
-            quote!(_)
-        } else {
+        let (min_tail, uses_version) = entry_tail_expr(g);
+        let param = if uses_version {
             quote!(version)
+        } else {
+            quote!(_)
         };
         quote! {
             impl<'a> ::sbe_rt::group::VarEntry<'a> for #entry<'a> {
@@ -93,14 +93,13 @@ fn dimension(ctx: &Ctx, g: &Group) -> TokenStream {
 }
 
 /// The fewest bytes an entry of `g` takes after its block at the acting
-/// `version` (the IR's `entry_tail`), as an expression of `version`.
-fn entry_tail_expr(g: &Group) -> TokenStream {
+/// `version` (the IR's `entry_tail`), as an expression of `version`, and
+/// whether it reads `version`.
+fn entry_tail_expr(g: &Group) -> (TokenStream, bool) {
     let base = g.entry_tail(g.since_version) as usize;
-    let mut body = quote!(#base);
-    for v in g.entry_tail_versions() {
-        let tail = g.entry_tail(v) as usize;
-        let v_lit = super::values::plain(v);
-        body = quote!(if version >= #v_lit { #tail } else { #body });
-    }
-    body
+    let steps = g
+        .entry_tail_versions()
+        .into_iter()
+        .map(|v| (v, g.entry_tail(v) as usize));
+    super::values::version_ladder(base, steps)
 }

@@ -10,7 +10,7 @@ use quote::quote;
 
 use super::accessors::MemberView;
 use super::decoder::{DataView, FieldView, GroupView};
-use super::values::{is_utf8, null_test, Val};
+use super::values::{is_utf8, lit, Val};
 use super::Ctx;
 use crate::ir::ConstValue;
 
@@ -48,10 +48,8 @@ impl Val<'_> {
                 null,
                 ..
             } => {
-                let test = null_test(*prim, *null, quote!(x));
-                quote! {
-                    &#v.map(|x| if #test { ::core::option::Option::None } else { ::core::option::Option::Some(x) })
-                }
+                let null = lit(*prim, *null);
+                quote!(&#v.map(|x| ::sbe_rt::non_null(x, #null)))
             }
             _ => quote!(&#v),
         }
@@ -69,7 +67,11 @@ fn text_fn(ty: TokenStream, utf8: bool) -> TokenStream {
 
 /// The `visit` body of a block decoder's fields, groups and var data, in
 /// schema order.
-fn block_fields(fields: &[FieldView], groups: &[GroupView], data: &[DataView]) -> TokenStream {
+pub(super) fn block_fields(
+    fields: &[FieldView],
+    groups: &[GroupView],
+    data: &[DataView],
+) -> TokenStream {
     let mut body = TokenStream::new();
     for view in fields {
         body.extend(field_visit(view));
@@ -125,13 +127,16 @@ fn field_visit(view: &FieldView) -> TokenStream {
         let field = val.field(quote!(self.#name()));
         return quote!(v.field(#key, #field););
     }
-    if super::accessors::reads_null_when_absent(view) || val.is_option() {
-        let field = val.field(quote!(self.#name()));
-        return guarded(Some(f.since_version), quote!(v.field(#key, #field);));
-    }
-    if matches!(val, Val::Const { .. }) {
+    let guarded_value = if super::accessors::reads_null_when_absent(view) || val.is_option() {
+        Some(quote!(self.#name()))
+    } else if matches!(val, Val::Const { .. }) {
         // A constant is read where it is written down (no bytes).
-        let field = val.field(view.read.clone());
+        Some(view.read.clone())
+    } else {
+        None
+    };
+    if let Some(value) = guarded_value {
+        let field = val.field(value);
         return guarded(Some(f.since_version), quote!(v.field(#key, #field);));
     }
     let field = val.field(quote!(x));
@@ -150,17 +155,6 @@ pub(super) fn member_fields(members: &[MemberView]) -> TokenStream {
         body.extend(quote!(v.field(#key, #field);));
     }
     body
-}
-
-/// A block decoder's `Visit` and `Debug` impls.
-pub(super) fn block_visit_and_debug(
-    ctx: &Ctx,
-    ident: &Ident,
-    fields: &[FieldView],
-    groups: &[GroupView],
-    data: &[DataView],
-) -> TokenStream {
-    visit_and_debug(ctx, ident, &block_fields(fields, groups, data))
 }
 
 /// The `Visit` impl of decoder `ident` (whose fields `body` visits), and

@@ -151,8 +151,7 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
     let dep = deprecated(e.ty.deprecated);
     let attrs = ctx.type_attrs(&e.key);
     let raw_type = rust_prim(s.encoding);
-    let choices = set_choices(s);
-    let items = &choices.items;
+    let items = set_choices(s);
     let width = proc_macro2::Literal::u32_unsuffixed(s.encoding.size() * 8);
     let raw = if s.encoding.size() == 8 {
         quote!(self.0)
@@ -194,18 +193,12 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
 
 /// What a set's choices generate: per choice its items (mask, getter,
 /// builder).
-struct SetChoices {
-    items: TokenStream,
-}
-
-fn set_choices(s: &SetType) -> SetChoices {
+fn set_choices(s: &SetType) -> TokenStream {
     let raw_type = rust_prim(s.encoding);
     // The methods share a scope, the mask constants have their own.
     let mut methods = Scope::with(&["raw", "write_json", "from_raw"]);
     let mut masks = Scope::default();
-    let mut out = SetChoices {
-        items: TokenStream::new(),
-    };
+    let mut items = TokenStream::new();
     for c in &s.choices {
         let getter = names::ident(&methods.claim(&names::snake(&c.name)));
         let builder = names::ident(&methods.claim(&format!("with_{}", names::snake(&c.name))));
@@ -220,7 +213,7 @@ fn set_choices(s: &SetType) -> SetChoices {
         let name = &c.name;
         let mask_doc = format!(" Mask of choice `{name}`.");
         let builder_doc = format!(" This set with choice `{name}` set or cleared.");
-        out.items.extend(quote! {
+        items.extend(quote! {
             #[doc = #mask_doc]
             pub const #mask_name: #raw_type = #mask;
             #doc
@@ -238,7 +231,7 @@ fn set_choices(s: &SetType) -> SetChoices {
             }
         });
     }
-    out
+    items
 }
 
 /// Presence of a composite member.

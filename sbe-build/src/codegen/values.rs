@@ -53,20 +53,10 @@ pub(crate) enum Val<'s> {
     Comp { dec: Ident, enc: Ident, len: usize },
 }
 
-/// Rust type of a primitive's wire value.
+/// Rust type of a primitive's wire value (the IR's `Primitive::rust_type`).
 pub(crate) fn rust_prim(p: Primitive) -> TokenStream {
-    match p {
-        Primitive::Char | Primitive::Uint8 => quote!(u8),
-        Primitive::Int8 => quote!(i8),
-        Primitive::Int16 => quote!(i16),
-        Primitive::Uint16 => quote!(u16),
-        Primitive::Int32 => quote!(i32),
-        Primitive::Uint32 => quote!(u32),
-        Primitive::Int64 => quote!(i64),
-        Primitive::Uint64 => quote!(u64),
-        Primitive::Float => quote!(f32),
-        Primitive::Double => quote!(f64),
-    }
+    let type_name = format_ident!("{}", p.rust_type());
+    quote!(#type_name)
 }
 
 /// `::sbe_rt::get_u16_le`.
@@ -313,7 +303,6 @@ impl<'s> Val<'s> {
                 let get = getter(ctx, *prim);
                 let read = quote!(#get(#buf, #off));
                 if *optional {
-                    // `sbe_rt::null::NullValue` compares as `null_test` does.
                     let null = lit(*prim, *null);
                     quote!(::sbe_rt::non_null(#read, #null))
                 } else {
@@ -402,22 +391,6 @@ fn char_read(buf: &TokenStream, off: usize, len: usize, optional: bool, null: i1
     quote!(::sbe_rt::null::non_empty_chars(#read))
 }
 
-/// `v` is the null value of primitive `p`.
-pub(crate) fn null_test(p: Primitive, null: Scalar, v: TokenStream) -> TokenStream {
-    match null {
-        Scalar::Float(f) if f.is_nan() => quote!(#v.is_nan()),
-        // Compared by bits: a float null other than NaN is one exact value.
-        _ if p.is_float() => {
-            let null = lit(p, null);
-            quote!(#v.to_bits() == #null.to_bits())
-        }
-        _ => {
-            let null = lit(p, null);
-            quote!(#v == #null)
-        }
-    }
-}
-
 /// `off + i * size`, without the parts that do nothing.
 pub(crate) fn elem_at(off: usize, size: usize) -> TokenStream {
     let scaled = if size == 1 {
@@ -439,6 +412,24 @@ pub(crate) fn plus(e: TokenStream, n: usize) -> TokenStream {
     } else {
         quote!(#e + #n)
     }
+}
+
+/// A length that grows with the acting version: `base`, then each
+/// `(since, value)` of `steps` (in ascending `since`) from that version on,
+/// as an `if version >= since { .. } else { .. }` chain; and whether the
+/// chain reads `version` at all.
+pub(crate) fn version_ladder(
+    base: usize,
+    steps: impl IntoIterator<Item = (u32, usize)>,
+) -> (TokenStream, bool) {
+    let mut body = quote!(#base);
+    let mut reads_version = false;
+    for (since, value) in steps {
+        let since = plain(since);
+        body = quote!(if version >= #since { #value } else { #body });
+        reads_version = true;
+    }
+    (body, reads_version)
 }
 
 /// `n` as a literal without a suffix, for the places whose type the

@@ -127,9 +127,7 @@ impl Group {
             max_count: IntSlot::max_in(dim, "numInGroup"),
         }
     }
-}
 
-impl Group {
     /// Whether the entries are blocks only (no nested groups, no var
     /// data): a decoder can then check the whole span of entries when the
     /// group is opened.
@@ -144,11 +142,7 @@ impl Group {
         let layout = self.dimension_layout();
         let mut out = vec![0u8; layout.encoded_length as usize];
         if let Some(IntSlot::Wire { offset, primitive }) = layout.block_length {
-            let le = u64::from(self.block_length).to_le_bytes();
-            let mut value: Vec<u8> = le.into_iter().take(primitive.size() as usize).collect();
-            if order == ByteOrder::Big {
-                value.reverse();
-            }
+            let value = int_bytes(i128::from(self.block_length), primitive.size(), order);
             let at = offset as usize;
             if let Some(dst) = out.get_mut(at..at + value.len()) {
                 dst.copy_from_slice(&value);
@@ -368,19 +362,12 @@ pub fn block_end(fields: &[Field], version: u32) -> u32 {
 /// assert_eq!(null_bytes(&schema.header, ByteOrder::Little), None);
 /// ```
 pub fn null_bytes(ty: &Type, order: ByteOrder) -> Option<Vec<u8>> {
-    let int_bytes = |v: i128, size: u32| -> Vec<u8> {
-        let le = (v as u128).to_le_bytes();
-        let mut out: Vec<u8> = le.iter().take(size as usize).copied().collect();
-        if order == ByteOrder::Big {
-            out.reverse();
-        }
-        out
-    };
+    let int_bytes = |v: i128, size: u32| int_bytes(v, size, order);
     match &ty.kind {
         TypeKind::Encoded(e) if e.presence == Presence::Constant => Some(Vec::new()),
         TypeKind::Encoded(e) if e.presence == Presence::Optional && !e.var_len => {
             let size = e.primitive.size();
-            let one = match e.null_value.unwrap_or_else(|| e.primitive.default_null()) {
+            let one = match e.null() {
                 Scalar::Int(v) => int_bytes(v, size),
                 Scalar::Float(f) if e.primitive == Primitive::Float => {
                     int_bytes(i128::from((f as f32).to_bits()), size)
@@ -403,4 +390,14 @@ pub fn null_bytes(ty: &Type, order: ByteOrder) -> Option<Vec<u8>> {
         }
         _ => None,
     }
+}
+
+/// The `size` low bytes of `v` (two's complement) in byte order `order`.
+fn int_bytes(v: i128, size: u32, order: ByteOrder) -> Vec<u8> {
+    let le = (v as u128).to_le_bytes();
+    let mut out: Vec<u8> = le.iter().take(size as usize).copied().collect();
+    if order == ByteOrder::Big {
+        out.reverse();
+    }
+    out
 }

@@ -179,30 +179,17 @@ fn escape_char(out: &mut Vec<u8>, c: char) {
     }
 }
 
-/// Append an integer in decimal.
+/// Append an integer in decimal, as `sbe_rt::JsonWriter` writes it.
 pub(crate) fn write_int(out: &mut Vec<u8>, v: i128) {
-    let neg = v < 0;
-    // Every wire integer fits in 64 bits; 128-bit division is slow.
-    let Ok(mut u) = u64::try_from(v.unsigned_abs()) else {
+    // Every wire integer fits in 64 bits.
+    let Ok(u) = u64::try_from(v.unsigned_abs()) else {
         out.extend_from_slice(v.to_string().as_bytes());
         return;
     };
-    let mut buf = [0u8; 40];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        if let Some(slot) = buf.get_mut(i) {
-            *slot = b'0' + (u % 10) as u8;
-        }
-        u /= 10;
-        if u == 0 || i == 0 {
-            break;
-        }
-    }
-    if neg {
+    if v < 0 {
         out.push(b'-');
     }
-    out.extend_from_slice(buf.get(i..).unwrap_or_default());
+    out.extend_from_slice(sbe_rt::json::decimal(u, &mut [0; 20]).as_bytes());
 }
 
 #[cfg(test)]

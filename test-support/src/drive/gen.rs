@@ -436,7 +436,7 @@ impl Gen<'_> {
                 let t = p.rust_type();
                 let lo = lit(p, e.min_value.unwrap_or_else(|| p.default_min()));
                 let hi = lit(p, e.max_value.unwrap_or_else(|| p.default_max()));
-                let null = lit(p, e.null_value.unwrap_or_else(|| p.default_null()));
+                let null = lit(p, e.null());
                 if e.length > 1 {
                     let n = e.length;
                     (
