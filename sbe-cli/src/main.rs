@@ -577,20 +577,6 @@ fn capture_end(
     }
 }
 
-/// `v` in decimal, in `buf`.
-fn itoa(mut v: u64, buf: &mut [u8; 20]) -> &[u8] {
-    let mut i = buf.len();
-    for slot in buf.iter_mut().rev() {
-        *slot = b'0' + (v % 10) as u8;
-        v /= 10;
-        i -= 1;
-        if v == 0 {
-            break;
-        }
-    }
-    buf.get(i..).unwrap_or_default()
-}
-
 /// Writes each message of a capture as a JSON line with its `frame`.
 struct DecodeSink<'a, 's, W: Write> {
     schemas: &'a Schemas<'s>,
@@ -631,7 +617,7 @@ impl<W: Write> capture::Sink for DecodeSink<'_, '_, W> {
         self.line.extend_from_slice(&self.frame);
         self.line.extend_from_slice(b",\"offset\":");
         self.line
-            .extend_from_slice(itoa(origin.offset, &mut [0; 20]));
+            .extend_from_slice(sbe_rt::json::decimal(origin.offset, &mut [0; 20]).as_bytes());
         self.line.extend_from_slice(b"}}\n");
         self.out.write_all(&self.line)?;
         Ok(d.len)

@@ -191,8 +191,8 @@ impl LengthField {
         Some(self.slot().get(frame))
     }
 
-    /// The field as the [`Uint`] every header member of the runtime is
-    /// read through.
+    /// The field as a [`Uint`], the reader of the dimension and var-data
+    /// length members of generated code.
     const fn slot(&self) -> Uint {
         let o = self.offset;
         match (self.width, self.order) {

@@ -151,10 +151,11 @@ impl<'a, E: BlockEntry<'a>, const TOP: bool> Blocks<'a, E, TOP> {
         let block_length =
             check_group(remaining, block_length, dim.max_count, E::required(version))?;
         let start = pos + dim.len;
-        // Below `MAX_EMPTY_ENTRIES` the count's maximum bounds entries of
-        // no bytes already; the check would cost every open.
-        if dim.max_count > MAX_EMPTY_ENTRIES as u64 {
-            check_entries(buf, start, remaining, block_length)?;
+        // `blocks_end` checks that the entries fit; what `check_entries`
+        // adds is the bound on entries of no bytes, which below
+        // `MAX_EMPTY_ENTRIES` the count's maximum gives already.
+        if block_length == 0 && dim.max_count > MAX_EMPTY_ENTRIES as u64 {
+            check_entries(buf, start, remaining, 0)?;
         }
         let end = blocks_end(buf, start, remaining, block_length)?;
         let entries = buf.get(start..end).unwrap_or_default();

@@ -419,6 +419,13 @@ pub fn decimal(mut v: u64, buf: &mut [u8; 20]) -> &str {
     core::str::from_utf8(buf.get(start..).unwrap_or_default()).unwrap_or("0")
 }
 
+/// Whether a JSON string escapes byte `b` of UTF-8 text: a control
+/// character, `"` or `\\`.
+#[inline]
+fn must_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
 /// Whether any byte of `bytes` is a control character, `"` or `\\`: the
 /// bytes a JSON string escapes. Eight bytes a step, as one `u64` (SWAR:
 /// a byte below 0x20, or equal to `"` or `\\` after an XOR makes it zero,
@@ -441,10 +448,7 @@ fn needs_escape(bytes: &[u8]) -> bool {
         word.copy_from_slice(chunk);
         any |= word_needs(u64::from_le_bytes(word));
     }
-    any || chunks
-        .remainder()
-        .iter()
-        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+    any || chunks.remainder().iter().any(|&b| must_escape(b))
 }
 
 /// Appends `s` as a quoted, escaped JSON string.
@@ -465,7 +469,7 @@ fn escape_str(out: &mut String, s: &str) {
 fn escape_into(out: &mut String, s: &str) {
     let mut start = 0;
     for (i, b) in s.bytes().enumerate() {
-        if b < 0x20 || b == b'"' || b == b'\\' {
+        if must_escape(b) {
             // `i` and `start` are ASCII positions, so char boundaries.
             out.push_str(s.get(start..i).unwrap_or_default());
             escape_char(out, char::from(b));

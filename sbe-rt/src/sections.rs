@@ -7,8 +7,9 @@
 //! by stepping over the ones before it, from the nearest one already
 //! known, and its start is stored then. Reading the sections in order
 //! (the usual case) finds each where the one before it ended: a group's
-//! iterator stores its end when its last entry is reached
-//! ([`slot`](Sections::slot)), a var-data read stores its own.
+//! iterator stores its end ([`slot`](Sections::slot)) when it is opened
+//! (entries that are blocks only) or when its last entry is reached
+//! (entries with groups or var data), a var-data read stores its own.
 //!
 //! The generated decoder supplies the one thing that differs per message:
 //! `step(buf, version, j, pos)`, where section `j` starting at `pos` ends

@@ -160,7 +160,8 @@ impl<'a> Text<'a> {
         Text { bytes, utf8: false }
     }
 
-    /// UTF-8 text; invalid sequences are shown replaced.
+    /// UTF-8 text; invalid sequences are U+FFFD in JSON, `\xNN` in
+    /// `Debug`.
     #[inline]
     #[must_use]
     pub const fn utf8(bytes: &'a [u8]) -> Self {
@@ -229,7 +230,8 @@ impl Char {
         }
     }
 
-    /// A UTF-8 char (one byte: ASCII, or shown replaced).
+    /// A UTF-8 char (one byte: ASCII; any other is U+FFFD in JSON,
+    /// `\xNN` in `Debug`).
     #[inline]
     #[must_use]
     pub const fn utf8(byte: u8) -> Self {
