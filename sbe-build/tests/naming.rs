@@ -105,7 +105,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("SecurityID", "    pub fn security_id(&self) -> i32 {"),
     (
         "Symbol",
-        "    pub fn symbol_str(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> {",
+        "    pub fn symbol_str(&self) -> ::sbe_rt::Result<&'a str> {",
     ),
     (
         "NoMDEntries",

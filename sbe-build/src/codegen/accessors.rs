@@ -114,7 +114,7 @@ pub(crate) fn str_getter(
         #[doc = #doc]
         #attrs
         #[inline]
-        pub fn #text_name(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> {
+        pub fn #text_name(&self) -> ::sbe_rt::Result<&'a str> {
             ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#bytes))
         }
     }
@@ -261,7 +261,7 @@ pub(super) fn data_accessors(data: &[DataView]) -> TokenStream {
                 #[doc = #text_doc]
                 #dep
                 #[inline]
-                pub fn #text_name(&self) -> ::core::result::Result<&'a str, ::sbe_rt::Error> { #body }
+                pub fn #text_name(&self) -> ::sbe_rt::Result<&'a str> { #body }
             });
         }
     }

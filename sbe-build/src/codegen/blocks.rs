@@ -317,8 +317,13 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
         let groups = group_types(ctx, &block, &stem, true, &mut out.tokens);
         out.tokens
             .extend(block_decoder(ctx, &block, &decoder, Some(m), None, &groups));
-        out.tokens
-            .extend(encoders::message_encoder(ctx, &block, &encoder, m, &groups));
+        out.tokens.extend(encoders::message_encoder(
+            ctx,
+            &block,
+            (&encoder, &decoder),
+            m,
+            &groups,
+        ));
         out.decoders.push((i, decoder));
     }
     out

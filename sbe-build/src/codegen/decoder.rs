@@ -405,7 +405,7 @@ fn wrap_at_fn(
     quote! {
         #doc
         #[inline]
-        fn wrap_at(#header_param buf: &'a [u8], start: usize, block_length: usize, version: u32) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+        fn wrap_at(#header_param buf: &'a [u8], start: usize, block_length: usize, version: u32) -> ::sbe_rt::Result<Self> {
             #block_length_check
             #block_let
             #base_let
@@ -439,7 +439,7 @@ fn root_items(ctx: &Ctx, b: &Block, m: &Message, shape: &Shape) -> TokenStream {
         /// read (`checked_length` checks them all).
         #dep
         #[inline]
-        pub fn decode(buf: &'a [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+        pub fn decode(buf: &'a [u8]) -> ::sbe_rt::Result<Self> {
             let (header, body, block_length, template_id, version) = read_header(buf)?;
             ::sbe_rt::codec::check_template_id(template_id, Self::TEMPLATE_ID)?;
             Self::wrap_at(header, body, 0, block_length, version)

@@ -106,7 +106,7 @@ fn read_header_fn(ctx: &Ctx) -> TokenStream {
         /// it, blockLength, templateId, version), the block length and
         /// version as the decoders take them.
         #[inline]
-        fn read_header(buf: &[u8]) -> ::core::result::Result<(#header_decoder<'_>, &[u8], usize, u64, u32), ::sbe_rt::Error> {
+        fn read_header(buf: &[u8]) -> ::sbe_rt::Result<(#header_decoder<'_>, &[u8], usize, u64, u32)> {
             let h = #header_decoder::wrap(buf)?;
             #check
             let body = buf.get(HEADER_LENGTH..).unwrap_or_default();
@@ -266,7 +266,7 @@ fn decode_fns(
         /// must be this schema's), then the message its template id names,
         /// checked once, whole.
         #[allow(deprecated)]
-        pub fn decode(buf: &[u8]) -> ::core::result::Result<Message<'_>, ::sbe_rt::Error> {
+        pub fn decode(buf: &[u8]) -> ::sbe_rt::Result<Message<'_>> {
             let (header, body, block_length, template_id, version) = read_header(buf)?;
             #unused
             #decode_match
@@ -279,7 +279,7 @@ fn decode_fns(
         /// (`sbe_rt::Framer`).
         /// `Err(Truncated)` when `buf` holds only part of the message.
         #[allow(deprecated)]
-        pub fn message_length(buf: &[u8]) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+        pub fn message_length(buf: &[u8]) -> ::sbe_rt::Result<usize> {
             let (_, body, block_length, template_id, version) = read_header(buf)?;
             #end_unused
             #end_match

@@ -16,7 +16,7 @@ use crate::ir::{Group, IntSlot, Message};
 pub(super) fn message_encoder(
     ctx: &Ctx,
     b: &Block,
-    ident: &Ident,
+    (ident, decoder): (&Ident, &Ident),
     m: &Message,
     groups: &[GroupIdents],
 ) -> TokenStream {
@@ -33,7 +33,8 @@ pub(super) fn message_encoder(
         (quote!(), quote!(), quote!())
     };
     let doc = format!(
-        " Encoder of message `{}`: header and root block first, then groups and var data in schema order.",
+        " Encoder of message `{}`: header and root block first, then groups and var data in schema order. \
+         The fields' descriptions are on [`{decoder}`].",
         b.name
     );
     // The block is kept only where a setter writes to it.
@@ -72,7 +73,7 @@ pub(super) fn message_encoder(
             /// Writes the groups and var data not written yet, empty, and
             /// returns the message's length.
             #[inline(always)]
-            pub fn finish(&mut self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+            pub fn finish(&mut self) -> ::sbe_rt::Result<usize> {
                 #finish_body
                 ::core::result::Result::Ok(self.encoded_length())
             }
@@ -102,7 +103,7 @@ fn message_wrap_fn(
         /// zeroes the root block. Fails when `buf` cannot hold the
         /// message with its groups and var data empty.
         #dep
-        pub fn wrap(buf: &'a mut [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+        pub fn wrap(buf: &'a mut [u8]) -> ::sbe_rt::Result<Self> {
             let total = buf.len();
             ::sbe_rt::check_len(buf, #need)?;
             let (hdr, rest) = ::sbe_rt::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
@@ -158,8 +159,9 @@ pub(super) fn group_encoder(
     let new_fn = group_new_fn(ctx, g, b, buf_init, step_init);
     let next_entry_fn = next_entry_fn(ctx, g, b, buf_set);
     let doc = format!(
-        " Encoder of group `{}`: call `next_entry()` before writing each entry.",
-        g.name
+        " Encoder of group `{}`: call `next_entry()` before writing each entry. \
+         The fields' descriptions are on [`{}`].",
+        g.name, idents.entry
     );
     quote! {
         #[doc = #doc]
@@ -212,7 +214,7 @@ fn group_new_fn(
     let dim_need = plus(quote!(reserve), dim_len);
     quote! {
         #[inline]
-        fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+        fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::sbe_rt::Result<Self> {
             ::sbe_rt::codec::check_count(count, #max_count)?;
             let dim = ::sbe_rt::codec::take_zeroed::<#dim_len>(tail, #dim_need)?;
             #put_block_length
@@ -249,7 +251,7 @@ fn next_entry_fn(ctx: &Ctx, g: &Group, b: &Block, buf_set: TokenStream) -> Token
         /// var data follow. Fails when `count` entries are written already
         /// or the buffer is too small.
         #[inline]
-        pub fn next_entry(&mut self) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
+        pub fn next_entry(&mut self) -> ::sbe_rt::Result<&mut Self> {
             #advance_all
             #buf_set ::sbe_rt::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
             #put_count
@@ -313,8 +315,10 @@ fn field_setters(ctx: &Ctx, b: &Block) -> TokenStream {
     let mut out = TokenStream::new();
     for (f, Accessor { name, .. }) in b.fields.iter().zip(&b.names.fields) {
         let val = Val::of(ctx, &f.type_name, &f.ty, f.presence, f.const_value.as_ref());
+        // The description is on the decoder's accessor (linked from the
+        // encoder's own doc): written twice it was a tenth of a venue's file.
         let doc = docs(
-            f.description.as_deref(),
+            None,
             format!("Sets `{}` (id {}, offset {}).", f.name, f.id, f.offset),
         );
         let dep = deprecated(f.deprecated);
@@ -347,7 +351,7 @@ fn group_starters(ctx: &Ctx, b: &Block, groups: &[GroupIdents], tail: Tail) -> T
         out.extend(quote! {
             #doc
             #dep
-            pub fn #name(&mut self, count: usize) -> ::core::result::Result<#enc<'_, 'a>, ::sbe_rt::Error> {
+            pub fn #name(&mut self, count: usize) -> ::sbe_rt::Result<#enc<'_, 'a>> {
                 self.advance(#section)?;
                 self.step = #next;
                 #enc::new(#tail_ref, count, #reserve)
@@ -382,7 +386,7 @@ fn data_writers(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
             #doc
             #dep
             #[inline(always)]
-            pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
+            pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::sbe_rt::Result<&mut Self> {
                 let v = v.as_ref();
                 let n = ::sbe_rt::codec::check_length(v.len(), #max_length)?;
                 self.advance(#section)?;
@@ -409,7 +413,7 @@ fn advance_fns(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
     quote! {
         /// Writes the sections before `k` that are not written yet, empty.
         #[inline(always)]
-        fn advance(&mut self, k: usize) -> ::core::result::Result<(), ::sbe_rt::Error> {
+        fn advance(&mut self, k: usize) -> ::sbe_rt::Result<()> {
             ::sbe_rt::codec::advance(&mut self.step, k, &mut #tail_place, &[#(#empty_sections),*])
         }
     }

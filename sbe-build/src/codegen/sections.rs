@@ -202,7 +202,7 @@ pub(super) fn lazy_fns(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStr
         quote! {
             /// Where section `i` starts, checked (found once, then cached).
             #[inline]
-            fn sbe_at(&self, i: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+            fn sbe_at(&self, i: usize) -> ::sbe_rt::Result<usize> {
                 self.sec.at(i, self.buf, self.version, Self::sbe_step)
             }
         }
@@ -210,7 +210,7 @@ pub(super) fn lazy_fns(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStr
     quote! {
         /// Steps over section `j` starting at `pos`: where it ends, checked.
         #[inline(always)]
-        fn sbe_step(buf: &[u8], version: u32, j: usize, pos: usize) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+        fn sbe_step(buf: &[u8], version: u32, j: usize, pos: usize) -> ::sbe_rt::Result<usize> {
             #unused
             ::core::result::Result::Ok(match j {
                 #step_arms
@@ -259,7 +259,7 @@ pub(super) fn message_end_fn(b: &Block) -> TokenStream {
         /// it, without making a decoder: the schema's
         /// `message_length`.
         #[inline]
-        fn sbe_end(buf: &'a [u8], block_length: usize, version: u32) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+        fn sbe_end(buf: &'a [u8], block_length: usize, version: u32) -> ::sbe_rt::Result<usize> {
             ::sbe_rt::codec::check_block_length(block_length, Self::required(version))?;
             let #mut_pos pos = ::sbe_rt::slice(buf, 0, block_length)?.len();
             #(pos = Self::sbe_step(buf, version, #sections, pos)?;)*
@@ -284,7 +284,7 @@ pub(super) fn message_length_fns(lazy: bool) -> TokenStream {
             /// Checks the groups and var data (`decode` checks the header
             /// and the root block only) and returns the bytes of the whole
             /// message.
-            pub fn checked_length(&self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+            pub fn checked_length(&self) -> ::sbe_rt::Result<usize> {
                 ::core::result::Result::Ok(HEADER_LENGTH + self.sec.end(self.buf, self.version, Self::sbe_step)?)
             }
         }
@@ -298,7 +298,7 @@ pub(super) fn message_length_fns(lazy: bool) -> TokenStream {
 
             /// The bytes of the whole message (all checked by `decode`).
             #[inline]
-            pub fn checked_length(&self) -> ::core::result::Result<usize, ::sbe_rt::Error> {
+            pub fn checked_length(&self) -> ::sbe_rt::Result<usize> {
                 ::core::result::Result::Ok(self.encoded_length())
             }
         }

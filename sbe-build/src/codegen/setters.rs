@@ -145,7 +145,7 @@ fn char_array_setter(attrs: &TokenStream, name: &Ident, offset: usize, len: usiz
         #attrs
         /// Fails when `v` is longer than the array; a shorter value is padded with NUL.
         #[inline]
-        pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::core::result::Result<&mut Self, ::sbe_rt::Error> {
+        pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::sbe_rt::Result<&mut Self> {
             ::sbe_rt::text::put_char_array(self.buf, #offset, #len, v.as_ref())?;
             ::core::result::Result::Ok(self)
         }

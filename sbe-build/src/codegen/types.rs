@@ -274,7 +274,10 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
     let members = members(ctx, c);
     let decoder = composite_decoder(ctx, e, &dec, len, &members);
     let setters = composite_setters(ctx, &members);
-    let enc_doc = format!(" Writes composite `{}` ({len} bytes).", e.key);
+    let enc_doc = format!(
+        " Writes composite `{}` ({len} bytes). The members' descriptions are on [`{dec}`].",
+        e.key
+    );
     let dep = deprecated(e.ty.deprecated);
     quote! {
         #decoder
@@ -288,7 +291,7 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
         #[allow(deprecated)]
         impl<'b> #enc<'b> {
             /// Writes the composite at the start of `buf` (checked when written).
-            pub fn wrap(buf: &'b mut [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+            pub fn wrap(buf: &'b mut [u8]) -> ::sbe_rt::Result<Self> {
                 ::sbe_rt::check_len(buf, #len)?;
                 ::core::result::Result::Ok(Self { buf })
             }
@@ -346,7 +349,7 @@ fn composite_decoder(
             pub const ENCODED_LENGTH: usize = #len;
 
             /// Reads the composite at the start of `buf`.
-            pub fn wrap(buf: &'a [u8]) -> ::core::result::Result<Self, ::sbe_rt::Error> {
+            pub fn wrap(buf: &'a [u8]) -> ::sbe_rt::Result<Self> {
                 match buf.first_chunk::<#len>() {
                     ::core::option::Option::Some(buf) => ::core::result::Result::Ok(Self { buf }),
                     ::core::option::Option::None => ::core::result::Result::Err(::sbe_rt::Error::Truncated { needed: #len, available: buf.len() }),
@@ -366,10 +369,8 @@ fn composite_setters(ctx: &Ctx, members: &[MemberView]) -> TokenStream {
     for view in members {
         let m = view.member;
         let offset = m.offset as usize;
-        let doc = docs(
-            m.ty.description.as_deref(),
-            format!("`{}`: offset {offset}.", m.ty.name),
-        );
+        // As a message's setters: the description is on the decoder's.
+        let doc = docs(None, format!("`{}`: offset {offset}.", m.ty.name));
         let dep = deprecated(m.ty.deprecated);
         if let Some(setter) = view.val.setter(ctx, &view.name, offset, &quote!(#doc #dep)) {
             out.extend(setter);
