@@ -506,3 +506,49 @@ fn nested_fixed_size_groups_are_checked_with_their_entry() {
     assert_eq!(d.performance_figures().count(), 0);
     assert!(d.checked_length().is_err());
 }
+
+#[test]
+fn a_group_holds_the_entries_written_not_the_count_it_was_started_for() {
+    // Started for three entries, two written, nested groups too: the
+    // counts are written when each group encoder is dropped.
+    let mut buf = vec![0u8; 256];
+    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
+    {
+        let mut perf = e.performance_figures(3).unwrap();
+        for octane in [95, 98] {
+            perf.next_entry().unwrap().octane_rating(octane);
+            let mut accel = perf.acceleration(5).unwrap();
+            accel.next_entry().unwrap().mph(30).seconds(4.0);
+        }
+    }
+    let n = e.finish().unwrap();
+    let car::Message::Car(d) = car::decode(&buf[..n]).unwrap();
+    let entries: Vec<(u8, usize)> = d
+        .performance_figures()
+        .map(|p| (p.octane_rating(), p.acceleration().count()))
+        .collect();
+    assert_eq!(entries, [(95, 1), (98, 1)]);
+    assert_eq!(d.checked_length(), Ok(n));
+}
+
+#[test]
+fn a_buffer_that_runs_out_mid_group_leaves_the_entries_that_fit() {
+    // Room for the message with every section empty and one `acceleration`
+    // entry of a `performanceFigures` entry: the second entry does not fit.
+    let mut buf = [0xaau8; 8 + 45 + 4 + (4 + 1 + 4 + 6) + 4 + 4 + 4];
+    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
+    {
+        let mut perf = e.performance_figures(1).unwrap();
+        perf.next_entry().unwrap().octane_rating(91);
+        let mut accel = perf.acceleration(2).unwrap();
+        accel.next_entry().unwrap().mph(60).seconds(7.5);
+        assert!(matches!(accel.next_entry(), Err(Error::Truncated { .. })));
+    }
+    let n = e.finish().unwrap();
+    assert_eq!(n, buf.len());
+    let car::Message::Car(d) = car::decode(&buf).unwrap();
+    let p = d.performance_figures().next().unwrap();
+    let accel: Vec<u16> = p.acceleration().map(|a| a.mph()).collect();
+    assert_eq!(accel, [60]);
+    assert_eq!(d.checked_length(), Ok(n));
+}

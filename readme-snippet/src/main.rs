@@ -27,10 +27,10 @@ fn write(buf: &mut [u8]) -> Result<usize, sbe_rt::Error> {
     // The header is written here; a buffer too small is an Err.
     let mut e = car::CarEncoder::wrap(buf)?;
     e.serial_number(1234).model_year(2013).code(car::Model::A);
-    let mut ff = e.fuel_figures(1)?; // the count up front
+    let mut ff = e.fuel_figures(1)?; // for at most 1 entry
     ff.next_entry()?.speed(30).mpg(35.9);
     ff.usage_description("Urban Cycle")?;
-    drop(ff);
+    drop(ff); // writes the count of entries written
     e.manufacturer("Honda")?.model("Civic VTi")?;
     e.finish() // the message length
 }

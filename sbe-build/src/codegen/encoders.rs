@@ -140,26 +140,38 @@ pub(super) fn group_encoder(
         (quote!(), quote!(), quote!())
     };
     // An entry's sections not written are written empty before the next
-    // entry, and after the last one when the encoder is dropped.
-    let (step_field, step_init, drop_impl) = if sections > 0 {
+    // entry, and after the last one when the encoder is dropped; the count
+    // is written then too. Written at every `next_entry`, it was one store
+    // more per entry in a loop that store throughput bounds (md_encode,
+    // BENCHMARKS.md session 7); the encoder borrows its message's, so the
+    // message cannot be written further before the drop.
+    let (step_field, step_init, finish_sections) = if sections > 0 {
         (
             quote!(step: usize,),
             quote!(step: #sections,),
-            quote! {
-                impl ::core::ops::Drop for #enc<'_, '_> {
-                    fn drop(&mut self) {
-                        let _ = self.advance(#sections);
-                    }
-                }
-            },
+            quote!(let _ = self.advance(#sections);),
         )
     } else {
         (quote!(), quote!(), quote!())
     };
+    let put_count = put_count(ctx, g);
+    let drop_impl = if put_count.is_empty() && finish_sections.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! {
+            impl ::core::ops::Drop for #enc<'_, '_> {
+                fn drop(&mut self) {
+                    #finish_sections
+                    #put_count
+                }
+            }
+        }
+    };
     let new_fn = group_new_fn(ctx, g, b, buf_init, step_init);
-    let next_entry_fn = next_entry_fn(ctx, g, b, buf_set);
+    let next_entry_fn = next_entry_fn(ctx, b, buf_set);
     let doc = format!(
-        " Encoder of group `{}`: call `next_entry()` before writing each entry. \
+        " Encoder of group `{}`: call `next_entry()` before writing each entry; \
+         the count of entries written is written when the encoder is dropped. \
          The fields' descriptions are on [`{}`].",
         g.name, idents.entry
     );
@@ -189,7 +201,7 @@ pub(super) fn group_encoder(
 }
 
 /// `new` of a group encoder: checks the count and writes the dimension
-/// (its count is written per entry). `buf_init`, `step_init`: the encoder's
+/// (its count is written when the encoder is dropped). `buf_init`, `step_init`: the encoder's
 /// fields beside the dimension.
 fn group_new_fn(
     ctx: &Ctx,
@@ -223,15 +235,10 @@ fn group_new_fn(
     }
 }
 
-/// `next_entry` of a group encoder: writes the previous entry's sections
-/// not written yet, takes a zeroed block and counts it in the dimension.
-/// `buf_set`: keeps the block for the setters (`self.buf =`), or empty.
-fn next_entry_fn(ctx: &Ctx, g: &Group, b: &Block, buf_set: TokenStream) -> TokenStream {
-    let sections = b.sections();
-    let block_length = b.block_length;
-    let dim = dim_of(g);
-    // A constant count is not on the wire.
-    let put_count = match dim.count {
+/// The dimension's count written as the entries written (`self.written`),
+/// when the count is on the wire.
+fn put_count(ctx: &Ctx, g: &Group) -> TokenStream {
+    match dim_of(g).count {
         IntSlot::Wire { offset, primitive } => {
             let put = putter(ctx, primitive);
             let offset = offset as usize;
@@ -239,7 +246,15 @@ fn next_entry_fn(ctx: &Ctx, g: &Group, b: &Block, buf_set: TokenStream) -> Token
             quote!(#put(self.dim, #offset, self.written as #count_type);)
         }
         IntSlot::Constant(_) => TokenStream::new(),
-    };
+    }
+}
+
+/// `next_entry` of a group encoder: writes the previous entry's sections
+/// not written yet, takes a zeroed block and counts it.
+/// `buf_set`: keeps the block for the setters (`self.buf =`), or empty.
+fn next_entry_fn(ctx: &Ctx, b: &Block, buf_set: TokenStream) -> TokenStream {
+    let sections = b.sections();
+    let block_length = b.block_length;
     let need = plus(quote!(self.reserve), block_length + empty_from(ctx, b, 0));
     let (advance_all, step_reset) = if sections > 0 {
         (quote!(self.advance(#sections)?;), quote!(self.step = 0;))
@@ -254,7 +269,6 @@ fn next_entry_fn(ctx: &Ctx, g: &Group, b: &Block, buf_set: TokenStream) -> Token
         pub fn next_entry(&mut self) -> ::sbe_rt::Result<&mut Self> {
             #advance_all
             #buf_set ::sbe_rt::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
-            #put_count
             #step_reset
             ::core::result::Result::Ok(self)
         }

@@ -31,7 +31,7 @@
 //! ```ignore
 //! mod car { sbe_rt::include_schema!("baseline"); }
 //!
-//! // Encode: header and root block at wrap, then groups (count up front,
+//! // Encode: header and root block at wrap, then groups (most entries up front,
 //! // `next_entry()` per entry) and var data in schema order. A section
 //! // skipped is written empty; going back gives `Err(WrongOrder)`.
 //! let mut buf = [0u8; 256];
