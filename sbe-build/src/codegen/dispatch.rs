@@ -278,6 +278,9 @@ fn decode_fns(
         /// `framer.next_frame(|b| message_length(b).map(Some))`
         /// (`sbe_rt::Framer`).
         /// `Err(Truncated)` when `buf` holds only part of the message.
+        // Inlinable where the generated module is another crate's (a
+        // framer's length function is a few compares per message).
+        #[inline]
         #[allow(deprecated)]
         pub fn message_length(buf: &[u8]) -> ::sbe_rt::Result<usize> {
             let (_, body, block_length, template_id, version) = read_header(buf)?;
