@@ -11,7 +11,9 @@ use corpus_tests::s_repo_schemas_car as car;
 fn run_time_and_generated_json_are_the_same_text() {
     let mut buf = vec![0u8; 512];
     let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
+    // A set with a bit no choice names: shown by one rule in both.
     e.serial_number(u64::MAX)
+        .extras(car::OptionalExtras(0b1000_0101))
         .vehicle_code(b"\x7f\x08\xe9\x01\x0c\"")
         .unwrap();
     {
@@ -28,6 +30,10 @@ fn run_time_and_generated_json_are_the_same_text() {
     let run_time = common::run_time_json("schemas/car.xml", &buf);
     let generated = car::decode(&buf).unwrap().to_json();
     assert_eq!(run_time, generated);
+    assert!(
+        generated.contains(r#""extras":["sunRoof","cruiseControl",7]"#),
+        "{generated}"
+    );
     // DEL as it is, \b and \f short, other controls \u00XX, Latin-1 é.
     assert!(
         generated.contains("\"vehicleCode\":\"\u{7f}\\b\u{e9}\\u0001\\f\\\"\""),

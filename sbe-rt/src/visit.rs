@@ -302,19 +302,45 @@ impl<'a> Bits<'a> {
 
     /// Calls `f` with each choice set, in schema order, then each bit set
     /// that no choice names, lowest first.
-    pub fn for_each(&self, mut f: impl FnMut(Bit<'a>)) {
-        let mut named = 0u64;
-        for &(name, bit) in self.choices {
-            let mask = 1u64.checked_shl(u32::from(bit)).unwrap_or(0);
-            named |= mask;
-            if self.raw & mask != 0 {
-                f(Bit::Choice(name));
-            }
+    pub fn for_each(&self, f: impl FnMut(Bit<'a>)) {
+        let choices = self
+            .choices
+            .iter()
+            .map(|&(name, bit)| (name, u32::from(bit)));
+        for_each_bit(self.raw, self.width, choices, f);
+    }
+}
+
+/// The rule [`Bits`] shows a set by, for choices that are not in a
+/// `'static` table (a schema read at run time, as `sbe decode` does):
+/// calls `f` with each choice of `choices` (`(name, bit)`, in schema
+/// order) whose bit is set in `raw`, then each bit of the `width` that is
+/// set and that no choice names, lowest first.
+///
+/// ```
+/// use sbe_rt::visit::{for_each_bit, Bit};
+///
+/// let mut shown = Vec::new();
+/// for_each_bit(0b1001, 8, [("a", 0), ("b", 1)], |b| shown.push(b));
+/// assert_eq!(shown, [Bit::Choice("a"), Bit::Unknown(3)]);
+/// ```
+pub fn for_each_bit<'a>(
+    raw: u64,
+    width: u32,
+    choices: impl IntoIterator<Item = (&'a str, u32)>,
+    mut f: impl FnMut(Bit<'a>),
+) {
+    let mut named = 0u64;
+    for (name, bit) in choices {
+        let mask = 1u64.checked_shl(bit).unwrap_or(0);
+        named |= mask;
+        if raw & mask != 0 {
+            f(Bit::Choice(name));
         }
-        for bit in 0..self.width.min(64) {
-            if (self.raw & !named) >> bit & 1 != 0 {
-                f(Bit::Unknown(bit));
-            }
+    }
+    for bit in 0..width.min(64) {
+        if (raw & !named) >> bit & 1 != 0 {
+            f(Bit::Unknown(bit));
         }
     }
 }

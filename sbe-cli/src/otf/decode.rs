@@ -505,22 +505,16 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
 
     fn set(&mut self, s: &SetType, bytes: &[u8], at: usize) {
         self.sink.span(at, bytes.len());
-        let v = read_int(bytes, 0, s.encoding, self.order).unwrap_or(0) as u128;
+        // The generated decoders' rule (`visit::Bits`), so both show a set
+        // alike.
+        let raw = read_int(bytes, 0, s.encoding, self.order).unwrap_or(0) as u64;
+        let width = s.encoding.size() * 8;
+        let choices = s.choices.iter().map(|c| (c.name.as_str(), c.bit));
         self.sink.begin_array();
-        let mut known = 0u128;
-        for c in &s.choices {
-            if c.bit < 128 {
-                known |= 1 << c.bit;
-                if v & (1 << c.bit) != 0 {
-                    self.sink.str(&c.name);
-                }
-            }
-        }
-        for bit in 0..(s.encoding.size() * 8).min(128) {
-            if v & !known & (1 << bit) != 0 {
-                self.sink.int(i128::from(bit));
-            }
-        }
+        sbe_rt::visit::for_each_bit(raw, width, choices, |bit| match bit {
+            sbe_rt::visit::Bit::Choice(name) => self.sink.str(name),
+            sbe_rt::visit::Bit::Unknown(bit) => self.sink.int(i128::from(bit)),
+        });
         self.sink.end_array();
     }
 

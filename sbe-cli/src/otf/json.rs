@@ -136,47 +136,10 @@ impl Sink for JsonWriter<'_> {
     }
 }
 
-/// Append `bytes` as lowercase hex digits.
-pub(crate) fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
-    let digit = |n: u8| if n < 10 { b'0' + n } else { b'a' + n - 10 };
-    for &b in bytes {
-        out.push(digit(b >> 4));
-        out.push(digit(b & 15));
-    }
-}
-
-/// Append a JSON string literal.
+/// Append a JSON string literal, escaped as every other string of the
+/// output is (`sbe_rt::JsonWriter`).
 pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
-    out.push(b'"');
-    if s.bytes()
-        .all(|b| b >= 0x20 && b != b'"' && b != b'\\' && b != 0x7f)
-    {
-        out.extend_from_slice(s.as_bytes());
-    } else {
-        for c in s.chars() {
-            escape_char(out, c);
-        }
-    }
-    out.push(b'"');
-}
-
-fn escape_char(out: &mut Vec<u8>, c: char) {
-    match c {
-        '"' => out.extend_from_slice(b"\\\""),
-        '\\' => out.extend_from_slice(b"\\\\"),
-        '\n' => out.extend_from_slice(b"\\n"),
-        '\r' => out.extend_from_slice(b"\\r"),
-        '\t' => out.extend_from_slice(b"\\t"),
-        // Control characters and DEL: one byte, `\u00XX`.
-        c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-            out.extend_from_slice(b"\\u00");
-            push_hex(out, &[c as u8]);
-        }
-        c => {
-            let mut b = [0u8; 4];
-            out.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
-        }
-    }
+    JsonWriter::new(out).str(s);
 }
 
 /// Append an integer in decimal, as `sbe_rt::JsonWriter` writes it.
@@ -209,12 +172,15 @@ mod tests {
     }
 
     #[test]
-    fn control_characters_and_del_escape_as_u00xx() {
+    fn strings_escape_as_the_generated_json_does() {
         let mut out = Vec::new();
         write_str(&mut out, "a\u{1}\n\u{1f}\u{7f}\"é");
+        let mut w = sbe_rt::JsonWriter::new();
+        w.str("a\u{1}\n\u{1f}\u{7f}\"é");
+        assert_eq!(out, w.as_str().as_bytes());
         assert_eq!(
             String::from_utf8(out).unwrap_or_default(),
-            r#""a\u0001\n\u001f\u007f\"é""#
+            "\"a\\u0001\\n\\u001f\u{7f}\\\"é\""
         );
     }
 
