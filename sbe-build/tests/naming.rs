@@ -55,6 +55,7 @@ const SCHEMA: &str = r#"<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016
         <field name="Symbol" id="8" type="Symbol"/>
         <field name="flags" id="9" type="self"/>
         <field name="kind" id="10" type="Message"/>
+        <field name="visit" id="11" type="uint8"/>
         <group name="NoMDEntries" id="268" dimensionType="groupSize">
             <field name="MDEntryPx" id="270" type="PRICENULL9"/>
             <field name="MDUpdateAction" id="279" type="MDUpdateAction"/>
@@ -228,4 +229,13 @@ fn the_docs_show_every_example() {
             assert!(names.contains(stem), "{doc}: {stem} not shown");
         }
     }
+}
+
+#[test]
+fn a_field_does_not_hide_a_method_of_the_runtime_traits() {
+    // An inherent `visit()` would hide `sbe_rt::visit::Visit::visit` from
+    // `decoder.visit(&mut v)`.
+    let text = generated();
+    assert!(text.contains("    pub fn visit2(&self) -> u8 {"), "{text}");
+    assert!(!text.contains("pub fn visit(&self) -> u8"));
 }

@@ -65,8 +65,8 @@ fn gated_accessor(
 
 /// `value` where the acting version has the item (since version `since`),
 /// else `None`: `bool::then`, lazy, so that nothing is read from an older
-/// message; `then_some` for a value there is nothing to read for (`plain`,
-/// or a field of the decoder). An `Option` value (`is_option`) is
+/// message; `then_some` for a value there is nothing to read for (`plain`:
+/// a literal, or a field of the decoder). An `Option` value (`is_option`) is
 /// flattened, `None` for an older message as for a null.
 fn when_present(since: u32, value: TokenStream, is_option: bool, plain: bool) -> TokenStream {
     let value = unbraced(value);
@@ -74,21 +74,11 @@ fn when_present(since: u32, value: TokenStream, is_option: bool, plain: bool) ->
     let present = quote!((self.version >= #since_lit));
     if is_option {
         quote!(#present.then(|| #value).flatten())
-    } else if plain || is_self_field(&value) {
+    } else if plain {
         quote!(#present.then_some(#value))
     } else {
         quote!(#present.then(|| #value))
     }
-}
-
-/// Whether `e` is `self.name`, a copy of a field of the decoder.
-fn is_self_field(e: &TokenStream) -> bool {
-    let tokens: Vec<proc_macro2::TokenTree> = e.clone().into_iter().collect();
-    matches!(
-        tokens.as_slice(),
-        [proc_macro2::TokenTree::Ident(s), proc_macro2::TokenTree::Punct(p), proc_macro2::TokenTree::Ident(_)]
-            if s == "self" && p.as_char() == '.'
-    )
 }
 
 /// The `_str` accessor `text_name` of a char array at
@@ -209,9 +199,9 @@ pub(super) fn group_accessors(groups: &[GroupView]) -> TokenStream {
             ),
         );
         let dep = deprecated(g.deprecated);
-        let (iter, lifetime, at) = (view.iter, &view.lifetime, &view.at);
+        let (iter, lifetime, at) = (view.iter, &view.lifetime, &view.at.expr);
         out.extend(if view.gated {
-            let body = when_present(g.since_version, at.clone(), false, false);
+            let body = when_present(g.since_version, at.clone(), false, view.at.kept);
             let ret = quote!(::core::option::Option<#iter<#lifetime>>);
             gated_accessor(doc, "the group", dep, view.name, ret, body)
         } else {
@@ -239,9 +229,9 @@ pub(super) fn data_accessors(data: &[DataView]) -> TokenStream {
         );
         let dep = deprecated(d.deprecated);
         let since = d.since_version;
-        let bytes = view.bytes.clone();
+        let bytes = view.bytes.expr.clone();
         out.extend(if view.gated {
-            let body = when_present(since, bytes.clone(), false, false);
+            let body = when_present(since, bytes.clone(), false, view.bytes.kept);
             let ret = quote!(::core::option::Option<&'a [u8]>);
             gated_accessor(doc, "it", dep.clone(), name, ret, body)
         } else {

@@ -17,8 +17,10 @@ use super::names::{self, Scope};
 use super::Ctx;
 use crate::ir::{Data, Field, Group, IntSlot, Message, Presence, Primitive, TypeKind};
 
-/// Method names of decoders and encoders, and trait method names clippy
-/// wants implemented as traits: a field never takes one of these.
+/// Method names of decoders and encoders (their own, and those of the
+/// `sbe_rt` traits they implement, which an inherent method of the same
+/// name would hide), and trait method names clippy wants implemented as
+/// traits: a field never takes one of these.
 const RESERVED: &[&str] = &[
     "decode",
     "wrap",
@@ -27,21 +29,19 @@ const RESERVED: &[&str] = &[
     "acting_version",
     "encoded_length",
     "write_json",
+    "visit",
     "to_json",
     "skip",
     "open",
     "from_block",
     "sbe_step",
     "sbe_end",
-    "sbe_walk",
     "sbe_at",
-    "sbe_end_at",
     "checked_length",
     "at",
     "required",
     "finish",
     "advance",
-    "advance_slow",
     "next_entry",
     "new",
     "buf",

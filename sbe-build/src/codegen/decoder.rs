@@ -83,7 +83,7 @@ pub(super) struct GroupView<'a> {
     /// Newer than the block: absent from older messages.
     pub gated: bool,
     /// The iterator, made where the decoder keeps or finds the group.
-    pub at: TokenStream,
+    pub at: sections::SectionRead,
     /// The iterator's lifetime: a root block's borrows the decoder (its
     /// section cache), an entry's only the buffer.
     pub lifetime: TokenStream,
@@ -96,7 +96,7 @@ pub(super) struct DataView<'a> {
     /// Newer than the block: absent from older messages.
     pub gated: bool,
     /// The bytes, where the decoder keeps or finds them.
-    pub bytes: TokenStream,
+    pub bytes: sections::SectionRead,
 }
 
 impl DataView<'_> {
@@ -104,7 +104,7 @@ impl DataView<'_> {
     /// accessor where it returns the bytes themselves (not gated).
     pub fn value(&self) -> TokenStream {
         if self.gated {
-            self.bytes.clone()
+            self.bytes.expr.clone()
         } else {
             let name = &self.names.name;
             quote!(self.#name())

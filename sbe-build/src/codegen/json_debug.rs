@@ -81,7 +81,7 @@ pub(super) fn block_fields(
         let key = &g.name;
         let name = view.name;
         let call = if view.gated {
-            let iter = &view.at;
+            let iter = &view.at.expr;
             quote!(v.field(#key, &#iter);)
         } else {
             quote!(v.field(#key, &self.#name());)

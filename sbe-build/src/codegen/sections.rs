@@ -46,28 +46,49 @@ fn when_present(gated: bool, since: u32, then: TokenStream, otherwise: TokenStre
     }
 }
 
+/// How a decoder's accessor finds a section: the expression, and whether
+/// it is a field the decoder keeps (reading it computes nothing, so a gated
+/// accessor takes it with `then_some`, not a closure).
+pub(super) struct SectionRead {
+    pub expr: TokenStream,
+    pub kept: bool,
+}
+
 /// The iterator over group `g` (section `section`, iterator type `iter`)
 /// as the decoder's accessor makes it.
-pub(super) fn group_at(shape: &Shape, section: usize, g: &Group, iter: &Ident) -> TokenStream {
+pub(super) fn group_at(shape: &Shape, section: usize, g: &Group, iter: &Ident) -> SectionRead {
     let field = group_field(section);
-    if shape.lazy {
+    let (expr, kept) = if shape.lazy {
         let next = section + 1;
-        quote!(#iter::open(self.buf, self.sbe_at(#section), self.version, self.sec.slot(#next)))
+        (
+            quote!(#iter::open(self.buf, self.sbe_at(#section), self.version, self.sec.slot(#next))),
+            false,
+        )
     } else if g.entries_are_blocks() {
-        quote!(self.#field)
+        (quote!(self.#field), true)
     } else {
-        quote!(#iter::at(self.buf, self.#field, self.version))
-    }
+        (
+            quote!(#iter::at(self.buf, self.#field, self.version)),
+            false,
+        )
+    };
+    SectionRead { expr, kept }
 }
 
 /// The bytes of var data `j` as the decoder's accessor finds them.
-pub(super) fn data_bytes(shape: &Shape, j: usize) -> TokenStream {
+pub(super) fn data_bytes(shape: &Shape, j: usize) -> SectionRead {
     if shape.lazy {
         let reader = data_reader(j);
-        quote!(self.#reader())
+        SectionRead {
+            expr: quote!(self.#reader()),
+            kept: false,
+        }
     } else {
         let field = data_field(j);
-        quote!(self.#field)
+        SectionRead {
+            expr: quote!(self.#field),
+            kept: true,
+        }
     }
 }
 
@@ -165,12 +186,16 @@ pub(super) fn cache_field(b: &Block) -> (TokenStream, TokenStream) {
     )
 }
 
-/// The arms of `sbe_step`: where each section that starts at `pos` ends.
-fn step_arms(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStream {
+/// The arms of `sbe_step`: where each section that starts at `pos` ends;
+/// and whether any arm reads `version` (a group's step does, and so does
+/// a section newer than the block).
+fn step_arms(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> (TokenStream, bool) {
     let mut arms = TokenStream::new();
+    let mut uses_version = false;
     for (section, (g, idents)) in b.groups.iter().zip(groups).enumerate() {
         let iter = &idents.iter;
         let step = quote!(#iter::skip(buf, pos, version)?);
+        uses_version = true;
         let since = g.since_version;
         let end = when_present(b.is_gated(since), since, step, quote!(pos));
         arms.extend(quote!(#section => #end,));
@@ -180,19 +205,18 @@ fn step_arms(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStream {
         let end_call = var_data_call(ctx, d, quote!(data_end));
         let step = quote!(#end_call?);
         let since = d.since_version;
+        uses_version |= b.is_gated(since);
         let end = when_present(b.is_gated(since), since, step, quote!(pos));
         arms.extend(quote!(#section => #end,));
     }
-    arms
+    (arms, uses_version)
 }
 
 /// A root decoder's lazy section lookup (`sbe_rt::sections` holds the
 /// cache and the walk): `sbe_step`, the one step that differs per message,
 /// `sbe_at`, and the var data readers.
 pub(super) fn lazy_fns(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStream {
-    let step_arms = step_arms(ctx, b, groups);
-    // A group's step reads the version, and so does a gated section's.
-    let uses_version = !b.groups.is_empty() || b.data.iter().any(|d| b.is_gated(d.since_version));
+    let (step_arms, uses_version) = step_arms(ctx, b, groups);
     let unused = (!uses_version).then(|| quote!(let _ = version;));
     let readers = data_readers(ctx, b);
     // The groups' accessors open them where the cache says they start.
