@@ -12,9 +12,17 @@ fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let repo = manifest.join("..");
     let shared = repo.join("../shared/corpus");
+    // sbe-build's own fixtures hold what the venue schemas lack: acting
+    // versions (evolve), float and char null values (nulls), constant
+    // dimensions (constdim), the verdicts on short blocks (verdicts).
+    let fixtures = repo.join("sbe-build/tests/fixtures");
     let mut schemas: Vec<(&str, PathBuf)> = vec![
         ("car", repo.join("schemas/car.xml")),
         ("market_data", repo.join("schemas/market-data.xml")),
+        ("fx_evolve", fixtures.join("evolve.xml")),
+        ("fx_nulls", fixtures.join("nulls.xml")),
+        ("fx_constdim", fixtures.join("constdim.xml")),
+        ("fx_verdicts", fixtures.join("verdicts.xml")),
     ];
     for (name, rel) in [
         ("fix_samples", "sbe/benchmarks/fix-message-samples.xml"),
@@ -68,6 +76,7 @@ fn main() {
     );
     sbe_build::write_if_changed(&out.join("drivers.rs"), &drivers).expect("write drivers.rs");
     println!("cargo:rerun-if-changed={}", repo.join("schemas").display());
+    println!("cargo:rerun-if-changed={}", fixtures.display());
     println!("cargo:rerun-if-changed={}", shared.display());
 }
 
