@@ -26,10 +26,10 @@ use core::fmt;
 // `FrameEncoding` (u16 fields) shrank it from 8 bytes to 2: the tag then
 // shares a word with the payload (`Result<[u32; 4], Error>`'s first u32 sits
 // at offset 4), LLVM merges the two into one integer and no longer threads
-// the `?` branches of generated code through it. That cost car_encode 516 ->
-// 526 and ring_4u32 58 -> 63 instructions (car_decode 472 -> 473); with
-// `repr(u64)` they are back. Sizes are unchanged (32 bytes for `Error`,
-// `Option<Error>` and the `Result`s of generated code: the tag's niche stays).
+// the `?` branches of generated code through it, which cost the encoders
+// and the ring reads instructions (BENCHMARKS.md, session 5); `repr(u64)`
+// restores them. Sizes are unchanged (`Error`, `Option<Error>` and the
+// `Result`s of generated code: the tag's niche stays).
 #[repr(u64)]
 pub enum Error {
     /// A read or a write needs `needed` bytes from the start of the buffer

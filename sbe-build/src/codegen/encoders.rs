@@ -141,10 +141,10 @@ pub(super) fn group_encoder(
     };
     // An entry's sections not written are written empty before the next
     // entry, and after the last one when the encoder is dropped; the count
-    // is written then too. Written at every `next_entry`, it was one store
-    // more per entry in a loop that store throughput bounds (md_encode,
-    // BENCHMARKS.md session 7); the encoder borrows its message's, so the
-    // message cannot be written further before the drop.
+    // is written then too: written at every `next_entry`, it was a store
+    // more per entry than a hand-written encoder makes (BENCHMARKS.md,
+    // session 7). The encoder borrows its message's, so the message cannot
+    // be written further before the drop.
     let (step_field, step_init, finish_sections) = if sections > 0 {
         (
             quote!(step: usize,),

@@ -98,8 +98,8 @@ pub(super) fn data_bytes(shape: &Shape, j: usize) -> SectionRead {
 ///
 /// Spelt out with two `?` exits (the length prefix, then the data) rather
 /// than through a helper returning one combined `Result`, which LLVM
-/// merges before the caller's `?`: that measured +29 instructions on
-/// car_decode (register pressure in the entry loops).
+/// merges before the caller's `?`: that cost car_decode instructions
+/// (register pressure in the entry loops; BENCHMARKS.md, session 5).
 fn var_data_call(ctx: &Ctx, d: &Data, what: TokenStream) -> TokenStream {
     let (length_offset, data_offset) = data_layout(d);
     let length = uint_slot(ctx, d.length_primitive, length_offset);
