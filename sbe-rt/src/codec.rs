@@ -277,14 +277,13 @@ pub fn data_end(buf: &[u8], start: usize, len: u64, max: u64) -> Result<usize> {
     if len > max {
         return Err(Error::LengthOutOfRange { length: len, max });
     }
-    let end = start.saturating_add(to_usize(len));
-    if end > buf.len() {
-        return Err(Error::Truncated {
-            needed: end,
+    match start.checked_add(to_usize(len)) {
+        Some(end) if end <= buf.len() => Ok(end),
+        end => Err(Error::Truncated {
+            needed: end.unwrap_or(usize::MAX),
             available: buf.len(),
-        });
+        }),
     }
-    Ok(end)
 }
 
 /// The end of `count` blocks of `block_length` bytes from `start`, checked
