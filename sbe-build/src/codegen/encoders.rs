@@ -201,8 +201,8 @@ pub(super) fn group_encoder(
 }
 
 /// `new` of a group encoder: checks the count and writes the dimension
-/// (its count is written when the encoder is dropped). `buf_init`, `step_init`: the encoder's
-/// fields beside the dimension.
+/// (its count is written when the encoder is dropped). `buf_init`,
+/// `step_init`: the encoder's fields beside the dimension.
 fn group_new_fn(
     ctx: &Ctx,
     g: &Group,
