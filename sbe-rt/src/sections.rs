@@ -23,8 +23,11 @@
 //! fn step(body: &[u8], _version: u32, _j: usize, pos: usize) -> sbe_rt::Result<usize> {
 //!     data_end(body, pos + 1, u64::from(sbe_rt::get_u8_le(sbe_rt::slice(body, pos, 1)?, 0)), 254)
 //! }
+//! // `pos` is checked (by reading the length) before it is added to: a
+//! // start not known yet is `usize::MAX`.
 //! fn read(body: &[u8], pos: usize) -> sbe_rt::Result<(&[u8], usize)> {
-//!     var_data(body, pos + 1, u64::from(sbe_rt::get_u8_le(sbe_rt::slice(body, pos, 1)?, 0)), 254)
+//!     let len = u64::from(sbe_rt::get_u8_le(sbe_rt::slice(body, pos, 1)?, 0));
+//!     var_data(body, pos + 1, len, 254)
 //! }
 //! let body = [0xaa, 2, b'h', b'i', 3, b'y', b'o', b'u'];
 //!
@@ -119,13 +122,26 @@ impl<const N: usize> Sections<N> {
     /// The bytes of var data section `i`, read by `read(start)` (which
     /// returns them and where they end); where the next section starts is
     /// remembered. Data that does not check reads as empty.
+    ///
+    /// `read` is first called with the cached start as it is: a start not
+    /// known yet is `usize::MAX`, which fails any read that checks `start`
+    /// against `buf` before adding to it, so the cache is walked only when
+    /// that read fails. (Testing for the unknown start first cost every
+    /// read of a message's var data a compare; BENCHMARKS.md, session 7.)
     #[inline]
     pub fn data<'a, S, R>(&self, i: usize, buf: &[u8], version: u32, step: S, read: R) -> &'a [u8]
     where
         S: Step,
-        R: FnOnce(usize) -> Result<(&'a [u8], usize)>,
+        R: Fn(usize) -> Result<(&'a [u8], usize)>,
     {
-        match self.at(i, buf, version, step).and_then(read) {
+        let Some(slot) = self.slots.get(i) else {
+            return &[];
+        };
+        let found = match read(slot.get()) {
+            Err(_) if slot.get() == UNKNOWN => self.at(i, buf, version, step).and_then(&read),
+            found => found,
+        };
+        match found {
             Ok((data, end)) => {
                 if let Some(c) = self.slots.get(i + 1) {
                     c.set(end);

@@ -104,9 +104,12 @@ fn var_data_call(ctx: &Ctx, d: &Data, what: TokenStream) -> TokenStream {
     let (length_offset, data_offset) = data_layout(d);
     let length = uint_slot(ctx, d.length_primitive, length_offset);
     let max_length = d.max_length;
-    quote! {
-        ::sbe_rt::codec::#what(buf, pos + #data_offset, #length.get(::sbe_rt::slice(buf, pos, #data_offset)?), #max_length)
-    }
+    // The length prefix is read (and `pos` checked) before `pos` is added
+    // to: a root decoder's reader may be handed a start not known yet.
+    quote! {{
+        let n = #length.get(::sbe_rt::slice(buf, pos, #data_offset)?);
+        ::sbe_rt::codec::#what(buf, pos + #data_offset, n, #max_length)
+    }}
 }
 
 /// What an entry decoder's `wrap_at` does to step over its sections
