@@ -9,7 +9,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::decoder::{DataView, FieldView, GroupView};
-use super::values::Val;
+use super::values::{at_least, Val};
 use super::{deprecated, docs, Ctx};
 use crate::ir::Member;
 
@@ -70,8 +70,8 @@ fn gated_accessor(
 /// flattened, `None` for an older message as for a null.
 fn when_present(since: u32, value: TokenStream, is_option: bool, plain: bool) -> TokenStream {
     let value = unbraced(value);
-    let since_lit = super::values::plain(since);
-    let present = quote!((self.version >= #since_lit));
+    let present = at_least(quote!(self.version), since);
+    let present = quote!((#present));
     if is_option {
         quote!(#present.then(|| #value).flatten())
     } else if plain {
@@ -146,9 +146,8 @@ pub(super) fn field_accessors(fields: &[FieldView]) -> TokenStream {
             _ => None,
         };
         out.extend(if let Some(dec) = null_composite {
-            let since_version = f.since_version;
-            let since_version_lit = super::values::plain(since_version);
-            let body = quote!(if self.version >= #since_version_lit { #read } else { #dec::NULL });
+            let present = at_least(quote!(self.version), f.since_version);
+            let body = quote!(if #present { #read } else { #dec::NULL });
             let note = " Every member null when the message's version predates the field.";
             accessor(
                 quote!(#doc #[doc = ""] #[doc = #note] #dep),
@@ -241,8 +240,8 @@ pub(super) fn data_accessors(data: &[DataView]) -> TokenStream {
             let text_doc = format!(" `{}` as UTF-8 text.", d.name);
             // An older message has no text: "" rather than an `Option`.
             let body = if view.gated {
-                let since_lit = super::values::plain(since);
-                quote!(if self.version >= #since_lit { ::sbe_rt::text::as_str(#bytes) } else { ::core::result::Result::Ok("") })
+                let present = at_least(quote!(self.version), since);
+                quote!(if #present { ::sbe_rt::text::as_str(#bytes) } else { ::core::result::Result::Ok("") })
             } else {
                 let value = view.value();
                 quote!(::sbe_rt::text::as_str(#value))

@@ -110,8 +110,8 @@ pub(super) fn block_fields(
 fn guarded(since: Option<u32>, call: TokenStream) -> TokenStream {
     match since {
         Some(since) => {
-            let since_lit = super::values::plain(since);
-            quote!(if self.version >= #since_lit { #call })
+            let present = super::values::at_least(quote!(self.version), since);
+            quote!(if #present { #call })
         }
         None => call,
     }

@@ -16,7 +16,7 @@ use quote::{format_ident, quote};
 
 use super::blocks::{data_layout, Block, GroupIdents};
 use super::decoder::Shape;
-use super::values::uint_slot;
+use super::values::{at_least, uint_slot};
 use super::Ctx;
 use crate::ir::{Data, Group};
 
@@ -39,8 +39,8 @@ fn data_reader(j: usize) -> Ident {
 /// newer than the block (`gated`), else `then`.
 fn when_present(gated: bool, since: u32, then: TokenStream, otherwise: TokenStream) -> TokenStream {
     if gated {
-        let since_lit = super::values::plain(since);
-        quote!(if version >= #since_lit { #then } else { #otherwise })
+        let present = at_least(quote!(version), since);
+        quote!(if #present { #then } else { #otherwise })
     } else {
         then
     }
@@ -137,8 +137,8 @@ pub(super) fn entry_walk(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> EntryW
                 g
             });
             walk.statements.extend(if gated {
-                let since_lit = super::values::plain(since);
-                quote!(let #field = if version >= #since_lit #check else {
+                let present = at_least(quote!(version), since);
+                quote!(let #field = if #present #check else {
                     #iter::empty(version)
                 };)
             } else {
@@ -148,8 +148,8 @@ pub(super) fn entry_walk(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> EntryW
         } else {
             let skip = quote!(pos = #iter::skip(buf, pos, version)?;);
             walk.statements.extend(if gated {
-                let since_lit = super::values::plain(since);
-                quote!(let #field = pos; if version >= #since_lit { #skip })
+                let present = at_least(quote!(version), since);
+                quote!(let #field = pos; if #present { #skip })
             } else {
                 quote!(let #field = pos; #skip)
             });
@@ -167,8 +167,8 @@ pub(super) fn entry_walk(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> EntryW
             d
         });
         walk.statements.extend(if b.is_gated(since) {
-            let since_lit = super::values::plain(since);
-            quote!(let #field: &'a [u8] = if version >= #since_lit #read else { &[] };)
+            let present = at_least(quote!(version), since);
+            quote!(let #field: &'a [u8] = if #present #read else { &[] };)
         } else {
             quote!(let #field: &'a [u8] = #read;)
         });

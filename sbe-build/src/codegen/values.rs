@@ -425,11 +425,18 @@ pub(crate) fn version_ladder(
     let mut body = quote!(#base);
     let mut reads_version = false;
     for (since, value) in steps {
-        let since = plain(since);
-        body = quote!(if version >= #since { #value } else { #body });
+        let present = at_least(quote!(version), since);
+        body = quote!(if #present { #value } else { #body });
         reads_version = true;
     }
     (body, reads_version)
+}
+
+/// `version >= since`: whether the acting version `version` (an
+/// expression: `version`, `self.version`) has an item of version `since`.
+pub(crate) fn at_least(version: TokenStream, since: u32) -> TokenStream {
+    let since = plain(since);
+    quote!(#version >= #since)
 }
 
 /// `n` as a literal without a suffix, for the places whose type the
