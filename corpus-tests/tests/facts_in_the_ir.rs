@@ -4,7 +4,7 @@
 //! name. Checked on the sources: outside `ir`, no code line holds one of
 //! the role names a lookup by name would compare with.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The member names the standard gives the header, dimension and var-data
 /// roles: what a backend re-deriving a fact would look for.
@@ -22,20 +22,6 @@ const ROLE_NAMES: &[&str] = &[
     "groupSizeEncoding",
     "varDataEncoding",
 ];
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// `file:line: text` for each code line of `file` (comments, doc comments
 /// and the unit tests after `#[cfg(test)]` left out) holding a role name as
@@ -63,9 +49,8 @@ fn role_names_in(file: &Path) -> Vec<String> {
 #[test]
 fn no_backend_finds_a_member_by_its_role_name() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files = Vec::new();
-    rust_files(&root.join("sbe-build/src"), &mut files);
-    rust_files(&root.join("sbe-cli/src"), &mut files);
+    let mut files = test_support::files_under(&root.join("sbe-build/src"), "rs");
+    files.extend(test_support::files_under(&root.join("sbe-cli/src"), "rs"));
     let ir = root.join("sbe-build/src/ir");
     files.retain(|f| !f.starts_with(&ir));
     assert!(

@@ -160,20 +160,6 @@ fn check(path: &Path, schema: &Schema, opts: &Options) -> Option<String> {
     None
 }
 
-fn xml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            xml_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "xml") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn corpus_output_parses_and_holds_the_generated_tokens() {
     let Some(shared) =
@@ -181,9 +167,7 @@ fn corpus_output_parses_and_holds_the_generated_tokens() {
     else {
         return;
     };
-    let mut files = Vec::new();
-    xml_files(&shared.join("corpus"), &mut files);
-    files.sort();
+    let files = test_support::files_under(&shared.join("corpus"), "xml");
     // syn is slow unoptimized: the schemas are shared out among threads
     // (each of which `generate` shares out further).
     let next = AtomicUsize::new(0);
@@ -217,9 +201,7 @@ fn corpus_output_parses_and_holds_the_generated_tokens() {
 #[test]
 fn fixture_output_parses_and_holds_the_generated_tokens() {
     let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut files = Vec::new();
-    xml_files(&fixtures, &mut files);
-    files.sort();
+    let files = test_support::files_under(&fixtures, "xml");
     assert!(!files.is_empty());
     let attrs = Options {
         type_attributes: vec![

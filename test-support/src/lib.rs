@@ -9,6 +9,8 @@
 //! - [`diff`] compares decoded JSON with a golden `.json` under the value
 //!   mapping of `vectors/FORMAT.md`; [`diff_exact`] compares to the letter;
 //!   [`without_schema`] drops the `"schema"` key before comparing.
+//! - [`files_under`] lists the files of a folder and its subfolders by
+//!   extension.
 //! - [`alloc`] counts allocations, for the zero-allocation tests.
 //! - `drive` (feature `drive`) writes and runs drivers of the typed
 //!   generated encoders, for the fuzz target `typed_roundtrip` and
@@ -229,6 +231,28 @@ fn numbers_match(e: &Number, a: &Number) -> bool {
         (Ok(x), Ok(y)) => x == y,
         _ => false,
     }
+}
+
+/// The files under `dir` (its subfolders too) whose name ends in
+/// `.{ext}`, sorted; none when `dir` cannot be read.
+pub fn files_under(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, ext, out);
+            } else if path.extension().is_some_and(|e| e == ext) {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, ext, &mut out);
+    out.sort();
+    out
 }
 
 #[cfg(test)]
