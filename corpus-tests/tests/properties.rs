@@ -12,8 +12,7 @@ mod common;
 
 use proptest::prelude::*;
 use sbe_build::ir::{
-    ByteOrder, Data, Field, Group, IntSlot, Message, Presence, Primitive, Scalar, Schema, Type,
-    TypeKind,
+    ByteOrder, Data, Field, Group, Message, Presence, Primitive, Scalar, Schema, Type, TypeKind,
 };
 use sbe_cli::otf::Codec;
 
@@ -67,22 +66,23 @@ impl Builder<'_> {
     }
 
     fn message(&mut self, m: &Message) -> Vec<u8> {
-        let layout = self.schema.header_layout();
-        let mut out = vec![0u8; layout.encoded_length as usize];
+        let layout = self.schema.header();
+        let mut out = vec![0u8; layout.len];
         let roles = [
-            (layout.block_length, i128::from(m.block_length)),
-            (layout.template_id, i128::from(m.id)),
-            (layout.schema_id, i128::from(self.schema.id)),
-            (layout.version, i128::from(self.schema.version)),
+            (layout.block_length, m.block.block_length),
+            (layout.template_id, m.id),
+            (layout.schema_id, self.schema.id),
+            (layout.version, self.schema.version),
         ];
         for (slot, v) in roles {
-            if let Some(IntSlot::Wire { offset, primitive }) = slot {
-                put_int(&mut out, offset as usize, primitive, self.order(), v);
+            if let Some(slot) = slot {
+                slot.put(&mut out, u64::from(v))
+                    .expect("a header member fits its header");
             }
         }
-        self.block(&m.fields, m.block_length, &mut out);
-        self.groups(&m.groups, &mut out);
-        self.data(&m.data, &mut out);
+        self.block(&m.block.fields, m.block.block_length, &mut out);
+        self.groups(&m.block.groups, &mut out);
+        self.data(&m.block.data, &mut out);
         out
     }
 
@@ -101,40 +101,36 @@ impl Builder<'_> {
 
     fn groups(&mut self, groups: &[Group], out: &mut Vec<u8>) {
         for g in groups {
-            let layout = g.dimension_layout();
+            let layout = g.dimension(self.order());
             let count = self.rng.below(3).min(layout.max_count);
             let start = out.len();
-            out.resize(start + layout.encoded_length as usize, 0);
-            let dim = [
-                (layout.block_length, i128::from(g.block_length)),
-                (layout.num_in_group, i128::from(count)),
-            ];
-            for (slot, v) in dim {
-                if let Some(IntSlot::Wire { offset, primitive }) = slot {
-                    put_int(out, start + offset as usize, primitive, self.order(), v);
-                }
-            }
+            out.resize(start + layout.len, 0);
+            let dim = &mut out[start..];
+            let fits = "a dimension member fits its dimension";
+            layout
+                .block_length
+                .put(dim, u64::from(g.block.block_length))
+                .expect(fits);
+            layout.count.put(dim, count).expect(fits);
             for _ in 0..count {
-                self.block(&g.fields, g.block_length, out);
-                self.groups(&g.groups, out);
-                self.data(&g.data, out);
+                self.block(&g.block.fields, g.block.block_length, out);
+                self.groups(&g.block.groups, out);
+                self.data(&g.block.data, out);
             }
         }
     }
 
     fn data(&mut self, data: &[Data], out: &mut Vec<u8>) {
         for d in data {
-            let layout = d.layout();
+            let layout = d.var_data(self.order());
             let len = self.rng.below(layout.max_length.min(12) + 1);
             let start = out.len();
-            out.resize(start + layout.data_offset as usize, 0);
-            put_int(
-                out,
-                start + layout.length_offset as usize,
-                layout.length_primitive,
-                self.order(),
-                i128::from(len),
-            );
+            out.resize(start + layout.data_offset, 0);
+            let prefix = &mut out[start..];
+            layout
+                .length
+                .put(prefix, len)
+                .expect("the length fits its prefix");
             for _ in 0..len {
                 let b = if d.character_encoding.is_some() {
                     b'a' + self.rng.below(26) as u8

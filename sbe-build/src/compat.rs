@@ -70,7 +70,7 @@ impl Checker {
     }
 
     fn schema(&mut self, old: &Schema, new: &Schema) {
-        let at = &new.header.pos;
+        let at = &new.header_type.pos;
         if old.id != new.id {
             self.error(
                 at,
@@ -86,10 +86,13 @@ impl Checker {
                 format!("version went down from {} to {}", old.version, new.version),
             );
         }
-        if shape(&old.header) != shape(&new.header) {
+        if shape(&old.header_type) != shape(&new.header_type) {
             self.error(
                 at,
-                format!("message header \"{}\" changed its layout", new.header.name),
+                format!(
+                    "message header \"{}\" changed its layout",
+                    new.header_type.name
+                ),
             );
         }
         for om in &old.messages {
@@ -103,14 +106,14 @@ impl Checker {
         }
         for nm in &new.messages {
             if !old.messages.iter().any(|m| m.id == nm.id)
-                && nm.since_version <= old.version
+                && nm.block.since_version <= old.version
                 && new.version > old.version
             {
                 self.warning(
                     &nm.pos,
                     format!(
                         "new message \"{}\" has sinceVersion {} (not above {})",
-                        nm.name, nm.since_version, old.version
+                        nm.name, nm.block.since_version, old.version
                     ),
                 );
             }
@@ -130,11 +133,11 @@ impl Checker {
         self.block(
             &new.name,
             &new.pos,
-            (old.block_length, &old.fields),
-            (new.block_length, &new.fields),
+            (old.block.block_length, &old.block.fields),
+            (new.block.block_length, &new.block.fields),
         );
-        self.groups(&new.name, &old.groups, &new.groups, &new.pos);
-        self.data(&new.name, &old.data, &new.data, &new.pos);
+        self.groups(&new.name, &old.block.groups, &new.block.groups, &new.pos);
+        self.data(&new.name, &old.block.data, &new.block.data, &new.pos);
     }
 
     fn block(&mut self, owner: &str, pos: &Pos, old: (u32, &[Field]), new: (u32, &[Field])) {
@@ -276,12 +279,12 @@ impl Checker {
             }
         }
         for ng in new.iter().skip(old.len()) {
-            if ng.since_version <= self.old_version {
+            if ng.block.since_version <= self.old_version {
                 self.error(
                     &ng.pos,
                     format!(
                         "\"{owner}.{}\" is a new group but its sinceVersion {} is not above {}",
-                        ng.name, ng.since_version, self.old_version
+                        ng.name, ng.block.since_version, self.old_version
                     ),
                 );
             }
@@ -290,17 +293,17 @@ impl Checker {
 
     fn group(&mut self, owner: &str, old: &Group, new: &Group) {
         let name = format!("{owner}.{}", new.name);
-        if shape(&old.dimension) != shape(&new.dimension) {
+        if shape(&old.dimension_type) != shape(&new.dimension_type) {
             self.error(&new.pos, format!("\"{name}\": dimension encoding changed"));
         }
         self.block(
             &name,
             &new.pos,
-            (old.block_length, &old.fields),
-            (new.block_length, &new.fields),
+            (old.block.block_length, &old.block.fields),
+            (new.block.block_length, &new.block.fields),
         );
-        self.groups(&name, &old.groups, &new.groups, &new.pos);
-        self.data(&name, &old.data, &new.data, &new.pos);
+        self.groups(&name, &old.block.groups, &new.block.groups, &new.pos);
+        self.data(&name, &old.block.data, &new.block.data, &new.pos);
     }
 
     fn data(&mut self, owner: &str, old: &[Data], new: &[Data], pos: &Pos) {

@@ -1,19 +1,24 @@
 //! Generate Rust decoders and encoders for SBE (Simple Binary Encoding)
 //! schemas from a `build.rs`, the way `prost-build` does for protobuf.
 //!
-//! The flow is parse → resolve and lay out ([`ir`]) → generate code
-//! ([`generate`], [`compile`]). Every wire fact is computed once, in the
-//! IR, which the `sbe` command's run-time codec, its layout report and
-//! [`compat`] read too:
+//! The flow is parse → resolve, validate and lay out (the resolver passes)
+//! → the IR ([`ir`]: the model, its wire facts, its primitives) → the
+//! backends: code generation ([`generate`], [`compile`]), the layout report
+//! ([`report`]) and the compatibility check ([`compat`]), and the `sbe`
+//! command's run-time codec. Every wire fact is computed once, in the IR;
+//! the slots it gives out are `sbe_rt::wire`'s ([`Uint`](sbe_rt::wire::Uint),
+//! [`Dimension`](sbe_rt::wire::Dimension), [`VarData`](sbe_rt::wire::VarData)),
+//! the same the generated code and the run-time codec read through:
 //!
 //! | fact | where in [`ir`] |
 //! |---|---|
-//! | offsets of fields, members and composites | `Field::offset`, `Member::offset` (`ir/layout.rs`) |
-//! | the end of a block at each acting version | [`ir::block_end`] |
-//! | the header's roles (blockLength, templateId, schemaId, version; numGroups, numVarDataFields) | [`ir::HeaderRole`], `Schema::header_layout` |
-//! | a dimension's blockLength and numInGroup, their maximum | `Group::dimension_layout` |
+//! | offsets of fields, members and composites | `Field::offset`, `Member::offset` |
+//! | a message's root block and a group's entry: fields, groups, var data, block length, version | [`ir::Block`] |
+//! | the end of a block at each acting version | [`ir::Block::end_at`] |
+//! | the header's roles (blockLength, templateId, schemaId, version; numGroups, numVarDataFields) | [`ir::HeaderRole`], [`ir::Schema::header`] |
+//! | a dimension's blockLength and numInGroup, their maximum | [`ir::Group::dimension`] |
 //! | what an entry takes after its block, per version | `Group::entry_tail` |
-//! | a var data's length and data members, its maximum | `Data::layout` |
+//! | a var data's length and data members, its maximum | [`ir::Data::var_data`] |
 //! | the bytes of a group or var data written empty | `Group::empty_bytes`, `Data::empty_bytes` |
 //! | presence, null values | `Field::presence`, [`ir::null_bytes`] |
 //!
@@ -102,6 +107,8 @@ pub mod compat;
 mod config;
 mod error;
 pub mod ir;
+pub mod report;
+mod resolve;
 mod schema;
 
 pub use config::{compile, file_stem, generate, write_if_changed, Config};

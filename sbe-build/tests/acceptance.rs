@@ -57,6 +57,7 @@ fn a_char_enum_value_and_a_char_constant_of_one_space_are_0x20() {
     let order = &s.messages[0];
     let field = |n: &str| {
         order
+            .block
             .fields
             .iter()
             .find(|f| f.name == n)
@@ -65,7 +66,7 @@ fn a_char_enum_value_and_a_char_constant_of_one_space_are_0x20() {
     // The constant takes no room: side follows capacity.
     assert_eq!(field("blank").encoded_length, 0);
     assert_eq!(field("side").offset, 1);
-    assert_eq!(order.block_length, 6);
+    assert_eq!(order.block.block_length, 6);
 }
 
 /// The rule for all char text (valid values, constants, field constants,
@@ -103,8 +104,11 @@ fn char_text_is_trimmed_unless_it_is_only_whitespace() {
     assert_eq!(constant("C"), Some(ConstValue::Text("X".into())));
     assert_eq!(constant("Three"), Some(ConstValue::Text("   ".into())));
     let m = &s.messages[0];
-    assert_eq!(m.fields[0].const_value, Some(ConstValue::Text(" ".into())));
-    match &m.fields[1].ty.kind {
+    assert_eq!(
+        m.block.fields[0].const_value,
+        Some(ConstValue::Text(" ".into()))
+    );
+    match &m.block.fields[1].ty.kind {
         TypeKind::Encoded(e) => assert_eq!(e.null_value, Some(ir::Scalar::Int(0x20))),
         other => panic!("{other:?}"),
     }
@@ -143,14 +147,14 @@ fn char_values_that_are_not_one_char_are_still_refused() {
 #[test]
 fn int8_var_data_is_opaque_bytes() {
     let s = ir::load(quirks()).unwrap_or_else(|e| panic!("{e}"));
-    let d = &s.messages[0].data[0];
+    let d = &s.messages[0].block.data[0];
     assert_eq!(d.name, "payload");
     assert_eq!(d.length_primitive, Primitive::Uint8);
     assert_eq!(
         d.character_encoding, None,
         "no characterEncoding: hex in JSON"
     );
-    let var_data = match &d.ty.kind {
+    let var_data = match &d.encoding_type.kind {
         TypeKind::Composite(c) => c.members.iter().find(|m| m.ty.name == "varData"),
         _ => None,
     };
@@ -184,7 +188,10 @@ fn var_data_of_any_primitive_is_accepted_but_not_of_an_enum() {
         .unwrap_or_else(|e| panic!("{prim}: {e}"));
         assert!(s.warnings.is_empty(), "{prim}: {:?}", s.warnings);
         let expected = (prim == "char").then(|| "US-ASCII".to_string());
-        assert_eq!(s.messages[0].data[0].character_encoding, expected, "{prim}");
+        assert_eq!(
+            s.messages[0].block.data[0].character_encoding, expected,
+            "{prim}"
+        );
     }
     let err = data("<ref name=\"varData\" type=\"E\"/>")
         .err()

@@ -21,7 +21,7 @@ fn layout_matches_the_reference_for_every_corpus_schema() {
         match sbe_build::ir::load(schema_path) {
             Err(e) => failures.push(format!("{}: rejected: {e}", dir.display())),
             Ok(schema) => {
-                let text = sbe_build::ir::layout_json(&schema, label);
+                let text = sbe_build::report::layout_json(&schema, label);
                 let got: Value = serde_json::from_str(&text).expect("layout_json is JSON");
                 if let Some(d) = diff_exact(want, &got, "$") {
                     failures.push(format!("{label}: {d}"));
@@ -56,7 +56,7 @@ fn example_schemas_match_the_corpus_layouts() {
     ];
     for (ours, vectors, message) in pairs {
         let schema = sbe_build::ir::load(repo.join(ours)).unwrap_or_else(|e| panic!("{ours}: {e}"));
-        let got: Value = serde_json::from_str(&sbe_build::ir::layout_json(&schema, ""))
+        let got: Value = serde_json::from_str(&sbe_build::report::layout_json(&schema, ""))
             .expect("layout_json is JSON");
         let text =
             std::fs::read_to_string(shared.join("vectors").join(vectors).join("layout.json"))

@@ -77,16 +77,17 @@ fn the_fix_spec_examples_lay_out_as_their_tables_say() {
     ] {
         let s = sbe_build::ir::load(shared.join("corpus").join(path)).unwrap();
         assert_eq!(
-            sbe_build::ir::encoded_length(&s.header),
+            sbe_build::ir::encoded_length(&s.header_type),
             Some(header_len),
             "{path}"
         );
         let msg = |name: &str| s.messages.iter().find(|m| m.name == name).unwrap();
-        let offsets =
-            |m: &sbe_build::ir::Message| m.fields.iter().map(|f| f.offset).collect::<Vec<_>>();
+        let offsets = |m: &sbe_build::ir::Message| {
+            m.block.fields.iter().map(|f| f.offset).collect::<Vec<_>>()
+        };
 
         let nos = msg("NewOrderSingle");
-        assert_eq!((nos.id, nos.block_length), (99, 54), "{path}");
+        assert_eq!((nos.id, nos.block.block_length), (99, 54), "{path}");
         assert_eq!(
             offsets(nos),
             vec![0, 8, 16, 24, 25, 33, 37, 38, 46],
@@ -94,29 +95,34 @@ fn the_fix_spec_examples_lay_out_as_their_tables_say() {
         );
 
         let er = msg("ExecutionReport");
-        assert_eq!((er.id, er.block_length), (98, 42), "{path}");
+        assert_eq!((er.id, er.block.block_length), (98, 42), "{path}");
         assert_eq!(
             offsets(er),
             vec![0, 8, 16, 17, 18, 26, 31, 32, 36, 40],
             "{path}"
         );
-        let fills = &er.groups[0];
-        assert_eq!(fills.block_length, 12, "{path}");
+        let fills = &er.block.groups[0];
+        assert_eq!(fills.block.block_length, 12, "{path}");
         assert_eq!(
-            fills.fields.iter().map(|f| f.offset).collect::<Vec<_>>(),
+            fills
+                .block
+                .fields
+                .iter()
+                .map(|f| f.offset)
+                .collect::<Vec<_>>(),
             vec![0, 8]
         );
         assert_eq!(
-            sbe_build::ir::encoded_length(&fills.dimension),
+            sbe_build::ir::encoded_length(&fills.dimension_type),
             Some(dim_len),
             "{path}"
         );
         // MaturityMonthYear: year, month, day, week = 5 bytes
-        assert_eq!(er.fields[5].encoded_length, 5, "{path}");
+        assert_eq!(er.block.fields[5].encoded_length, 5, "{path}");
 
         let bmr = msg("BusinessMessageReject");
-        assert_eq!((bmr.id, bmr.block_length), (97, 9), "{path}");
+        assert_eq!((bmr.id, bmr.block.block_length), (97, 9), "{path}");
         assert_eq!(offsets(bmr), vec![0, 8], "{path}");
-        assert_eq!(bmr.data.len(), 1, "{path}");
+        assert_eq!(bmr.block.data.len(), 1, "{path}");
     }
 }

@@ -174,7 +174,7 @@ fn wide_and_moderately_deep_schemas_still_load() {
         &format!("<message name=\"M\" id=\"1\">{fields}</message>"),
     );
     let s = sbe_build::ir::load_str("wide.xml", &xml).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(s.messages[0].fields.len(), 3000);
+    assert_eq!(s.messages[0].block.fields.len(), 3000);
 
     let xml = ref_chain(30, false);
     let s = sbe_build::ir::load_str("deep30.xml", &xml).unwrap_or_else(|e| panic!("{e}"));
@@ -211,7 +211,7 @@ fn a_schema_on_one_line_loads_in_linear_time() {
             .map(|_| {
                 let start = Instant::now();
                 let s = sbe_build::ir::load_str("one.xml", xml).unwrap_or_else(|e| panic!("{e}"));
-                assert_eq!(s.messages[0].fields.len(), 2000);
+                assert_eq!(s.messages[0].block.fields.len(), 2000);
                 start.elapsed()
             })
             .min()

@@ -54,7 +54,7 @@ fn a_path_that_climbs_out_is_refused_unless_allowed() {
     assert!(err.contains("main.xml:3:1"), "{err}");
     assert!(err.contains("leads out of the schema's folder"), "{err}");
     let schema = ir::load_with(&main, allowed()).expect("allowed");
-    assert_eq!(schema.header.name, "messageHeader");
+    assert_eq!(schema.header_type.name, "messageHeader");
 }
 
 #[test]

@@ -46,7 +46,7 @@ const SPLICES: &[&str] = &[
 fn exercise(path: &Path, text: &str) {
     // Ok or Err are both fine; a panic fails the test.
     if let Ok(schema) = sbe_build::ir::load_str(path, text) {
-        let _ = sbe_build::ir::layout_json(&schema, "x");
+        let _ = sbe_build::report::layout_json(&schema, "x");
     }
 }
 

@@ -72,14 +72,18 @@ fn lays_out_fields_composites_and_groups() {
     .unwrap();
     let m = &s.messages[0];
     let offs: Vec<_> = m
+        .block
         .fields
         .iter()
         .map(|f| (f.offset, f.encoded_length))
         .collect();
     assert_eq!(offs, vec![(0, 4), (4, 8), (12, 0), (20, 2)]);
-    assert_eq!(m.block_length, 32);
-    assert_eq!(m.fields[2].const_value, Some(ConstValue::Text("Z".into())));
-    let TypeKind::Composite(price) = &m.fields[1].ty.kind else {
+    assert_eq!(m.block.block_length, 32);
+    assert_eq!(
+        m.block.fields[2].const_value,
+        Some(ConstValue::Text("Z".into()))
+    );
+    let TypeKind::Composite(price) = &m.block.fields[1].ty.kind else {
         panic!()
     };
     assert_eq!(price.members[1].offset, 8);
@@ -87,9 +91,12 @@ fn lays_out_fields_composites_and_groups() {
         panic!()
     };
     assert_eq!(e.const_value, Some(ConstValue::Number(Scalar::Int(-3))));
-    assert_eq!(m.groups[0].block_length, 8);
-    assert_eq!(ir::encoded_length(&m.groups[0].dimension), Some(4));
-    assert_eq!(m.data[0].character_encoding.as_deref(), Some("UTF-8"));
+    assert_eq!(m.block.groups[0].block.block_length, 8);
+    assert_eq!(
+        ir::encoded_length(&m.block.groups[0].dimension_type),
+        Some(4)
+    );
+    assert_eq!(m.block.data[0].character_encoding.as_deref(), Some("UTF-8"));
     // a composite used by <data> is variable length
     let var = s.types.iter().find(|t| t.name == "varData").unwrap();
     assert_eq!(ir::encoded_length(var), None);
@@ -122,7 +129,7 @@ fn composite_member_offsets_and_refs() {
         offs,
         vec![("a", 0), ("side", 4), ("inner", 5), ("nested", 6)]
     );
-    assert_eq!(c.members[1].ref_type.as_deref(), Some("Side"));
+    assert_eq!(c.members[1].type_name.as_deref(), Some("Side"));
     assert_eq!(ir::encoded_length(outer), Some(10));
 }
 
@@ -144,7 +151,7 @@ fn presence_defaults_and_since_version() {
         ),
     )
     .unwrap();
-    let f = &s.messages[0].fields;
+    let f = &s.messages[0].block.fields;
     assert_eq!((f[0].presence, f[0].since_version), (Presence::Optional, 1));
     assert_eq!((f[1].presence, f[1].since_version), (Presence::Optional, 2));
     let TypeKind::Enum(e) = &f[1].ty.kind else {
@@ -164,7 +171,7 @@ fn value_ref_constants() {
         r#"<sbe:message name="M" id="1"><field name="m" id="1" type="Model" presence="constant" valueRef="Model.C"/></sbe:message>"#,
     )
     .unwrap();
-    let f = &s.messages[0].fields[0];
+    let f = &s.messages[0].block.fields[0];
     assert_eq!(f.encoded_length, 0);
     assert!(
         matches!(&f.const_value, Some(ConstValue::EnumValue { value_name, value: 67, .. }) if value_name == "C")
@@ -355,7 +362,7 @@ fn big_endian_and_custom_header() {
         <type name="schemaId" primitiveType="uint8"/><type name="version" primitiveType="uint8"/></composite></types></messageSchema>"#;
     let s = ir::load_str("t.xml", xml).unwrap();
     assert_eq!(s.byte_order, ir::ByteOrder::Big);
-    assert_eq!(ir::encoded_length(&s.header), Some(5));
+    assert_eq!(ir::encoded_length(&s.header_type), Some(5));
 }
 
 #[test]
@@ -378,11 +385,11 @@ fn empty_groups_and_var_data_have_their_bytes_in_the_ir() {
   </sbe:message>"#;
     let little = load(types, messages).expect("loads");
     let m = &little.messages[0];
-    let (plain, odd) = (&m.groups[0], &m.groups[1]);
-    assert!(plain.entries_are_blocks() && !odd.entries_are_blocks());
+    let (plain, odd) = (&m.block.groups[0], &m.block.groups[1]);
+    assert!(plain.has_block_entries() && !odd.has_block_entries());
     // The block length where the dimension has it, the count 0.
     assert_eq!(plain.empty_bytes(little.byte_order), [4, 0, 0, 0]);
     assert_eq!(odd.empty_bytes(little.byte_order), [0, 8, 0]);
     assert_eq!(odd.empty_bytes(ir::ByteOrder::Big), [0, 0, 8]);
-    assert_eq!(m.data[0].empty_bytes(), [0, 0]);
+    assert_eq!(m.block.data[0].empty_bytes(), [0, 0]);
 }

@@ -301,7 +301,7 @@ fn layout(path: &Path) -> io::Result<bool> {
     let Some(schema) = load(path) else {
         return Ok(false);
     };
-    let text = sbe_build::ir::layout_json(&schema, &path.to_string_lossy());
+    let text = sbe_build::report::layout_json(&schema, &path.to_string_lossy());
     let mut out = io::stdout().lock();
     writeln!(out, "{text}")?;
     Ok(true)

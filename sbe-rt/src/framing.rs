@@ -64,7 +64,7 @@
 use core::fmt;
 
 use crate::error::{Error, Result};
-use crate::layout::Uint;
+use crate::wire::Uint;
 use crate::wire::{
     get_u16_be, get_u16_le, get_u32_le, get_u64_le, put_u16_be, put_u16_le, put_u32_be, put_u32_le,
 };

@@ -22,7 +22,7 @@
 //!
 //! ```
 //! use sbe_rt::group::{BlockEntry, Blocks};
-//! use sbe_rt::layout::{Dimension, Uint};
+//! use sbe_rt::wire::{Dimension, Uint};
 //!
 //! /// An entry of one `uint16` field.
 //! #[derive(Clone, Copy, Debug)]
@@ -59,8 +59,8 @@ use core::marker::PhantomData;
 
 use crate::codec::{blocks_end, check_entries, check_group, to_usize, MAX_EMPTY_ENTRIES};
 use crate::error::Result;
-use crate::layout::Dimension;
 use crate::visit::{Field, List, Value};
+use crate::wire::Dimension;
 
 /// A group entry whose bytes are its block only: what [`Blocks`] needs of
 /// a generated entry decoder.
@@ -427,7 +427,7 @@ mod tests {
     use std::{format, vec::Vec};
 
     use super::*;
-    use crate::layout::Uint;
+    use crate::wire::Uint;
     use crate::Error;
 
     const DIM: Dimension = Dimension {

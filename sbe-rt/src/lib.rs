@@ -9,15 +9,14 @@
 //! * [`wire`] (re-exported here): `get_u16_le`, `put_f64_be`, ... for every
 //!   primitive in both byte orders, which never panic and never touch a
 //!   byte outside the slice, plus the checked [`check_len`], [`slice`](fn@slice),
-//!   [`slice_mut`] and [`put_slice`];
+//!   [`slice_mut`] and [`put_slice`]; where a header's members are
+//!   ([`Uint`], a group's [`Dimension`], a var data's [`VarData`]);
 //! * [`codec`]: checked helpers generated decoders and encoders share
 //!   (the rules for counts and lengths, carving an encode buffer,
 //!   stepping an encoder from section to section);
 //! * [`group`]: the iterators over a group's entries, generic over the
-//!   generated entry decoder; [`layout`]: where a dimension's and a
-//!   var-data length's members are, as the constants generated code
-//!   passes them; [`sections`]: a lazy message decoder's cache of where
-//!   its groups and var data start;
+//!   generated entry decoder; [`sections`]: a lazy message decoder's
+//!   cache of where its groups and var data start;
 //! * [`null`]: optional values ([`non_null`]: `None` for a field's null);
 //! * [`text`]: char arrays (NUL trimming, UTF-8, NUL padding);
 //! * [`JavaFloat`] / [`JavaDouble`]: floats printed as Java prints them,
@@ -138,7 +137,6 @@ pub mod error;
 pub mod float;
 pub mod framing;
 pub mod group;
-pub mod layout;
 pub mod null;
 pub mod sections;
 pub mod sofh;

@@ -200,7 +200,7 @@ pub(super) fn group_accessors(groups: &[GroupView]) -> TokenStream {
         let dep = deprecated(g.deprecated);
         let (iter, lifetime, at) = (view.iter, &view.lifetime, &view.at.expr);
         out.extend(if view.gated {
-            let body = when_present(g.since_version, at.clone(), false, view.at.kept);
+            let body = when_present(g.block.since_version, at.clone(), false, view.at.kept);
             let ret = quote!(::core::option::Option<#iter<#lifetime>>);
             gated_accessor(doc, "the group", dep, view.name, ret, body)
         } else {

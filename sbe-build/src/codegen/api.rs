@@ -105,7 +105,7 @@ pub struct TypeNames {
 
 impl Api {
     /// The Rust type of the enum, set or composite `ty` known as `key` (a
-    /// field's `type_name`, a member's `ref_type` or else its name).
+    /// field's `type_name`, a member's `type_name` or else its name).
     pub fn type_of(&self, key: &str, ty: &Type) -> Option<&TypeNames> {
         self.types
             .iter()

@@ -15,7 +15,7 @@ use super::encoders;
 use super::groups;
 use super::names::{self, Scope};
 use super::Ctx;
-use crate::ir::{Data, Field, Group, IntSlot, Message, Presence, Primitive, TypeKind};
+use crate::ir::{Data, Field, Group, Message, Presence, Primitive, TypeKind};
 
 /// Method names of decoders and encoders (their own, and those of the
 /// `sbe_rt` traits they implement, which an inherent method of the same
@@ -129,10 +129,10 @@ impl<'s> Block<'s> {
     pub(super) fn message(m: &'s Message) -> Self {
         Block::new(Block {
             name: &m.name,
-            fields: &m.fields,
-            groups: &m.groups,
-            data: &m.data,
-            block_length: m.block_length as usize,
+            fields: &m.block.fields,
+            groups: &m.block.groups,
+            data: &m.block.data,
+            block_length: m.block.block_length as usize,
             base_since: 0,
             deprecated: m.deprecated,
             description: m.description.as_deref(),
@@ -144,11 +144,11 @@ impl<'s> Block<'s> {
     pub(super) fn group(g: &'s Group) -> Self {
         Block::new(Block {
             name: &g.name,
-            fields: &g.fields,
-            groups: &g.groups,
-            data: &g.data,
-            block_length: g.block_length as usize,
-            base_since: g.since_version,
+            fields: &g.block.fields,
+            groups: &g.block.groups,
+            data: &g.block.data,
+            block_length: g.block.block_length as usize,
+            base_since: g.block.since_version,
             deprecated: g.deprecated,
             description: g.description.as_deref(),
             names: BlockNames::default(),
@@ -256,42 +256,6 @@ fn block_names(b: &Block) -> BlockNames {
     }
 }
 
-/// Layout of a group's dimension composite: where its block length and
-/// entry count are and how they are encoded, or their values where they
-/// are constants.
-pub(super) struct Dim {
-    /// Bytes of the dimension.
-    pub len: usize,
-    pub block_length: IntSlot,
-    pub count: IntSlot,
-    /// The most entries the count may say (`numInGroup`'s `maxValue`).
-    pub max_count: u64,
-}
-
-/// The dimension of group `g`. A member the IR does not find (validation
-/// rules that out) reads as the standard `uint16` at the standard offset;
-/// a constant member is its value, not on the wire (as `sbe decode` reads
-/// it).
-pub(super) fn dim_of(g: &Group) -> Dim {
-    let layout = g.dimension_layout();
-    let standard = |offset| IntSlot::Wire {
-        offset,
-        primitive: Primitive::Uint16,
-    };
-    Dim {
-        len: layout.encoded_length as usize,
-        block_length: layout.block_length.unwrap_or(standard(0)),
-        count: layout.num_in_group.unwrap_or(standard(2)),
-        max_count: layout.max_count,
-    }
-}
-
-/// Layout of a var data encoding composite: (length offset, data offset).
-pub(super) fn data_layout(d: &Data) -> (usize, usize) {
-    let layout = d.layout();
-    (layout.length_offset as usize, layout.data_offset as usize)
-}
-
 /// The decoders and encoders of every message.
 ///
 /// Only the messages whose index is in `emit` get code; the others only
@@ -307,7 +271,7 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
         let stem = ctx.claim_family(&names::camel(&m.name), &["Decoder", "Encoder"]);
         let decoder = format_ident!("{stem}Decoder");
         if !emit.contains(&i) {
-            claim_groups(ctx, &m.groups, &stem);
+            claim_groups(ctx, &m.block.groups, &stem);
             out.decoders.push((i, decoder));
             continue;
         }
@@ -334,7 +298,7 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
 fn claim_groups(ctx: &mut Ctx, groups: &[Group], stem: &str) {
     for g in groups {
         let group_stem = claim_group(ctx, stem, g);
-        claim_groups(ctx, &g.groups, &group_stem);
+        claim_groups(ctx, &g.block.groups, &group_stem);
     }
 }
 

@@ -54,7 +54,7 @@ impl Shape {
             fixed_entry: !root && sections == 0,
             ext: b.has_ext(),
             uses_base: b.uses_base(),
-            needs_buf: lazy || b.groups.iter().any(|g| !g.entries_are_blocks()),
+            needs_buf: lazy || b.groups.iter().any(|g| !g.has_block_entries()),
         }
     }
 }
@@ -149,7 +149,7 @@ fn group_views<'a>(b: &'a Block, shape: &Shape, groups: &'a [GroupIdents]) -> Ve
             group: g,
             name,
             iter: &idents.iter,
-            gated: b.is_gated(g.since_version),
+            gated: b.is_gated(g.block.since_version),
             at: sections::group_at(shape, section, g, &idents.iter),
             lifetime: if shape.lazy { quote!('_) } else { quote!('a) },
         })
@@ -189,7 +189,7 @@ pub(super) fn block_decoder(
     let walk = if shape.lazy {
         EntryWalk::default()
     } else {
-        sections::entry_walk(ctx, b, group_idents)
+        sections::entry_walk(b, group_idents)
     };
     let held = held(ctx, b, &shape, &walk);
     let first_items = match msg {
@@ -212,10 +212,11 @@ pub(super) fn block_decoder(
         _ => (quote!(#required #make_fn), TokenStream::new()),
     };
     let lazy_items = if shape.lazy {
-        sections::lazy_fns(ctx, b, group_idents)
+        sections::lazy_fns(b, group_idents)
     } else {
         TokenStream::new()
     };
+    let var_data_consts = sections::var_data_consts(ctx, b);
     let mut getters = accessors::field_accessors(&fields);
     getters.extend(accessors::group_accessors(&groups));
     getters.extend(accessors::data_accessors(&data));
@@ -243,6 +244,7 @@ pub(super) fn block_decoder(
         impl<'a> #ident<'a> {
             #first_items
             #own_items
+            #var_data_consts
 
             #lazy_items
 

@@ -20,7 +20,7 @@ impl<'s> HeaderMembers<'s> {
     /// `None` when the header is not a composite (it has no members).
     fn of(ctx: &Ctx<'s>) -> Option<Self> {
         let s = ctx.schema;
-        let TypeKind::Composite(c) = &s.header.kind else {
+        let TypeKind::Composite(c) = &s.header_type.kind else {
             return None;
         };
         let roles = s.header_members().into_iter().map(|(_, role)| role);
@@ -50,7 +50,7 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
     let s = ctx.schema;
     let id = u64::from(s.id);
     let version = s.version;
-    let header_length = crate::ir::encoded_length(&s.header).unwrap_or(0) as usize;
+    let header_length = crate::ir::encoded_length(&s.header_type).unwrap_or(0) as usize;
     let read_header = read_header_fn(ctx);
     let id_doc = format!(" The schema's `id` (package `{}`).", s.package);
     // The description is its own item: glued to the id's doc it read as

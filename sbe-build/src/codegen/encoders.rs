@@ -7,10 +7,10 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::blocks::{data_layout, dim_of, Accessor, Block, GroupIdents};
-use super::values::{int_lit, plus, putter, rust_prim, Val};
+use super::blocks::{Accessor, Block, GroupIdents};
+use super::values::{plus, typed_lit, uint_put, Val};
 use super::{deprecated, docs, Ctx};
-use crate::ir::{Group, IntSlot, Message};
+use crate::ir::{Group, Message};
 
 /// The encoder of message `m`, whose root block is `b`.
 pub(super) fn message_encoder(
@@ -127,7 +127,7 @@ pub(super) fn group_encoder(
 ) -> TokenStream {
     let enc = &idents.enc;
     let sections = b.sections();
-    let dim_len = dim_of(g).len;
+    let dim_len = g.dimension(ctx.byte_order()).len;
     let items = encoder_items(ctx, b, nested, Tail::Group);
     // The entry's block is kept only where a setter writes to it.
     let (buf_field, buf_init, buf_set) = if b.has_setters() {
@@ -210,18 +210,16 @@ fn group_new_fn(
     buf_init: TokenStream,
     step_init: TokenStream,
 ) -> TokenStream {
-    let dim = dim_of(g);
+    let dim = g.dimension(ctx.byte_order());
     let dim_len = dim.len;
     let max_count = dim.max_count;
     // A constant block length is not on the wire.
-    let put_block_length = match dim.block_length {
-        IntSlot::Wire { offset, primitive } => {
-            let put = putter(ctx, primitive);
-            let offset = offset as usize;
-            let block_length = int_lit(primitive, b.block_length as i128);
+    let put_block_length = match uint_put(dim.block_length) {
+        Some((put, offset, ty)) => {
+            let block_length = typed_lit(b.block_length as u64, &ty);
             quote!(#put(dim, #offset, #block_length);)
         }
-        IntSlot::Constant(_) => TokenStream::new(),
+        None => TokenStream::new(),
     };
     let dim_need = plus(quote!(reserve), dim_len);
     quote! {
@@ -238,14 +236,11 @@ fn group_new_fn(
 /// The dimension's count written as the entries written (`self.written`),
 /// when the count is on the wire.
 fn put_count(ctx: &Ctx, g: &Group) -> TokenStream {
-    match dim_of(g).count {
-        IntSlot::Wire { offset, primitive } => {
-            let put = putter(ctx, primitive);
-            let offset = offset as usize;
-            let count_type = rust_prim(primitive);
+    match uint_put(g.dimension(ctx.byte_order()).count) {
+        Some((put, offset, count_type)) => {
             quote!(#put(self.dim, #offset, self.written as #count_type);)
         }
-        IntSlot::Constant(_) => TokenStream::new(),
+        None => TokenStream::new(),
     }
 }
 
@@ -383,11 +378,15 @@ fn data_writers(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
     for (j, (d, Accessor { name, .. })) in b.data.iter().zip(&b.names.data).enumerate() {
         let section = b.groups.len() + j;
         let next = section + 1;
-        let (length_offset, data_offset) = data_layout(d);
+        let var_data = d.var_data(ctx.byte_order());
+        let data_offset = var_data.data_offset;
         let reserve = tail.reserve(empty_from(ctx, b, next));
-        let put_length = putter(ctx, d.length_primitive);
-        let length_type = rust_prim(d.length_primitive);
-        let max_length = d.max_length;
+        let max_length = var_data.max_length;
+        // A var data's length is always on the wire.
+        let put_length = match uint_put(var_data.length) {
+            Some((put, offset, ty)) => quote!(#put(prefix, #offset, n as #ty);),
+            None => TokenStream::new(),
+        };
         let doc = docs(
             None,
             format!(
@@ -405,7 +404,7 @@ fn data_writers(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
                 let n = ::sbe_rt::codec::check_length(v.len(), #max_length)?;
                 self.advance(#section)?;
                 let prefix = ::sbe_rt::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)?;
-                #put_length(prefix, #length_offset, n as #length_type);
+                #put_length
                 self.step = #next;
                 ::core::result::Result::Ok(self)
             }

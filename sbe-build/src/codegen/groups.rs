@@ -13,8 +13,8 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::blocks::{dim_of, GroupIdents};
-use super::values::dim_slot;
+use super::blocks::GroupIdents;
+use super::values::uint_tokens;
 use super::Ctx;
 use crate::ir::Group;
 
@@ -24,7 +24,7 @@ use crate::ir::Group;
 pub(super) fn group_iter(g: &Group, idents: &GroupIdents, top: bool) -> TokenStream {
     let GroupIdents { iter, entry, .. } = idents;
     let doc = format!(" The entries of group `{}`, in order.", g.name);
-    let ty = if g.entries_are_blocks() {
+    let ty = if g.has_block_entries() {
         quote!(::sbe_rt::group::Blocks<'a, #entry<'a>, #top>)
     } else {
         quote!(::sbe_rt::group::Entries<'a, #entry<'a>>)
@@ -50,7 +50,7 @@ pub(super) fn entry_impl(
     if blocks {
         quote! {
             impl<'a> ::sbe_rt::group::BlockEntry<'a> for #entry<'a> {
-                const DIMENSION: ::sbe_rt::layout::Dimension = #dim;
+                const DIMENSION: ::sbe_rt::wire::Dimension = #dim;
                 #items
             }
         }
@@ -63,7 +63,7 @@ pub(super) fn entry_impl(
         };
         quote! {
             impl<'a> ::sbe_rt::group::VarEntry<'a> for #entry<'a> {
-                const DIMENSION: ::sbe_rt::layout::Dimension = #dim;
+                const DIMENSION: ::sbe_rt::wire::Dimension = #dim;
                 #items
 
                 #[inline]
@@ -80,15 +80,15 @@ pub(super) fn entry_impl(
     }
 }
 
-/// Group `g`'s dimension as an `sbe_rt::layout::Dimension`.
+/// Group `g`'s dimension as an `sbe_rt::wire::Dimension`.
 fn dimension(ctx: &Ctx, g: &Group) -> TokenStream {
-    let dim = dim_of(g);
+    let dim = g.dimension(ctx.byte_order());
     let len = dim.len;
     let max_count = dim.max_count;
-    let block_length = dim_slot(ctx, dim.block_length);
-    let count = dim_slot(ctx, dim.count);
+    let block_length = uint_tokens(dim.block_length);
+    let count = uint_tokens(dim.count);
     quote! {
-        ::sbe_rt::layout::Dimension { len: #len, block_length: #block_length, count: #count, max_count: #max_count }
+        ::sbe_rt::wire::Dimension { len: #len, block_length: #block_length, count: #count, max_count: #max_count }
     }
 }
 
@@ -96,7 +96,7 @@ fn dimension(ctx: &Ctx, g: &Group) -> TokenStream {
 /// `version` (the IR's `entry_tail`), as an expression of `version`, and
 /// whether it reads `version`.
 fn entry_tail_expr(g: &Group) -> (TokenStream, bool) {
-    let base = g.entry_tail(g.since_version) as usize;
+    let base = g.entry_tail(g.block.since_version) as usize;
     let steps = g
         .entry_tail_versions()
         .into_iter()

@@ -86,7 +86,7 @@ pub(super) fn block_fields(
         } else {
             quote!(v.field(#key, &self.#name());)
         };
-        body.extend(guarded(view.gated.then_some(g.since_version), call));
+        body.extend(guarded(view.gated.then_some(g.block.since_version), call));
     }
     for view in data {
         let d = view.data;

@@ -147,10 +147,10 @@ impl<'s> Ctx<'s> {
             types: Vec::new(),
             scope: Scope::with(TOP_LEVEL),
         };
-        ctx.register(&schema.header.name.clone(), &schema.header);
+        ctx.register(&schema.header_type.name.clone(), &schema.header_type);
         for m in &schema.messages {
-            ctx.register_fields(&m.fields);
-            ctx.register_groups(&m.groups);
+            ctx.register_fields(&m.block.fields);
+            ctx.register_groups(&m.block.groups);
         }
         ctx
     }
@@ -166,8 +166,8 @@ impl<'s> Ctx<'s> {
 
     fn register_groups(&mut self, groups: &'s [Group]) {
         for g in groups {
-            self.register_fields(&g.fields);
-            self.register_groups(&g.groups);
+            self.register_fields(&g.block.fields);
+            self.register_groups(&g.block.groups);
         }
     }
 
@@ -195,7 +195,7 @@ impl<'s> Ctx<'s> {
         }
         if let TypeKind::Composite(c) = &ty.kind {
             for m in &c.members {
-                let key = m.ref_type.clone().unwrap_or_else(|| m.ty.name.clone());
+                let key = m.type_name.clone().unwrap_or_else(|| m.ty.name.clone());
                 self.register(&key, &m.ty);
             }
         }
@@ -256,7 +256,7 @@ impl<'s> Ctx<'s> {
     /// Rust name of the message header's decoder or encoder (`suffix`:
     /// `Decoder` or `Encoder`).
     pub(crate) fn header_type(&self, suffix: &str) -> Ident {
-        let base = self.type_ident(&self.schema.header.name, &self.schema.header);
+        let base = self.type_ident(&self.schema.header_type.name, &self.schema.header_type);
         format_ident!("{base}{suffix}")
     }
 
@@ -274,10 +274,15 @@ impl<'s> Ctx<'s> {
             .iter()
             .find(|e| &e.ident == ident)
             .map(|e| e.ty)
-            .unwrap_or(&self.schema.header)
+            .unwrap_or(&self.schema.header_type)
     }
 
     /// `le` or `be`.
+    pub(crate) fn byte_order(&self) -> ByteOrder {
+        self.schema.byte_order
+    }
+
+    /// The schema's byte order as generated function names spell it.
     pub(crate) fn order(&self) -> &'static str {
         match self.schema.byte_order {
             ByteOrder::Little => "le",

@@ -105,7 +105,7 @@ fn chunks(schema: &Schema, n: usize) -> Vec<Chunk> {
     /// A message or group with `fields` fields and var data.
     fn block(fields: usize, groups: &[Group]) -> usize {
         groups.iter().fold(40 + 4 * fields, |w, g| {
-            w + block(g.fields.len() + g.data.len(), &g.groups)
+            w + block(g.block.fields.len() + g.block.data.len(), &g.block.groups)
         })
     }
     let constants = 4;
@@ -122,7 +122,7 @@ fn chunks(schema: &Schema, n: usize) -> Vec<Chunk> {
     let messages: Vec<usize> = schema
         .messages
         .iter()
-        .map(|m| block(m.fields.len() + m.data.len(), &m.groups))
+        .map(|m| block(m.block.fields.len() + m.block.data.len(), &m.block.groups))
         .collect();
     let dispatch = 5 * (1 + messages.len());
     let total = constants + types.iter().sum::<usize>() + messages.iter().sum::<usize>() + dispatch;

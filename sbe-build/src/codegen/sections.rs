@@ -14,11 +14,11 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::blocks::{data_layout, Block, GroupIdents};
+use super::blocks::{Block, GroupIdents};
 use super::decoder::Shape;
-use super::values::{at_least, uint_slot};
+use super::values::{at_least, uint_tokens};
 use super::Ctx;
-use crate::ir::{Data, Group};
+use crate::ir::Group;
 
 /// The field an entry decoder keeps group `section` in.
 fn group_field(section: usize) -> Ident {
@@ -64,7 +64,7 @@ pub(super) fn group_at(shape: &Shape, section: usize, g: &Group, iter: &Ident) -
             quote!(#iter::open(self.buf, self.sbe_at(#section), self.version, self.sec.slot(#next))),
             false,
         )
-    } else if g.entries_are_blocks() {
+    } else if g.has_block_entries() {
         (quote!(self.#field), true)
     } else {
         (
@@ -92,24 +92,40 @@ pub(super) fn data_bytes(shape: &Shape, j: usize) -> SectionRead {
     }
 }
 
-/// Var data `d` whose encoding starts at `pos` in `buf`, read or stepped
-/// over (`what`: `var_data` for its bytes and end, `data_end` for its
-/// end), checked against its maximum and the bytes there are.
-///
-/// Spelt out with two `?` exits (the length prefix, then the data) rather
-/// than through a helper returning one combined `Result`, which LLVM
-/// merges before the caller's `?`: that cost car_decode instructions
-/// (register pressure in the entry loops; BENCHMARKS.md, session 5).
-fn var_data_call(ctx: &Ctx, d: &Data, what: TokenStream) -> TokenStream {
-    let (length_offset, data_offset) = data_layout(d);
-    let length = uint_slot(ctx, d.length_primitive, length_offset);
-    let max_length = d.max_length;
-    // The length prefix is read (and `pos` checked) before `pos` is added
-    // to: a root decoder's reader may be handed a start not known yet.
-    quote! {{
-        let n = #length.get(::sbe_rt::slice(buf, pos, #data_offset)?);
-        ::sbe_rt::codec::#what(buf, pos + #data_offset, n, #max_length)
-    }}
+/// The constant a decoder keeps var data `j`'s length prefix in.
+fn data_const(j: usize) -> Ident {
+    format_ident!("SBE_D{}", j)
+}
+
+/// A decoder's constant per var data: where its length prefix and bytes
+/// are, as the `sbe_rt::wire::VarData` its reads and steps go through.
+pub(super) fn var_data_consts(ctx: &Ctx, b: &Block) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (j, d) in b.data.iter().enumerate() {
+        let name = data_const(j);
+        let var_data = d.var_data(ctx.byte_order());
+        let length = uint_tokens(var_data.length);
+        let (data_offset, max_length) = (var_data.data_offset, var_data.max_length);
+        let doc = format!(" Where var data `{}` keeps its length and bytes.", d.name);
+        out.extend(quote! {
+            #[doc = #doc]
+            const #name: ::sbe_rt::wire::VarData = ::sbe_rt::wire::VarData {
+                length: #length,
+                data_offset: #data_offset,
+                max_length: #max_length,
+            };
+        });
+    }
+    out
+}
+
+/// Var data `j` whose prefix starts at `pos` in `buf`, read (`read`: its
+/// bytes and end) or stepped over (`end`), checked against its maximum
+/// and the bytes there are (the prefix is read before `pos` is added to:
+/// a root decoder's reader may be handed a start not known yet).
+fn var_data_call(j: usize, what: TokenStream) -> TokenStream {
+    let name = data_const(j);
+    quote!(Self::#name.#what(buf, pos))
 }
 
 /// What an entry decoder's `wrap_at` does to step over its sections
@@ -122,14 +138,14 @@ pub(super) struct EntryWalk {
 }
 
 /// Steps over every section of the entry `b` as `wrap_at` makes it.
-pub(super) fn entry_walk(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> EntryWalk {
+pub(super) fn entry_walk(b: &Block, groups: &[GroupIdents]) -> EntryWalk {
     let mut walk = EntryWalk::default();
     for (section, (g, idents)) in b.groups.iter().zip(groups).enumerate() {
         let iter = &idents.iter;
-        let since = g.since_version;
+        let since = g.block.since_version;
         let gated = b.is_gated(since);
         let field = group_field(section);
-        if g.entries_are_blocks() {
+        if g.has_block_entries() {
             // Checked whole here; an absent group is an empty one.
             let check = quote!({
                 let (g, end) = #iter::check(buf, pos, version)?;
@@ -160,7 +176,7 @@ pub(super) fn entry_walk(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> EntryW
     for (j, d) in b.data.iter().enumerate() {
         let since = d.since_version;
         let field = data_field(j);
-        let read_call = var_data_call(ctx, d, quote!(var_data));
+        let read_call = var_data_call(j, quote!(read));
         let read = quote!({
             let (d, end) = #read_call?;
             pos = end;
@@ -192,20 +208,20 @@ pub(super) fn cache_field(b: &Block) -> (TokenStream, TokenStream) {
 /// The arms of `sbe_step`: where each section that starts at `pos` ends;
 /// and whether any arm reads `version` (a group's step does, and so does
 /// a section newer than the block).
-fn step_arms(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> (TokenStream, bool) {
+fn step_arms(b: &Block, groups: &[GroupIdents]) -> (TokenStream, bool) {
     let mut arms = TokenStream::new();
     let mut uses_version = false;
     for (section, (g, idents)) in b.groups.iter().zip(groups).enumerate() {
         let iter = &idents.iter;
         let step = quote!(#iter::skip(buf, pos, version)?);
         uses_version = true;
-        let since = g.since_version;
+        let since = g.block.since_version;
         let end = when_present(b.is_gated(since), since, step, quote!(pos));
         arms.extend(quote!(#section => #end,));
     }
     for (j, d) in b.data.iter().enumerate() {
         let section = b.groups.len() + j;
-        let end_call = var_data_call(ctx, d, quote!(data_end));
+        let end_call = var_data_call(j, quote!(end));
         let step = quote!(#end_call?);
         let since = d.since_version;
         uses_version |= b.is_gated(since);
@@ -218,10 +234,10 @@ fn step_arms(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> (TokenStream, bool
 /// A root decoder's lazy section lookup (`sbe_rt::sections` holds the
 /// cache and the walk): `sbe_step`, the one step that differs per message,
 /// `sbe_at`, and the var data readers.
-pub(super) fn lazy_fns(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStream {
-    let (step_arms, uses_version) = step_arms(ctx, b, groups);
+pub(super) fn lazy_fns(b: &Block, groups: &[GroupIdents]) -> TokenStream {
+    let (step_arms, uses_version) = step_arms(b, groups);
     let unused = (!uses_version).then(|| quote!(let _ = version;));
-    let readers = data_readers(ctx, b);
+    let readers = data_readers(b);
     // The groups' accessors open them where the cache says they start.
     let at_fn = if b.groups.is_empty() {
         TokenStream::new()
@@ -253,12 +269,12 @@ pub(super) fn lazy_fns(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStr
 
 /// A root decoder's `sbe_d{j}` per var data: its bytes, found through the
 /// section cache; data that does not check reads as empty.
-fn data_readers(ctx: &Ctx, b: &Block) -> TokenStream {
+fn data_readers(b: &Block) -> TokenStream {
     let mut out = TokenStream::new();
-    for (j, d) in b.data.iter().enumerate() {
+    for j in 0..b.data.len() {
         let section = b.groups.len() + j;
         let reader = data_reader(j);
-        let read_call = var_data_call(ctx, d, quote!(var_data));
+        let read_call = var_data_call(j, quote!(read));
         out.extend(quote! {
             #[inline]
             fn #reader(&self) -> &'a [u8] {

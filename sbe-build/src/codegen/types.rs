@@ -249,7 +249,7 @@ pub(crate) fn members<'s>(ctx: &Ctx<'s>, c: &'s Composite) -> Vec<MemberView<'s>
     c.members
         .iter()
         .map(|m| {
-            let key = m.ref_type.clone().unwrap_or_else(|| m.ty.name.clone());
+            let key = m.type_name.clone().unwrap_or_else(|| m.ty.name.clone());
             let val = Val::of(ctx, &key, &m.ty, member_presence(m), None);
             let base = names::snake(&m.ty.name);
             let name = names::ident(&scope.claim(&base));

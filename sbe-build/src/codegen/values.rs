@@ -8,9 +8,8 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::Ctx;
-use crate::ir::{
-    ConstValue, EnumType, IntSlot, Presence, Primitive, Scalar, SetType, Type, TypeKind,
-};
+use crate::ir::{ConstValue, EnumType, Presence, Primitive, Scalar, SetType, Type, TypeKind};
+use sbe_rt::wire::Uint;
 
 /// The shape of a value, as the generated code sees it.
 pub(crate) enum Val<'s> {
@@ -65,34 +64,40 @@ pub(crate) fn getter(ctx: &Ctx, p: Primitive) -> TokenStream {
     quote!(::sbe_rt::#function)
 }
 
-/// An unsigned integer member of primitive `p` at `offset`, in the
-/// schema's byte order, as an `sbe_rt::layout::Uint`.
-pub(crate) fn uint_slot(ctx: &Ctx, p: Primitive, offset: usize) -> TokenStream {
-    let width = match p.size() {
-        1 => "U8",
-        2 => "U16",
-        4 => "U32",
-        _ => "U64",
+/// A wire slot from the IR as the tokens of its `sbe_rt::wire::Uint`.
+pub(crate) fn uint_tokens(slot: Uint) -> TokenStream {
+    let at = |variant: &str, offset: usize| {
+        let variant = format_ident!("{variant}");
+        quote!(::sbe_rt::wire::Uint::#variant(#offset))
     };
-    let variant = if width == "U8" {
-        format_ident!("U8")
-    } else {
-        let order = if ctx.order() == "be" { "Be" } else { "Le" };
-        format_ident!("{width}{order}")
-    };
-    quote!(::sbe_rt::layout::Uint::#variant(#offset))
+    match slot {
+        Uint::U8(o) => at("U8", o),
+        Uint::U16Le(o) => at("U16Le", o),
+        Uint::U16Be(o) => at("U16Be", o),
+        Uint::U32Le(o) => at("U32Le", o),
+        Uint::U32Be(o) => at("U32Be", o),
+        Uint::U64Le(o) => at("U64Le", o),
+        Uint::U64Be(o) => at("U64Be", o),
+        Uint::Const(v) => quote!(::sbe_rt::wire::Uint::Const(#v)),
+    }
 }
 
-/// A dimension's member as an `sbe_rt::layout::Uint`: on the wire
-/// (`uint_slot`) or a constant.
-pub(crate) fn dim_slot(ctx: &Ctx, slot: IntSlot) -> TokenStream {
-    match slot {
-        IntSlot::Wire { offset, primitive } => uint_slot(ctx, primitive, offset as usize),
-        IntSlot::Constant(v) => {
-            let v = u64::try_from(v.max(0)).unwrap_or(u64::MAX);
-            quote!(::sbe_rt::layout::Uint::Const(#v))
-        }
-    }
+/// How generated code writes a slot on the wire: the `::sbe_rt::put_u16_le`
+/// of its width and byte order, its offset and its Rust type; `None` for
+/// a constant, which is not on the wire.
+pub(crate) fn uint_put(slot: Uint) -> Option<(TokenStream, usize, Ident)> {
+    let offset = slot.offset()?;
+    let order = if slot.is_big_endian() { "be" } else { "le" };
+    let ty = format_ident!("u{}", 8 * slot.len());
+    let function = format_ident!("put_{ty}_{order}");
+    Some((quote!(::sbe_rt::#function), offset, ty))
+}
+
+/// `v` as a literal of the Rust type `ty` (`2u16`).
+pub(crate) fn typed_lit(v: u64, ty: &Ident) -> TokenStream {
+    format!("{v}{ty}")
+        .parse::<proc_macro2::Literal>()
+        .map_or_else(|_| quote!(#v), |lit| quote!(#lit))
 }
 
 /// `::sbe_rt::put_u16_le`.

@@ -1,6 +1,10 @@
-//! The intermediate representation: resolve, validate and lay out a parsed
-//! schema once; codegen, the layout report, the run-time codec and the
-//! compatibility check all read the result.
+//! The intermediate representation: a schema resolved, validated and laid
+//! out once (by the private resolver passes), as a model ([`Schema`] and
+//! what it holds), its wire facts (where header, dimension and var-data
+//! members are, block ends per version, nulls) and its primitives. The
+//! backends read it: codegen, the layout report ([`crate::report`]), the
+//! compatibility check ([`crate::compat`]) and the `sbe` command's
+//! run-time codec.
 //!
 //! ```
 //! let xml = r#"<messageSchema package="demo" id="1">
@@ -18,32 +22,20 @@
 //!   </message>
 //! </messageSchema>"#;
 //! let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
-//! let ping = &schema.messages[0];
+//! let ping = &schema.messages[0].block;
 //! assert_eq!(ping.fields[1].offset, 12);
 //! assert_eq!(ping.block_length, 13);
 //! ```
 
-mod choices;
-mod composite;
-mod layout;
-mod limits;
-mod message;
 mod model;
 mod primitive;
-mod report;
-mod resolve;
-mod types;
 mod wire;
 
 use std::path::Path;
 
-pub use layout::{encoded_length, field_length};
+pub use crate::resolve::is_identifier;
 pub use model::*;
-pub use report::layout_json;
-pub use resolve::is_identifier;
-pub use wire::{
-    block_end, null_bytes, DimensionLayout, HeaderLayout, HeaderRole, IntSlot, VarDataLayout,
-};
+pub use wire::{block_end, encoded_length, field_length, null_bytes, Header, HeaderRole};
 
 use crate::error::Error;
 use crate::schema;
@@ -58,12 +50,12 @@ pub fn load(path: impl AsRef<Path>) -> Result<Schema, Error> {
 /// Like [`load`], with includes allowed where `policy` says.
 pub fn load_with(path: impl AsRef<Path>, policy: IncludePolicy) -> Result<Schema, Error> {
     let doc = schema::parse_file(path.as_ref(), policy)?;
-    resolve::resolve(&doc).map_err(Error::Schema)
+    crate::resolve::resolve(&doc).map_err(Error::Schema)
 }
 
 /// Like [`load`], from a schema held in memory (`path` names it in
 /// diagnostics and anchors relative includes).
 pub fn load_str(path: impl AsRef<Path>, xml: &str) -> Result<Schema, Error> {
     let doc = schema::parse_str(path.as_ref(), xml, IncludePolicy::default())?;
-    resolve::resolve(&doc).map_err(Error::Schema)
+    crate::resolve::resolve(&doc).map_err(Error::Schema)
 }

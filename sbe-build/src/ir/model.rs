@@ -86,6 +86,7 @@ pub enum ConstValue {
 
 /// A named or inline type, fully resolved.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Type {
     /// The type's name (for a composite member, the member's name).
     pub name: String,
@@ -118,6 +119,7 @@ pub enum TypeKind {
 
 /// A `<type>`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Encoded {
     /// Primitive of each element.
     pub primitive: Primitive,
@@ -156,6 +158,7 @@ impl Encoded {
 
 /// An `<enum>`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct EnumType {
     /// Primitive of the encoding (char or an integer type).
     pub encoding: Primitive,
@@ -169,6 +172,7 @@ pub struct EnumType {
 
 /// One `<validValue>`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ValidValue {
     /// Name.
     pub name: String,
@@ -184,6 +188,7 @@ pub struct ValidValue {
 
 /// A `<set>`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SetType {
     /// Primitive of the encoding (an unsigned integer type).
     pub encoding: Primitive,
@@ -193,6 +198,7 @@ pub struct SetType {
 
 /// One `<choice>` of a set.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Choice {
     /// Name.
     pub name: String,
@@ -208,6 +214,7 @@ pub struct Choice {
 
 /// A `<composite>`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Composite {
     /// Members in schema order, with offsets.
     pub members: Vec<Member>,
@@ -215,17 +222,20 @@ pub struct Composite {
 
 /// A member of a composite.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Member {
     /// Offset from the composite's start.
     pub offset: u32,
     /// The member's type; its `name` is the member's name.
     pub ty: Type,
-    /// The named type a `<ref>` points at.
-    pub ref_type: Option<String>,
+    /// The named type a `<ref>` points at; `None` for a member declared
+    /// in place.
+    pub type_name: Option<String>,
 }
 
 /// A field of a message or group block.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Field {
     /// Name.
     pub name: String,
@@ -257,8 +267,45 @@ pub struct Field {
     pub pos: Pos,
 }
 
+/// The part a message's root and a group's entry share: a block of
+/// fields, then the groups and var data after it (its sections, groups
+/// first, in schema order).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Block {
+    /// The block's fields.
+    pub fields: Vec<Field>,
+    /// Groups after the block.
+    pub groups: Vec<Group>,
+    /// Var data after the groups.
+    pub data: Vec<Data>,
+    /// Bytes of the block in this schema version (its `blockLength`).
+    pub block_length: u32,
+    /// The schema version from which the block is there: a group's
+    /// `sinceVersion`, a message's.
+    pub since_version: u32,
+}
+
+impl Block {
+    /// The block length that the fields need at acting version
+    /// `version`: the end of the last field present in that version. A
+    /// block on the wire shorter than this is refused (when it is read at
+    /// all).
+    #[must_use]
+    pub fn end_at(&self, version: u32) -> u32 {
+        super::wire::block_end(&self.fields, version)
+    }
+
+    /// How many groups and var data follow the block.
+    #[must_use]
+    pub fn sections(&self) -> usize {
+        self.groups.len() + self.data.len()
+    }
+}
+
 /// A repeating group.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Group {
     /// Name.
     pub name: String,
@@ -266,26 +313,21 @@ pub struct Group {
     pub id: u32,
     /// `description`, if any.
     pub description: Option<String>,
-    /// Block length of one entry.
-    pub block_length: u32,
-    /// `sinceVersion`.
-    pub since_version: u32,
     /// `deprecated` version, if any.
     pub deprecated: Option<u32>,
-    /// The dimension composite (`blockLength` and `numInGroup` members).
-    pub dimension: Type,
-    /// Fields of each entry.
-    pub fields: Vec<Field>,
-    /// Nested groups.
-    pub groups: Vec<Group>,
-    /// Var data of each entry.
-    pub data: Vec<Data>,
+    /// The `dimensionType` composite (`blockLength` and `numInGroup`
+    /// members); where they are is [`Group::dimension`].
+    pub dimension_type: Type,
+    /// Each entry: its block (`since_version` is the group's), nested
+    /// groups and var data.
+    pub block: Block,
     /// Where it is declared.
     pub pos: Pos,
 }
 
 /// A var data field.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Data {
     /// Name.
     pub name: String,
@@ -293,8 +335,9 @@ pub struct Data {
     pub id: u32,
     /// `description`, if any.
     pub description: Option<String>,
-    /// The encoding composite (`length` and `varData` members).
-    pub ty: Type,
+    /// The encoding composite (`length` and `varData` members); where
+    /// they are is [`Data::var_data`].
+    pub encoding_type: Type,
     /// Primitive of the length prefix.
     pub length_primitive: Primitive,
     /// Largest length allowed (the length member's maxValue or its type's max).
@@ -311,6 +354,7 @@ pub struct Data {
 
 /// A message.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Message {
     /// Name.
     pub name: String,
@@ -318,26 +362,20 @@ pub struct Message {
     pub id: u32,
     /// `description`, if any.
     pub description: Option<String>,
-    /// Root block length.
-    pub block_length: u32,
-    /// `sinceVersion`.
-    pub since_version: u32,
     /// `deprecated` version, if any.
     pub deprecated: Option<u32>,
     /// `semanticType`, if any.
     pub semantic_type: Option<String>,
-    /// Root block fields.
-    pub fields: Vec<Field>,
-    /// Groups after the root block.
-    pub groups: Vec<Group>,
-    /// Var data after the groups.
-    pub data: Vec<Data>,
+    /// The root block (`since_version` is the message's), its groups and
+    /// var data.
+    pub block: Block,
     /// Where it is declared.
     pub pos: Pos,
 }
 
 /// A whole schema.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Schema {
     /// `package` (may be empty).
     pub package: String,
@@ -351,8 +389,9 @@ pub struct Schema {
     pub description: Option<String>,
     /// Byte order of the wire.
     pub byte_order: ByteOrder,
-    /// The message header composite (its name is the headerType).
-    pub header: Type,
+    /// The message header composite (its name is the `headerType`);
+    /// where its members are is [`Schema::header`].
+    pub header_type: Type,
     /// Every named type in document order.
     pub types: Vec<Type>,
     /// Messages in document order.

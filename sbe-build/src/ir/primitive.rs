@@ -1,7 +1,8 @@
 //! Primitive types: names, sizes, the spec's null/min/max defaults, and
 //! parsing of values written in a schema.
 
-use super::model::{Primitive, Scalar};
+use super::model::{ByteOrder, Primitive, Scalar};
+use sbe_rt::wire::Uint;
 
 impl Primitive {
     /// Every primitive, in the spec's order.
@@ -18,6 +19,42 @@ impl Primitive {
         Primitive::Float,
         Primitive::Double,
     ];
+
+    /// The bytes of a value of this primitive at `offset`, in byte order
+    /// `order`, as the unsigned slot every reader and writer of the wire
+    /// goes through ([`Uint`]); [`Primitive::from_bits`] makes the value.
+    ///
+    /// ```
+    /// use sbe_build::ir::{ByteOrder, Primitive};
+    /// use sbe_rt::wire::Uint;
+    /// assert_eq!(Primitive::Int16.slot(ByteOrder::Big, 4), Uint::U16Be(4));
+    /// assert_eq!(Primitive::Char.slot(ByteOrder::Big, 0), Uint::U8(0));
+    /// ```
+    #[must_use]
+    pub fn slot(self, order: ByteOrder, offset: usize) -> Uint {
+        Uint::new(self.size() as usize, order == ByteOrder::Big, offset)
+    }
+
+    /// The value of an integer primitive (or `char`, its byte) whose
+    /// bytes read as `bits`: sign-extended for a signed one. A float's
+    /// bits are its bits.
+    ///
+    /// ```
+    /// use sbe_build::ir::Primitive;
+    /// assert_eq!(Primitive::Int8.from_bits(0xff), -1);
+    /// assert_eq!(Primitive::Uint8.from_bits(0xff), 255);
+    /// assert_eq!(Primitive::Int64.from_bits(u64::MAX), -1);
+    /// ```
+    #[must_use]
+    pub fn from_bits(self, bits: u64) -> i128 {
+        match self {
+            Primitive::Int8 => i128::from(bits as u8 as i8),
+            Primitive::Int16 => i128::from(bits as u16 as i16),
+            Primitive::Int32 => i128::from(bits as u32 as i32),
+            Primitive::Int64 => i128::from(bits as i64),
+            _ => i128::from(bits),
+        }
+    }
 
     /// The primitive named `name` in a schema (`uint16`, `char`, ...).
     pub fn from_name(name: &str) -> Option<Primitive> {

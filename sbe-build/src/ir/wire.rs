@@ -1,8 +1,10 @@
 //! Wire facts that every backend needs and that follow from the resolved
 //! model: where the header's, a dimension's and a var-data prefix's
-//! integer members are, their maxima, and how long a block must be for an
-//! acting version. Codegen and the run-time codec read them here instead
-//! of looking members up by name themselves.
+//! integer members are (as `sbe_rt::wire`'s slots, the vocabulary the
+//! generated code and the run-time codec read through), their maxima, how
+//! long a type is, and how long a block must be for an acting version.
+//! Codegen and the run-time codec read them here instead of looking
+//! members up by name themselves.
 //!
 //! ```
 //! let xml = r#"<messageSchema package="demo" id="1">
@@ -30,124 +32,109 @@
 //! </messageSchema>"#;
 //! let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
 //! let ping = &schema.messages[0];
-//! let dim = ping.groups[0].dimension_layout();
-//! assert_eq!((dim.encoded_length, dim.max_count), (4, 100));
-//! let note = ping.data[0].layout();
-//! assert_eq!((note.data_offset, note.max_length), (1, 20));
-//! assert_eq!(sbe_build::ir::block_end(&ping.fields, 0), 8);
-//! assert_eq!(schema.header_layout().encoded_length, 8);
 //! use sbe_build::ir::HeaderRole;
+//! use sbe_rt::wire::{Dimension, Uint, VarData};
+//! let order = schema.byte_order;
+//! let dim = ping.block.groups[0].dimension(order);
+//! assert_eq!(
+//!     dim,
+//!     Dimension { len: 4, block_length: Uint::U16Le(0), count: Uint::U16Le(2), max_count: 100 }
+//! );
+//! let note = ping.block.data[0].var_data(order);
+//! assert_eq!(note, VarData { length: Uint::U8(0), data_offset: 1, max_length: 20 });
+//! assert_eq!(ping.block.end_at(0), 8);
+//! let header = schema.header();
+//! assert_eq!((header.len, header.version), (8, Some(Uint::U16Le(6))));
 //! let version = schema.header_member(HeaderRole::Version).unwrap();
 //! assert_eq!((version.ty.name.as_str(), version.offset), ("version", 6));
 //! assert!(schema.header_member(HeaderRole::NumGroups).is_none());
 //! ```
 
-use super::layout::encoded_length;
 use super::model::*;
+use sbe_rt::wire::{Dimension, Uint, VarData};
 
-/// Where an integer member of a composite (header, dimension, var-data
-/// prefix) is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IntSlot {
-    /// On the wire at `offset` from the composite's start.
-    Wire {
-        /// Offset from the composite's start.
-        offset: u32,
-        /// Its primitive (an integer type, or char).
-        primitive: Primitive,
-    },
-    /// A constant member: not on the wire, its value from the schema.
-    Constant(i128),
+/// The member named `name` of composite `ty`.
+fn member<'t>(ty: &'t Type, name: &str) -> Option<&'t Member> {
+    match &ty.kind {
+        TypeKind::Composite(c) => c.members.iter().find(|m| m.ty.name == name),
+        _ => None,
+    }
 }
 
-impl IntSlot {
-    /// The slot of the member named `name` of composite `ty`, if it is a
-    /// single integer (or a constant integer).
-    fn find(ty: &Type, name: &str) -> Option<IntSlot> {
-        let TypeKind::Composite(c) = &ty.kind else {
-            return None;
-        };
-        let m = c.members.iter().find(|m| m.ty.name == name)?;
-        let TypeKind::Encoded(e) = &m.ty.kind else {
-            return None;
-        };
-        if e.presence == Presence::Constant {
-            return match &e.const_value {
-                Some(ConstValue::Number(Scalar::Int(v))) => Some(IntSlot::Constant(*v)),
-                _ => None,
-            };
-        }
-        (e.length == 1 && !e.primitive.is_float()).then_some(IntSlot::Wire {
-            offset: m.offset,
-            primitive: e.primitive,
-        })
-    }
-
-    /// The member's largest value: its `maxValue`, else its primitive's
-    /// largest (a constant's own value).
-    fn max_in(ty: &Type, name: &str) -> u64 {
-        let member = match &ty.kind {
-            TypeKind::Composite(c) => c.members.iter().find(|m| m.ty.name == name),
+/// Where the member `m` of a header composite is, if it is a single
+/// integer (or a constant integer), in byte order `order`.
+fn slot(m: &Member, order: ByteOrder) -> Option<Uint> {
+    let TypeKind::Encoded(e) = &m.ty.kind else {
+        return None;
+    };
+    if e.presence == Presence::Constant {
+        return match &e.const_value {
+            Some(ConstValue::Number(Scalar::Int(v))) => {
+                Some(Uint::Const(u64::try_from((*v).max(0)).unwrap_or(u64::MAX)))
+            }
             _ => None,
         };
-        let max = match member.map(|m| &m.ty.kind) {
-            Some(TypeKind::Encoded(e)) => match (&e.max_value, &e.const_value) {
-                (_, Some(ConstValue::Number(Scalar::Int(v)))) => *v,
-                (Some(Scalar::Int(m)), _) => *m,
-                _ => e.primitive.int_range().1,
-            },
-            _ => 0,
-        };
-        u64::try_from(max.max(0)).unwrap_or(u64::MAX)
     }
+    (e.length == 1 && !e.primitive.is_float()).then(|| e.primitive.slot(order, m.offset as usize))
 }
 
-/// The layout of a group's dimension composite.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DimensionLayout {
-    /// Bytes of the dimension.
-    pub encoded_length: u32,
-    /// The `blockLength` member (validation guarantees it is there).
-    pub block_length: Option<IntSlot>,
-    /// The `numInGroup` member (validation guarantees it is there).
-    pub num_in_group: Option<IntSlot>,
-    /// The largest count a decoder accepts and an encoder writes:
-    /// `numInGroup`'s `maxValue`, else its primitive's largest.
-    pub max_count: u64,
+/// The largest value of member `name` of `ty`: its `maxValue`, else its
+/// primitive's largest (a constant's own value).
+fn max_of(ty: &Type, name: &str) -> u64 {
+    let max = match member(ty, name).map(|m| &m.ty.kind) {
+        Some(TypeKind::Encoded(e)) => match (&e.max_value, &e.const_value) {
+            (_, Some(ConstValue::Number(Scalar::Int(v)))) => *v,
+            (Some(Scalar::Int(m)), _) => *m,
+            _ => e.primitive.int_range().1,
+        },
+        _ => 0,
+    };
+    u64::try_from(max.max(0)).unwrap_or(u64::MAX)
 }
 
 impl Group {
-    /// Where this group's dimension keeps its block length and count.
-    pub fn dimension_layout(&self) -> DimensionLayout {
-        let dim = &self.dimension;
-        DimensionLayout {
-            encoded_length: encoded_length(dim).unwrap_or(0),
-            block_length: IntSlot::find(dim, "blockLength"),
-            num_in_group: IntSlot::find(dim, "numInGroup"),
-            max_count: IntSlot::max_in(dim, "numInGroup"),
+    /// Where this group's dimension keeps its block length and count, in
+    /// the schema's byte order `order`, and the largest count a decoder
+    /// accepts and an encoder writes (`numInGroup`'s `maxValue`, else its
+    /// primitive's largest). A member that is not there (validation rules
+    /// that out) is the standard `uint16` at the standard offset.
+    #[must_use]
+    pub fn dimension(&self, order: ByteOrder) -> Dimension {
+        let dim = &self.dimension_type;
+        let at = |name: &str, standard: usize| {
+            member(dim, name)
+                .and_then(|m| slot(m, order))
+                .unwrap_or_else(|| Primitive::Uint16.slot(order, standard))
+        };
+        Dimension {
+            len: encoded_length(dim).unwrap_or(0) as usize,
+            block_length: at("blockLength", 0),
+            count: at("numInGroup", 2),
+            max_count: max_of(dim, "numInGroup"),
         }
     }
 
     /// Whether the entries are blocks only (no nested groups, no var
     /// data): a decoder can then check the whole span of entries when the
-    /// group is opened.
-    pub fn entries_are_blocks(&self) -> bool {
-        self.groups.is_empty() && self.data.is_empty()
+    /// group is opened. sbe-rt's iterator of such a group is
+    /// `group::Blocks`, over `BlockEntry` decoders.
+    #[must_use]
+    pub fn has_block_entries(&self) -> bool {
+        self.block.sections() == 0
     }
 
     /// The bytes of this group with no entries, as an encoder writes a
     /// group it was not given: the dimension with its block length (where
     /// that is on the wire) and a count of 0.
+    #[must_use]
     pub fn empty_bytes(&self, order: ByteOrder) -> Vec<u8> {
-        let layout = self.dimension_layout();
-        let mut out = vec![0u8; layout.encoded_length as usize];
-        if let Some(IntSlot::Wire { offset, primitive }) = layout.block_length {
-            let value = int_bytes(i128::from(self.block_length), primitive.size(), order);
-            let at = offset as usize;
-            if let Some(dst) = out.get_mut(at..at + value.len()) {
-                dst.copy_from_slice(&value);
-            }
-        }
+        let dim = self.dimension(order);
+        let mut out = vec![0u8; dim.len];
+        // A block length the dimension cannot hold is left 0: validation
+        // has refused such a schema.
+        let _ = dim
+            .block_length
+            .put(&mut out, u64::from(self.block.block_length));
         out
     }
 }
@@ -155,8 +142,37 @@ impl Group {
 impl Data {
     /// The bytes of this var data when empty, as an encoder writes one it
     /// was not given: a length of 0 (and whatever lies before the data).
+    #[must_use]
     pub fn empty_bytes(&self) -> Vec<u8> {
-        vec![0u8; self.layout().data_offset as usize]
+        vec![0u8; self.data_offset() as usize]
+    }
+
+    /// Offset of the length member from the start of the field.
+    fn length_offset(&self) -> u32 {
+        member(&self.encoding_type, "length").map_or(0, |m| m.offset)
+    }
+
+    /// Offset of the first data byte from the start of the field: the
+    /// `varData` member's offset, at least just after the length.
+    fn data_offset(&self) -> u32 {
+        let size = self.length_primitive.size();
+        let after_length = self.length_offset().saturating_add(size);
+        member(&self.encoding_type, "varData")
+            .map_or(size, |m| m.offset)
+            .max(after_length)
+    }
+
+    /// Where this var data's length prefix and bytes are, in the schema's
+    /// byte order `order`, and the longest length it may have.
+    #[must_use]
+    pub fn var_data(&self, order: ByteOrder) -> VarData {
+        VarData {
+            length: self
+                .length_primitive
+                .slot(order, self.length_offset() as usize),
+            data_offset: self.data_offset() as usize,
+            max_length: self.max_length,
+        }
     }
 }
 
@@ -168,15 +184,17 @@ impl Group {
     /// entry is read.
     pub fn entry_tail(&self, version: u32) -> u32 {
         let groups = self
+            .block
             .groups
             .iter()
-            .filter(|g| g.since_version <= version)
-            .map(|g| g.dimension_layout().encoded_length);
+            .filter(|g| g.block.since_version <= version)
+            .map(|g| encoded_length(&g.dimension_type).unwrap_or(0));
         let data = self
+            .block
             .data
             .iter()
             .filter(|d| d.since_version <= version)
-            .map(|d| d.layout().data_offset);
+            .map(Data::data_offset);
         groups.chain(data).fold(0, u32::saturating_add)
     }
 
@@ -184,52 +202,16 @@ impl Group {
     /// [`Group::entry_tail`] grows, ascending.
     pub fn entry_tail_versions(&self) -> Vec<u32> {
         let mut versions: Vec<u32> = self
+            .block
             .groups
             .iter()
-            .map(|g| g.since_version)
-            .chain(self.data.iter().map(|d| d.since_version))
-            .filter(|&v| v > self.since_version)
+            .map(|g| g.block.since_version)
+            .chain(self.block.data.iter().map(|d| d.since_version))
+            .filter(|&v| v > self.block.since_version)
             .collect();
         versions.sort_unstable();
         versions.dedup();
         versions
-    }
-}
-
-/// The layout of a var data field's encoding composite.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct VarDataLayout {
-    /// Offset of the length member from the start of the field.
-    pub length_offset: u32,
-    /// Primitive of the length member.
-    pub length_primitive: Primitive,
-    /// Offset of the first data byte from the start of the field: the
-    /// `varData` member's offset, at least just after the length.
-    pub data_offset: u32,
-    /// The largest length a decoder accepts and an encoder writes.
-    pub max_length: u64,
-}
-
-impl Data {
-    /// Where this var data's length prefix and bytes are.
-    pub fn layout(&self) -> VarDataLayout {
-        let size = self.length_primitive.size();
-        let offset_of = |name: &str| match &self.ty.kind {
-            TypeKind::Composite(c) => c
-                .members
-                .iter()
-                .find(|m| m.ty.name == name)
-                .map(|m| m.offset),
-            _ => None,
-        };
-        let length_offset = offset_of("length").unwrap_or(0);
-        let after_length = length_offset.saturating_add(size);
-        VarDataLayout {
-            length_offset,
-            length_primitive: self.length_primitive,
-            data_offset: offset_of("varData").unwrap_or(size).max(after_length),
-            max_length: self.max_length,
-        }
     }
 }
 
@@ -281,28 +263,32 @@ impl HeaderRole {
     }
 }
 
-/// The roles of the message header's members.
+/// Where the message header keeps its roles' values, in the schema's
+/// byte order; a role the header does not have is `None`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HeaderLayout {
+#[non_exhaustive]
+pub struct Header {
     /// Bytes of the header.
-    pub encoded_length: u32,
+    pub len: usize,
     /// `blockLength` of the root block.
-    pub block_length: Option<IntSlot>,
+    pub block_length: Option<Uint>,
     /// `templateId`: which message follows.
-    pub template_id: Option<IntSlot>,
+    pub template_id: Option<Uint>,
     /// `schemaId`: checked against the schema's id when on the wire.
-    pub schema_id: Option<IntSlot>,
+    pub schema_id: Option<Uint>,
     /// `version`: the acting version.
-    pub version: Option<IntSlot>,
+    pub version: Option<Uint>,
 }
 
 impl Schema {
     /// Where the message header keeps its four roles.
-    pub fn header_layout(&self) -> HeaderLayout {
-        let h = &self.header;
-        let slot = |role: HeaderRole| IntSlot::find(h, role.member_name());
-        HeaderLayout {
-            encoded_length: encoded_length(h).unwrap_or(0),
+    #[must_use]
+    pub fn header(&self) -> Header {
+        let h = &self.header_type;
+        let order = self.byte_order;
+        let slot = |role: HeaderRole| member(h, role.member_name()).and_then(|m| slot(m, order));
+        Header {
+            len: encoded_length(h).unwrap_or(0) as usize,
             block_length: slot(HeaderRole::BlockLength),
             template_id: slot(HeaderRole::TemplateId),
             schema_id: slot(HeaderRole::SchemaId),
@@ -313,7 +299,7 @@ impl Schema {
     /// The message header's members, each with its role (`None` for a
     /// member of the schema's own), in member order.
     pub fn header_members(&self) -> Vec<(&Member, Option<HeaderRole>)> {
-        match &self.header.kind {
+        match &self.header_type.kind {
             TypeKind::Composite(c) => c.members.iter().map(|m| (m, HeaderRole::of(m))).collect(),
             _ => Vec::new(),
         }
@@ -359,7 +345,7 @@ pub fn block_end(fields: &[Field], version: u32) -> u32 {
 /// let price = schema.types.iter().find(|t| t.name == "PRICENULL9").unwrap();
 /// let null = i64::MIN.to_le_bytes().to_vec();
 /// assert_eq!(null_bytes(price, ByteOrder::Little), Some(null));
-/// assert_eq!(null_bytes(&schema.header, ByteOrder::Little), None);
+/// assert_eq!(null_bytes(&schema.header_type, ByteOrder::Little), None);
 /// ```
 pub fn null_bytes(ty: &Type, order: ByteOrder) -> Option<Vec<u8>> {
     let int_bytes = |v: i128, size: u32| int_bytes(v, size, order);
@@ -392,12 +378,41 @@ pub fn null_bytes(ty: &Type, order: ByteOrder) -> Option<Vec<u8>> {
     }
 }
 
-/// The `size` low bytes of `v` (two's complement) in byte order `order`.
+/// The `size` low bytes of `v` (two's complement) in byte order `order`,
+/// written through the slot every writer of the wire uses.
 fn int_bytes(v: i128, size: u32, order: ByteOrder) -> Vec<u8> {
-    let le = (v as u128).to_le_bytes();
-    let mut out: Vec<u8> = le.iter().take(size as usize).copied().collect();
-    if order == ByteOrder::Big {
-        out.reverse();
-    }
+    let mut out = vec![0u8; size as usize];
+    let slot = Uint::new(size as usize, order == ByteOrder::Big, 0);
+    // `out` is the slot's length: the write cannot fail.
+    let _ = slot.put(&mut out, v as u64);
     out
+}
+
+/// Bytes a type takes on the wire, or `None` when it is variable length
+/// (a var data encoding composite).
+pub fn encoded_length(ty: &Type) -> Option<u32> {
+    match &ty.kind {
+        TypeKind::Encoded(e) if e.presence == Presence::Constant => Some(0),
+        TypeKind::Encoded(e) if e.var_len => None,
+        TypeKind::Encoded(e) => Some(e.primitive.size().saturating_mul(e.length)),
+        TypeKind::Enum(e) => Some(e.encoding.size()),
+        TypeKind::Set(s) => Some(s.encoding.size()),
+        TypeKind::Composite(c) => {
+            let mut end = 0u32;
+            for m in &c.members {
+                let len = encoded_length(&m.ty)?;
+                end = end.max(m.offset.saturating_add(len));
+            }
+            Some(end)
+        }
+    }
+}
+
+/// Bytes a field of type `ty` with effective `presence` takes in its block.
+pub fn field_length(ty: &Type, presence: Presence) -> u32 {
+    if presence == Presence::Constant {
+        0
+    } else {
+        encoded_length(ty).unwrap_or(0)
+    }
 }

@@ -5,16 +5,16 @@
 //! problem is a [`DecodeError`] with the byte offset and what was wrong.
 
 use sbe_build::ir::{
-    ByteOrder, ConstValue, Data, Encoded, EnumType, Field, Group, Message, Presence, Primitive,
-    Scalar, SetType, Type, TypeKind,
+    Block, ByteOrder, ConstValue, Data, Encoded, EnumType, Field, Group, Message, Presence,
+    Primitive, Scalar, SetType, Type, TypeKind,
 };
 
 use sbe_rt::null::NullValue;
 use std::fmt::Write as _;
 
 use super::json::{JsonWriter, Sink};
-use super::{int_null, is_utf8, read_int, read_slot, slot_offset, Codec, Header};
-use sbe_build::ir::IntSlot;
+use super::{int_null, is_utf8, read_int, slot_offset, Codec, Header};
+use sbe_rt::wire::Uint;
 
 /// Why a message could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -187,9 +187,9 @@ impl<'s> Codec<'s> {
         let header = self
             .read_header(hbytes)
             .ok_or_else(|| truncated(base, 0, "message header", hl, buf.len()))?;
-        if let (true, Some(IntSlot::Wire { .. }), Some(actual)) = (
+        if let (true, Some(_), Some(actual)) = (
             self.schema_id_check,
-            self.header.schema_id,
+            self.header.schema_id.and_then(Uint::offset),
             header.schema_id,
         ) {
             let expected = u64::from(self.schema.id);
@@ -222,17 +222,17 @@ impl<'s> Codec<'s> {
         w.sink.key("message");
         w.sink.str(&message.name);
         w.sink.key("header");
-        w.composite(&self.schema.header, hbytes, 0)?;
+        w.composite(&self.schema.header_type, hbytes, 0)?;
         w.sink.key("body");
         w.sink.begin_object();
         let block_len = usize::try_from(header.block_length).unwrap_or(usize::MAX);
         w.path.push_str(&message.name);
-        w.check_block(hl, block_len, &message.fields)?;
+        w.check_block(hl, block_len, &message.block)?;
         let block = w.take(hl, block_len, "root block")?;
-        w.fields(&message.fields, block, hl)?;
+        w.fields(&message.block.fields, block, hl)?;
         let mut pos = hl.saturating_add(block_len);
-        w.groups(&message.groups, &mut pos)?;
-        w.data(&message.data, &mut pos)?;
+        w.groups(&message.block.groups, &mut pos)?;
+        w.data(&message.block.data, &mut pos)?;
         w.sink.end_object();
         w.sink.end_object();
         Ok(Decoded {
@@ -259,7 +259,7 @@ struct Walker<'b, 'k, S> {
     order: ByteOrder,
     buf: &'b [u8],
     base: u64,
-    version: u64,
+    version: u32,
     sink: &'k mut S,
     /// Path of what is being read (for errors), e.g. `Car.fuelFigures[2]`.
     path: String,
@@ -283,14 +283,8 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
 
     /// The block of `block_len` bytes at `at` holds the `fields` of the
     /// acting version: the rule generated decoders apply.
-    fn check_block(
-        &self,
-        at: usize,
-        block_len: usize,
-        fields: &[Field],
-    ) -> Result<(), DecodeError> {
-        let version = u32::try_from(self.version).unwrap_or(u32::MAX);
-        let required = sbe_build::ir::block_end(fields, version) as usize;
+    fn check_block(&self, at: usize, block_len: usize, block: &Block) -> Result<(), DecodeError> {
+        let required = block.end_at(self.version) as usize;
         sbe_rt::codec::check_block_length(block_len, required)
             .map_err(|e| self.rule_error(at, "block", e))
     }
@@ -325,7 +319,7 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
 
     fn fields(&mut self, fields: &[Field], block: &[u8], at: usize) -> Result<(), DecodeError> {
         for f in fields {
-            if u64::from(f.since_version) > self.version {
+            if f.since_version > self.version {
                 continue;
             }
             self.sink.key(&f.name);
@@ -520,7 +514,7 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
 
     fn groups(&mut self, groups: &[Group], pos: &mut usize) -> Result<(), DecodeError> {
         for g in groups {
-            if u64::from(g.since_version) > self.version {
+            if g.block.since_version > self.version {
                 continue;
             }
             self.group(g, pos)?;
@@ -532,22 +526,18 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
         let path_len = self.path.len();
         self.path.push('.');
         self.path.push_str(&g.name);
-        let layout = g.dimension_layout();
-        let dim_len = layout.encoded_length as usize;
+        let layout = g.dimension(self.order);
+        let dim_len = layout.len;
         let dim = self.take(*pos, dim_len, "group dimension")?;
-        let order = self.order;
-        let block_len = read_slot(layout.block_length, dim, order)
-            .map_or(g.block_length as usize, |v| {
-                usize::try_from(v).unwrap_or(usize::MAX)
-            });
-        let count = read_slot(layout.num_in_group, dim, order).unwrap_or(0);
-        let count = u64::try_from(count).unwrap_or(0);
-        let version = u32::try_from(self.version).unwrap_or(u32::MAX);
+        // `take` checked the dimension's bytes: both reads are in it.
+        let block_len = sbe_rt::codec::to_usize(layout.block_length.get(dim));
+        let count = layout.count.get(dim);
+        let version = self.version;
         sbe_rt::codec::check_group(
             sbe_rt::codec::to_usize(count),
             block_len,
             layout.max_count,
-            sbe_build::ir::block_end(&g.fields, version) as usize,
+            g.block.end_at(version) as usize,
         )
         .map_err(|e| self.rule_error(*pos, "group", e))?;
         let shown = self.path.split_once('.').map_or("", |(_, rest)| rest);
@@ -587,10 +577,10 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
             let _ = write!(self.path, "[{i}]");
             let block = self.take(*pos, block_len, "entry block")?;
             self.sink.begin_object();
-            self.fields(&g.fields, block, *pos)?;
+            self.fields(&g.block.fields, block, *pos)?;
             *pos += block_len;
-            self.groups(&g.groups, pos)?;
-            self.data(&g.data, pos)?;
+            self.groups(&g.block.groups, pos)?;
+            self.data(&g.block.data, pos)?;
             self.sink.end_object();
         }
         self.sink.end_array();
@@ -600,23 +590,17 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
 
     fn data(&mut self, data: &[Data], pos: &mut usize) -> Result<(), DecodeError> {
         for d in data {
-            if u64::from(d.since_version) > self.version {
+            if d.since_version > self.version {
                 continue;
             }
             let path_len = self.path.len();
             self.path.push('.');
             self.path.push_str(&d.name);
-            let lay = d.layout();
-            let data_offset = lay.data_offset as usize;
+            let lay = d.var_data(self.order);
+            let data_offset = lay.data_offset;
             let prefix = self.take(*pos, data_offset, "var data length")?;
-            let len = read_int(
-                prefix,
-                lay.length_offset as usize,
-                lay.length_primitive,
-                self.order,
-            )
-            .unwrap_or(0);
-            let len = sbe_rt::codec::to_usize(u64::try_from(len).unwrap_or(u64::MAX));
+            // `take` checked the prefix's bytes: the length is in it.
+            let len = sbe_rt::codec::to_usize(lay.length.get(prefix));
             // The generated decoders' rule (in `data_end`): the length is
             // checked against its maximum before the bytes are looked for;
             // `take` below reports bytes that are not there.

@@ -12,7 +12,8 @@ use sbe_build::ir::{
 };
 
 use super::{int_null, is_utf8, write_int, Codec};
-use sbe_build::ir::{HeaderRole, IntSlot};
+use sbe_build::ir::HeaderRole;
+use sbe_rt::wire::Uint;
 
 /// What is wrong with a JSON value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -155,9 +156,9 @@ impl Codec<'_> {
         };
 
         // The header: given values, else filled in.
-        let header_ty = &self.schema.header;
+        let header_ty = &self.schema.header_type;
         let mut header = vec![0u8; self.header_len];
-        let mut block_length = i128::from(message.block_length);
+        let mut block_length = i128::from(message.block.block_length);
         let mut version = i128::from(self.schema.version);
         e.push_key("header");
         if let Some(h) = &header_obj {
@@ -167,7 +168,7 @@ impl Codec<'_> {
             let given = header_obj.as_ref().and_then(|h| h.get(&m.ty.name));
             let name = m.ty.name.as_str();
             let default = match role {
-                Some(HeaderRole::BlockLength) => Some(i128::from(message.block_length)),
+                Some(HeaderRole::BlockLength) => Some(i128::from(message.block.block_length)),
                 Some(HeaderRole::TemplateId) => Some(i128::from(message.id)),
                 Some(HeaderRole::SchemaId) => Some(i128::from(self.schema.id)),
                 Some(HeaderRole::Version) => Some(i128::from(self.schema.version)),
@@ -210,9 +211,11 @@ impl Codec<'_> {
         }
 
         e.pop(1);
-        e.version = u64::try_from(version).unwrap_or(0);
-        if let Some(IntSlot::Constant(v)) = self.header.block_length {
-            block_length = v;
+        // As the decoders read it: a version too large for a `u32` acts
+        // as `u32::MAX`.
+        e.version = u32::try_from(version.max(0)).unwrap_or(u32::MAX);
+        if let Some(Uint::Const(v)) = self.header.block_length {
+            block_length = i128::from(v);
         }
 
         // The body.
@@ -221,8 +224,13 @@ impl Codec<'_> {
             Some(b) => e.object(b)?,
             None => return Err(e.err(EncodeErrorKind::MissingField)),
         };
-        e.check_body_keys(body, &message.fields, &message.groups, &message.data)?;
-        let needed = e.block_needs(&message.fields);
+        e.check_body_keys(
+            body,
+            &message.block.fields,
+            &message.block.groups,
+            &message.block.data,
+        )?;
+        let needed = message.block.end_at(e.version) as usize;
         let block_length = usize::try_from(block_length).unwrap_or(0);
         if block_length < needed {
             e.pop(1);
@@ -237,9 +245,9 @@ impl Codec<'_> {
         let mut msg = header;
         let start = msg.len();
         msg.resize(start + block_length, 0);
-        e.fields(body, &message.fields, &mut msg, start)?;
-        e.groups(body, &message.groups, &mut msg)?;
-        e.data(body, &message.data, &mut msg)?;
+        e.fields(body, &message.block.fields, &mut msg, start)?;
+        e.groups(body, &message.block.groups, &mut msg)?;
+        e.data(body, &message.block.data, &mut msg)?;
         out.extend_from_slice(&msg);
         Ok(msg.len())
     }
@@ -254,7 +262,7 @@ fn copy_into(dst: &mut [u8], at: usize, src: &[u8]) {
 struct Enc {
     order: ByteOrder,
     path: String,
-    version: u64,
+    version: u32,
 }
 
 impl Enc {
@@ -321,15 +329,11 @@ impl Enc {
     ) -> Result<(), EncodeError> {
         let v = self.version;
         for k in o.keys() {
-            let known = fields
-                .iter()
-                .any(|f| &f.name == k && u64::from(f.since_version) <= v)
+            let known = fields.iter().any(|f| &f.name == k && f.since_version <= v)
                 || groups
                     .iter()
-                    .any(|g| &g.name == k && u64::from(g.since_version) <= v)
-                || data
-                    .iter()
-                    .any(|d| &d.name == k && u64::from(d.since_version) <= v);
+                    .any(|g| &g.name == k && g.block.since_version <= v)
+                || data.iter().any(|d| &d.name == k && d.since_version <= v);
             if !known {
                 return Err(self.err_at(k, EncodeErrorKind::UnknownField));
             }
@@ -337,15 +341,15 @@ impl Enc {
         Ok(())
     }
 
-    fn block_needs(&self, fields: &[Field]) -> usize {
-        fields
-            .iter()
-            .filter(|f| {
-                u64::from(f.since_version) <= self.version && f.presence != Presence::Constant
-            })
-            .map(|f| (f.offset + f.encoded_length) as usize)
-            .max()
-            .unwrap_or(0)
+    /// Writes `v` to a header member (a dimension's, a var data's) at the
+    /// slot the IR gives for it; a constant member is not written.
+    fn put_slot(&self, buf: &mut [u8], slot: Uint, v: u64) -> Result<(), EncodeError> {
+        slot.put(buf, v).map_err(|_| {
+            self.err(EncodeErrorKind::Inconsistent(format!(
+                "value at {} lies outside its block",
+                slot.offset().unwrap_or(0)
+            )))
+        })
     }
 
     fn put_int(&self, buf: &mut [u8], at: usize, p: Primitive, v: i128) -> Result<(), EncodeError> {
@@ -398,7 +402,7 @@ impl Enc {
         start: usize,
     ) -> Result<(), EncodeError> {
         for f in fields {
-            if u64::from(f.since_version) > self.version || f.presence == Presence::Constant {
+            if f.since_version > self.version || f.presence == Presence::Constant {
                 continue;
             }
             let optional = f.presence == Presence::Optional;
@@ -708,7 +712,7 @@ impl Enc {
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
         for g in groups {
-            if u64::from(g.since_version) > self.version {
+            if g.block.since_version > self.version {
                 continue;
             }
             self.push_key(&g.name);
@@ -722,16 +726,13 @@ impl Enc {
                 }
                 None => return Err(self.err(EncodeErrorKind::MissingField)),
             };
-            let layout = g.dimension_layout();
-            let mut dim = vec![0u8; layout.encoded_length as usize];
-            if let Some(IntSlot::Wire { offset, primitive }) = layout.block_length {
-                self.put_int(
-                    &mut dim,
-                    offset as usize,
-                    primitive,
-                    i128::from(g.block_length),
-                )?;
-            }
+            let layout = g.dimension(self.order);
+            let mut dim = vec![0u8; layout.len];
+            self.put_slot(
+                &mut dim,
+                layout.block_length,
+                u64::from(g.block.block_length),
+            )?;
             // The generated encoders' rule: at most numInGroup's maximum.
             if sbe_rt::codec::check_count(entries.len(), layout.max_count).is_err() {
                 return Err(self.err(EncodeErrorKind::OutOfRange {
@@ -739,19 +740,17 @@ impl Enc {
                     ty: format!("numInGroup (max {})", layout.max_count),
                 }));
             }
-            if let Some(IntSlot::Wire { offset, primitive }) = layout.num_in_group {
-                self.put_int(&mut dim, offset as usize, primitive, entries.len() as i128)?;
-            }
+            self.put_slot(&mut dim, layout.count, entries.len() as u64)?;
             out.extend_from_slice(&dim);
             for (i, entry) in entries.iter().enumerate() {
                 self.push_index(i);
                 let eo = self.object(entry)?;
-                self.check_body_keys(eo, &g.fields, &g.groups, &g.data)?;
+                self.check_body_keys(eo, &g.block.fields, &g.block.groups, &g.block.data)?;
                 let start = out.len();
-                out.resize(start + g.block_length as usize, 0);
-                self.fields(eo, &g.fields, out, start)?;
-                self.groups(eo, &g.groups, out)?;
-                self.data(eo, &g.data, out)?;
+                out.resize(start + g.block.block_length as usize, 0);
+                self.fields(eo, &g.block.fields, out, start)?;
+                self.groups(eo, &g.block.groups, out)?;
+                self.data(eo, &g.block.data, out)?;
                 self.pop(1);
             }
             self.pop(1);
@@ -766,7 +765,7 @@ impl Enc {
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
         for d in data {
-            if u64::from(d.since_version) > self.version {
+            if d.since_version > self.version {
                 continue;
             }
             self.push_key(&d.name);
@@ -794,14 +793,9 @@ impl Enc {
                     max,
                 }));
             }
-            let lay = d.layout();
-            let mut prefix = vec![0u8; lay.data_offset as usize];
-            self.put_int(
-                &mut prefix,
-                lay.length_offset as usize,
-                lay.length_primitive,
-                bytes.len() as i128,
-            )?;
+            let lay = d.var_data(self.order);
+            let mut prefix = vec![0u8; lay.data_offset];
+            self.put_slot(&mut prefix, lay.length, bytes.len() as u64)?;
             out.extend_from_slice(&prefix);
             out.extend_from_slice(&bytes);
             self.pop(1);

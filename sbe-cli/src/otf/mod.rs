@@ -14,7 +14,8 @@ pub mod size;
 
 use std::collections::HashMap;
 
-use sbe_build::ir::{ByteOrder, HeaderLayout, IntSlot, Message, Primitive, Scalar, Schema};
+use sbe_build::ir::{ByteOrder, Header as HeaderSlots, Message, Primitive, Scalar, Schema};
+use sbe_rt::wire::Uint;
 
 /// A schema cannot be used for run-time coding.
 #[derive(Debug, thiserror::Error)]
@@ -34,22 +35,16 @@ pub enum CodecError {
     },
 }
 
-/// Reads an integer member of a composite (`bytes` are the composite's)
-/// at the slot the IR gives for it; `None` when there is no such member
-/// or `bytes` are too short.
-pub(crate) fn read_slot(slot: Option<IntSlot>, bytes: &[u8], order: ByteOrder) -> Option<i128> {
-    match slot? {
-        IntSlot::Wire { offset, primitive } => read_int(bytes, offset as usize, primitive, order),
-        IntSlot::Constant(v) => Some(v),
-    }
+/// Reads a member of the message header (`bytes` are the header's) at
+/// the slot the IR gives for it; `None` when there is no such member or
+/// `bytes` are too short.
+pub(crate) fn read_slot(slot: Option<Uint>, bytes: &[u8]) -> Option<u64> {
+    slot?.try_get(bytes)
 }
 
 /// The byte offset of a slot on the wire (0 for a constant).
-pub(crate) fn slot_offset(slot: Option<IntSlot>) -> u64 {
-    match slot {
-        Some(IntSlot::Wire { offset, .. }) => u64::from(offset),
-        _ => 0,
-    }
+pub(crate) fn slot_offset(slot: Option<Uint>) -> u64 {
+    slot.and_then(Uint::offset).map_or(0, |at| at as u64)
 }
 
 /// The header fields that drive decoding.
@@ -61,8 +56,9 @@ pub struct Header {
     pub template_id: u64,
     /// Schema id (None when the header has no such member).
     pub schema_id: Option<u64>,
-    /// Acting version.
-    pub version: u64,
+    /// Acting version (a version the wire says is larger than a `u32`
+    /// is `u32::MAX`, as generated decoders read it).
+    pub version: u32,
 }
 
 /// What every message of one schema shares: byte order, header layout and
@@ -72,7 +68,7 @@ pub struct Codec<'s> {
     pub(crate) schema: &'s Schema,
     pub(crate) order: ByteOrder,
     pub(crate) header_len: usize,
-    pub(crate) header: HeaderLayout,
+    pub(crate) header: HeaderSlots,
     pub(crate) schema_id_check: bool,
     by_id: HashMap<u64, usize>,
     by_name: HashMap<&'s str, usize>,
@@ -81,13 +77,13 @@ pub struct Codec<'s> {
 impl<'s> Codec<'s> {
     /// Prepare `schema` for run-time coding.
     pub fn new(schema: &'s Schema) -> Result<Codec<'s>, CodecError> {
-        let header = &schema.header;
+        let header = &schema.header_type;
         let header_len =
             sbe_build::ir::encoded_length(header).ok_or_else(|| CodecError::HeaderLength {
                 header: header.name.clone(),
             })? as usize;
-        let layout = schema.header_layout();
-        if !matches!(layout.template_id, Some(IntSlot::Wire { .. })) {
+        let layout = schema.header();
+        if layout.template_id.and_then(Uint::offset).is_none() {
             return Err(CodecError::NoTemplateId {
                 header: header.name.clone(),
             });
@@ -146,69 +142,35 @@ impl<'s> Codec<'s> {
     /// shorter than the header.
     pub fn read_header(&self, buf: &[u8]) -> Option<Header> {
         let h = buf.get(..self.header_len)?;
-        let to_u64 = |v: i128| u64::try_from(v).unwrap_or(0);
         let lay = &self.header;
-        let template_id = to_u64(read_slot(lay.template_id, h, self.order)?);
-        let block_length = match read_slot(lay.block_length, h, self.order) {
-            Some(v) => to_u64(v),
+        let template_id = read_slot(lay.template_id, h)?;
+        let block_length = match read_slot(lay.block_length, h) {
+            Some(v) => v,
             None => self
                 .message_by_id(template_id)
-                .map_or(0, |m| u64::from(m.block_length)),
+                .map_or(0, |m| u64::from(m.block.block_length)),
         };
         Some(Header {
             block_length,
             template_id,
-            schema_id: read_slot(lay.schema_id, h, self.order).map(to_u64),
-            version: read_slot(lay.version, h, self.order)
-                .map_or(u64::from(self.schema.version), to_u64),
+            schema_id: read_slot(lay.schema_id, h),
+            version: read_slot(lay.version, h).map_or(self.schema.version, |v| {
+                u32::try_from(v).unwrap_or(u32::MAX)
+            }),
         })
     }
 }
 
-/// Read an integer primitive (char as its byte) at `at`.
+/// Reads the value of integer primitive `p` (char as its byte; a float
+/// as its bits) at `at`, through the slot the IR gives for it.
 pub(crate) fn read_int(b: &[u8], at: usize, p: Primitive, order: ByteOrder) -> Option<i128> {
-    macro_rules! rd {
-        ($t:ty, $n:expr) => {{
-            let s = b.get(at..at.checked_add($n)?)?;
-            let arr: [u8; $n] = s.try_into().ok()?;
-            i128::from(match order {
-                ByteOrder::Little => <$t>::from_le_bytes(arr),
-                ByteOrder::Big => <$t>::from_be_bytes(arr),
-            })
-        }};
-    }
-    Some(match p {
-        Primitive::Char | Primitive::Uint8 => i128::from(*b.get(at)?),
-        Primitive::Int8 => rd!(i8, 1),
-        Primitive::Int16 => rd!(i16, 2),
-        Primitive::Uint16 => rd!(u16, 2),
-        Primitive::Int32 => rd!(i32, 4),
-        Primitive::Uint32 => rd!(u32, 4),
-        Primitive::Int64 => rd!(i64, 8),
-        Primitive::Uint64 => rd!(u64, 8),
-        Primitive::Float => rd!(u32, 4),
-        Primitive::Double => rd!(u64, 8),
-    })
+    p.slot(order, at).try_get(b).map(|bits| p.from_bits(bits))
 }
 
-/// Write the low `p.size()` bytes of `v` at `at`; `false` when out of bounds.
+/// Writes the low `p.size()` bytes of `v` at `at` through the slot the
+/// IR gives for it; `false` when out of bounds.
 pub(crate) fn write_int(b: &mut [u8], at: usize, p: Primitive, order: ByteOrder, v: i128) -> bool {
-    let n = p.size() as usize;
-    let Some(end) = at.checked_add(n) else {
-        return false;
-    };
-    let Some(dst) = b.get_mut(at..end) else {
-        return false;
-    };
-    let le = (v as u128).to_le_bytes();
-    for (i, d) in dst.iter_mut().enumerate() {
-        let idx = match order {
-            ByteOrder::Little => i,
-            ByteOrder::Big => n - 1 - i,
-        };
-        *d = le.get(idx).copied().unwrap_or(0);
-    }
-    true
+    p.slot(order, at).put(b, v as u64).is_ok()
 }
 
 /// `characterEncoding` names UTF-8.

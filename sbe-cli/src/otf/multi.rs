@@ -14,7 +14,8 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use sbe_build::ir::{ByteOrder, IntSlot};
+use sbe_build::ir::ByteOrder;
+use sbe_rt::wire::Uint;
 
 use crate::otf::decode::{DecodeError, DecodeErrorKind, Decoded};
 use crate::otf::{read_slot, slot_offset, Codec, Header};
@@ -147,21 +148,22 @@ pub struct Schemas<'s> {
     entries: Vec<Entry<'s>>,
     by_id: HashMap<u64, usize>,
     /// Where the first schema's header keeps the schema id.
-    id_slot: Option<IntSlot>,
+    id_slot: Option<Uint>,
     order: ByteOrder,
     known: String,
 }
 
-fn describe(slot: Option<IntSlot>, order: ByteOrder) -> String {
+fn describe(slot: Option<Uint>, order: ByteOrder) -> String {
     match slot {
-        Some(IntSlot::Wire { offset, primitive }) => {
+        Some(Uint::Const(v)) => format!("as the constant {v}"),
+        Some(slot) => {
             let order = match order {
                 ByteOrder::Little => "little-endian",
                 ByteOrder::Big => "big-endian",
             };
-            format!("at offset {offset} as {primitive:?} ({order})")
+            let offset = slot.offset().unwrap_or(0);
+            format!("at offset {offset} as Uint{} ({order})", 8 * slot.len())
         }
-        Some(IntSlot::Constant(v)) => format!("as the constant {v}"),
         None => "nowhere".to_string(),
     }
 }
@@ -179,7 +181,7 @@ impl<'s> Schemas<'s> {
         if entries.len() > 1 {
             for (i, e) in entries.iter().enumerate() {
                 let slot = e.codec.header.schema_id;
-                if !matches!(slot, Some(IntSlot::Wire { .. })) {
+                if slot.and_then(Uint::offset).is_none() {
                     return Err(SchemasError::NoSchemaId {
                         label: e.label.clone(),
                     });
@@ -237,10 +239,7 @@ impl<'s> Schemas<'s> {
             return self.entries.first().ok_or_else(|| self.unknown(base, 0));
         };
         let hl = first.codec.header_len;
-        let Some(id) = buf
-            .get(..hl)
-            .and_then(|h| read_slot(self.id_slot, h, self.order))
-        else {
+        let Some(id) = buf.get(..hl).and_then(|h| read_slot(self.id_slot, h)) else {
             return Err(MultiError::Decode(DecodeError {
                 offset: base,
                 kind: DecodeErrorKind::Truncated {
@@ -251,7 +250,6 @@ impl<'s> Schemas<'s> {
                 need: Some(hl as u64),
             }));
         };
-        let id = u64::try_from(id).unwrap_or(u64::MAX);
         self.by_id
             .get(&id)
             .and_then(|&i| self.entries.get(i))

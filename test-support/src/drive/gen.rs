@@ -36,7 +36,7 @@ pub fn drivers(schema: &Schema, generated: &str, module: &str) -> String {
         let what = &m.name;
         g.out.clear();
         g.block(
-            (&m.fields, &m.groups, &m.data),
+            (&m.block.fields, &m.block.groups, &m.block.data),
             &names.block,
             ("e", "x"),
             what,
@@ -55,7 +55,7 @@ pub fn drivers(schema: &Schema, generated: &str, module: &str) -> String {
         );
         canon.push_str(&block_canon(
             &format!("g::{}<'_>", names.decoder),
-            (&m.fields, &m.groups, &m.data),
+            (&m.block.fields, &m.block.groups, &m.block.data),
             &names.block,
         ));
     }
@@ -172,7 +172,7 @@ fn member_presence(m: &Member) -> Presence {
 }
 
 fn member_key(m: &Member) -> String {
-    m.ref_type.clone().unwrap_or_else(|| m.ty.name.clone())
+    m.type_name.clone().unwrap_or_else(|| m.ty.name.clone())
 }
 
 /// The `Canon` impl of an enum, set or composite.
@@ -221,7 +221,7 @@ fn block_canon(ty: &str, (fields, groups, _): Items, names: &BlockNames) -> Stri
         );
         nested.push_str(&block_canon(
             &format!("g::{}<'_>", n.entry),
-            (&g.fields, &g.groups, &g.data),
+            (&g.block.fields, &g.block.groups, &g.block.data),
             &n.block,
         ));
     }
@@ -293,7 +293,7 @@ impl Gen<'_> {
             .or_else(|| names.data.first().map(|d| (d.name.clone(), false)));
         for (k, (g, n)) in groups.iter().zip(&names.groups).enumerate() {
             let what = format!("{what}.{}", g.name);
-            let max = g.dimension_layout().max_count;
+            let max = g.dimension(sbe_build::ir::ByteOrder::Little).max_count;
             let ge = self.fresh("ge");
             let xg = self.fresh("xg");
             let xe = self.fresh("xe");
@@ -317,7 +317,7 @@ impl Gen<'_> {
             self.line(d + 1, &format!("{ge}.next_entry()?;"));
             self.line(d + 1, &format!("let mut {xe} = Vec::new();"));
             self.block(
-                (&g.fields, &g.groups, &g.data),
+                (&g.block.fields, &g.block.groups, &g.block.data),
                 &n.block,
                 (&ge, &xe),
                 &what,

@@ -4,10 +4,17 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::limits::{self, Size};
-use super::model::*;
+mod choices;
+mod composite;
+mod limits;
+mod message;
+mod place;
+mod types;
+
 use crate::error::Diagnostic;
+use crate::ir::*;
 use crate::schema::{Document, Element, Pos};
+use limits::Size;
 
 /// Build the IR of a parsed document: `Ok` with warnings inside, or every
 /// error found.
@@ -41,27 +48,27 @@ pub fn resolve(doc: &Document) -> Result<Schema, Vec<Diagnostic>> {
 /// of [`super`] by what they resolve: the schema, its header and the
 /// attributes here, types in `types`, composites in `composite`, enums and
 /// sets in `choices`, messages in `message`, and the limits in `limits`.
-pub(super) struct Resolver<'e> {
+struct Resolver<'e> {
     /// Named type elements by name, and their order.
-    pub(super) named: HashMap<&'e str, &'e Element>,
+    named: HashMap<&'e str, &'e Element>,
     order: Vec<&'e Element>,
     /// Named types resolved so far, with their size (`None`: broken, and
     /// already reported).
-    pub(super) cache: HashMap<String, Option<(Type, Size)>>,
+    cache: HashMap<String, Option<(Type, Size)>>,
     /// Named types being resolved, one inside the other, to catch cycles.
-    pub(super) resolving: Vec<String>,
+    resolving: Vec<String>,
     /// Type definitions being resolved, one inside the other.
-    pub(super) depth: usize,
+    depth: usize,
     /// Type nodes the IR may still take, and the total it started with.
-    pub(super) nodes_left: usize,
-    pub(super) node_limit: usize,
+    nodes_left: usize,
+    node_limit: usize,
     /// A limit was hit (and reported): resolve nothing more.
-    pub(super) halted: bool,
+    halted: bool,
     /// Composites that a `<data>` uses: their `varData` is variable length.
-    pub(super) var_data_types: HashSet<String>,
+    var_data_types: HashSet<String>,
     /// The schema's `version`, against which `sinceVersion`s are checked.
     version: u32,
-    pub(super) diags: Vec<Diagnostic>,
+    diags: Vec<Diagnostic>,
 }
 
 fn is_type_element(e: &Element) -> bool {
@@ -116,11 +123,11 @@ impl<'e> Resolver<'e> {
         r
     }
 
-    pub(super) fn error(&mut self, pos: &Pos, msg: String) {
+    fn error(&mut self, pos: &Pos, msg: String) {
         self.diags.push(Diagnostic::error(Some(pos.clone()), msg));
     }
 
-    pub(super) fn warning(&mut self, pos: &Pos, msg: String) {
+    fn warning(&mut self, pos: &Pos, msg: String) {
         self.diags.push(Diagnostic::warning(Some(pos.clone()), msg));
     }
 
@@ -173,7 +180,7 @@ impl<'e> Resolver<'e> {
             semantic_version: root.attr("semanticVersion").map(str::to_string),
             description: root.attr("description").map(str::to_string),
             byte_order,
-            header: header?,
+            header_type: header?,
             types,
             messages,
             warnings: Vec::new(),
@@ -212,7 +219,7 @@ impl<'e> Resolver<'e> {
 
     // ----- attributes -----
 
-    pub(super) fn uint_attr(&mut self, e: &Element, name: &str) -> Option<u32> {
+    fn uint_attr(&mut self, e: &Element, name: &str) -> Option<u32> {
         let text = e.attr(name)?;
         match text.trim().parse::<u32>() {
             Ok(v) => Some(v),
@@ -227,7 +234,7 @@ impl<'e> Resolver<'e> {
     }
 
     /// `sinceVersion`, checked against the schema's version.
-    pub(super) fn since_version(&mut self, e: &Element) -> u32 {
+    fn since_version(&mut self, e: &Element) -> u32 {
         let v = self.uint_attr(e, "sinceVersion").unwrap_or(0);
         if v > self.version {
             let name = e.attr("name").unwrap_or(&e.name);
@@ -242,12 +249,12 @@ impl<'e> Resolver<'e> {
         v
     }
 
-    pub(super) fn deprecated(&mut self, e: &Element) -> Option<u32> {
+    fn deprecated(&mut self, e: &Element) -> Option<u32> {
         self.uint_attr(e, "deprecated")
     }
 
     /// The `name` attribute, checked to be a usable identifier.
-    pub(super) fn name(&mut self, e: &Element) -> Option<String> {
+    fn name(&mut self, e: &Element) -> Option<String> {
         let Some(name) = e.attr("name") else {
             self.error(&e.pos, format!("<{}> without a name", e.name));
             return None;

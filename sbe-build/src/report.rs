@@ -7,8 +7,7 @@
 
 use std::fmt::Write as _;
 
-use super::layout::encoded_length;
-use super::model::*;
+use crate::ir::*;
 
 /// The layout of `schema` as layout.json text (pretty-printed, keys in the
 /// reference's order); `label` is the `schema` entry (the schema's path as
@@ -23,9 +22,9 @@ pub fn layout_json(schema: &Schema, label: &str) -> String {
         ByteOrder::Big => "bigEndian",
     };
     let mut header = Map::new();
-    header.insert("name".into(), schema.header.name.clone().into());
-    header.insert("encodedLength".into(), length_json(&schema.header));
-    header.insert("members".into(), members_json(&schema.header));
+    header.insert("name".into(), schema.header_type.name.clone().into());
+    header.insert("encodedLength".into(), length_json(&schema.header_type));
+    header.insert("members".into(), members_json(&schema.header_type));
     let mut o = Map::new();
     o.insert("schema".into(), label.into());
     o.insert("package".into(), schema.package.clone().into());
@@ -182,7 +181,7 @@ fn members_json(ty: &Type) -> Value {
         TypeKind::Composite(c) => c
             .members
             .iter()
-            .map(|m| type_json(&m.ty, Some(m.offset), m.ref_type.as_deref()))
+            .map(|m| type_json(&m.ty, Some(m.offset), m.type_name.as_deref()))
             .collect(),
         _ => Value::Array(Vec::new()),
     }
@@ -204,7 +203,7 @@ fn const_json(c: &ConstValue) -> Value {
 }
 
 /// One type: a named type (`offset` None) or a composite member.
-fn type_json(ty: &Type, offset: Option<u32>, ref_type: Option<&str>) -> Value {
+fn type_json(ty: &Type, offset: Option<u32>, type_name: Option<&str>) -> Value {
     let mut o = Map::new();
     if offset.is_some() {
         o.insert("name".into(), ty.name.clone().into());
@@ -213,7 +212,7 @@ fn type_json(ty: &Type, offset: Option<u32>, ref_type: Option<&str>) -> Value {
         o.insert("offset".into(), off.into());
     }
     // A <ref> to anything but a plain type is shown by name, not expanded.
-    let short_ref = match (&ty.kind, ref_type) {
+    let short_ref = match (&ty.kind, type_name) {
         (TypeKind::Encoded(_), _) | (_, None) => None,
         (_, Some(r)) => Some(r),
     };
@@ -277,7 +276,7 @@ fn type_json(ty: &Type, offset: Option<u32>, ref_type: Option<&str>) -> Value {
     if offset.is_none() && ty.since_version > 0 && !matches!(ty.kind, TypeKind::Encoded(_)) {
         o.insert("sinceVersion".into(), ty.since_version.into());
     }
-    if let (TypeKind::Encoded(_), Some(r)) = (&ty.kind, ref_type) {
+    if let (TypeKind::Encoded(_), Some(r)) = (&ty.kind, type_name) {
         o.insert("ref".into(), r.into());
     }
     Value::Object(o)
@@ -328,11 +327,17 @@ fn message_json(m: &Message) -> Value {
     let mut o = Map::new();
     o.insert("name".into(), m.name.clone().into());
     o.insert("id".into(), m.id.into());
-    o.insert("blockLength".into(), m.block_length.into());
-    o.insert("sinceVersion".into(), m.since_version.into());
-    o.insert("fields".into(), m.fields.iter().map(field_json).collect());
-    o.insert("groups".into(), m.groups.iter().map(group_json).collect());
-    o.insert("data".into(), m.data.iter().map(data_json).collect());
+    o.insert("blockLength".into(), m.block.block_length.into());
+    o.insert("sinceVersion".into(), m.block.since_version.into());
+    o.insert(
+        "fields".into(),
+        m.block.fields.iter().map(field_json).collect(),
+    );
+    o.insert(
+        "groups".into(),
+        m.block.groups.iter().map(group_json).collect(),
+    );
+    o.insert("data".into(), m.block.data.iter().map(data_json).collect());
     Value::Object(o)
 }
 
@@ -353,17 +358,23 @@ fn field_json(f: &Field) -> Value {
 
 fn group_json(g: &Group) -> Value {
     let mut dim = Map::new();
-    dim.insert("name".into(), g.dimension.name.clone().into());
-    dim.insert("encodedLength".into(), length_json(&g.dimension));
+    dim.insert("name".into(), g.dimension_type.name.clone().into());
+    dim.insert("encodedLength".into(), length_json(&g.dimension_type));
     let mut o = Map::new();
     o.insert("name".into(), g.name.clone().into());
     o.insert("id".into(), g.id.into());
-    o.insert("blockLength".into(), g.block_length.into());
-    o.insert("sinceVersion".into(), g.since_version.into());
+    o.insert("blockLength".into(), g.block.block_length.into());
+    o.insert("sinceVersion".into(), g.block.since_version.into());
     o.insert("dimension".into(), Value::Object(dim));
-    o.insert("fields".into(), g.fields.iter().map(field_json).collect());
-    o.insert("groups".into(), g.groups.iter().map(group_json).collect());
-    o.insert("data".into(), g.data.iter().map(data_json).collect());
+    o.insert(
+        "fields".into(),
+        g.block.fields.iter().map(field_json).collect(),
+    );
+    o.insert(
+        "groups".into(),
+        g.block.groups.iter().map(group_json).collect(),
+    );
+    o.insert("data".into(), g.block.data.iter().map(data_json).collect());
     Value::Object(o)
 }
 
@@ -371,7 +382,7 @@ fn data_json(d: &Data) -> Value {
     let mut o = Map::new();
     o.insert("name".into(), d.name.clone().into());
     o.insert("id".into(), d.id.into());
-    o.insert("type".into(), d.ty.name.clone().into());
+    o.insert("type".into(), d.encoding_type.name.clone().into());
     o.insert("lengthType".into(), d.length_primitive.name().into());
     o.insert(
         "characterEncoding".into(),

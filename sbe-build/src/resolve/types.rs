@@ -2,8 +2,8 @@
 //! its primitive, presence, bounds, constant value and `valueRef`.
 
 use super::limits::Size;
-use super::model::*;
-use super::resolve::Resolver;
+use super::Resolver;
+use crate::ir::*;
 use crate::schema::{Element, Pos};
 
 /// The text of a char value (a char `validValue`, constant, `nullValue`,

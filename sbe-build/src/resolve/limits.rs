@@ -1,7 +1,7 @@
 //! The limits that keep hostile schemas from exhausting the resolver: how
 //! deep type definitions may nest, and how many type nodes the IR may take.
 
-use super::resolve::Resolver;
+use super::Resolver;
 use crate::schema::{Element, Pos};
 
 /// Deepest nesting of type definitions resolved: composites inside

@@ -3,19 +3,11 @@
 
 use std::collections::HashSet;
 
-use super::layout::{self, Slot};
-use super::model::*;
-use super::resolve::Resolver;
+use super::place::{self, Slot};
 use super::types::char_text;
+use super::Resolver;
+use crate::ir::*;
 use crate::schema::{Element, Pos};
-
-/// The members of one block: a message root or a group entry.
-struct Block {
-    fields: Vec<Field>,
-    groups: Vec<Group>,
-    data: Vec<Data>,
-    block_length: u32,
-}
 
 impl Resolver<'_> {
     pub(super) fn message(&mut self, e: &Element) -> Option<Message> {
@@ -25,23 +17,19 @@ impl Resolver<'_> {
             return None;
         };
         let since_version = self.since_version(e);
-        let block = self.block(e, &name)?;
+        let block = self.block(e, &name, since_version)?;
         Some(Message {
             id,
             description: e.attr("description").map(str::to_string),
-            block_length: block.block_length,
-            since_version,
             deprecated: self.deprecated(e),
             semantic_type: e.attr("semanticType").map(str::to_string),
-            fields: block.fields,
-            groups: block.groups,
-            data: block.data,
+            block,
             pos: e.pos.clone(),
             name,
         })
     }
 
-    fn block(&mut self, e: &Element, owner: &str) -> Option<Block> {
+    fn block(&mut self, e: &Element, owner: &str, since_version: u32) -> Option<Block> {
         let mut fields = Vec::new();
         let mut field_elems = Vec::new();
         let mut groups = Vec::new();
@@ -97,6 +85,7 @@ impl Resolver<'_> {
             groups,
             data,
             block_length,
+            since_version,
         })
     }
 
@@ -111,7 +100,7 @@ impl Resolver<'_> {
                 length: f.encoded_length,
             })
             .collect();
-        let placed = layout::place(&slots);
+        let placed = place::place(&slots);
         for (i, min) in &placed.overlaps {
             if let (Some(f), Some(c)) = (fields.get(*i), field_elems.get(*i)) {
                 let msg = format!(
@@ -221,7 +210,7 @@ impl Resolver<'_> {
             id,
             description: e.attr("description").map(str::to_string),
             offset: 0,
-            encoded_length: layout::field_length(&ty, presence),
+            encoded_length: field_length(&ty, presence),
             type_name: type_name.to_string(),
             presence,
             value_ref,
@@ -316,17 +305,13 @@ impl Resolver<'_> {
             self.check_dimension(dim, dim_name, &name, &e.pos);
         }
         let since_version = self.since_version(e);
-        let block = self.block(e, &name)?;
+        let block = self.block(e, &name, since_version)?;
         Some(Group {
             id,
             description: e.attr("description").map(str::to_string),
-            block_length: block.block_length,
-            since_version,
             deprecated: self.deprecated(e),
-            dimension: dimension?,
-            fields: block.fields,
-            groups: block.groups,
-            data: block.data,
+            dimension_type: dimension?,
+            block,
             pos: e.pos.clone(),
             name,
         })
@@ -442,7 +427,7 @@ impl Resolver<'_> {
             since_version: since_version.max(ty.since_version),
             deprecated: self.deprecated(e),
             pos: e.pos.clone(),
-            ty,
+            encoding_type: ty,
             name,
         })
     }

@@ -3,10 +3,10 @@
 
 use std::collections::HashSet;
 
-use super::layout::{self, Slot};
 use super::limits::Size;
-use super::model::*;
-use super::resolve::Resolver;
+use super::place::{self, Slot};
+use super::Resolver;
+use crate::ir::*;
 use crate::schema::Element;
 
 impl Resolver<'_> {
@@ -24,7 +24,7 @@ impl Resolver<'_> {
                     let member = Member {
                         offset: 0,
                         ty,
-                        ref_type: None,
+                        type_name: None,
                     };
                     (member, size)
                 }),
@@ -58,11 +58,11 @@ impl Resolver<'_> {
             }
             slots.push(Slot {
                 explicit_offset: self.uint_attr(c, "offset"),
-                length: layout::encoded_length(&member.ty).unwrap_or(0),
+                length: encoded_length(&member.ty).unwrap_or(0),
             });
             members.push((c, member));
         }
-        let placed = layout::place(&slots);
+        let placed = place::place(&slots);
         for (i, min) in placed.overlaps {
             if let Some((c, m)) = members.get(i) {
                 let msg = format!(
@@ -100,7 +100,7 @@ impl Resolver<'_> {
         let member = Member {
             offset: 0,
             ty,
-            ref_type: Some(target.to_string()),
+            type_name: Some(target.to_string()),
         };
         Some((member, size))
     }

@@ -1,7 +1,5 @@
-//! Where every byte goes: the one place that computes offsets, composite
-//! lengths and block lengths. Everything else reads the results from the IR.
-
-use super::model::{Presence, Type, TypeKind};
+//! Where every byte goes: the one place that places fields and members
+//! (offsets, gaps, overlaps). Everything else reads the results from the IR.
 
 /// One item to place in a block or composite.
 pub(crate) struct Slot {
@@ -44,35 +42,6 @@ pub(crate) fn place(slots: &[Slot]) -> Placed {
         offsets,
         end: next,
         overlaps,
-    }
-}
-
-/// Bytes a type takes on the wire, or `None` when it is variable length
-/// (a var data encoding composite).
-pub fn encoded_length(ty: &Type) -> Option<u32> {
-    match &ty.kind {
-        TypeKind::Encoded(e) if e.presence == Presence::Constant => Some(0),
-        TypeKind::Encoded(e) if e.var_len => None,
-        TypeKind::Encoded(e) => Some(e.primitive.size().saturating_mul(e.length)),
-        TypeKind::Enum(e) => Some(e.encoding.size()),
-        TypeKind::Set(s) => Some(s.encoding.size()),
-        TypeKind::Composite(c) => {
-            let mut end = 0u32;
-            for m in &c.members {
-                let len = encoded_length(&m.ty)?;
-                end = end.max(m.offset.saturating_add(len));
-            }
-            Some(end)
-        }
-    }
-}
-
-/// Bytes a field of type `ty` with effective `presence` takes in its block.
-pub fn field_length(ty: &Type, presence: Presence) -> u32 {
-    if presence == Presence::Constant {
-        0
-    } else {
-        encoded_length(ty).unwrap_or(0)
     }
 }
 

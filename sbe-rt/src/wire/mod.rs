@@ -22,6 +22,12 @@
 //! The checked helpers [`check_len`], [`slice`](fn@slice), [`slice_mut`] and
 //! [`put_slice`] return [`Error::Truncated`] instead.
 //!
+//! [`Uint`], [`Dimension`] and [`VarData`] say where a header's unsigned
+//! members are (a group's dimension, a var data's length prefix, the
+//! message header's members): the one vocabulary of wire slots that
+//! `sbe-build`'s IR gives out and generated code, the run-time codec and
+//! the framings read through.
+//!
 //! ```
 //! use sbe_rt::wire::*;
 //!
@@ -39,6 +45,9 @@
 //! ```
 
 use crate::error::{Error, Result};
+
+mod slot;
+pub use slot::{Dimension, Uint, VarData};
 
 macro_rules! wire_fns {
     ($($t:ident $n:literal: $get_le:ident $get_be:ident $put_le:ident $put_be:ident;)*) => {$(

@@ -2,9 +2,9 @@
 
 use std::collections::HashSet;
 
-use super::model::*;
-use super::resolve::Resolver;
 use super::types::parse_value;
+use super::Resolver;
+use crate::ir::*;
 use crate::schema::Element;
 
 impl Resolver<'_> {
