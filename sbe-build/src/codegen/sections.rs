@@ -97,9 +97,9 @@ pub(super) fn data_bytes(shape: &Shape, j: usize) -> SectionRead {
 /// end), checked against its maximum and the bytes there are.
 ///
 /// Spelt out with two `?` exits (the length prefix, then the data) rather
-/// than through a helper returning one combined `Result`, which LLVM
-/// merges before the caller's `?`: that cost car_decode instructions
-/// (register pressure in the entry loops; BENCHMARKS.md, session 5).
+/// than through a helper returning one combined `Result`: LLVM merges that
+/// `Result` before the caller's `?`, and the entry loops then run out of
+/// registers and spill (see sbe-bench/HISTORY.md).
 fn var_data_call(ctx: &Ctx, d: &Data, what: TokenStream) -> TokenStream {
     let (length_offset, data_offset) = data_layout(d);
     let length = uint_slot(ctx, d.length_primitive, length_offset);
