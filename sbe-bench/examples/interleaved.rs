@@ -4,11 +4,12 @@
 //! Criterion measures the contenders of a group one after another, several
 //! seconds each, so any drift in the machine's speed (other tenants of a
 //! virtual machine, clock changes) between those seconds lands in the
-//! ratios: on the 2-core VM of BENCHMARKS.md the same untouched `raw`
-//! decoder measured 27 ns in one run and 49 ns in the next. Here each round
-//! times a short batch of every contender in turn, so the three batches of
-//! a round see the same machine, and a ratio is the median over the rounds
-//! of that round's ratio (with its quartiles, to show the spread).
+//! ratios: on the virtual machine BENCHMARKS.md describes, the same
+//! untouched `raw` decoder took almost twice as long in one run as in the
+//! next. Here each round times a short batch of every contender in turn,
+//! so the three batches of a round see the same machine, and a ratio is
+//! the median over the rounds of that round's ratio (with its quartiles,
+//! to show the spread).
 //!
 //! ```text
 //! cargo run --release -p sbe-bench --example interleaved [rounds] [group...]

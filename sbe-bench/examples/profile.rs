@@ -6,10 +6,12 @@
 //! ```
 //!
 //! Operations: `{car,md}_{decode,encode}/{this,raw,ergo_sbe}` and
-//! `ring_4u32/{this,raw,ergo_sbe}`; `{car,md}_text/this`: the generated
+//! `{ring_4u32,md_len}/{this,raw,ergo_sbe}` (`md_len`: the length function
+//! `frame_stream` gives the framer); `{car,md}_text/this`: the generated
 //! `to_json` and `Debug` of one message. Instructions per operation are the
 //! total of the run, less that of a run with 0 iterations, divided by the
-//! iteration count.
+//! iteration count (`sbe-bench/scripts/instructions.sh` does this for every
+//! operation).
 
 use sbe_bench::data::{CAR, MD};
 use sbe_bench::fold::fold4;

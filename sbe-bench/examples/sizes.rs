@@ -1,5 +1,5 @@
 //! Bytes of generated code for one schema, ours and ergo-sbe's, side by
-//! side (the size targets of BENCHMARKS.md):
+//! side (BENCHMARKS.md's generated-size table, with its targets):
 //!
 //! ```text
 //! cargo run --release -p sbe-bench --example sizes -- ../shared/corpus/sbe/tests/FixBinary.xml

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Prints the BENCHMARKS.md table from criterion's results of one run.
+"""Prints criterion's medians and ratios of one run as a Markdown table
+(the criterion tables of sbe-bench/HISTORY.md).
 
 Usage: sbe-bench/scripts/table.py [CRITERION_DIR]
 (default: $CARGO_TARGET_DIR/criterion, else target/criterion)

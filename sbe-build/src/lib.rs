@@ -47,10 +47,11 @@
 //! # Names
 //!
 //! **Files.** Each schema is written to `<stem>.rs` in the output folder
-//! and included with `sbe_rt::include_schema!("<stem>")`. The stem is the
-//! schema's `package` in lower case with every character that is not an
-//! ASCII letter or digit made `_` ([`file_stem`]); no `_` is put between
-//! words. [`Config::file_name`] chooses another name per package,
+//! (`$OUT_DIR` unless [`Config::out_dir`] names another) and included with
+//! `sbe_rt::include_schema!("<stem>")`. The stem is the schema's `package`
+//! in lower case with every character that is not an ASCII letter or digit
+//! made `_` ([`file_stem`]); no `_` is put between words.
+//! [`Config::file_name`] chooses another name per package,
 //! [`Config::schema_file_name`] per schema file (two schemas written to one
 //! file are an [`Error::SameOutputFile`]).
 //!
@@ -81,10 +82,95 @@
 //! | field, composite member, var data | accessor in snake_case; a char array or text var data adds `_str()` | `MDEntryPx` → `md_entry_px()`, `SecurityID` → `security_id()`, `Symbol` (`char` × 6) → `symbol()` and `symbol_str()` |
 //! | group | accessor in snake_case; types: message and group in UpperCamelCase with `Decoder` (the iterator), `Entry`, `Encoder` | `NoMDEntries` of the message above → `no_md_entries()`, `MdIncrementalRefreshBook46NoMdEntriesEntry` |
 //!
+//! The examples of the table, generated:
+//!
+//! ```
+//! let xml = r#"<messageSchema package="names" id="1"><types>
+//! # <composite name="messageHeader">
+//! #   <type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/>
+//! #   <type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/>
+//! # </composite>
+//!   <composite name="groupSize">
+//!     <type name="blockLength" primitiveType="uint16"/><type name="numInGroup" primitiveType="uint8"/>
+//!   </composite>
+//!   <composite name="PRICENULL9">
+//!     <type name="mantissa" primitiveType="int64" presence="optional"/>
+//!     <type name="exponent" primitiveType="int8" presence="constant">-9</type>
+//!   </composite>
+//!   <enum name="MDUpdateAction" encodingType="uint8"><validValue name="DeleteThru">3</validValue></enum>
+//!   <set name="SettlPriceType" encodingType="uint8"><choice name="ReservedBits">1</choice></set>
+//!   <type name="Symbol" primitiveType="char" length="6"/>
+//! </types>
+//! <message name="MDIncrementalRefreshBook46" id="46">
+//!   <field name="SecurityID" id="48" type="int32"/>
+//!   <field name="Symbol" id="55" type="Symbol"/>
+//!   <field name="SettlPriceType" id="731" type="SettlPriceType"/>
+//!   <group name="NoMDEntries" id="268" dimensionType="groupSize">
+//!     <field name="MDEntryPx" id="270" type="PRICENULL9"/>
+//!     <field name="MDUpdateAction" id="279" type="MDUpdateAction"/>
+//!   </group>
+//! </message>
+//! </messageSchema>"#;
+//! let schema = sbe_build::ir::load_str("names.xml", xml).unwrap();
+//! let code = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
+//! for item in [
+//!     // message
+//!     "pub struct MdIncrementalRefreshBook46Decoder<'a> {",
+//!     "pub struct MdIncrementalRefreshBook46Encoder<'a> {",
+//!     "MdIncrementalRefreshBook46(MdIncrementalRefreshBook46Decoder<'a>),", // in `Message`
+//!     // composite, enum, set
+//!     "pub struct Pricenull9Decoder<'a> {",
+//!     "pub struct Pricenull9Encoder<'b> {",
+//!     "pub struct MdUpdateAction(pub u8);",
+//!     "pub const DeleteThru: Self",
+//!     "pub const fn reserved_bits(self) -> bool {",
+//!     "pub const fn with_reserved_bits(self, on: bool) -> Self {",
+//!     "pub const RESERVED_BITS: u8",
+//!     // fields, a char array, a group
+//!     "pub fn security_id(&self) -> i32 {",
+//!     "pub fn symbol(&self)",
+//!     "pub fn symbol_str(&self)",
+//!     "pub fn settl_price_type(&self) -> SettlPriceType {",
+//!     "pub fn md_entry_px(&self) -> Pricenull9Decoder<'a> {",
+//!     "pub fn no_md_entries(&self) -> MdIncrementalRefreshBook46NoMdEntriesDecoder<'_> {",
+//!     "pub struct MdIncrementalRefreshBook46NoMdEntriesEntry<'a> {",
+//! ] {
+//!     assert!(code.contains(item), "not generated: {item}");
+//! }
+//! ```
+//!
 //! **Keywords** become raw identifiers: a field `type` → `r#type()`, a set
 //! choice `Final` → `r#final()`. `self`, `Self`, `super` and `crate`,
 //! which cannot be raw, get a `_`: a field `self` → `self_()`, a set
 //! `self` → `Self_`.
+//!
+//! ```
+//! let xml = r#"<messageSchema package="keywords" id="1"><types>
+//! # <composite name="messageHeader">
+//! #   <type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/>
+//! #   <type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/>
+//! # </composite>
+//!   <set name="self" encodingType="uint8"><choice name="Final">0</choice></set>
+//! </types>
+//! <message name="Order" id="1">
+//!   <field name="type" id="1" type="uint8"/>
+//!   <field name="self" id="2" type="uint8"/>
+//!   <field name="flags" id="3" type="self"/>
+//! </message>
+//! </messageSchema>"#;
+//! let schema = sbe_build::ir::load_str("keywords.xml", xml).unwrap();
+//! let code = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
+//! for item in [
+//!     "pub fn r#type(&self) -> u8 {",
+//!     "pub fn self_(&self) -> u8 {",
+//!     "pub struct Self_(pub u8);",
+//!     "pub const fn r#final(self) -> bool {",
+//!     "pub fn flags(&self) -> Self_ {",
+//! ] {
+//!     assert!(code.contains(item), "not generated: {item}");
+//! }
+//! assert!(!code.contains("fn type(") && !code.contains("fn self("));
+//! ```
 //!
 //! **Clashes** are numbered in schema order: the second name gets `2`, the
 //! third `3` (`_2`, `_3` for an accessor, constant, enum or set type that
@@ -97,6 +183,53 @@
 //! `MDEntryType` beside an enum `MDEntryType` (`MdEntryType`) gets
 //! `MdEntryType2Decoder` and `MdEntryType2Encoder`, while its `Message`
 //! variant, in a scope of its own, stays `Message::MdEntryType`.
+//!
+//! ```
+//! let xml = r#"<messageSchema package="clashes" id="1"><types>
+//! # <composite name="messageHeader">
+//! #   <type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/>
+//! #   <type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/>
+//! # </composite>
+//!   <enum name="MDEntryType" encodingType="char">
+//!     <validValue name="Bid">0</validValue><validValue name="BID">1</validValue>
+//!   </enum>
+//!   <enum name="Message" encodingType="uint8"><validValue name="A">0</validValue></enum>
+//! </types>
+//! <message name="Quote" id="1">
+//!   <field name="mdEntryPx" id="1" type="uint8"/>
+//!   <field name="MdEntryPx" id="2" type="uint8"/>
+//!   <field name="v1" id="3" type="uint8"/>
+//!   <field name="V1" id="4" type="uint8"/>
+//!   <field name="header" id="5" type="uint8"/>
+//!   <field name="side" id="6" type="MDEntryType"/>
+//!   <field name="kind" id="7" type="Message"/>
+//! </message>
+//! <message name="MDEntryType" id="2"><field name="x" id="1" type="uint8"/></message>
+//! </messageSchema>"#;
+//! let schema = sbe_build::ir::load_str("clashes.xml", xml).unwrap();
+//! let code = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
+//! for item in [
+//!     // numbered in schema order, `_2` after a digit
+//!     "pub fn md_entry_px(&self) -> u8 {",
+//!     "pub fn md_entry_px2(&self) -> u8 {",
+//!     "pub fn v1(&self) -> u8 {",
+//!     "pub fn v1_2(&self) -> u8 {",
+//!     "pub const Bid: Self",
+//!     "pub const Bid2: Self",
+//!     // the generated code's own names first
+//!     "pub fn header2(&self) -> u8 {",
+//!     "pub struct Message2(pub u8);",
+//!     // types before messages; the `Message` variant in its own scope
+//!     "pub struct MdEntryType(pub u8);",
+//!     "pub struct MdEntryType2Decoder<'a> {",
+//!     "pub struct MdEntryType2Encoder<'a> {",
+//!     "MdEntryType(MdEntryType2Decoder<'a>),",
+//! ] {
+//!     assert!(code.contains(item), "not generated: {item}");
+//! }
+//! assert!(!code.contains("pub fn header(&self) -> u8"));
+//! assert!(!code.contains("pub struct MdEntryTypeDecoder"));
+//! ```
 #![deny(missing_docs)]
 
 // The generator's internals: public for sbe-build's own tests (the

@@ -1,7 +1,7 @@
-//! The naming rules written in sbe-build's crate docs (`# Names`) and
-//! README.md, checked against the generator: every example there is
-//! generated here from a schema that has it, and both documents still show
-//! each example.
+//! The naming rules written in sbe-build's crate docs (`# Names`), checked
+//! against the generator: every example there is generated here from a
+//! schema that has it, and the docs still show each example. README.md
+//! keeps only the file stem rule and points to the crate docs.
 
 use std::path::Path;
 
@@ -207,28 +207,44 @@ fn shows(text: &str, name: &str) -> bool {
     })
 }
 
+/// The text of `doc` (relative to this crate) from its Names heading on.
+fn names_section(doc: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join(doc)).expect("doc");
+    let start = text
+        .find("Names")
+        .unwrap_or_else(|| panic!("{doc} has no Names section"));
+    text[start..].to_string()
+}
+
 #[test]
 fn the_docs_show_every_example() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for doc in ["src/lib.rs", "../README.md"] {
-        let text = std::fs::read_to_string(root.join(doc)).expect("doc");
-        let start = text
-            .find("Names")
-            .unwrap_or_else(|| panic!("{doc} has no Names section"));
-        let names = &text[start..];
-        for (schema_name, line) in EXAMPLES {
-            let rust = rust_name(line);
-            for name in [*schema_name, rust] {
-                assert!(
-                    shows(names, name),
-                    "{doc}: `{name}` ({schema_name} -> {rust}) not shown"
-                );
-            }
-        }
-        for stem in ["mdp3_market_data", "uk_co_real_logic_sbe_benchmarks_fix"] {
-            assert!(names.contains(stem), "{doc}: {stem} not shown");
+    let names = names_section("src/lib.rs");
+    for (schema_name, line) in EXAMPLES {
+        let rust = rust_name(line);
+        for name in [*schema_name, rust] {
+            assert!(
+                shows(&names, name),
+                "src/lib.rs: `{name}` ({schema_name} -> {rust}) not shown"
+            );
         }
     }
+    for stem in ["mdp3_market_data", "uk_co_real_logic_sbe_benchmarks_fix"] {
+        assert!(names.contains(stem), "src/lib.rs: {stem} not shown");
+    }
+}
+
+#[test]
+fn the_readme_gives_the_file_stem_and_points_to_the_crate_docs() {
+    let names = names_section("../README.md");
+    assert!(
+        names.contains("mdp3_market_data"),
+        "README.md: no stem example"
+    );
+    assert!(
+        names.contains("(sbe-build/src/lib.rs)") && names.contains("cargo doc -p sbe-build"),
+        "README.md: no pointer to sbe-build's crate docs"
+    );
 }
 
 #[test]

@@ -27,9 +27,10 @@ use core::fmt;
 // shares a word with the payload (`Result<[u32; 4], Error>`'s first u32 sits
 // at offset 4), LLVM merges the two into one integer and no longer threads
 // the `?` branches of generated code through it, which cost the encoders
-// and the ring reads instructions (BENCHMARKS.md, session 5); `repr(u64)`
-// restores them. Sizes are unchanged (`Error`, `Option<Error>` and the
-// `Result`s of generated code: the tag's niche stays).
+// and the ring reads instructions (bisected; see sbe-bench/HISTORY.md);
+// `repr(u64)` restores them. Sizes are unchanged (`Error`,
+// `Option<Error>` and the `Result`s of generated code: the tag's niche
+// stays).
 #[repr(u64)]
 pub enum Error {
     /// A read or a write needs `needed` bytes from the start of the buffer

@@ -397,8 +397,8 @@ fn push_decimal(out: &mut String, v: u64, negative: bool) {
 }
 
 /// `v` in decimal, made in `buf`: what [`JsonWriter`] writes for an
-/// integer, for writers of JSON text of their own (cheaper than
-/// `core::fmt`; BENCHMARKS.md, session 6).
+/// integer, for writers of JSON text of their own (it takes fewer
+/// instructions than formatting through `core::fmt`).
 ///
 /// ```
 /// assert_eq!(sbe_rt::json::decimal(0, &mut [0; 20]), "0");

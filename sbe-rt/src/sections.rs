@@ -127,7 +127,7 @@ impl<const N: usize> Sections<N> {
     /// known yet is `usize::MAX`, which fails any read that checks `start`
     /// against `buf` before adding to it, so the cache is walked only when
     /// that read fails. (Testing for the unknown start first cost every
-    /// read of a message's var data a compare; BENCHMARKS.md, session 7.)
+    /// read of a message's var data a compare.)
     #[inline]
     pub fn data<'a, S, R>(&self, i: usize, buf: &[u8], version: u32, step: S, read: R) -> &'a [u8]
     where

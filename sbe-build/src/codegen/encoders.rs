@@ -50,7 +50,7 @@ pub(super) fn message_encoder(
     // `finish` takes `&mut self`, not `self`: moving the encoder into it
     // made the compiler copy it through memory with wide loads right after
     // a setter's narrow stores, a store-forwarding stall on every message
-    // (BENCHMARKS.md, session 2).
+    // (see sbe-bench/HISTORY.md).
     quote! {
         #[doc = #doc]
         pub struct #ident<'a> {
@@ -142,9 +142,9 @@ pub(super) fn group_encoder(
     // An entry's sections not written are written empty before the next
     // entry, and after the last one when the encoder is dropped; the count
     // is written then too: written at every `next_entry`, it was a store
-    // more per entry than a hand-written encoder makes (BENCHMARKS.md,
-    // session 7). The encoder borrows its message's, so the message cannot
-    // be written further before the drop.
+    // more per entry than a hand-written encoder makes. The encoder borrows
+    // its message's, so the message cannot be written further before the
+    // drop.
     let (step_field, step_init, finish_sections) = if sections > 0 {
         (
             quote!(step: usize,),
