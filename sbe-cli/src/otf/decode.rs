@@ -228,11 +228,9 @@ impl<'s> Codec<'s> {
         let block_len = usize::try_from(header.block_length).unwrap_or(usize::MAX);
         w.path.push_str(&message.name);
         w.check_block(hl, block_len, &message.block)?;
-        let block = w.take(hl, block_len, "root block")?;
-        w.fields(&message.block.fields, block, hl)?;
-        let mut pos = hl.saturating_add(block_len);
-        w.groups(&message.block.groups, &mut pos)?;
-        w.data(&message.block.data, &mut pos)?;
+        let bytes = w.take(hl, block_len, "root block")?;
+        let mut pos = hl;
+        w.block(&message.block, bytes, &mut pos)?;
         w.sink.end_object();
         w.sink.end_object();
         Ok(Decoded {
@@ -315,6 +313,15 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
             kind,
             need: None,
         }
+    }
+
+    /// `bytes`, the block at `pos`, as `block`'s fields, then its groups
+    /// and var data; `pos` ends after them.
+    fn block(&mut self, block: &Block, bytes: &[u8], pos: &mut usize) -> Result<(), DecodeError> {
+        self.fields(&block.fields, bytes, *pos)?;
+        *pos = pos.saturating_add(bytes.len());
+        self.groups(&block.groups, pos)?;
+        self.data(&block.data, pos)
     }
 
     fn fields(&mut self, fields: &[Field], block: &[u8], at: usize) -> Result<(), DecodeError> {
@@ -575,12 +582,9 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
         for i in 0..count {
             self.path.truncate(entry_path);
             let _ = write!(self.path, "[{i}]");
-            let block = self.take(*pos, block_len, "entry block")?;
+            let bytes = self.take(*pos, block_len, "entry block")?;
             self.sink.begin_object();
-            self.fields(&g.block.fields, block, *pos)?;
-            *pos += block_len;
-            self.groups(&g.block.groups, pos)?;
-            self.data(&g.block.data, pos)?;
+            self.block(&g.block, bytes, pos)?;
             self.sink.end_object();
         }
         self.sink.end_array();

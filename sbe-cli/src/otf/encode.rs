@@ -7,7 +7,7 @@
 use serde_json::{Map, Number, Value};
 
 use sbe_build::ir::{
-    ByteOrder, Data, Encoded, EnumType, Field, Group, Message, Presence, Primitive, Scalar,
+    Block, ByteOrder, Data, Encoded, EnumType, Field, Group, Message, Presence, Primitive, Scalar,
     SetType, Type, TypeKind,
 };
 
@@ -224,12 +224,7 @@ impl Codec<'_> {
             Some(b) => e.object(b)?,
             None => return Err(e.err(EncodeErrorKind::MissingField)),
         };
-        e.check_body_keys(
-            body,
-            &message.block.fields,
-            &message.block.groups,
-            &message.block.data,
-        )?;
+        e.check_body_keys(body, &message.block)?;
         let needed = message.block.end_at(e.version) as usize;
         let block_length = usize::try_from(block_length).unwrap_or(0);
         if block_length < needed {
@@ -245,9 +240,7 @@ impl Codec<'_> {
         let mut msg = header;
         let start = msg.len();
         msg.resize(start + block_length, 0);
-        e.fields(body, &message.block.fields, &mut msg, start)?;
-        e.groups(body, &message.block.groups, &mut msg)?;
-        e.data(body, &message.block.data, &mut msg)?;
+        e.sections_of(body, &message.block, &mut msg, start)?;
         out.extend_from_slice(&msg);
         Ok(msg.len())
     }
@@ -320,25 +313,40 @@ impl Enc {
         Ok(())
     }
 
-    fn check_body_keys(
-        &self,
-        o: &Map<String, Value>,
-        fields: &[Field],
-        groups: &[Group],
-        data: &[Data],
-    ) -> Result<(), EncodeError> {
+    fn check_body_keys(&self, o: &Map<String, Value>, block: &Block) -> Result<(), EncodeError> {
         let v = self.version;
         for k in o.keys() {
-            let known = fields.iter().any(|f| &f.name == k && f.since_version <= v)
-                || groups
+            let known = block
+                .fields
+                .iter()
+                .any(|f| &f.name == k && f.since_version <= v)
+                || block
+                    .groups
                     .iter()
                     .any(|g| &g.name == k && g.block.since_version <= v)
-                || data.iter().any(|d| &d.name == k && d.since_version <= v);
+                || block
+                    .data
+                    .iter()
+                    .any(|d| &d.name == k && d.since_version <= v);
             if !known {
                 return Err(self.err_at(k, EncodeErrorKind::UnknownField));
             }
         }
         Ok(())
+    }
+
+    /// `block`'s fields into the block at `out[start..]`, then its groups
+    /// and var data after it, from the JSON object `o`.
+    fn sections_of(
+        &mut self,
+        o: &Map<String, Value>,
+        block: &Block,
+        out: &mut Vec<u8>,
+        start: usize,
+    ) -> Result<(), EncodeError> {
+        self.fields(o, &block.fields, out, start)?;
+        self.groups(o, &block.groups, out)?;
+        self.data(o, &block.data, out)
     }
 
     /// Writes `v` to a header member (a dimension's, a var data's) at the
@@ -745,12 +753,10 @@ impl Enc {
             for (i, entry) in entries.iter().enumerate() {
                 self.push_index(i);
                 let eo = self.object(entry)?;
-                self.check_body_keys(eo, &g.block.fields, &g.block.groups, &g.block.data)?;
+                self.check_body_keys(eo, &g.block)?;
                 let start = out.len();
                 out.resize(start + g.block.block_length as usize, 0);
-                self.fields(eo, &g.block.fields, out, start)?;
-                self.groups(eo, &g.block.groups, out)?;
-                self.data(eo, &g.block.data, out)?;
+                self.sections_of(eo, &g.block, out, start)?;
                 self.pop(1);
             }
             self.pop(1);
