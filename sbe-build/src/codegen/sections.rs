@@ -122,10 +122,13 @@ pub(super) fn var_data_consts(ctx: &Ctx, b: &Block) -> TokenStream {
 /// Var data `j` whose prefix starts at `pos` in `buf`, read (`read`: its
 /// bytes and end) or stepped over (`end`), checked against its maximum
 /// and the bytes there are (the prefix is read before `pos` is added to:
-/// a root decoder's reader may be handed a start not known yet).
+/// a root decoder's reader may be handed a start not known yet). Through
+/// `sbe_rt::var_data!`, not `VarData`'s methods: its two `?` exits stay in
+/// the caller, which keeps the decoders' entry loops as short as
+/// hand-written ones.
 fn var_data_call(j: usize, what: TokenStream) -> TokenStream {
     let name = data_const(j);
-    quote!(Self::#name.#what(buf, pos))
+    quote!(::sbe_rt::var_data!(#what Self::#name, buf, pos))
 }
 
 /// What an entry decoder's `wrap_at` does to step over its sections

@@ -36,10 +36,7 @@
 //! # Ok::<(), sbe_rt::Error>(())
 //! ```
 
-use super::{
-    get_u16_be, get_u16_le, get_u32_be, get_u32_le, get_u64_be, get_u64_le, get_u8_le, slice,
-};
-use crate::codec;
+use super::{get_u16_be, get_u16_le, get_u32_be, get_u32_le, get_u64_be, get_u64_le, get_u8_le};
 use crate::error::{Error, Result};
 
 /// An unsigned integer member of a header (a dimension's blockLength or
@@ -255,17 +252,45 @@ impl VarData {
     /// past the end (even `usize::MAX`) is an error, never an overflow.
     #[inline(always)]
     pub fn read(self, buf: &[u8], start: usize) -> Result<(&[u8], usize)> {
-        let n = self.length.get(slice(buf, start, self.data_offset)?);
-        codec::var_data(buf, start + self.data_offset, n, self.max_length)
+        crate::var_data!(read self, buf, start)
     }
 
     /// Where the var data starting at `buf[start..]` ends, checked as
     /// [`read`](Self::read) checks it.
     #[inline(always)]
     pub fn end(self, buf: &[u8], start: usize) -> Result<usize> {
-        let n = self.length.get(slice(buf, start, self.data_offset)?);
-        codec::data_end(buf, start + self.data_offset, n, self.max_length)
+        crate::var_data!(end self, buf, start)
     }
+}
+
+/// [`VarData::read`] (`read`) or [`VarData::end`] (`end`) of var data
+/// `$var_data` whose prefix starts at `$start` in `$buf`, with the two `?`
+/// exits (the prefix, then the data) in the caller: the generated decoders'
+/// one call per var-data section.
+///
+/// A macro rather than the methods because a method returns one `Result`
+/// for both checks, which LLVM merges before the caller's `?`; in a
+/// decoder's entry loop that costs registers and spills (see
+/// sbe-bench/HISTORY.md). The methods are this macro.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! var_data {
+    (read $var_data:expr, $buf:expr, $start:expr) => {{
+        let (var_data, buf, start): ($crate::wire::VarData, &[u8], usize) =
+            ($var_data, $buf, $start);
+        let n = var_data
+            .length
+            .get($crate::slice(buf, start, var_data.data_offset)?);
+        $crate::codec::var_data(buf, start + var_data.data_offset, n, var_data.max_length)
+    }};
+    (end $var_data:expr, $buf:expr, $start:expr) => {{
+        let (var_data, buf, start): ($crate::wire::VarData, &[u8], usize) =
+            ($var_data, $buf, $start);
+        let n = var_data
+            .length
+            .get($crate::slice(buf, start, var_data.data_offset)?);
+        $crate::codec::data_end(buf, start + var_data.data_offset, n, var_data.max_length)
+    }};
 }
 
 #[cfg(test)]
