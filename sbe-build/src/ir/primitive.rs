@@ -56,6 +56,37 @@ impl Primitive {
         }
     }
 
+    /// The value of this primitive (integer, `char` as its byte, a float
+    /// as its bits) at `buf[at..]` in byte order `order`; `None` when its
+    /// bytes are not all there.
+    ///
+    /// ```
+    /// use sbe_build::ir::{ByteOrder, Primitive};
+    /// assert_eq!(Primitive::Int16.get(ByteOrder::Big, &[0, 0xff, 0xfe], 1), Some(-2));
+    /// assert_eq!(Primitive::Int16.get(ByteOrder::Big, &[0, 0xff], 1), None);
+    /// ```
+    #[must_use]
+    pub fn get(self, order: ByteOrder, buf: &[u8], at: usize) -> Option<i128> {
+        self.slot(order, at)
+            .try_get(buf)
+            .map(|bits| self.from_bits(bits))
+    }
+
+    /// Writes the low bytes of `v` (two's complement) as this primitive at
+    /// `buf[at..]` in byte order `order`, checked.
+    ///
+    /// ```
+    /// use sbe_build::ir::{ByteOrder, Primitive};
+    /// let mut buf = [0u8; 3];
+    /// Primitive::Int16.put(ByteOrder::Little, &mut buf, 1, -2)?;
+    /// assert_eq!(buf, [0, 0xfe, 0xff]);
+    /// assert!(Primitive::Int32.put(ByteOrder::Little, &mut buf, 1, 0).is_err());
+    /// # Ok::<(), sbe_rt::Error>(())
+    /// ```
+    pub fn put(self, order: ByteOrder, buf: &mut [u8], at: usize, v: i128) -> sbe_rt::Result<()> {
+        self.slot(order, at).put(buf, v as u64)
+    }
+
     /// The primitive named `name` in a schema (`uint16`, `char`, ...).
     pub fn from_name(name: &str) -> Option<Primitive> {
         Self::ALL.into_iter().find(|p| p.name() == name)

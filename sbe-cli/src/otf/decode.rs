@@ -13,7 +13,7 @@ use sbe_rt::null::NullValue;
 use std::fmt::Write as _;
 
 use super::json::{JsonWriter, Sink};
-use super::{int_null, is_utf8, read_int, slot_offset, Codec, Header};
+use super::{int_null, is_utf8, slot_offset, Codec, Header};
 use sbe_rt::wire::Uint;
 
 /// Why a message could not be decoded.
@@ -458,7 +458,7 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
     }
 
     fn scalar(&mut self, e: &Encoded, bytes: &[u8], optional: bool) {
-        let Some(raw) = read_int(bytes, 0, e.primitive, self.order) else {
+        let Some(raw) = e.primitive.get(self.order, bytes, 0) else {
             self.sink.null();
             return;
         };
@@ -491,7 +491,7 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
 
     fn enumeration(&mut self, en: &EnumType, bytes: &[u8], at: usize, optional: bool) {
         self.sink.span(at, bytes.len());
-        let Some(v) = read_int(bytes, 0, en.encoding, self.order) else {
+        let Some(v) = en.encoding.get(self.order, bytes, 0) else {
             self.sink.null();
             return;
         };
@@ -508,7 +508,7 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
         self.sink.span(at, bytes.len());
         // The generated decoders' rule (`visit::Bits`), so both show a set
         // alike.
-        let raw = read_int(bytes, 0, s.encoding, self.order).unwrap_or(0) as u64;
+        let raw = s.encoding.get(self.order, bytes, 0).unwrap_or(0) as u64;
         let width = s.encoding.size() * 8;
         let choices = s.choices.iter().map(|c| (c.name.as_str(), c.bit));
         self.sink.begin_array();

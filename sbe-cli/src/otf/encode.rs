@@ -11,7 +11,7 @@ use sbe_build::ir::{
     SetType, Type, TypeKind,
 };
 
-use super::{int_null, is_utf8, write_int, Codec};
+use super::{int_null, is_utf8, Codec};
 use sbe_build::ir::HeaderRole;
 use sbe_rt::wire::Uint;
 
@@ -361,7 +361,7 @@ impl Enc {
     }
 
     fn put_int(&self, buf: &mut [u8], at: usize, p: Primitive, v: i128) -> Result<(), EncodeError> {
-        if write_int(buf, at, p, self.order, v) {
+        if p.put(self.order, buf, at, v).is_ok() {
             Ok(())
         } else {
             Err(self.err(EncodeErrorKind::Inconsistent(format!(

@@ -14,7 +14,7 @@ pub mod size;
 
 use std::collections::HashMap;
 
-use sbe_build::ir::{ByteOrder, Header as HeaderSlots, Message, Primitive, Scalar, Schema};
+use sbe_build::ir::{ByteOrder, Header as HeaderSlots, Message, Scalar, Schema};
 use sbe_rt::wire::Uint;
 
 /// A schema cannot be used for run-time coding.
@@ -159,18 +159,6 @@ impl<'s> Codec<'s> {
             }),
         })
     }
-}
-
-/// Reads the value of integer primitive `p` (char as its byte; a float
-/// as its bits) at `at`, through the slot the IR gives for it.
-pub(crate) fn read_int(b: &[u8], at: usize, p: Primitive, order: ByteOrder) -> Option<i128> {
-    p.slot(order, at).try_get(b).map(|bits| p.from_bits(bits))
-}
-
-/// Writes the low `p.size()` bytes of `v` at `at` through the slot the
-/// IR gives for it; `false` when out of bounds.
-pub(crate) fn write_int(b: &mut [u8], at: usize, p: Primitive, order: ByteOrder, v: i128) -> bool {
-    p.slot(order, at).put(b, v as u64).is_ok()
 }
 
 /// `characterEncoding` names UTF-8.
