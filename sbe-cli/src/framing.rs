@@ -113,7 +113,7 @@ use crate::otf::decode::{DecodeError, DecodeErrorKind};
 
 /// Bytes of a Simple Open Framing Header, and the SOFH encoding types of
 /// SBE 1.0 little-endian (`0xEB50`) and big-endian (`0x5BE0`): sbe-rt's.
-pub use sbe_rt::sofh::{SOFH_LEN, SOFH_SBE_BE, SOFH_SBE_LE};
+pub use sbe_rt::framing::{SOFH_LEN, SOFH_SBE_BE, SOFH_SBE_LE};
 
 /// The custom framing syntax in a few lines, for `--help`.
 pub const CUSTOM_SYNTAX: &str = "\

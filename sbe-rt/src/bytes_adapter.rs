@@ -23,13 +23,14 @@
 //!   [`next_format_frame`](Framer::next_format_frame).
 //!
 //! ```
-//! use sbe_rt::{Framer, sofh::{write_sofh, SOFH_SBE_LE}};
+//! use sbe_rt::framing::{FrameFormat, SOFH_LEN, SOFH_SBE_LE};
+//! use sbe_rt::Framer;
 //!
 //! // Two SOFH frames, fed in awkward pieces.
 //! let mut stream = Vec::new();
 //! for body in [&b"first"[..], &b"second!"[..]] {
-//!     let mut header = [0u8; 6];
-//!     write_sofh(&mut header, body.len(), SOFH_SBE_LE)?;
+//!     let mut header = [0u8; SOFH_LEN];
+//!     FrameFormat::SOFH.write_header(&mut header, body.len(), SOFH_SBE_LE)?;
 //!     stream.extend_from_slice(&header);
 //!     stream.extend_from_slice(body);
 //! }
@@ -61,7 +62,7 @@ pub enum Framing {
     #[default]
     Raw,
     /// Each message behind a Simple Open Framing Header (see
-    /// [`sofh`](crate::sofh)): the same as `Format(FrameFormat::SOFH)`.
+    /// [`FrameFormat::SOFH`]): the same as `Format(FrameFormat::SOFH)`.
     Sofh,
     /// Each message in a frame of this format (see
     /// [`framing`](crate::framing)).
@@ -75,7 +76,7 @@ pub struct Frame {
     /// header removed). Shares the framer's memory: no copy was made.
     pub message: Bytes,
     /// The framing header's encoding type (e.g.
-    /// [`SOFH_SBE_LE`](crate::sofh::SOFH_SBE_LE)) with a framing that has
+    /// [`SOFH_SBE_LE`](crate::framing::SOFH_SBE_LE)) with a framing that has
     /// one, `None` with raw framing.
     pub encoding_type: Option<u16>,
 }
@@ -456,8 +457,7 @@ where
 mod tests {
     extern crate alloc;
     use super::*;
-    use crate::framing::{Counts, Expect, LengthField};
-    use crate::sofh::{write_sofh, SOFH_LEN, SOFH_SBE_BE, SOFH_SBE_LE};
+    use crate::framing::{Counts, Expect, LengthField, SOFH_LEN, SOFH_SBE_BE, SOFH_SBE_LE};
     use crate::wire::get_u16_le;
     use alloc::vec::Vec;
 
@@ -526,7 +526,9 @@ mod tests {
         for (i, m) in messages.iter().enumerate() {
             let mut header = [0u8; SOFH_LEN];
             let encoding = if i % 2 == 0 { SOFH_SBE_LE } else { SOFH_SBE_BE };
-            write_sofh(&mut header, m.len(), encoding).unwrap();
+            FrameFormat::SOFH
+                .write_header(&mut header, m.len(), encoding)
+                .unwrap();
             stream.extend_from_slice(&header);
             stream.extend_from_slice(m);
         }

@@ -27,11 +27,11 @@
 //!   JSON are two visitors, and any other output format can be one;
 //! * `JsonWriter` (feature `alloc`): the compact JSON writer behind the
 //!   generated `to_json`, and the visitor that writes FORMAT.md's JSON;
-//! * [`sofh`]: the Simple Open Framing Header;
 //! * [`framing`]: venue framings composed from their parts
 //!   ([`FrameFormat`](framing::FrameFormat): prefix, length field, what it
-//!   counts, encoding type, alignment; presets `SOFH`, `SOFH_LE`,
-//!   `MDP3_MESSAGE`) and datagrams of them
+//!   counts, encoding type, alignment; presets `SOFH` (the Simple Open
+//!   Framing Header, with `SOFH_LEN`, `SOFH_SBE_LE`, `SOFH_SBE_BE`),
+//!   `SOFH_LE`, `MDP3_MESSAGE`) and datagrams of them
 //!   ([`PacketFormat`](framing::PacketFormat), preset `MDP3`);
 //! * `Framer` (feature `bytes`): splits a byte stream into messages as
 //!   `bytes::Bytes` without copying; the `bytes` crate is re-exported as
@@ -141,7 +141,6 @@ pub mod group;
 pub mod layout;
 pub mod null;
 pub mod sections;
-pub mod sofh;
 pub mod text;
 pub mod visit;
 pub mod wire;
