@@ -22,6 +22,13 @@
 //! | [`FrameFormat::MDP3_MESSAGE`] | CME MDP3 message: u16 LE `MsgSize` counting the whole frame (2 bytes) |
 //! | [`PacketFormat::MDP3`] | CME MDP3 datagram: a 12-byte header ([`Mdp3PacketHeader`]), then `MDP3_MESSAGE` frames |
 //!
+//! [`Framing`] names a framing as a whole, as `sbe --framing` spells it: a
+//! preset (`raw`, `sofh`, `sofh-le`, `mdp3`) or a custom form composed of
+//! these parts (`len=u16le,enc=u16le=0xcafe/0xeb50`). It parses and prints
+//! without allocation, and is what the `Framer`, the tokio codec and the
+//! `sbe` command take; a packet framing where a stream is framed is a
+//! [`FramingError`].
+//!
 //! Everything here works on `&[u8]`, needs no allocation and no feature,
 //! and never panics or reads outside the slice: a length that cannot be
 //! right (shorter than the frame's own fields, zero, longer than what is
@@ -67,6 +74,12 @@ use crate::error::{Error, Result};
 use crate::layout::Uint;
 use crate::wire::{
     get_u16_be, get_u16_le, get_u32_le, get_u64_le, put_u16_be, put_u16_le, put_u32_be, put_u32_le,
+};
+
+mod spec;
+pub use spec::{
+    sofh_encoding, CustomItem, Framing, FramingError, UnknownFraming, UnknownFramingKind,
+    CUSTOM_SYNTAX,
 };
 
 /// Length of a Simple Open Framing Header: 6 bytes (a u32 length, a u16
