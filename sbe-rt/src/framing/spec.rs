@@ -34,7 +34,7 @@ Examples: sofh-le = len=u16le,enc=u16le=0xcafe/0xeb50   mdp3 = packet=12,len=u16
 /// | framing | text | what | parts |
 /// |---|---|---|---|
 /// | [`Raw`](Framing::Raw) (default) | `raw` | messages back to back, each sized by its own header, groups and var data | — |
-/// | [`Sofh`](Framing::Sofh) | `sofh` | FIX Simple Open Framing Header: u32 BE length counting the 6 bytes, u16 BE encoding type `0xEB50` (LE SBE) / `0x5BE0` (BE SBE), which must match the schema's byte order | [`FrameFormat::SOFH`] |
+/// | [`Sofh`](Framing::Sofh) | `sofh` | FIX Simple Open Framing Header: u32 BE length counting the 6 bytes, u16 BE encoding type `0xEB50` (LE SBE) / `0x5BE0` (BE SBE), which must match the schema's byte order ([`expected_encoding`](Framing::expected_encoding)) | [`FrameFormat::SOFH`] |
 /// | [`SofhLe`](Framing::SofhLe) | `sofh-le` | CME iLink 3 and B3 EntryPoint: u16 LE length counting the 4 bytes, u16 LE encoding type `0xCAFE` (iLink 3) or `0xEB50` (B3) | [`FrameFormat::SOFH_LE`] |
 /// | [`Mdp3`](Framing::Mdp3) | `mdp3` | CME MDP3 packets: per datagram a 12-byte header (MsgSeqNum u32 LE, SendingTime u64 LE), then each message behind a u16 LE MsgSize counting itself | [`PacketFormat::MDP3`] |
 /// | [`Custom`](Framing::Custom) | comma-separated `key=value` items | composed from the parts below | [`FrameFormat`], [`PacketFormat`] |
@@ -423,6 +423,7 @@ impl fmt::Display for Framing {
 
 /// An item of the custom form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum CustomItem {
     /// `packet=N`.
     Packet,
@@ -807,7 +808,8 @@ fn parse_custom(s: &str) -> Result<Framing, UnknownFraming> {
     let mut prefix = None;
     let mut align = None;
     let mut align_part = s;
-    let mut seen = [false; 6];
+    // A bit per CustomItem given.
+    let mut seen = 0u32;
     for item in s.split(',').map(str::trim) {
         let Some((key, value)) = item.split_once('=') else {
             return Err(c.error(K::NotKeyValue, item));
@@ -815,12 +817,11 @@ fn parse_custom(s: &str) -> Result<Framing, UnknownFraming> {
         let Some(which) = CustomItem::from_key(key) else {
             return Err(c.error(K::UnknownItem, key));
         };
-        if let Some(seen) = seen.get_mut(which as usize) {
-            if *seen {
-                return Err(c.error(K::Repeated(which), key));
-            }
-            *seen = true;
+        let bit = 1u32 << (which as u32);
+        if seen & bit != 0 {
+            return Err(c.error(K::Repeated(which), key));
         }
+        seen |= bit;
         match which {
             CustomItem::Packet => packet = Some(c.size(which, value, 1 << 16)?),
             CustomItem::Len => {
@@ -1138,6 +1139,41 @@ mod tests {
                 .offset,
             3
         );
+    }
+
+    #[test]
+    fn token_soup_parses_or_points_inside_and_prints_back() {
+        const TOKENS: [&str; 30] = [
+            "len", "enc", "counts", "prefix", "align", "packet", "=", "=", ",", ",", "@", "/",
+            "u16le", "u16be", "u32le", "u32be", "frame", "message", "0", "1", "2", "4", "8", "0x",
+            "ff", "65536", " ", "\u{e9}", "x", "12",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut parsed, mut refused) = (0, 0);
+        for _ in 0..50_000 {
+            let n = 1 + next() % 14;
+            let s: String = (0..n)
+                .map(|_| TOKENS[(next() % TOKENS.len() as u64) as usize])
+                .collect();
+            match s.parse::<Framing>() {
+                Ok(f) => {
+                    parsed += 1;
+                    assert_eq!(f.to_string().parse::<Framing>(), Ok(f), "{s}");
+                }
+                Err(e) => {
+                    refused += 1;
+                    assert!(s.get(e.span()).is_some(), "{s}: {:?}", e.span());
+                    assert!(!e.in_input(&s).to_string().is_empty());
+                }
+            }
+        }
+        assert!(parsed > 0 && refused > 0, "{parsed} {refused}");
     }
 
     #[test]
