@@ -1,14 +1,16 @@
 //! The framings of sbe-rt on any bytes: any valid `FrameFormat` (and the
 //! presets) splitting a stream, with `split` and with the `BytesMut`
-//! `Framer`, and packets of any header length. Every frame lies inside
-//! the input and is where the previous one ended; a lying length is an
-//! `Err`, never a panic.
+//! `Framer` (by format, and by the `Framing` of it), and packets of any
+//! header length. Every frame lies inside the input and is where the
+//! previous one ended; a lying length is an `Err`, never a panic. The
+//! bytes read as text are a `--framing`: parsed without a panic, an error
+//! pointing inside the text, a framing that prints back to itself.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use sbe_rt::framing::{
-    Counts, EncodingField, Endian, Expect, FrameFormat, LengthField, PacketFormat, Width,
+    Counts, EncodingField, Endian, Expect, FrameFormat, Framing, LengthField, PacketFormat, Width,
 };
 
 #[derive(Arbitrary, Debug)]
@@ -75,13 +77,59 @@ fn framer_all(f: &FrameFormat, bytes: &[u8]) {
     }
 }
 
+/// `f` as a `Framing`: the `Framer` it makes splits as `f` does, and its
+/// text parses back to it (`align=0` reads as 1).
+fn framing_all(f: &FrameFormat, bytes: &[u8]) {
+    let framing = Framing::Custom {
+        packet: None,
+        frame: *f,
+    };
+    let mut framer = sbe_rt::Framer::for_framing(framing).expect("a stream framing");
+    framer.push(bytes);
+    let mut taken = 0usize;
+    while let Ok(Some(frame)) = framer.next_framed(|_| Ok(None)) {
+        taken += frame.message.len();
+        assert!(
+            taken <= bytes.len(),
+            "the framer handed out more than it was given"
+        );
+    }
+    let text = framing.to_string();
+    let mut want = *f;
+    want.align = want.align.max(1);
+    assert_eq!(
+        text.parse::<Framing>(),
+        Ok(Framing::Custom {
+            packet: None,
+            frame: want
+        }),
+        "{text}"
+    );
+}
+
+/// `text` as a `--framing`.
+fn parse_text(text: &str) {
+    match text.parse::<Framing>() {
+        Ok(framing) => assert_eq!(framing.to_string().parse::<Framing>(), Ok(framing)),
+        Err(e) => {
+            assert!(text.get(e.span()).is_some(), "{text:?}: {:?}", e.span());
+            let _ = e.in_input(text).to_string();
+            let _ = e.to_string();
+        }
+    }
+}
+
 fuzz_target!(|s: Shape| {
+    if let Ok(text) = core::str::from_utf8(&s.bytes) {
+        parse_text(text);
+    }
     let f = format(&s);
     if f.validate().is_err() {
         return;
     }
     split_all(&f, &s.bytes);
     framer_all(&f, &s.bytes);
+    framing_all(&f, &s.bytes);
     let packets = [
         PacketFormat::MDP3,
         PacketFormat::new(usize::from(s.packet_header % 32), f),

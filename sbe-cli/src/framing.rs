@@ -1,45 +1,26 @@
-//! How messages are delimited: the `--framing` of `sbe decode`, `encode`
-//! and `inspect`, and the splitting of files, TCP streams and UDP
-//! datagrams into messages.
+//! How messages are delimited: the reading of files, TCP streams and UDP
+//! datagrams by the `--framing` of `sbe decode`, `encode` and `inspect`,
+//! and the framing of what `sbe encode` writes.
 //!
 //! # Framings
 //!
-//! | `--framing` | what | sbe-rt |
-//! |---|---|---|
-//! | `raw` (default) | messages back to back, each sized by its own header, groups and var data | — |
-//! | `sofh` | FIX Simple Open Framing Header: u32 BE length counting the 6 bytes, u16 BE encoding type `0xEB50` (LE SBE) / `0x5BE0` (BE SBE), which must match the schema's byte order | [`FrameFormat::SOFH`] |
-//! | `sofh-le` | CME iLink 3 and B3 EntryPoint: u16 LE length counting the 4 bytes, u16 LE encoding type `0xCAFE` (iLink 3) or `0xEB50` (B3) | [`FrameFormat::SOFH_LE`] |
-//! | `mdp3` | CME MDP3 packets: per datagram a 12-byte header (MsgSeqNum u32 LE, SendingTime u64 LE), then each message behind a u16 LE MsgSize counting itself | [`PacketFormat::MDP3`] |
-//! | custom | composed from the parts below | [`FrameFormat`], [`PacketFormat`] |
-//!
+//! A `--framing` is sbe-rt's [`Framing`]: `raw` (the default), `sofh`,
+//! `sofh-le`, `mdp3`, or a custom form composed from a frame's parts
+//! (`len=u16le,enc=u16le=0xcafe/0xeb50`); its parser and printer are
+//! sbe-rt's, and its syntax the
+//! [`CUSTOM_SYNTAX`](sbe_rt::framing::CUSTOM_SYNTAX) of `sbe decode --help`.
 //! The splitting itself (what a length counts, its bounds, padding, where
-//! the message is) is sbe-rt's [`framing`](sbe_rt::framing): this module
-//! adds the reading (files, pushed stream bytes, datagrams), the errors
-//! with their input offsets, and one policy: a frame whose encoding type
-//! is wrong but whose length frames the input is a per-message error
-//! (`--keep-going` goes on after it), while a wrong encoding type with a
-//! length that cannot be right means the input is not framed that way at
-//! all ("not a SOFH header").
+//! the message is) is sbe-rt's [`framing`](sbe_rt::framing) too: this
+//! module adds the reading (files, pushed stream bytes, datagrams), the
+//! errors with their input offsets and in the command's words
+//! ([`framing_error`], [`FrameError`], [`EncodeFrameError`]), and one
+//! policy: a frame whose encoding type is wrong but whose length frames
+//! the input is a per-message error (`--keep-going` goes on after it),
+//! while a wrong encoding type with a length that cannot be right means
+//! the input is not framed that way at all ("not a SOFH header").
 //!
-//! # Custom framings
-//!
-//! Comma-separated `key=value` items (see [`CUSTOM_SYNTAX`]):
-//!
-//! | item | meaning | default |
-//! |---|---|---|
-//! | `len=T[@OFF]` | the length field: `T` is `u16le`, `u16be`, `u32le` or `u32be`, at byte `OFF` of the frame | required; `OFF` 0 |
-//! | `counts=frame\|message` | the length counts the whole frame (prefix included) or only what follows the prefix | `frame` |
-//! | `enc=T[@OFF][=V[/V]]` | a u16 encoding type (`u16le` or `u16be`) at byte `OFF`, which must be `V` (or one of two) | none; `OFF` just after the length; any value |
-//! | `prefix=N` | bytes before the SBE message; `0`: the length is inside the message header | the end of the last field |
-//! | `align=N` | frames padded to a multiple of `N` (a power of two) | 1 |
-//! | `packet=N` | a packet framing: each datagram starts with an `N`-byte header | none: a stream framing |
-//!
-//! Numbers are decimal or `0x` hex. Examples: `sofh-le` is
-//! `len=u16le,enc=u16le=0xcafe/0xeb50`, `mdp3` is `packet=12,len=u16le`,
-//! B3 alone `len=u16le,enc=u16le=0xeb50`, a u32 big-endian length of the
-//! message alone `len=u32be,counts=message`, a length inside the message
-//! header with frames padded to 8 `len=u16le@2,prefix=0,align=8`, a 16-byte
-//! packet header with 4-byte frame headers `packet=16,len=u16le,enc=u16le`.
+//! Schemas' byte orders are sbe-build's [`ByteOrder`]; sbe-rt takes its
+//! own [`Endian`] ([`endian`]).
 //!
 //! # Reading
 //!
@@ -68,7 +49,8 @@
 //!
 //! ```
 //! use sbe_build::ir::ByteOrder;
-//! use sbe_cli::framing::{Datagram, Framing, StreamSplitter};
+//! use sbe_cli::framing::{Datagram, StreamSplitter};
+//! use sbe_rt::framing::Framing;
 //!
 //! // One MDP3 datagram: the packet header, then two messages.
 //! let mut payload = vec![7, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0];
@@ -93,439 +75,100 @@
 //!
 //! # Writing
 //!
-//! `sbe encode --framing X` frames each message with
-//! [`Framing::frame_message`] (stream framings: the prefix in front,
-//! padding after; `sofh` by the schema's byte order, `sofh-le` `0xCAFE`,
-//! custom the first `enc=` value or 0).
+//! `sbe encode --framing X` frames each message with [`frame_message`]
+//! (sbe-rt's [`Framing::frame_message`]: stream framings only, the prefix
+//! in front, padding after; `sofh` by the schema's byte order, `sofh-le`
+//! `0xCAFE`, custom the first `enc=` value or 0).
 
-use std::fmt;
 use std::io::{self, Read};
 use std::ops::Range;
-use std::str::FromStr;
 
 use sbe_build::ir::ByteOrder;
 use sbe_rt::framing::{
-    Counts, EncodingField, Endian, Expect, FrameFormat, FrameHeader, LengthField, Mdp3PacketHeader,
-    PacketFormat, Width,
+    Counts, EncodingField, Endian, Expect, FrameFormat, FrameHeader, Framing, FramingError,
+    Mdp3PacketHeader, UnknownFraming, UnknownFramingKind, SOFH_SBE_BE, SOFH_SBE_LE,
 };
 
 use crate::otf::decode::{DecodeError, DecodeErrorKind};
 
-/// Bytes of a Simple Open Framing Header, and the SOFH encoding types of
-/// SBE 1.0 little-endian (`0xEB50`) and big-endian (`0x5BE0`): sbe-rt's.
-pub use sbe_rt::sofh::{SOFH_LEN, SOFH_SBE_BE, SOFH_SBE_LE};
-
-/// The custom framing syntax in a few lines, for `--help`.
-pub const CUSTOM_SYNTAX: &str = "\
-Framings: raw (default), sofh, sofh-le, mdp3, or a custom form of comma-separated items:
-  len=T[@OFF]           the length field: T u16le|u16be|u32le|u32be at byte OFF (default 0)
-  counts=frame|message  what it counts: the whole frame (default) or what follows the prefix
-  enc=T[@OFF][=V[/V]]   a u16 encoding type (u16le|u16be), just after the length by default,
-                        that must be V (or one of two V), e.g. enc=u16le=0xcafe/0xeb50
-  prefix=N              bytes before the SBE message (default: the end of the last field;
-                        0: the length is inside the message header)
-  align=N               frames padded to a multiple of N (default 1)
-  packet=N              each UDP datagram starts with an N-byte packet header
-Examples: sofh-le = len=u16le,enc=u16le=0xcafe/0xeb50   mdp3 = packet=12,len=u16le
-          len=u32be,counts=message   len=u16le@2,prefix=0,align=8   packet=16,len=u16le,enc=u16le";
-
-/// How messages are delimited; see the [module documentation](self).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub enum Framing {
-    /// Back to back, each sized by its own content.
-    #[default]
-    Raw,
-    /// Each behind a Simple Open Framing Header.
-    Sofh,
-    /// Each behind the 4-byte little-endian header of iLink 3 and B3.
-    SofhLe,
-    /// CME MDP3 packets.
-    Mdp3,
-    /// A framing composed from its parts.
-    Custom {
-        /// A packet framing's header length (`packet=N`), `None` for a
-        /// stream framing.
-        packet: Option<usize>,
-        /// Each message's frame.
-        frame: FrameFormat,
-    },
-}
-
-impl Framing {
-    /// Each message's frame: `None` for `raw`.
-    ///
-    /// ```
-    /// use sbe_cli::framing::Framing;
-    /// use sbe_rt::framing::FrameFormat;
-    ///
-    /// assert_eq!(Framing::SofhLe.frame_format(), Some(FrameFormat::SOFH_LE));
-    /// assert_eq!(Framing::Mdp3.frame_format(), Some(FrameFormat::MDP3_MESSAGE));
-    /// assert_eq!(Framing::Raw.frame_format(), None);
-    /// ```
-    pub fn frame_format(&self) -> Option<FrameFormat> {
-        match *self {
-            Framing::Raw => None,
-            Framing::Sofh => Some(FrameFormat::SOFH),
-            Framing::SofhLe => Some(FrameFormat::SOFH_LE),
-            Framing::Mdp3 => Some(FrameFormat::MDP3_MESSAGE),
-            Framing::Custom { frame, .. } => Some(frame),
-        }
-    }
-
-    /// The datagram format of a packet framing (`mdp3`, custom with
-    /// `packet=`), `None` for a stream framing.
-    pub fn packet_format(&self) -> Option<PacketFormat> {
-        match *self {
-            Framing::Mdp3 => Some(PacketFormat::MDP3),
-            Framing::Custom {
-                packet: Some(header_len),
-                frame,
-            } => Some(PacketFormat::new(header_len, frame)),
-            _ => None,
-        }
-    }
-
-    /// Whether this is a packet framing (a header per datagram), which
-    /// only datagrams can carry.
-    pub fn is_packet(&self) -> bool {
-        self.packet_format().is_some()
-    }
-
-    /// The encoding type a frame of a message of a schema of byte order
-    /// `order` carries, when the framing has one: `sofh` by the byte order,
-    /// the others their first expected value (or 0).
-    pub fn encoding_type(&self, order: ByteOrder) -> Option<u16> {
-        match self {
-            Framing::Sofh => Some(sofh_encoding(order)),
-            _ => {
-                let format = self.frame_format()?;
-                format.encoding.map(|_| format.default_encoding_type())
-            }
-        }
-    }
-
-    /// Frames `message` (one encoded message, a schema of byte order
-    /// `order`) in place for a stream: the prefix in front, padding after;
-    /// with the length inside the message header (`prefix=0`) its length
-    /// field is set. `raw` leaves it as it is. A packet framing, or a
-    /// message too long for the length field, is an error and `message`
-    /// is left as it was.
-    ///
-    /// ```
-    /// use sbe_build::ir::ByteOrder;
-    /// use sbe_cli::framing::Framing;
-    ///
-    /// let mut message = b"abc".to_vec();
-    /// Framing::SofhLe.frame_message(&mut message, ByteOrder::Little)?;
-    /// assert_eq!(message, [7, 0, 0xfe, 0xca, b'a', b'b', b'c']);
-    /// let mut message = b"abc".to_vec();
-    /// "len=u16be,counts=message,align=8".parse::<Framing>()?.frame_message(&mut message, ByteOrder::Little)?;
-    /// assert_eq!(message, [0, 3, b'a', b'b', b'c', 0, 0, 0]);
-    /// assert!(Framing::Mdp3.frame_message(&mut message, ByteOrder::Little).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn frame_message(
-        &self,
-        message: &mut Vec<u8>,
-        order: ByteOrder,
-    ) -> Result<(), EncodeFrameError> {
-        if self.is_packet() {
-            return Err(EncodeFrameError::PacketFraming {
-                framing: self.to_string(),
-            });
-        }
-        let Some(format) = self.frame_format() else {
-            return Ok(());
-        };
-        let len = message.len();
-        let too_long = || EncodeFrameError::TooLong {
-            framing: self.to_string(),
-            len,
-        };
-        let total = format.encoded_len(len).ok_or_else(too_long)?;
-        let mut frame = vec![0u8; format.prefix_len];
-        frame.extend_from_slice(message);
-        frame.resize(total.max(frame.len()), 0);
-        let encoding = self.encoding_type(order).unwrap_or(0);
-        format
-            .write_header(&mut frame, len, encoding)
-            .map_err(|e| match e {
-                sbe_rt::Error::FrameLength { .. } => too_long(),
-                other => EncodeFrameError::Frame {
-                    framing: self.to_string(),
-                    error: other,
-                },
-            })?;
-        *message = frame;
-        Ok(())
-    }
-
-    /// What a frame's encoding type must be, and how to say it: the
-    /// schema's for `sofh`, the format's for the others.
-    fn expectation(&self, order: ByteOrder) -> Option<(EncodingField, Expect)> {
-        let format = self.frame_format()?;
-        let field = format.encoding?;
-        Some(match self {
-            Framing::Sofh => (field, Expect::Value(sofh_encoding(order))),
-            _ => (field, field.expect),
-        })
-    }
-}
-
-impl fmt::Display for Framing {
-    /// The preset's name, or the custom form (defaults left out), which
-    /// parses back to the same framing.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (packet, frame) = match *self {
-            Framing::Raw => return f.write_str("raw"),
-            Framing::Sofh => return f.write_str("sofh"),
-            Framing::SofhLe => return f.write_str("sofh-le"),
-            Framing::Mdp3 => return f.write_str("mdp3"),
-            Framing::Custom { packet, frame } => (packet, frame),
-        };
-        let mut items = Vec::new();
-        if let Some(n) = packet {
-            items.push(format!("packet={n}"));
-        }
-        let len = frame.length;
-        let mut item = format!("len={}", width_name(len.width, len.order));
-        if len.offset != 0 {
-            item.push_str(&format!("@{}", len.offset));
-        }
-        items.push(item);
-        if frame.counts == Counts::Message {
-            items.push("counts=message".to_string());
-        }
-        if let Some(enc) = frame.encoding {
-            let mut item = format!("enc={}", width_name(Width::U16, enc.order));
-            if enc.offset != len.end() {
-                item.push_str(&format!("@{}", enc.offset));
-            }
-            match enc.expect {
-                Expect::Any => {}
-                Expect::Value(v) => item.push_str(&format!("={v:#06x}")),
-                Expect::Either(a, b) => item.push_str(&format!("={a:#06x}/{b:#06x}")),
-            }
-            items.push(item);
-        }
-        if frame.prefix_len != default_prefix(&frame) {
-            items.push(format!("prefix={}", frame.prefix_len));
-        }
-        if frame.align > 1 {
-            items.push(format!("align={}", frame.align));
-        }
-        f.write_str(&items.join(","))
-    }
-}
-
-fn width_name(width: Width, order: Endian) -> &'static str {
-    match (width, order) {
-        (Width::U16, Endian::Little) => "u16le",
-        (Width::U16, Endian::Big) => "u16be",
-        (Width::U32, Endian::Little) => "u32le",
-        (Width::U32, Endian::Big) => "u32be",
-    }
-}
-
-/// The prefix a custom form means when it gives none: the end of its last
-/// field.
-fn default_prefix(frame: &FrameFormat) -> usize {
-    frame.header_len()
-}
-
-/// A `--framing` that is not a preset nor a valid custom form.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{problem}")]
-pub struct UnknownFraming {
-    /// What was given.
-    pub input: String,
-    /// What is wrong with it.
-    pub problem: String,
-}
-
-impl UnknownFraming {
-    fn new(input: &str, problem: impl Into<String>) -> Self {
-        UnknownFraming {
-            input: input.to_string(),
-            problem: problem.into(),
-        }
-    }
-}
-
-/// A number: decimal or `0x` hex.
-fn number(s: &str) -> Option<u64> {
-    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16).ok(),
-        None => s.parse().ok(),
-    }
-}
-
-impl FromStr for Framing {
-    type Err = UnknownFraming;
-
-    /// A preset name or a custom form (see the [module documentation](self)).
-    ///
-    /// ```
-    /// use sbe_cli::framing::Framing;
-    ///
-    /// let f: Framing = "packet=16,len=u16le,enc=u16le=0xeb50".parse()?;
-    /// assert!(f.is_packet());
-    /// assert_eq!(f.to_string(), "packet=16,len=u16le,enc=u16le=0xeb50");
-    /// let e = "len=u17le".parse::<Framing>().unwrap_err();
-    /// assert_eq!(
-    ///     e.to_string(),
-    ///     "bad framing \"len=u17le\": len: unknown type \"u17le\" (expected u16le, u16be, u32le or u32be)"
-    /// );
-    /// # Ok::<(), sbe_cli::framing::UnknownFraming>(())
-    /// ```
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "raw" => return Ok(Framing::Raw),
-            "sofh" => return Ok(Framing::Sofh),
-            "sofh-le" => return Ok(Framing::SofhLe),
-            "mdp3" => return Ok(Framing::Mdp3),
-            _ => {}
-        }
-        if !s.contains('=') {
-            return Err(UnknownFraming::new(
-                s,
-                format!(
-                    "unknown framing {s:?} (expected raw, sofh, sofh-le, mdp3, or a custom form \
-                     such as len=u16le,counts=frame: see --help)"
-                ),
-            ));
-        }
-        parse_custom(s)
-            .map_err(|problem| UnknownFraming::new(s, format!("bad framing {s:?}: {problem}")))
-    }
-}
-
-/// A field type and offset: `u16le@2`.
-fn field(key: &str, value: &str, types: &[&str]) -> Result<(Width, Endian, Option<usize>), String> {
-    let (ty, offset) = match value.split_once('@') {
-        Some((ty, off)) => {
-            let off = number(off)
-                .and_then(|n| usize::try_from(n).ok())
-                .filter(|&n| n <= 1 << 16)
-                .ok_or_else(|| format!("{key}: bad offset {off:?} (a number of bytes)"))?;
-            (ty, Some(off))
-        }
-        None => (value, None),
-    };
-    let (width, order) = match ty {
-        "u16le" => (Width::U16, Endian::Little),
-        "u16be" => (Width::U16, Endian::Big),
-        "u32le" => (Width::U32, Endian::Little),
-        "u32be" => (Width::U32, Endian::Big),
-        _ => (Width::U16, Endian::Little),
-    };
-    if !types.contains(&ty) {
-        let list = match types.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-            _ => types.join(""),
-        };
-        return Err(format!("{key}: unknown type {ty:?} (expected {list})"));
-    }
-    Ok((width, order, offset))
-}
-
-fn parse_custom(s: &str) -> Result<Framing, String> {
-    let mut packet = None;
-    let mut len = None;
-    let mut counts = None;
-    let mut enc: Option<(Endian, Option<usize>, Expect)> = None;
-    let mut prefix = None;
-    let mut align = None;
-    let mut seen: Vec<&str> = Vec::new();
-    let size = |key: &str, v: &str, max: usize| {
-        number(v)
-            .and_then(|n| usize::try_from(n).ok())
-            .filter(|&n| n <= max)
-            .ok_or_else(|| format!("{key}: bad value {v:?} (a number of bytes, at most {max})"))
-    };
-    for item in s.split(',').map(str::trim) {
-        let Some((key, value)) = item.split_once('=') else {
-            return Err(format!("{item:?} is not key=value"));
-        };
-        if seen.contains(&key) {
-            return Err(format!("{key} given twice"));
-        }
-        seen.push(key);
-        match key {
-            "packet" => packet = Some(size(key, value, 1 << 16)?),
-            "len" => {
-                let (w, o, off) = field(key, value, &["u16le", "u16be", "u32le", "u32be"])?;
-                len = Some(LengthField::new(off.unwrap_or(0), w, o));
-            }
-            "counts" => {
-                counts = Some(match value {
-                    "frame" => Counts::Frame,
-                    "message" => Counts::Message,
-                    _ => return Err(format!("counts: {value:?} is not frame or message")),
-                });
-            }
-            "enc" => {
-                let (ty, values) = match value.split_once('=') {
-                    Some((ty, values)) => (ty, Some(values)),
-                    None => (value, None),
-                };
-                let (_, order, off) = field(key, ty, &["u16le", "u16be"])?;
-                let value = |v: &str| {
-                    number(v)
-                        .and_then(|n| u16::try_from(n).ok())
-                        .ok_or_else(|| format!("enc: bad value {v:?} (0 to 0xffff)"))
-                };
-                let expect = match values.map(|v| v.split('/').collect::<Vec<_>>()).as_deref() {
-                    None => Expect::Any,
-                    Some([v]) => Expect::Value(value(v)?),
-                    Some([a, b]) => Expect::Either(value(a)?, value(b)?),
-                    Some(_) => return Err("enc: one or two values (V or V/V)".to_string()),
-                };
-                enc = Some((order, off, expect));
-            }
-            "prefix" => prefix = Some(size(key, value, 1 << 16)?),
-            "align" => align = Some(size(key, value, 1 << 12)?),
-            _ => {
-                return Err(format!(
-                    "unknown item {key:?} (expected len, counts, enc, prefix, align, packet)"
-                ))
-            }
-        }
-    }
-    let length = len.ok_or("len= is required (e.g. len=u16le)")?;
-    let mut frame = FrameFormat::new(0, length).with_counts(counts.unwrap_or_default());
-    if let Some((order, off, expect)) = enc {
-        frame = frame.with_encoding(EncodingField::new(
-            off.unwrap_or(length.end()),
-            order,
-            expect,
-        ));
-    }
-    frame.prefix_len = prefix.unwrap_or(default_prefix(&frame));
-    frame.align = align.unwrap_or(1);
-    if frame.align == 0 {
-        return Err("align: 0 (1 for no padding)".to_string());
-    }
-    frame.validate().map_err(|e| e.to_string())?;
-    Ok(Framing::Custom { packet, frame })
-}
-
-/// The SOFH encoding type for a schema's byte order.
-pub fn sofh_encoding(order: ByteOrder) -> u16 {
+/// sbe-rt's byte order of a schema's (for SOFH's encoding type).
+pub fn endian(order: ByteOrder) -> Endian {
     match order {
-        ByteOrder::Little => SOFH_SBE_LE,
-        ByteOrder::Big => SOFH_SBE_BE,
+        ByteOrder::Little => Endian::Little,
+        ByteOrder::Big => Endian::Big,
     }
 }
 
-/// The SOFH for a message of `message_len` bytes, or `None` when the frame
-/// would not fit its 32-bit length.
-pub fn sofh_header(message_len: usize, order: ByteOrder) -> Option<[u8; SOFH_LEN]> {
-    let mut h = [0u8; SOFH_LEN];
-    FrameFormat::SOFH
-        .write_header(&mut h, message_len, sofh_encoding(order))
-        .ok()?;
-    Some(h)
+/// What `sbe` says of a `--framing` argument `input` that is not a
+/// framing (`e`, what parsing it said): the string, and what is wrong with
+/// it.
+///
+/// ```
+/// use sbe_cli::framing::framing_error;
+/// use sbe_rt::framing::Framing;
+///
+/// let e = "sofh-be".parse::<Framing>().unwrap_err();
+/// assert_eq!(
+///     framing_error("sofh-be", &e),
+///     "unknown framing \"sofh-be\" (expected raw, sofh, sofh-le, mdp3, or a custom form \
+///      such as len=u16le,counts=frame: see --help)"
+/// );
+/// let e = "len=u16le,x".parse::<Framing>().unwrap_err();
+/// assert_eq!(framing_error("len=u16le,x", &e), "bad framing \"len=u16le,x\": \"x\" is not key=value");
+/// ```
+pub fn framing_error(input: &str, e: &UnknownFraming) -> String {
+    match e.kind() {
+        UnknownFramingKind::UnknownName => format!(
+            "unknown framing {input:?} (expected raw, sofh, sofh-le, mdp3, or a custom form \
+             such as len=u16le,counts=frame: see --help)"
+        ),
+        _ => e.in_input(input).to_string(),
+    }
+}
+
+/// Frames `message` (one encoded message, of a schema of byte order
+/// `order`) in place for a stream, as [`Framing::frame_message`] does, its
+/// errors in the command's words. A packet framing, or a message too long
+/// for the length field (or, with `prefix=0`, too short to hold it), is an
+/// error and `message` is left as it was.
+///
+/// ```
+/// use sbe_build::ir::ByteOrder;
+/// use sbe_cli::framing::frame_message;
+/// use sbe_rt::framing::Framing;
+///
+/// let mut message = b"abc".to_vec();
+/// frame_message(&Framing::SofhLe, &mut message, ByteOrder::Little)?;
+/// assert_eq!(message, [7, 0, 0xfe, 0xca, b'a', b'b', b'c']);
+/// let e = frame_message(&Framing::Mdp3, &mut message, ByteOrder::Little).unwrap_err();
+/// assert!(e.to_string().starts_with("--framing mdp3 is a packet framing"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn frame_message(
+    framing: &Framing,
+    message: &mut Vec<u8>,
+    order: ByteOrder,
+) -> Result<(), EncodeFrameError> {
+    let len = message.len();
+    framing
+        .frame_message(message, endian(order))
+        .map_err(|e| match e {
+            FramingError::Packet { .. } => EncodeFrameError::PacketFraming {
+                framing: framing.to_string(),
+            },
+            FramingError::Frame(sbe_rt::Error::FrameLength { .. }) => EncodeFrameError::TooLong {
+                framing: framing.to_string(),
+                len,
+            },
+            FramingError::Frame(error) => EncodeFrameError::Frame {
+                framing: framing.to_string(),
+                error,
+            },
+            error => EncodeFrameError::Framing {
+                framing: framing.to_string(),
+                error,
+            },
+        })
 }
 
 /// A message that cannot be framed for writing.
@@ -549,13 +192,21 @@ pub enum EncodeFrameError {
         /// The message's length.
         len: usize,
     },
-    /// Anything else the framing refuses.
+    /// Anything else the framing's format refuses.
     #[error("--framing {framing}: {error}")]
     Frame {
         /// The framing.
         framing: String,
         /// What sbe-rt said.
         error: sbe_rt::Error,
+    },
+    /// Anything else the framing refuses.
+    #[error("--framing {framing}: {error}")]
+    Framing {
+        /// The framing.
+        framing: String,
+        /// What sbe-rt said.
+        error: FramingError,
     },
 }
 
@@ -698,10 +349,13 @@ struct Framed {
 
 impl Framed {
     fn new(framing: &Framing, order: ByteOrder, max: usize, place: &'static str) -> Option<Framed> {
+        let format = framing.frame_format()?;
         Some(Framed {
             framing: *framing,
-            format: framing.frame_format()?,
-            expected: framing.expectation(order),
+            format,
+            expected: format
+                .encoding
+                .zip(framing.expected_encoding(endian(order))),
             max,
             place,
         })
@@ -1339,137 +993,110 @@ mod tests {
     use super::*;
 
     fn parse(s: &str) -> Framing {
-        s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+        s.parse()
+            .unwrap_or_else(|e| panic!("{}", framing_error(s, &e)))
     }
 
     #[test]
-    fn presets_parse_and_print() {
-        for (name, f) in [
-            ("raw", Framing::Raw),
-            ("sofh", Framing::Sofh),
-            ("sofh-le", Framing::SofhLe),
-            ("mdp3", Framing::Mdp3),
-        ] {
-            assert_eq!(parse(name), f);
-            assert_eq!(f.to_string(), name);
-        }
-        assert!(Framing::Mdp3.is_packet());
-        assert!(!Framing::SofhLe.is_packet());
-        assert_eq!(Framing::default(), Framing::Raw);
-    }
-
-    #[test]
-    fn custom_forms_equal_the_presets_they_spell() {
-        let sofh_le = parse("len=u16le,enc=u16le=0xcafe/0xeb50");
-        assert_eq!(sofh_le.frame_format(), Some(FrameFormat::SOFH_LE));
-        let sofh = parse("len=u32be,enc=u16be=0xeb50/0x5be0");
-        assert_eq!(sofh.frame_format(), Some(FrameFormat::SOFH));
-        let mdp3 = parse("packet=12,len=u16le");
-        assert_eq!(mdp3.packet_format(), Some(PacketFormat::MDP3));
-        let explicit = parse("len=u16le@0,counts=frame,enc=u16le@2=0xCAFE/60240,prefix=4,align=1");
-        assert_eq!(explicit, sofh_le);
-    }
-
-    #[test]
-    fn custom_forms_round_trip_through_display() {
-        for s in [
-            "len=u16le",
-            "len=u32be,counts=message",
-            "len=u16le@2,prefix=0,align=8",
-            "packet=16,len=u16le,enc=u16le",
-            "packet=0,len=u16be,enc=u16be@4=0x5be0,prefix=8",
-            "len=u32le,enc=u16le=0xcafe/0xeb50,prefix=12",
-        ] {
-            let f = parse(s);
-            assert_eq!(f.to_string(), s);
-            assert_eq!(parse(&f.to_string()), f);
-        }
-        let f = parse("len=u16le@2,prefix=0,align=8");
-        let frame = f.frame_format().unwrap();
-        assert_eq!(
-            (frame.prefix_len, frame.length.offset, frame.align),
-            (0, 2, 8)
-        );
-        let f = parse(" len=u32be , counts=message ");
-        assert_eq!(f.frame_format().unwrap().counts, Counts::Message);
-        assert_eq!(f.frame_format().unwrap().prefix_len, 4);
-    }
-
-    #[test]
-    fn bad_forms_say_what_is_wrong() {
-        for (s, says) in [
+    fn bad_framings_are_said_as_the_command_says_them() {
+        for (s, said) in [
             (
                 "sofh-be",
-                "unknown framing \"sofh-be\" (expected raw, sofh, sofh-le, mdp3",
+                "unknown framing \"sofh-be\" (expected raw, sofh, sofh-le, mdp3, or a custom form \
+                 such as len=u16le,counts=frame: see --help)",
+            ),
+            (
+                "",
+                "unknown framing \"\" (expected raw, sofh, sofh-le, mdp3, or a custom form such \
+                 as len=u16le,counts=frame: see --help)",
             ),
             (
                 "len=u24le",
-                "len: unknown type \"u24le\" (expected u16le, u16be, u32le or u32be)",
+                "bad framing \"len=u24le\": len: unknown type \"u24le\" (expected u16le, u16be, \
+                 u32le or u32be)",
             ),
-            ("len=u16le@x", "len: bad offset \"x\""),
-            ("counts=frame", "len= is required"),
+            (
+                "len=u16le@x",
+                "bad framing \"len=u16le@x\": len: bad offset \"x\" (a number of bytes)",
+            ),
+            (
+                "counts=frame",
+                "bad framing \"counts=frame\": len= is required (e.g. len=u16le)",
+            ),
             (
                 "len=u16le,counts=all",
-                "counts: \"all\" is not frame or message",
+                "bad framing \"len=u16le,counts=all\": counts: \"all\" is not frame or message",
             ),
             (
-                "len=u16le,enc=u32le",
-                "enc: unknown type \"u32le\" (expected u16le or u16be)",
+                "len=u16le,enc=u16le=1/",
+                "bad framing \"len=u16le,enc=u16le=1/\": enc: bad value \"\" (0 to 0xffff)",
             ),
-            ("len=u16le,enc=u16le=0x10000", "enc: bad value \"0x10000\""),
-            ("len=u16le,enc=u16le=1/2/3", "enc: one or two values"),
-            ("len=u16le,len=u16be", "len given twice"),
-            ("len=u16le,size=4", "unknown item \"size\""),
-            ("len=u16le,align=3", "alignment 3 is not a power of two"),
-            ("len=u16le,align=0", "align: 0"),
+            (
+                "len=u16le,enc=u16le=1/2/3",
+                "bad framing \"len=u16le,enc=u16le=1/2/3\": enc: one or two values (V or V/V)",
+            ),
+            (
+                "len=u16le,counts=frame,counts=frame",
+                "bad framing \"len=u16le,counts=frame,counts=frame\": counts given twice",
+            ),
+            (
+                "len=u16le,é=1",
+                "bad framing \"len=u16le,é=1\": unknown item \"é\" (expected len, counts, enc, \
+                 prefix, align, packet)",
+            ),
+            (
+                "len=u16le,align=4097",
+                "bad framing \"len=u16le,align=4097\": align: bad value \"4097\" (a number of \
+                 bytes, at most 4096)",
+            ),
+            (
+                "len=u16le,align=0",
+                "bad framing \"len=u16le,align=0\": align: 0 (1 for no padding)",
+            ),
             (
                 "len=u32le,prefix=2",
-                "the length field ends at byte 4, past the 2-byte prefix",
+                "bad framing \"len=u32le,prefix=2\": the length field ends at byte 4, past the \
+                 2-byte prefix (a length inside the message header needs prefix 0)",
             ),
-            ("len=u16le,enc=u16le@1", "overlap"),
-            ("len=u16le,counts=message,prefix=0", "needs a prefix"),
-            ("len=u16le,packet=-1", "packet: bad value \"-1\""),
-            ("len=u16le,x", "\"x\" is not key=value"),
+            (
+                ",len=u16le",
+                "bad framing \",len=u16le\": \"\" is not key=value",
+            ),
         ] {
             let e = s.parse::<Framing>().unwrap_err();
-            assert!(e.to_string().contains(says), "{s}: {e}");
-            assert_eq!(e.input, s);
+            assert_eq!(framing_error(s, &e), said, "{s}");
         }
     }
 
     #[test]
-    fn frame_message_writes_each_stream_framing() {
+    fn frame_message_says_what_it_cannot_frame() {
         let order = ByteOrder::Little;
-        let cases: [(&str, &[u8]); 5] = [
-            ("raw", b"abc"),
-            ("sofh", b"\0\0\0\x09\xeb\x50abc"),
-            ("sofh-le", b"\x07\0\xfe\xcaabc"),
-            ("len=u16le,enc=u16le=0xeb50", b"\x07\0\x50\xebabc"),
-            ("len=u16le@1,prefix=0,align=4", b"a\x03\0\0"),
-        ];
-        for (framing, want) in cases {
-            let mut m = if framing.contains("prefix=0") {
-                b"a\0\0".to_vec()
-            } else {
-                b"abc".to_vec()
-            };
-            parse(framing).frame_message(&mut m, order).unwrap();
-            assert_eq!(m, want, "{framing}");
-        }
         let mut m = b"abc".to_vec();
-        Framing::Sofh.frame_message(&mut m, ByteOrder::Big).unwrap();
-        assert_eq!(&m[4..6], [0x5b, 0xe0]);
+        frame_message(&Framing::Sofh, &mut m, ByteOrder::Big).unwrap();
+        assert_eq!(m, b"\0\0\0\x09\x5b\xe0abc");
+        let mut m = b"abc".to_vec();
+        frame_message(&Framing::Raw, &mut m, order).unwrap();
+        assert_eq!(m, b"abc");
         let mut long = vec![0u8; 65533];
-        let e = Framing::SofhLe.frame_message(&mut long, order).unwrap_err();
+        let e = frame_message(&Framing::SofhLe, &mut long, order).unwrap_err();
         assert_eq!(
             e.to_string(),
             "message of 65533 bytes too long for --framing sofh-le"
         );
         assert_eq!(long.len(), 65533);
-        let e = Framing::Mdp3.frame_message(&mut long, order).unwrap_err();
-        assert!(e.to_string().contains("mdp3 is a packet framing"), "{e}");
-        assert_eq!(sofh_header(62, order), Some([0, 0, 0, 68, 0xeb, 0x50]));
-        assert_eq!(sofh_header(u32::MAX as usize, order), None);
+        // Too short to hold its own length field: said "too long", as ever.
+        let mut short = b"a".to_vec();
+        let e = frame_message(&parse("len=u16le@1,prefix=0"), &mut short, order).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "message of 1 bytes too long for --framing len=u16le@1,prefix=0"
+        );
+        let e = frame_message(&Framing::Mdp3, &mut long, order).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--framing mdp3 is a packet framing (a header per datagram): sbe encode writes a \
+             stream; use its message framing alone"
+        );
     }
 
     /// A datagram of `header` then `frames`.
@@ -1629,9 +1256,7 @@ mod tests {
         let frames: Vec<Vec<u8>> = (0..10u8)
             .map(|i| {
                 let mut m = vec![i; 1 + usize::from(i)];
-                Framing::SofhLe
-                    .frame_message(&mut m, ByteOrder::Little)
-                    .unwrap();
+                frame_message(&Framing::SofhLe, &mut m, ByteOrder::Little).unwrap();
                 m
             })
             .collect();
@@ -1749,7 +1374,7 @@ mod tests {
         let mut stream = Vec::new();
         for i in 0..5u8 {
             let mut m = vec![i; 4 + usize::from(i) * 3];
-            f.frame_message(&mut m, ByteOrder::Little).unwrap();
+            frame_message(&f, &mut m, ByteOrder::Little).unwrap();
             stream.extend(m);
         }
         let mut r = FrameReader::new(Trickle(&stream), f, ByteOrder::Little);

@@ -10,10 +10,11 @@ use clap::{Parser, Subcommand};
 
 use sbe_build::ir::Schema;
 use sbe_cli::capture::{self, Fail, Level, Origin, Term};
-use sbe_cli::framing::{FrameError, FrameReader, Framing};
+use sbe_cli::framing::{FrameError, FrameReader};
 use sbe_cli::multi::{Entry, MultiError, Schemas};
 use sbe_cli::otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_cli::otf::Codec;
+use sbe_rt::framing::Framing;
 
 /// Decode, encode, inspect and check SBE (Simple Binary Encoding) data
 /// from its XML schema alone.
@@ -208,7 +209,7 @@ offset, type and byte order), and \"schema\" says which (the path given).";
 
 /// `sbe decode --help`'s closing text: examples, captures, the custom framing syntax.
 fn decode_help() -> String {
-    format!("{DECODE_HELP}\n\n{}", sbe_cli::framing::CUSTOM_SYNTAX)
+    format!("{DECODE_HELP}\n\n{}", sbe_rt::framing::CUSTOM_SYNTAX)
 }
 
 fn parse_filter(s: &str) -> Result<Term, String> {
@@ -217,7 +218,7 @@ fn parse_filter(s: &str) -> Result<Term, String> {
 
 fn parse_framing(s: &str) -> Result<Framing, String> {
     s.parse()
-        .map_err(|e: sbe_cli::framing::UnknownFraming| e.to_string())
+        .map_err(|e| sbe_cli::framing::framing_error(s, &e))
 }
 
 fn main() -> ExitCode {
@@ -721,7 +722,9 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
         msg.clear();
         match codec.encode_value(&value, &mut msg) {
             Ok(_) => {
-                if let Err(e) = framing.frame_message(&mut msg, schema.byte_order) {
+                if let Err(e) =
+                    sbe_cli::framing::frame_message(&framing, &mut msg, schema.byte_order)
+                {
                     eprintln!("sbe encode: {input}:{start_line}: {e}");
                     ok = false;
                     continue;

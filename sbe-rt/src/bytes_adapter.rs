@@ -9,7 +9,11 @@
 //! `Bytes` derefs to one). Once those frames are dropped, the buffer's space
 //! is reused by the next `push`.
 //!
-//! Three kinds of framing are supported (see [`Framing`]):
+//! Any stream [`Framing`] is supported: a framer made with
+//! [`for_framing`](Framer::for_framing) splits by it with
+//! [`next_framed`](Framer::next_framed) (a packet framing, such as `mdp3`,
+//! is refused there: a stream has no datagram boundaries). Or each call
+//! says how:
 //!
 //! * **raw**: messages back to back; the caller says how long the message
 //!   at the front is, with a function of the buffered bytes
@@ -23,13 +27,14 @@
 //!   [`next_format_frame`](Framer::next_format_frame).
 //!
 //! ```
-//! use sbe_rt::{Framer, sofh::{write_sofh, SOFH_SBE_LE}};
+//! use sbe_rt::framing::{FrameFormat, SOFH_LEN, SOFH_SBE_LE};
+//! use sbe_rt::Framer;
 //!
 //! // Two SOFH frames, fed in awkward pieces.
 //! let mut stream = Vec::new();
 //! for body in [&b"first"[..], &b"second!"[..]] {
-//!     let mut header = [0u8; 6];
-//!     write_sofh(&mut header, body.len(), SOFH_SBE_LE)?;
+//!     let mut header = [0u8; SOFH_LEN];
+//!     FrameFormat::SOFH.write_header(&mut header, body.len(), SOFH_SBE_LE)?;
 //!     stream.extend_from_slice(&header);
 //!     stream.extend_from_slice(body);
 //! }
@@ -51,22 +56,7 @@
 pub use bytes::{Bytes, BytesMut};
 
 use crate::error::{Error, Result};
-use crate::framing::FrameFormat;
-
-/// How messages are delimited in a stream.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Framing {
-    /// Messages back to back, each sized by its own header, blocks, groups
-    /// and var data.
-    #[default]
-    Raw,
-    /// Each message behind a Simple Open Framing Header (see
-    /// [`sofh`](crate::sofh)): the same as `Format(FrameFormat::SOFH)`.
-    Sofh,
-    /// Each message in a frame of this format (see
-    /// [`framing`](crate::framing)).
-    Format(FrameFormat),
-}
+use crate::framing::{FrameFormat, Framing, FramingError};
 
 /// One message split off a stream.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -75,7 +65,7 @@ pub struct Frame {
     /// header removed). Shares the framer's memory: no copy was made.
     pub message: Bytes,
     /// The framing header's encoding type (e.g.
-    /// [`SOFH_SBE_LE`](crate::sofh::SOFH_SBE_LE)) with a framing that has
+    /// [`SOFH_SBE_LE`](crate::framing::SOFH_SBE_LE)) with a framing that has
     /// one, `None` with raw framing.
     pub encoding_type: Option<u16>,
 }
@@ -91,6 +81,9 @@ pub struct Frame {
 pub struct Framer {
     buf: BytesMut,
     max_frame_len: usize,
+    framing: Framing,
+    /// The framing's frame: `None` for raw.
+    format: Option<FrameFormat>,
 }
 
 impl Default for Framer {
@@ -100,19 +93,59 @@ impl Default for Framer {
 }
 
 impl Framer {
-    /// An empty framer, accepting frames of any length.
+    /// An empty framer of [`Framing::Raw`], accepting frames of any length.
     #[must_use]
     pub fn new() -> Self {
         Self::with_capacity(0)
     }
 
-    /// An empty framer whose buffer holds `capacity` bytes before growing.
+    /// An empty framer of [`Framing::Raw`] whose buffer holds `capacity`
+    /// bytes before growing.
     #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
         Framer {
             buf: BytesMut::with_capacity(capacity),
             max_frame_len: usize::MAX,
+            framing: Framing::Raw,
+            format: None,
         }
+    }
+
+    /// An empty framer that [`next_framed`](Self::next_framed) splits by
+    /// `framing`, a stream framing: a packet framing (`mdp3`, a custom one
+    /// with `packet=`) is a [`FramingError::Packet`], since a stream has no
+    /// datagram boundaries to find its packet headers at (split each
+    /// datagram with [`PacketFormat::packet`](crate::framing::PacketFormat::packet)).
+    ///
+    /// ```
+    /// use sbe_rt::framing::{Framing, FramingError};
+    /// use sbe_rt::Framer;
+    ///
+    /// let mut framer = Framer::for_framing("sofh-le".parse().unwrap())?;
+    /// assert_eq!(framer.framing(), Framing::SofhLe);
+    /// framer.push(&[5, 0, 0xfe, 0xca, 42]);
+    /// let frame = framer.next_framed(|_| Ok(None)).unwrap().unwrap();
+    /// assert_eq!((&frame.message[..], frame.encoding_type), (&[42][..], Some(0xCAFE)));
+    ///
+    /// assert_eq!(
+    ///     Framer::for_framing(Framing::Mdp3).unwrap_err(),
+    ///     FramingError::Packet { header_len: 12 }
+    /// );
+    /// # Ok::<(), FramingError>(())
+    /// ```
+    pub fn for_framing(framing: Framing) -> core::result::Result<Self, FramingError> {
+        let format = framing.stream_format()?;
+        Ok(Framer {
+            framing,
+            format,
+            ..Self::new()
+        })
+    }
+
+    /// The framing [`next_framed`](Self::next_framed) splits by.
+    #[must_use]
+    pub fn framing(&self) -> Framing {
+        self.framing
     }
 
     /// Sets the longest frame accepted (framing header included); a longer
@@ -314,12 +347,11 @@ impl Framer {
         split_frame(&mut self.buf, format, self.max_frame_len)
     }
 
-    /// Splits off the next message with the given framing: with
-    /// [`Framing::Raw`] as [`next_frame`](Self::next_frame) (with
-    /// `len_fn`), with [`Framing::Sofh`] as
-    /// [`next_sofh_frame`](Self::next_sofh_frame), with
-    /// [`Framing::Format`] as [`next_format_frame`](Self::next_format_frame)
-    /// (`len_fn` unused with both).
+    /// Splits off the next message by the framer's
+    /// [`framing`](Self::framing): with [`Framing::Raw`] as
+    /// [`next_frame`](Self::next_frame) (with `len_fn`), with any other as
+    /// [`next_format_frame`](Self::next_format_frame) of its
+    /// [`frame_format`](Framing::frame_format) (`len_fn` unused).
     ///
     /// ```
     /// use sbe_rt::{Framer, Framing, Result};
@@ -328,27 +360,27 @@ impl Framer {
     ///     Ok(buf.first().map(|&n| usize::from(n)))
     /// }
     ///
-    /// let mut framer = Framer::new();
-    /// framer.push(&[0, 0, 0, 7, 0x5b, 0xe0, 42]);
-    /// let frame = framer.next_framed(Framing::Sofh, len)?.unwrap();
+    /// let mut sofh = Framer::for_framing(Framing::Sofh).unwrap();
+    /// sofh.push(&[0, 0, 0, 7, 0x5b, 0xe0, 42]);
+    /// let frame = sofh.next_framed(len)?.unwrap();
     /// assert_eq!((&frame.message[..], frame.encoding_type), (&[42][..], Some(0x5be0)));
     ///
-    /// framer.push(&[2, 9]);
-    /// let frame = framer.next_framed(Framing::Raw, len)?.unwrap();
+    /// let mut raw = Framer::new();
+    /// raw.push(&[2, 9]);
+    /// let frame = raw.next_framed(len)?.unwrap();
     /// assert_eq!((&frame.message[..], frame.encoding_type), (&[2, 9][..], None));
     /// # Ok::<(), sbe_rt::Error>(())
     /// ```
-    pub fn next_framed<F>(&mut self, framing: Framing, len_fn: F) -> Result<Option<Frame>>
+    pub fn next_framed<F>(&mut self, len_fn: F) -> Result<Option<Frame>>
     where
         F: FnOnce(&[u8]) -> Result<Option<usize>>,
     {
-        match framing {
-            Framing::Raw => Ok(self.next_frame(len_fn)?.map(|message| Frame {
+        match self.format {
+            None => Ok(self.next_frame(len_fn)?.map(|message| Frame {
                 message,
                 encoding_type: None,
             })),
-            Framing::Sofh => self.next_sofh_frame(),
-            Framing::Format(format) => self.next_format_frame(&format),
+            Some(format) => self.next_format_frame(&format),
         }
     }
 }
@@ -456,8 +488,7 @@ where
 mod tests {
     extern crate alloc;
     use super::*;
-    use crate::framing::{Counts, Expect, LengthField};
-    use crate::sofh::{write_sofh, SOFH_LEN, SOFH_SBE_BE, SOFH_SBE_LE};
+    use crate::framing::{Counts, Expect, LengthField, SOFH_LEN, SOFH_SBE_BE, SOFH_SBE_LE};
     use crate::wire::get_u16_le;
     use alloc::vec::Vec;
 
@@ -526,7 +557,9 @@ mod tests {
         for (i, m) in messages.iter().enumerate() {
             let mut header = [0u8; SOFH_LEN];
             let encoding = if i % 2 == 0 { SOFH_SBE_LE } else { SOFH_SBE_BE };
-            write_sofh(&mut header, m.len(), encoding).unwrap();
+            FrameFormat::SOFH
+                .write_header(&mut header, m.len(), encoding)
+                .unwrap();
             stream.extend_from_slice(&header);
             stream.extend_from_slice(m);
         }
@@ -539,11 +572,11 @@ mod tests {
         messages.push(Vec::new()); // an empty body is a valid 6-byte frame
         let stream = sofh_stream(&messages);
         for chunk_len in [1, 2, 3, 5, 6, 7, 11, 100, stream.len()] {
-            let mut framer = Framer::new();
+            let mut framer = Framer::for_framing(Framing::Sofh).unwrap();
             let mut got = Vec::new();
             for chunk in stream.chunks(chunk_len) {
                 framer.push(chunk);
-                while let Some(frame) = framer.next_framed(Framing::Sofh, toy_len).unwrap() {
+                while let Some(frame) = framer.next_framed(toy_len).unwrap() {
                     let expected = if got.len() % 2 == 0 {
                         SOFH_SBE_LE
                     } else {
@@ -620,8 +653,10 @@ mod tests {
             expected: Expect::Either(SOFH_SBE_LE, SOFH_SBE_BE),
         };
         assert_eq!(framer.next_sofh_frame(), Err(err));
-        assert_eq!(framer.next_framed(Framing::Sofh, toy_len), Err(err));
-        assert_eq!(framer.buffered(), 11);
+        let mut sofh = Framer::for_framing(Framing::Sofh).unwrap();
+        sofh.push(framer.pending());
+        assert_eq!(sofh.next_framed(toy_len), Err(err));
+        assert_eq!((framer.buffered(), sofh.buffered()), (11, 11));
         assert_eq!(
             alloc::string::ToString::to_string(&err),
             "not a SOFH header: encoding type 0x0100, expected 0xeb50 or 0x5be0"
@@ -671,15 +706,16 @@ mod tests {
         ];
         for format in formats {
             let stream = format_stream(&format, &messages);
+            let framing = Framing::Custom {
+                packet: None,
+                frame: format,
+            };
             for chunk_len in [1, 2, 3, 5, 8, 13, 100, stream.len()] {
-                let mut framer = Framer::new();
+                let mut framer = Framer::for_framing(framing).unwrap();
                 let mut got = Vec::new();
                 for chunk in stream.chunks(chunk_len) {
                     framer.push(chunk);
-                    while let Some(frame) = framer
-                        .next_framed(Framing::Format(format), toy_len)
-                        .unwrap()
-                    {
+                    while let Some(frame) = framer.next_framed(toy_len).unwrap() {
                         assert_eq!(
                             frame.encoding_type,
                             format.encoding.map(|_| format.default_encoding_type())
@@ -722,6 +758,43 @@ mod tests {
                 encoding_type: 0x5b50,
                 expected: Expect::Either(0xCAFE, 0xEB50)
             })
+        );
+    }
+
+    #[test]
+    fn for_framing_takes_stream_framings_and_refuses_packet_ones() {
+        for framing in [Framing::Mdp3, "packet=16,len=u16le".parse().unwrap()] {
+            let header_len = framing.packet_format().unwrap().header_len;
+            assert_eq!(
+                Framer::for_framing(framing).unwrap_err(),
+                FramingError::Packet { header_len }
+            );
+        }
+        assert_eq!(Framer::new().framing(), Framing::Raw);
+        assert_eq!(
+            Framer::for_framing(Framing::Raw).unwrap().framing(),
+            Framing::Raw
+        );
+        // Each stream framing splits what its frame_format writes.
+        let messages: Vec<Vec<u8>> = (0..5).map(toy_message).collect();
+        for framing in [Framing::Sofh, Framing::SofhLe] {
+            let format = framing.frame_format().unwrap();
+            let mut framer = Framer::for_framing(framing).unwrap();
+            assert_eq!(framer.framing(), framing);
+            framer.push(&format_stream(&format, &messages));
+            let mut got = Vec::new();
+            while let Some(frame) = framer.next_framed(|_| Ok(None)).unwrap() {
+                got.push(frame.message);
+            }
+            assert_eq!(got, messages, "{framing}");
+        }
+        // Raw asks the length function.
+        let mut raw = Framer::for_framing(Framing::Raw).unwrap();
+        raw.push(&messages[0]);
+        let frame = raw.next_framed(toy_len).unwrap().unwrap();
+        assert_eq!(
+            (frame.message, frame.encoding_type),
+            (messages[0].clone().into(), None)
         );
     }
 

@@ -22,6 +22,13 @@
 //! | [`FrameFormat::MDP3_MESSAGE`] | CME MDP3 message: u16 LE `MsgSize` counting the whole frame (2 bytes) |
 //! | [`PacketFormat::MDP3`] | CME MDP3 datagram: a 12-byte header ([`Mdp3PacketHeader`]), then `MDP3_MESSAGE` frames |
 //!
+//! [`Framing`] names a framing as a whole, as `sbe --framing` spells it: a
+//! preset (`raw`, `sofh`, `sofh-le`, `mdp3`) or a custom form composed of
+//! these parts (`len=u16le,enc=u16le=0xcafe/0xeb50`). It parses and prints
+//! without allocation, and is what the `Framer`, the tokio codec and the
+//! `sbe` command take; a packet framing where a stream is framed is a
+//! [`FramingError`].
+//!
 //! Everything here works on `&[u8]`, needs no allocation and no feature,
 //! and never panics or reads outside the slice: a length that cannot be
 //! right (shorter than the frame's own fields, zero, longer than what is
@@ -69,8 +76,24 @@ use crate::wire::{
     get_u16_be, get_u16_le, get_u32_le, get_u64_le, put_u16_be, put_u16_le, put_u32_be, put_u32_le,
 };
 
+mod spec;
+pub use spec::{
+    sofh_encoding, CustomItem, Framing, FramingError, UnknownFraming, UnknownFramingKind,
+    CUSTOM_SYNTAX,
+};
+
+/// Length of a Simple Open Framing Header: 6 bytes (a u32 length, a u16
+/// encoding type; see [`FrameFormat::SOFH`]).
+pub const SOFH_LEN: usize = 6;
+
+/// SOFH encoding type of SBE 1.0 little-endian messages: `0xEB50`.
+pub const SOFH_SBE_LE: u16 = 0xEB50;
+
+/// SOFH encoding type of SBE 1.0 big-endian messages: `0x5BE0`.
+pub const SOFH_SBE_BE: u16 = 0x5BE0;
+
 /// Encoding type of CME iLink 3 frames: `0xCAFE` (B3 EntryPoint uses the
-/// SBE 1.0 little-endian value, [`SOFH_SBE_LE`](crate::sofh::SOFH_SBE_LE)).
+/// SBE 1.0 little-endian value, [`SOFH_SBE_LE`]).
 pub const ILINK3_ENCODING: u16 = 0xCAFE;
 
 /// Byte order of a framing field.
@@ -449,17 +472,44 @@ impl fmt::Display for FormatError {
 impl core::error::Error for FormatError {}
 
 impl FrameFormat {
-    /// The FIX Simple Open Framing Header: u32 big-endian length counting
-    /// the whole frame, u16 big-endian encoding type `0xEB50` (SBE 1.0
-    /// little-endian) or `0x5BE0` (big-endian); 6 bytes.
+    /// The FIX Simple Open Framing Header, 6 bytes in front of each
+    /// message, always big-endian:
+    ///
+    /// | offset | type | meaning |
+    /// |---|---|---|
+    /// | 0 | uint32 | message length: the **whole frame**, these 6 bytes included |
+    /// | 4 | uint16 | encoding type: [`SOFH_SBE_LE`] (`0xEB50`) for SBE 1.0 little-endian, [`SOFH_SBE_BE`] (`0x5BE0`) for SBE big-endian |
+    ///
+    /// Either encoding type is accepted; another one means the bytes are
+    /// most likely not SOFH-framed at all, and is an
+    /// [`Error::FrameEncoding`] before the length is even looked at.
+    ///
+    /// ```
+    /// use sbe_rt::framing::{FrameFormat, FrameHeader, SOFH_LEN, SOFH_SBE_LE};
+    ///
+    /// let message = [1u8, 2, 3];
+    /// let mut frame = [0u8; SOFH_LEN + 3];
+    /// frame[SOFH_LEN..].copy_from_slice(&message);
+    /// let len = FrameFormat::SOFH.write_header(&mut frame, message.len(), SOFH_SBE_LE)?;
+    /// assert_eq!(len, 9);
+    /// assert_eq!(frame[..SOFH_LEN], [0, 0, 0, 9, 0xeb, 0x50]);
+    ///
+    /// let header = FrameFormat::SOFH.read_header(&frame, usize::MAX)?.expect("6 bytes are there");
+    /// assert_eq!(header, FrameHeader {
+    ///     length: 9, encoding_type: Some(SOFH_SBE_LE), frame_len: 9, padded_len: 9,
+    /// });
+    /// assert_eq!(FrameFormat::SOFH.message_range(&header), SOFH_LEN..9);
+    /// assert_eq!(FrameFormat::SOFH.split(&frame)?.expect("all there").message, message);
+    /// # Ok::<(), sbe_rt::Error>(())
+    /// ```
     pub const SOFH: FrameFormat = FrameFormat {
-        prefix_len: 6,
+        prefix_len: SOFH_LEN,
         length: LengthField::u32_be(0),
         counts: Counts::Frame,
         encoding: Some(EncodingField::new(
             4,
             Endian::Big,
-            Expect::Either(crate::sofh::SOFH_SBE_LE, crate::sofh::SOFH_SBE_BE),
+            Expect::Either(SOFH_SBE_LE, SOFH_SBE_BE),
         )),
         align: 1,
     };
@@ -474,7 +524,7 @@ impl FrameFormat {
         encoding: Some(EncodingField::new(
             2,
             Endian::Little,
-            Expect::Either(ILINK3_ENCODING, crate::sofh::SOFH_SBE_LE),
+            Expect::Either(ILINK3_ENCODING, SOFH_SBE_LE),
         )),
         align: 1,
     };
@@ -1193,7 +1243,6 @@ impl Mdp3PacketHeader {
 mod tests {
     extern crate alloc;
     use super::*;
-    use crate::sofh::{SOFH_SBE_BE, SOFH_SBE_LE};
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -1257,6 +1306,122 @@ mod tests {
         );
         assert_eq!(PacketFormat::MDP3.header_len, 12);
         assert_eq!(PacketFormat::MDP3.frame, FrameFormat::MDP3_MESSAGE);
+    }
+
+    // SOFH: what the former `sofh` module's `read_sofh` / `write_sofh`
+    // checked, through `FrameFormat::SOFH`.
+
+    #[test]
+    fn sofh_round_trip() {
+        let sofh = FrameFormat::SOFH;
+        let mut buf = [0xffu8; 8];
+        assert_eq!(sofh.write_header(&mut buf, 62, SOFH_SBE_LE), Ok(68));
+        // The example in the FIX corpus: a 68-byte file starts 00000044 eb50.
+        assert_eq!(buf, [0, 0, 0, 0x44, 0xeb, 0x50, 0xff, 0xff]);
+        let h = sofh.read_header(&buf, usize::MAX).unwrap().unwrap();
+        assert_eq!(
+            h,
+            FrameHeader {
+                length: 68,
+                encoding_type: Some(SOFH_SBE_LE),
+                frame_len: 68,
+                padded_len: 68
+            }
+        );
+        assert_eq!(sofh.message_range(&h).len(), 62);
+
+        assert_eq!(sofh.write_header(&mut buf, 0, SOFH_SBE_BE), Ok(SOFH_LEN));
+        let h = sofh.read_header(&buf[..6], usize::MAX).unwrap().unwrap();
+        assert_eq!(
+            (h.length, h.encoding_type, h.frame_len),
+            (6, Some(SOFH_SBE_BE), 6)
+        );
+        assert_eq!(sofh.message_range(&h), 6..6);
+        let empty = sofh.split(&buf[..6]).unwrap().unwrap();
+        assert_eq!((empty.message, empty.len), (&[][..], 6));
+        // Both SBE encoding types, and nothing else, are SOFH's.
+        assert_eq!(sofh.check_encoding(Some(SOFH_SBE_LE)), Ok(()));
+        assert_eq!(sofh.check_encoding(Some(SOFH_SBE_BE)), Ok(()));
+        assert_eq!(
+            sofh.check_encoding(Some(1)),
+            Err(Error::FrameEncoding {
+                encoding_type: 1,
+                expected: Expect::Either(SOFH_SBE_LE, SOFH_SBE_BE)
+            })
+        );
+        assert_eq!(sofh.header_len(), SOFH_LEN);
+        assert_eq!(sofh.default_encoding_type(), SOFH_SBE_LE);
+    }
+
+    #[test]
+    fn sofh_short_or_bad_headers() {
+        let sofh = FrameFormat::SOFH;
+        for n in 0..SOFH_LEN {
+            let buf = [0, 0, 0, 6, 0xeb, 0x50];
+            assert_eq!(sofh.read_header(&buf[..n], usize::MAX), Ok(None));
+            assert_eq!(sofh.split(&buf[..n]), Ok(None));
+        }
+        for len in 0..6u8 {
+            let err = Error::FrameLength {
+                length: u64::from(len),
+                min: 6,
+                max: u64::from(u32::MAX),
+            };
+            let buf = [0, 0, 0, len, 0xeb, 0x50];
+            assert_eq!(sofh.read_header(&buf, usize::MAX), Err(err));
+            assert_eq!(sofh.split(&buf), Err(err));
+        }
+        let h = sofh
+            .read_header(&[0xff, 0xff, 0xff, 0xff, 0x5b, 0xe0], usize::MAX)
+            .unwrap()
+            .unwrap();
+        assert_eq!(h.frame_len, u32::MAX as usize);
+        // The encoding type is checked before the length: a raw message
+        // header read as a SOFH (754,974,976 bytes of encoding type 0x0100)
+        // is not SOFH-framed, whatever its length says.
+        assert_eq!(
+            sofh.read_header(&[45, 0, 1, 0, 1, 0, 0, 0], usize::MAX),
+            Err(Error::FrameEncoding {
+                encoding_type: 0x0100,
+                expected: Expect::Either(SOFH_SBE_LE, SOFH_SBE_BE)
+            })
+        );
+        assert!(sofh.read_header(&[0, 0, 0, 0, 0, 0], usize::MAX).is_err());
+    }
+
+    #[test]
+    fn sofh_write_errors() {
+        let sofh = FrameFormat::SOFH;
+        let mut small = [0u8; 5];
+        assert_eq!(
+            sofh.write_header(&mut small, 1, SOFH_SBE_LE),
+            Err(Error::Truncated {
+                needed: 6,
+                available: 5
+            })
+        );
+        assert_eq!(small, [0; 5]);
+        let mut buf = [0u8; 6];
+        // A frame longer than u32::MAX bytes, the 6 header bytes included.
+        assert_eq!(
+            sofh.write_header(&mut buf, u32::MAX as usize - 5, SOFH_SBE_LE),
+            Err(Error::FrameLength {
+                length: u64::from(u32::MAX) + 1,
+                min: 6,
+                max: u64::from(u32::MAX)
+            })
+        );
+        assert_eq!(sofh.encoded_len(u32::MAX as usize - 5), None);
+        assert_eq!(buf, [0; 6], "nothing written");
+        assert_eq!(
+            sofh.write_header(&mut buf, u32::MAX as usize - 6, SOFH_SBE_LE),
+            Ok(u32::MAX as usize)
+        );
+        assert_eq!(buf, [0xff, 0xff, 0xff, 0xff, 0xeb, 0x50]);
+        // Not an SBE encoding type: refused, nothing written.
+        let mut buf = [0u8; 6];
+        assert!(sofh.write_header(&mut buf, 1, 0x0100).is_err());
+        assert_eq!(buf, [0; 6]);
     }
 
     #[test]

@@ -26,15 +26,19 @@
 //!   JSON are two visitors, and any other output format can be one;
 //! * `JsonWriter` (feature `alloc`): the compact JSON writer behind the
 //!   generated `to_json`, and the visitor that writes FORMAT.md's JSON;
-//! * [`sofh`]: the Simple Open Framing Header;
 //! * [`framing`]: venue framings composed from their parts
 //!   ([`FrameFormat`](framing::FrameFormat): prefix, length field, what it
-//!   counts, encoding type, alignment; presets `SOFH`, `SOFH_LE`,
-//!   `MDP3_MESSAGE`) and datagrams of them
-//!   ([`PacketFormat`](framing::PacketFormat), preset `MDP3`);
+//!   counts, encoding type, alignment; presets `SOFH` (the Simple Open
+//!   Framing Header, with `SOFH_LEN`, `SOFH_SBE_LE`, `SOFH_SBE_BE`),
+//!   `SOFH_LE`, `MDP3_MESSAGE`) and datagrams of them
+//!   ([`PacketFormat`](framing::PacketFormat), preset `MDP3`); and
+//!   [`Framing`] (re-exported here), a framing as a whole as
+//!   `sbe --framing` spells it (`raw`, `sofh`, `sofh-le`, `mdp3`, or a
+//!   custom form such as `len=u16le,enc=u16le=0xcafe/0xeb50`), which the
+//!   `Framer`, the codec and the `sbe` command take;
 //! * `Framer` (feature `bytes`): splits a byte stream into messages as
-//!   `bytes::Bytes` without copying; the `bytes` crate is re-exported as
-//!   `sbe_rt::bytes`;
+//!   `bytes::Bytes` without copying, by any stream `Framing`; the `bytes`
+//!   crate is re-exported as `sbe_rt::bytes`;
 //! * `FrameCodec` (feature `tokio`): a tokio-util `Decoder`/`Encoder` of
 //!   any stream framing, yielding `Bytes` messages; `tokio_util` is
 //!   re-exported as `sbe_rt::tokio_util`;
@@ -139,7 +143,6 @@ pub mod framing;
 pub mod group;
 pub mod null;
 pub mod sections;
-pub mod sofh;
 pub mod text;
 pub mod visit;
 pub mod wire;
@@ -155,6 +158,7 @@ pub mod tokio_codec;
 
 pub use error::{Error, Result};
 pub use float::{JavaDouble, JavaFloat};
+pub use framing::Framing;
 pub use null::non_null;
 pub use wire::*;
 
@@ -166,7 +170,7 @@ pub use ::bytes;
 #[cfg(feature = "tokio")]
 pub use ::tokio_util;
 #[cfg(feature = "bytes")]
-pub use bytes_adapter::{Frame, Framer, Framing};
+pub use bytes_adapter::{Frame, Framer};
 #[cfg(feature = "tokio")]
 pub use tokio_codec::{CodecError, FrameCodec};
 

@@ -67,7 +67,7 @@ use tokio_util::codec::{Decoder, Encoder};
 
 use crate::bytes_adapter::split_frame;
 use crate::error::Error;
-use crate::framing::FrameFormat;
+use crate::framing::{Endian, FrameFormat, Framing, FramingError};
 
 /// The longest frame a [`FrameCodec`] accepts by default: 8 MiB.
 pub const DEFAULT_MAX_FRAME_LEN: usize = 8 << 20;
@@ -92,6 +92,41 @@ impl FrameCodec {
             max_frame_len: DEFAULT_MAX_FRAME_LEN,
             encoding_type: format.default_encoding_type(),
         }
+    }
+
+    /// A codec of `framing`'s frames for messages of a schema of byte order
+    /// `order`, writing the encoding type
+    /// [`Framing::encoding_type`]`(order)` (for `sofh`, the SOFH encoding
+    /// type of the byte order; decoding accepts both, as
+    /// [`FrameFormat::SOFH`] does). A packet framing is a
+    /// [`FramingError::Packet`] (a stream has no datagram boundaries), and
+    /// `raw` a [`FramingError::Raw`] (a codec cannot size a message by its
+    /// content: split raw streams with the `Framer` and a length function).
+    ///
+    /// ```
+    /// use sbe_rt::bytes::BytesMut;
+    /// use sbe_rt::framing::{Endian, Framing, FramingError};
+    /// use sbe_rt::tokio_codec::FrameCodec;
+    /// use sbe_rt::tokio_util::codec::Encoder;
+    ///
+    /// let mut codec = FrameCodec::for_framing(Framing::Sofh, Endian::Big)?;
+    /// let mut wire = BytesMut::new();
+    /// codec.encode(&b"x"[..], &mut wire).unwrap();
+    /// assert_eq!(wire[..], [0, 0, 0, 7, 0x5b, 0xe0, b'x']);
+    /// assert_eq!(
+    ///     FrameCodec::for_framing(Framing::Mdp3, Endian::Little),
+    ///     Err(FramingError::Packet { header_len: 12 })
+    /// );
+    /// assert_eq!(FrameCodec::for_framing(Framing::Raw, Endian::Little), Err(FramingError::Raw));
+    /// # Ok::<(), FramingError>(())
+    /// ```
+    pub fn for_framing(framing: Framing, order: Endian) -> Result<Self, FramingError> {
+        let format = framing.stream_format()?.ok_or(FramingError::Raw)?;
+        let codec = Self::new(format);
+        Ok(match framing.encoding_type(order) {
+            Some(encoding_type) => codec.encoding_type(encoding_type),
+            None => codec,
+        })
     }
 
     /// Sets the longest frame (prefix included) decoded or encoded; a
@@ -381,6 +416,42 @@ mod tests {
         let mut inside = FrameCodec::new(FrameFormat::new(0, LengthField::u16_le(2)));
         assert!(inside.encode(&b"abc"[..], &mut wire).is_err());
         assert_eq!(wire.len(), 9);
+    }
+
+    #[test]
+    fn for_framing_takes_stream_framings_and_their_encoding_types() {
+        let cases: [(&str, Endian, &[u8]); 5] = [
+            ("sofh", Endian::Little, b"\0\0\0\x07\xeb\x50x"),
+            ("sofh", Endian::Big, b"\0\0\0\x07\x5b\xe0x"),
+            ("sofh-le", Endian::Big, b"\x05\0\xfe\xcax"),
+            (
+                "len=u16le,enc=u16le=0xeb50",
+                Endian::Little,
+                b"\x05\0\x50\xebx",
+            ),
+            (
+                "len=u32be,counts=message,align=8",
+                Endian::Little,
+                b"\0\0\0\x01x\0\0\0",
+            ),
+        ];
+        for (text, order, want) in cases {
+            let framing: Framing = text.parse().unwrap();
+            let mut codec = FrameCodec::for_framing(framing, order).unwrap();
+            assert_eq!(Some(*codec.format()), framing.frame_format());
+            let mut wire = BytesMut::new();
+            codec.encode(&b"x"[..], &mut wire).unwrap();
+            assert_eq!(&wire[..], want, "{text}");
+            assert_eq!(codec.decode(&mut wire).unwrap().as_deref(), Some(&b"x"[..]));
+        }
+        assert_eq!(
+            FrameCodec::for_framing("packet=8,len=u16le".parse().unwrap(), Endian::Little),
+            Err(FramingError::Packet { header_len: 8 })
+        );
+        assert_eq!(
+            FrameCodec::for_framing(Framing::Raw, Endian::Little),
+            Err(FramingError::Raw)
+        );
     }
 
     #[test]

@@ -27,8 +27,9 @@ use std::net::SocketAddr;
 
 use crate::multi::MultiError;
 use sbe_build::ir::ByteOrder;
+use sbe_rt::framing::Framing;
 
-use crate::framing::{Datagram, FrameError, Framing, StreamSplitter};
+use crate::framing::{Datagram, FrameError, StreamSplitter};
 use crate::otf::json::{write_int, write_str};
 
 pub use file::{sniff, CaptureError, CaptureReader, Format, Packet};
