@@ -15,7 +15,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::blocks::{data_layout, Block, GroupIdents};
-use super::decoder::Shape;
+use super::decoder::{Kind, Shape};
 use super::values::{at_least, uint_slot};
 use super::Ctx;
 use crate::ir::{Data, Group};
@@ -58,7 +58,7 @@ pub(super) struct SectionRead {
 /// as the decoder's accessor makes it.
 pub(super) fn group_at(shape: &Shape, section: usize, g: &Group, iter: &Ident) -> SectionRead {
     let field = group_field(section);
-    let (expr, kept) = if shape.lazy {
+    let (expr, kept) = if shape.kind == Kind::LazyRoot {
         let next = section + 1;
         (
             quote!(#iter::open(self.buf, self.sbe_at(#section), self.version, self.sec.slot(#next))),
@@ -77,7 +77,7 @@ pub(super) fn group_at(shape: &Shape, section: usize, g: &Group, iter: &Ident) -
 
 /// The bytes of var data `j` as the decoder's accessor finds them.
 pub(super) fn data_bytes(shape: &Shape, j: usize) -> SectionRead {
-    if shape.lazy {
+    if shape.kind == Kind::LazyRoot {
         let reader = data_reader(j);
         SectionRead {
             expr: quote!(self.#reader()),
