@@ -440,7 +440,7 @@ fn wrap_at_fn(
     };
     // A group entry's block length was checked with the group's dimension.
     let block_length_check = if shape.kind.is_root() {
-        quote!(::sbe_rt::codec::check_block_length(block_length, Self::required(version))?;)
+        quote!(::sbe_rt::__private::codec::check_block_length(block_length, Self::required(version))?;)
     } else {
         TokenStream::new()
     };
@@ -453,7 +453,7 @@ fn wrap_at_fn(
         ),
         FieldBytes::Base => (
             TokenStream::new(),
-            quote!(let base = ::sbe_rt::codec::block_at::<#base_len>(buf, start, block_length)?;),
+            quote!(let base = ::sbe_rt::__private::codec::block_at::<#base_len>(buf, start, block_length)?;),
         ),
         FieldBytes::Block => (
             quote!(let block = ::sbe_rt::slice(buf, start, block_length)?;),
@@ -461,7 +461,7 @@ fn wrap_at_fn(
         ),
         FieldBytes::BaseAndBlock => (
             quote!(let block = ::sbe_rt::slice(buf, start, block_length)?;),
-            quote!(let base = ::sbe_rt::codec::array_at::<#base_len>(block, 0)?;),
+            quote!(let base = ::sbe_rt::__private::codec::array_at::<#base_len>(block, 0)?;),
         ),
     };
     let mut_pos = if let Kind::VarEntry { .. } = shape.kind {
@@ -516,7 +516,7 @@ fn root_items(ctx: &Ctx, b: &Block, m: &Message, shape: &Shape) -> TokenStream {
         #[inline]
         pub fn decode(buf: &'a [u8]) -> ::sbe_rt::Result<Self> {
             let (header, body, block_length, template_id, version) = read_header(buf)?;
-            ::sbe_rt::codec::check_template_id(template_id, Self::TEMPLATE_ID)?;
+            ::sbe_rt::__private::codec::check_template_id(template_id, Self::TEMPLATE_ID)?;
             Self::wrap_at(header, body, 0, block_length, version)
         }
 

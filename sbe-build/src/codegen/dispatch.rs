@@ -97,7 +97,7 @@ fn read_header_fn(ctx: &Ctx) -> TokenStream {
         TokenStream::new()
     } else {
         quote! {
-            ::sbe_rt::codec::check_schema_id(#schema_id, SCHEMA_ID)?;
+            ::sbe_rt::__private::codec::check_schema_id(#schema_id, SCHEMA_ID)?;
         }
     };
     let header_decoder = ctx.header_type("Decoder");
@@ -110,7 +110,7 @@ fn read_header_fn(ctx: &Ctx) -> TokenStream {
             let h = #header_decoder::wrap(buf)?;
             #check
             let body = buf.get(HEADER_LENGTH..).unwrap_or_default();
-            ::core::result::Result::Ok((h, body, ::sbe_rt::codec::to_usize(#block_length), #template_id, u32::try_from(#version).unwrap_or(u32::MAX)))
+            ::core::result::Result::Ok((h, body, ::sbe_rt::__private::codec::to_usize(#block_length), #template_id, u32::try_from(#version).unwrap_or(u32::MAX)))
         }
     }
 }
@@ -214,7 +214,7 @@ fn to_json_fn(
     } else if no_messages {
         quote! {
             /// The message as JSON (this schema has no messages).
-            pub fn to_json(&self) -> ::sbe_rt::codec::String {
+            pub fn to_json(&self) -> ::sbe_rt::__private::alloc::string::String {
                 match self {
                     #empty_arms
                 }
@@ -223,7 +223,7 @@ fn to_json_fn(
     } else {
         quote! {
             /// The message as JSON: `{"message": NAME, "header": {...}, "body": {...}}`.
-            pub fn to_json(&self) -> ::sbe_rt::codec::String {
+            pub fn to_json(&self) -> ::sbe_rt::__private::alloc::string::String {
                 let mut w = ::sbe_rt::JsonWriter::with_capacity(256);
                 w.begin_object();
                 match self {

@@ -106,8 +106,8 @@ fn message_wrap_fn(
         pub fn wrap(buf: &'a mut [u8]) -> ::sbe_rt::Result<Self> {
             let total = buf.len();
             ::sbe_rt::check_len(buf, #need)?;
-            let (hdr, rest) = ::sbe_rt::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
-            let (block, tail) = ::sbe_rt::codec::split_array_mut::<#block_length>(rest)?;
+            let (hdr, rest) = ::sbe_rt::__private::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
+            let (block, tail) = ::sbe_rt::__private::codec::split_array_mut::<#block_length>(rest)?;
             *hdr = [0; HEADER_LENGTH];
             *block = [0; #block_length];
             let mut h = #header_encoder { buf: hdr };
@@ -227,8 +227,8 @@ fn group_new_fn(
     quote! {
         #[inline]
         fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::sbe_rt::Result<Self> {
-            ::sbe_rt::codec::check_count(count, #max_count)?;
-            let dim = ::sbe_rt::codec::take_zeroed::<#dim_len>(tail, #dim_need)?;
+            ::sbe_rt::__private::codec::check_count(count, #max_count)?;
+            let dim = ::sbe_rt::__private::codec::take_zeroed::<#dim_len>(tail, #dim_need)?;
             #put_block_length
             ::core::result::Result::Ok(Self { tail, dim, #buf_init count, written: 0, reserve, #step_init })
         }
@@ -268,7 +268,7 @@ fn next_entry_fn(ctx: &Ctx, b: &Block, buf_set: TokenStream) -> TokenStream {
         #[inline]
         pub fn next_entry(&mut self) -> ::sbe_rt::Result<&mut Self> {
             #advance_all
-            #buf_set ::sbe_rt::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
+            #buf_set ::sbe_rt::__private::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
             #step_reset
             ::core::result::Result::Ok(self)
         }
@@ -402,9 +402,9 @@ fn data_writers(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
             #[inline(always)]
             pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::sbe_rt::Result<&mut Self> {
                 let v = v.as_ref();
-                let n = ::sbe_rt::codec::check_length(v.len(), #max_length)?;
+                let n = ::sbe_rt::__private::codec::check_length(v.len(), #max_length)?;
                 self.advance(#section)?;
-                let prefix = ::sbe_rt::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)?;
+                let prefix = ::sbe_rt::__private::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)?;
                 #put_length(prefix, #length_offset, n as #length_type);
                 self.step = #next;
                 ::core::result::Result::Ok(self)
@@ -415,7 +415,7 @@ fn data_writers(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
 }
 
 /// `advance`: the sections before `k` written, empty where not written
-/// yet (`sbe_rt::codec::advance`, given each section's empty bytes).
+/// yet (`sbe_rt::__private::codec::advance`, given each section's empty bytes).
 fn advance_fns(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
     let tail_place = tail.place();
     let empty_sections = (0..b.sections()).map(|section| {
@@ -428,7 +428,7 @@ fn advance_fns(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
         /// Writes the sections before `k` that are not written yet, empty.
         #[inline(always)]
         fn advance(&mut self, k: usize) -> ::sbe_rt::Result<()> {
-            ::sbe_rt::codec::advance(&mut self.step, k, &mut #tail_place, &[#(#empty_sections),*])
+            ::sbe_rt::__private::codec::advance(&mut self.step, k, &mut #tail_place, &[#(#empty_sections),*])
         }
     }
 }

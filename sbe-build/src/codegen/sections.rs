@@ -7,7 +7,7 @@
 //! found again when iterated), var data as its bytes (`d{j}`).
 //!
 //! A message's root decoder finds them lazily, through an
-//! `sbe_rt::sections::Sections` cache of where each starts once known;
+//! `sbe_rt::__private::sections::Sections` cache of where each starts once known;
 //! what the generated code adds is `sbe_step`, where each of its sections
 //! ends, and `sbe_d{j}`, which reads var data `j` through the cache.
 
@@ -108,7 +108,7 @@ fn var_data_call(ctx: &Ctx, d: &Data, what: TokenStream) -> TokenStream {
     // to: a root decoder's reader may be handed a start not known yet.
     quote! {{
         let n = #length.get(::sbe_rt::slice(buf, pos, #data_offset)?);
-        ::sbe_rt::codec::#what(buf, pos + #data_offset, n, #max_length)
+        ::sbe_rt::__private::codec::#what(buf, pos + #data_offset, n, #max_length)
     }}
 }
 
@@ -184,8 +184,8 @@ pub(super) fn cache_field(b: &Block) -> (TokenStream, TokenStream) {
     let sections = b.sections();
     let slots = sections + 1;
     (
-        quote!(sec: ::sbe_rt::sections::Sections<#slots>,),
-        quote!(sec: ::sbe_rt::sections::Sections::new(pos),),
+        quote!(sec: ::sbe_rt::__private::sections::Sections<#slots>,),
+        quote!(sec: ::sbe_rt::__private::sections::Sections::new(pos),),
     )
 }
 
@@ -215,7 +215,7 @@ fn step_arms(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> (TokenStream, bool
     (arms, uses_version)
 }
 
-/// A root decoder's lazy section lookup (`sbe_rt::sections` holds the
+/// A root decoder's lazy section lookup (`sbe_rt::__private::sections` holds the
 /// cache and the walk): `sbe_step`, the one step that differs per message,
 /// `sbe_at`, and the var data readers.
 pub(super) fn lazy_fns(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStream {
@@ -241,7 +241,7 @@ pub(super) fn lazy_fns(ctx: &Ctx, b: &Block, groups: &[GroupIdents]) -> TokenStr
             #unused
             ::core::result::Result::Ok(match j {
                 #step_arms
-                _ => return ::core::result::Result::Err(::sbe_rt::codec::no_section(buf)),
+                _ => return ::core::result::Result::Err(::sbe_rt::__private::codec::no_section(buf)),
             })
         }
 
@@ -287,7 +287,7 @@ pub(super) fn message_end_fn(b: &Block) -> TokenStream {
         /// `message_length`.
         #[inline]
         fn sbe_end(buf: &'a [u8], block_length: usize, version: u32) -> ::sbe_rt::Result<usize> {
-            ::sbe_rt::codec::check_block_length(block_length, Self::required(version))?;
+            ::sbe_rt::__private::codec::check_block_length(block_length, Self::required(version))?;
             let #mut_pos pos = ::sbe_rt::slice(buf, 0, block_length)?.len();
             #(pos = Self::sbe_step(buf, version, #sections, pos)?;)*
             ::core::result::Result::Ok(pos)
