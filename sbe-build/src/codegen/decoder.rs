@@ -515,9 +515,9 @@ fn root_items(ctx: &Ctx, b: &Block, m: &Message, shape: &Shape) -> TokenStream {
         #dep
         #[inline]
         pub fn decode(buf: &'a [u8]) -> ::sbe_rt::Result<Self> {
-            let (header, body, block_length, template_id, version) = read_header(buf)?;
-            ::sbe_rt::__private::codec::check_template_id(template_id, Self::TEMPLATE_ID)?;
-            Self::wrap_at(header, body, 0, block_length, version)
+            let h = read_header(buf)?;
+            ::sbe_rt::__private::codec::check_template_id(h.template_id, Self::TEMPLATE_ID)?;
+            Self::wrap_at(h.decoder, h.body, 0, h.block_length, h.version)
         }
 
         /// The message header.
