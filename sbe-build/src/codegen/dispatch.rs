@@ -163,7 +163,7 @@ struct MessageArms {
     end: TokenStream,
     /// `Message::to_json`'s.
     json: TokenStream,
-    /// `Message::encoded_length`'s.
+    /// `Message::checked_length`'s.
     length: TokenStream,
     /// `Message::name`'s.
     name: TokenStream,
@@ -197,7 +197,7 @@ fn message_arms(ctx: &Ctx, decoders: &[(usize, Ident)]) -> MessageArms {
             }
         });
         arms.length
-            .extend(quote!(Message::#variant(m) => m.encoded_length(),));
+            .extend(quote!(Message::#variant(m) => m.checked_length(),));
         arms.end.extend(quote! {
             #id => ::core::result::Result::Ok(HEADER_LENGTH + #dec::sbe_end(h.body, h.block_length, h.version)?),
         });
@@ -331,8 +331,12 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
         #decode_fns
 
         impl Message<'_> {
-            /// Bytes of the whole message, header included.
-            pub fn encoded_length(&self) -> usize {
+            /// Bytes of the whole message, header included, its groups and
+            /// var data checked: always `Ok` for a message from
+            /// [`decode`], which checked them all and remembered where the
+            /// message ends; for a `Message` made of a message decoder's
+            /// own `decode`, that decoder's `checked_length`.
+            pub fn checked_length(&self) -> ::sbe_rt::Result<usize> {
                 match self {
                     #length_arms
                     #empty_arms

@@ -295,22 +295,18 @@ pub(super) fn message_end_fn(b: &Block) -> TokenStream {
     }
 }
 
-/// A root decoder's `encoded_length` and `checked_length`: a lazy decoder
-/// steps over the sections not reached yet, any other knows its end.
+/// A root decoder's length functions: a lazy decoder's `checked_length`
+/// steps over the sections not reached yet, and may find they do not
+/// check, so it is its only length (a `Result`); a decoder without
+/// sections knows its end, so it has `encoded_length` too.
 pub(super) fn message_length_fns(lazy: bool) -> TokenStream {
     if lazy {
         quote! {
-            /// Bytes of the whole message: header, root block, groups and
-            /// var data (stepped over here when not reached yet). When they
-            /// do not check, everything from the header on.
-            #[inline]
-            pub fn encoded_length(&self) -> usize {
-                HEADER_LENGTH + self.sec.end(self.buf, self.version, Self::sbe_step).unwrap_or(self.buf.len())
-            }
-
             /// Checks the groups and var data (`decode` checks the header
             /// and the root block only) and returns the bytes of the whole
-            /// message.
+            /// message: header, root block, groups and var data. Where
+            /// it ends is found once (stepping over what no read has
+            /// reached yet) and remembered.
             pub fn checked_length(&self) -> ::sbe_rt::Result<usize> {
                 ::core::result::Result::Ok(HEADER_LENGTH + self.sec.end(self.buf, self.version, Self::sbe_step)?)
             }
