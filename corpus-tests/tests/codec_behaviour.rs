@@ -187,11 +187,40 @@ fn lossless_enums_and_sets() {
     assert_eq!(d.code().raw(), b'Z');
     assert!(d.extras().sun_roof());
     assert_eq!(d.extras().0, 0x81);
+    assert_eq!(d.extras().raw(), 0x81);
     let json = car::decode(&bytes).unwrap().to_json();
     assert!(
         json.contains(r#""code":90"#) && json.contains(r#""extras":["sunRoof",7]"#),
         "{json}"
     );
+}
+
+/// A set's masks are sets: combined with `|`, tested with `contains`, and
+/// the same as the `with_` builders and getters.
+#[test]
+fn set_masks_are_sets() {
+    use car::OptionalExtras as X;
+    let two = X::SUN_ROOF | X::CRUISE_CONTROL;
+    assert_eq!(
+        two,
+        X::default().with_sun_roof(true).with_cruise_control(true)
+    );
+    assert_eq!(two, X::SUN_ROOF.union(X::CRUISE_CONTROL));
+    assert!(two.contains(X::SUN_ROOF) && two.contains(two) && two.contains(X::default()));
+    assert!(!two.contains(X::SUN_ROOF | X::SPORTS_PACK));
+    assert!(two.sun_roof() && !two.sports_pack() && two.cruise_control());
+    assert_eq!(two & X::CRUISE_CONTROL, X::CRUISE_CONTROL);
+    assert_eq!(two.intersection(X::SPORTS_PACK), X::default());
+    assert_eq!(two.difference(X::SUN_ROOF), X::CRUISE_CONTROL);
+    assert!(X::default().is_empty() && !two.is_empty());
+    let mut x = X::from_raw(0x80);
+    x |= X::SPORTS_PACK;
+    assert_eq!(x.raw(), 0x82);
+    x &= X::SPORTS_PACK;
+    assert_eq!(x, X::SPORTS_PACK);
+    // A mask is usable where a constant is needed.
+    const URBAN: X = X::SUN_ROOF.union(X::SPORTS_PACK);
+    assert_eq!(URBAN.raw(), 0b011);
 }
 
 #[test]
