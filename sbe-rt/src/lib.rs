@@ -78,6 +78,15 @@
 //! accessors. Encoders check what they write (buffer space, counts, lengths
 //! and section order), not what a field's value means.
 //!
+//! One integer type per kind of value, here and in generated code: ids
+//! (schema and template: `SCHEMA_ID`, `TEMPLATE_ID`, the ids in
+//! [`Error`]) are `u64`, which holds the schema's ids and any a header's
+//! member can carry; versions (`SCHEMA_VERSION`, `acting_version()`) are
+//! `u32`; lengths (`HEADER_LENGTH`, `BLOCK_LENGTH`, `ENCODED_LENGTH`,
+//! `encoded_length()`, `checked_length()`) are `usize`, but for a length
+//! or count read from the wire that an [`Error`] reports, which is the
+//! `u64` it was read as.
+//!
 //! What only generated code calls (the checked rules and encode-buffer
 //! carving it shares, a lazy decoder's section cache, the constructors of
 //! the group iterators) is hidden from these docs, in `__private` or

@@ -37,11 +37,13 @@ pub fn to_usize(v: u64) -> usize {
 /// assert_eq!(check_template_id(3, 2), Err(Error::UnknownTemplateId { template_id: 3 }));
 /// ```
 #[inline]
-pub fn check_template_id(template_id: u64, expected: u64) -> Result<()> {
-    if template_id == expected {
+pub fn check_template_id(actual: u64, expected: u64) -> Result<()> {
+    if actual == expected {
         Ok(())
     } else {
-        Err(Error::UnknownTemplateId { template_id })
+        Err(Error::UnknownTemplateId {
+            template_id: actual,
+        })
     }
 }
 
