@@ -44,7 +44,7 @@ fn add_with(
     if text.contains("fn to_json") {
         let _ = writeln!(
             table,
-            "    ({key:?}, |b| {name}::decode(b).map(|m| (m.to_json(), m.encoded_length())), {name}::message_length),"
+            "    ({key:?}, |b| {name}::decode(b).and_then(|m| Ok((m.to_json(), m.checked_length()?))), {name}::message_length),"
         );
     }
 }

@@ -27,7 +27,7 @@ fn car_bytes() -> Vec<u8> {
 fn decodes_what_it_encodes_and_shows_json() {
     let bytes = car_bytes();
     let m = car::decode(&bytes).unwrap();
-    assert_eq!(m.encoded_length(), bytes.len());
+    assert_eq!(m.checked_length(), Ok(bytes.len()));
     let json = m.to_json();
     assert!(json.starts_with(r#"{"message":"Car","header":{"blockLength":45,"templateId":1,"schemaId":1,"version":0},"body":{"serialNumber":7,"#), "{json}");
     assert!(json.contains(r#""fuelFigures":[{"speed":10,"mpg":1.5,"usageDescription":"city"}],"performanceFigures":[],"manufacturer":"","model":"M","activationCode":""}"#), "{json}");
@@ -187,11 +187,40 @@ fn lossless_enums_and_sets() {
     assert_eq!(d.code().raw(), b'Z');
     assert!(d.extras().sun_roof());
     assert_eq!(d.extras().0, 0x81);
+    assert_eq!(d.extras().raw(), 0x81);
     let json = car::decode(&bytes).unwrap().to_json();
     assert!(
         json.contains(r#""code":90"#) && json.contains(r#""extras":["sunRoof",7]"#),
         "{json}"
     );
+}
+
+/// A set's masks are sets: combined with `|`, tested with `contains`, and
+/// the same as the `with_` builders and getters.
+#[test]
+fn set_masks_are_sets() {
+    use car::OptionalExtras as X;
+    let two = X::SUN_ROOF | X::CRUISE_CONTROL;
+    assert_eq!(
+        two,
+        X::default().with_sun_roof(true).with_cruise_control(true)
+    );
+    assert_eq!(two, X::SUN_ROOF.union(X::CRUISE_CONTROL));
+    assert!(two.contains(X::SUN_ROOF) && two.contains(two) && two.contains(X::default()));
+    assert!(!two.contains(X::SUN_ROOF | X::SPORTS_PACK));
+    assert!(two.sun_roof() && !two.sports_pack() && two.cruise_control());
+    assert_eq!(two & X::CRUISE_CONTROL, X::CRUISE_CONTROL);
+    assert_eq!(two.intersection(X::SPORTS_PACK), X::default());
+    assert_eq!(two.difference(X::SUN_ROOF), X::CRUISE_CONTROL);
+    assert!(X::default().is_empty() && !two.is_empty());
+    let mut x = X::from_raw(0x80);
+    x |= X::SPORTS_PACK;
+    assert_eq!(x.raw(), 0x82);
+    x &= X::SPORTS_PACK;
+    assert_eq!(x, X::SPORTS_PACK);
+    // A mask is usable where a constant is needed.
+    const URBAN: X = X::SUN_ROOF.union(X::SPORTS_PACK);
+    assert_eq!(URBAN.raw(), 0b011);
 }
 
 #[test]
@@ -333,7 +362,6 @@ fn lazy_sections_any_order_never_panic() {
         b"city"
     );
     assert_eq!(d.checked_length(), Ok(bytes.len()));
-    assert_eq!(d.encoded_length(), bytes.len());
     // Every prefix and corruption: decode checks the header and root block
     // only; later sections read empty (never out of bounds) and
     // `checked_length` reports the error that `decode` (the module's) gives.
@@ -345,12 +373,14 @@ fn lazy_sections_any_order_never_panic() {
             for n in [buf.len(), i + 1] {
                 let b = &buf[..n];
                 if let Ok(d) = car::CarDecoder::decode(b) {
-                    let _ = (d.activation_code(), d.model(), d.encoded_length());
+                    let _ = (d.activation_code(), d.model(), d.checked_length());
                     let _ = d.performance_figures().map(|p| p.acceleration().count());
                     let _ = d.fuel_figures().map(|f| f.usage_description().len());
                     let _ = format!("{d:?}");
                     assert_eq!(d.checked_length().is_ok(), car::decode(b).is_ok());
-                    assert!(d.encoded_length() <= b.len());
+                    if let Ok(n) = d.checked_length() {
+                        assert!(n <= b.len());
+                    }
                 }
             }
         }

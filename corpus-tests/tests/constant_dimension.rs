@@ -43,7 +43,7 @@ fn the_dimension_is_the_count_alone() {
 fn generated_and_run_time_decoders_read_the_constant_block_length() {
     let bytes = encoded();
     let constdim::Message::Tick(d) = constdim::decode(&bytes).unwrap();
-    assert_eq!(d.encoded_length(), bytes.len());
+    assert_eq!(d.checked_length(), Ok(bytes.len()));
     assert_eq!(constdim::message_length(&bytes), Ok(bytes.len()));
     let legs: Vec<i32> = d.legs().map(|e| e.px()).collect();
     assert_eq!(legs, [-5, 7]);

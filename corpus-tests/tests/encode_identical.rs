@@ -223,7 +223,7 @@ mod with_shared {
         let v1 = golden_car!(s_sbe_samples_example_extension_schema, true, [0, 1, 2, 3]);
         let d = ct::s_sbe_samples_example_extension_schema::CarDecoder::decode(&v1).unwrap();
         assert_eq!(d.acting_version(), 1);
-        assert_eq!(d.encoded_length(), v1.len());
+        assert_eq!(d.checked_length(), Ok(v1.len()));
     }
 
     macro_rules! reencode_trades {

@@ -78,7 +78,7 @@
 //! | message | `XDecoder`, `XEncoder` (UpperCamelCase); variant `Message::X` | `MDIncrementalRefreshBook46` → `MdIncrementalRefreshBook46Decoder`, `MdIncrementalRefreshBook46Encoder`, `Message::MdIncrementalRefreshBook46` |
 //! | composite | `XDecoder` (a view), `XEncoder` (a writer) | `PRICENULL9` → `Pricenull9Decoder`, `Pricenull9Encoder` |
 //! | enum | type `X`, a constant per value (both UpperCamelCase) | `MDUpdateAction` value `DeleteThru` → `MdUpdateAction::DeleteThru` |
-//! | set | type `X`; per choice a getter and a `with_` setter (snake_case) and a mask (SHOUTY_SNAKE_CASE) | `SettlPriceType` choice `ReservedBits` → `reserved_bits()`, `with_reserved_bits()`, `SettlPriceType::RESERVED_BITS` |
+//! | set | type `X`; per choice a getter and a `with_` setter (snake_case) and a mask, an `X` of the one choice (SHOUTY_SNAKE_CASE) | `SettlPriceType` choice `ReservedBits` → `reserved_bits()`, `with_reserved_bits()`, `SettlPriceType::RESERVED_BITS` |
 //! | field, composite member, var data | accessor in snake_case; a char array or text var data adds `_str()` | `MDEntryPx` → `md_entry_px()`, `SecurityID` → `security_id()`, `Symbol` (`char` × 6) → `symbol()` and `symbol_str()` |
 //! | group | accessor in snake_case; types: message and group in UpperCamelCase with `Decoder` (the iterator), `Entry`, `Encoder` | `NoMDEntries` of the message above → `no_md_entries()`, `MdIncrementalRefreshBook46NoMdEntriesEntry` |
 //!
@@ -125,7 +125,7 @@
 //!     "pub const DeleteThru: Self",
 //!     "pub const fn reserved_bits(self) -> bool {",
 //!     "pub const fn with_reserved_bits(self, on: bool) -> Self {",
-//!     "pub const RESERVED_BITS: u8",
+//!     "pub const RESERVED_BITS: Self",
 //!     // fields, a char array, a group
 //!     "pub fn security_id(&self) -> i32 {",
 //!     "pub fn symbol(&self)",

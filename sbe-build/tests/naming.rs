@@ -97,7 +97,10 @@ const EXAMPLES: &[(&str, &str)] = &[
         "ReservedBits",
         "    pub const fn with_reserved_bits(self, on: bool) -> Self {",
     ),
-    ("ReservedBits", "    pub const RESERVED_BITS: u8 = 2u8;"),
+    (
+        "ReservedBits",
+        "    pub const RESERVED_BITS: Self = Self(2u8);",
+    ),
     // Fields, char arrays, groups.
     (
         "MDEntryPx",

@@ -1,55 +1,53 @@
 //! Group iterators: the entries of a repeating group, in order, as the
-//! generated entry decoders. One generic iterator for each of the two
-//! kinds of entries, so generated code names only the entry type:
+//! generated entry decoders. A generated decoder's group accessor
+//! (`car.fuel_figures()`) returns one of these two, named for the group
+//! by a type alias (`pub type CarFuelFiguresDecoder<'a> =
+//! sbe_rt::group::Entries<'a, CarFuelFiguresEntry<'a>>`):
 //!
-//! * [`Blocks`]: entries that are blocks only (no nested groups, no var
-//!   data). The dimension and the whole span of entries are checked once,
-//!   when the group is opened; `next` only splits the span.
-//! * [`Entries`]: entries with nested groups or var data. Each entry is
-//!   checked (wrapped) when the iteration reaches it; one that does not
-//!   fit ends the iteration.
+//! * [`Blocks`]: a group whose entries are blocks only (no nested groups,
+//!   no var data). The dimension and the whole span of entries were
+//!   checked when the group was opened; `next` only splits the span.
+//! * [`Entries`]: a group whose entries have nested groups or var data.
+//!   Each entry is checked when the iteration reaches it; one that does
+//!   not fit ends the iteration (and the message's `checked_length()`
+//!   reports it).
 //!
-//! A generated entry decoder implements [`BlockEntry`] or [`VarEntry`]:
-//! the group's [`Dimension`], the block length its fields need at an
-//! acting version, and how it is made from its bytes. The iterator types
-//! of a schema's groups are aliases of these two (`pub type
-//! CarFuelFiguresDecoder<'a> = sbe_rt::group::Entries<'a,
-//! CarFuelFiguresEntry<'a>>`).
-//!
-//! Every check here is one of [`codec`](crate::codec)'s rules
-//! ([`check_group`], [`check_entries`]), the same ones `sbe decode`
-//! applies, so both decoders give the same verdict on the same bytes.
+//! Both are `Copy` [`ExactSizeIterator`]s of the entry decoder (`len()` is
+//! the count on the wire, or what is left of it), `Debug` as the list of
+//! their entries, and a [`visit::Field`](crate::visit::Field) (a list) of
+//! the block holding them. They are made by the generated code only:
+//! their checks are the rules `sbe decode` applies too, so that both give
+//! the same verdict on the same bytes.
 //!
 //! ```
-//! use sbe_rt::group::{BlockEntry, Blocks};
-//! use sbe_rt::wire::{Dimension, Uint};
-//!
-//! /// An entry of one `uint16` field.
-//! #[derive(Clone, Copy, Debug)]
-//! struct Tick(u16);
-//!
-//! impl<'a> BlockEntry<'a> for Tick {
-//!     const DIMENSION: Dimension = Dimension {
-//!         len: 4,
-//!         block_length: Uint::U16Le(0),
-//!         count: Uint::U16Le(2),
-//!         max_count: 100,
-//!     };
-//!     fn required(_version: u32) -> usize {
-//!         2
-//!     }
-//!     fn from_block(block: &'a [u8], _version: u32) -> Self {
-//!         Tick(sbe_rt::get_u16_le(block, 0))
-//!     }
+//! # use sbe_rt::group::{BlockEntry, Blocks};
+//! # use sbe_rt::wire::{Dimension, Uint};
+//! # /// An entry of one `uint16` field.
+//! # #[derive(Clone, Copy, Debug)]
+//! # struct Tick(u16);
+//! # impl Tick { fn speed(&self) -> u16 { self.0 } }
+//! # impl<'a> BlockEntry<'a> for Tick {
+//! #     const DIMENSION: Dimension = Dimension {
+//! #         len: 4,
+//! #         block_length: Uint::U16Le(0),
+//! #         count: Uint::U16Le(2),
+//! #         max_count: 100,
+//! #     };
+//! #     fn required(_version: u32) -> usize { 2 }
+//! #     fn from_block(block: &'a [u8], _version: u32) -> Self {
+//! #         Tick(sbe_rt::get_u16_le(block, 0))
+//! #     }
+//! # }
+//! # // blockLength 3 (a newer sender's longer block), 2 entries.
+//! # let buf = [3, 0, 2, 0, 7, 0, 0xee, 9, 0, 0xee];
+//! # let (ticks, _) = Blocks::<Tick, false>::check(&buf, 0, 0)?;
+//! // `ticks`: what a generated group accessor returns.
+//! assert_eq!(ticks.len(), 2);
+//! assert_eq!(ticks.map(|t| t.speed()).collect::<Vec<_>>(), [7, 9]);
+//! for tick in ticks {
+//!     println!("{}", tick.speed());
 //! }
-//!
-//! // blockLength 3 (a newer sender's longer block), 2 entries, then 1 more byte.
-//! let buf = [3, 0, 2, 0, 7, 0, 0xee, 9, 0, 0xee, 0xff];
-//! let (ticks, end) = Blocks::<Tick, false>::check(&buf, 0, 0)?;
-//! assert_eq!(end, 10);
-//! assert_eq!(ticks.map(|t| t.0).collect::<Vec<_>>(), [7, 9]);
-//! // A count its entries cannot fit is refused before any entry is read.
-//! assert!(Blocks::<Tick, false>::check(&buf[..9], 0, 0).is_err());
+//! assert_eq!(format!("{ticks:?}"), "[Tick(7), Tick(9)]");
 //! # Ok::<(), sbe_rt::Error>(())
 //! ```
 
@@ -57,13 +55,53 @@ use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
 
-use crate::codec::{blocks_end, check_entries, check_group, to_usize, MAX_EMPTY_ENTRIES};
+use crate::__private::codec::{
+    blocks_end, check_entries, check_group, to_usize, MAX_EMPTY_ENTRIES,
+};
 use crate::error::Result;
 use crate::visit::{Field, List, Value};
 use crate::wire::Dimension;
 
 /// A group entry whose bytes are its block only: what [`Blocks`] needs of
-/// a generated entry decoder.
+/// a generated entry decoder (the generated code implements it).
+///
+/// Hidden from the docs, as what only generated code uses is, but kept
+/// beside the iterators that use it: their docs show the bound as
+/// `E: BlockEntry<'a>`, a name that says what `E` is.
+///
+/// ```
+/// use sbe_rt::group::{BlockEntry, Blocks};
+/// use sbe_rt::wire::{Dimension, Uint};
+///
+/// /// An entry of one `uint16` field.
+/// #[derive(Clone, Copy, Debug)]
+/// struct Tick(u16);
+///
+/// impl<'a> BlockEntry<'a> for Tick {
+///     const DIMENSION: Dimension = Dimension {
+///         len: 4,
+///         block_length: Uint::U16Le(0),
+///         count: Uint::U16Le(2),
+///         max_count: 100,
+///     };
+///     fn required(_version: u32) -> usize {
+///         2
+///     }
+///     fn from_block(block: &'a [u8], _version: u32) -> Self {
+///         Tick(sbe_rt::get_u16_le(block, 0))
+///     }
+/// }
+///
+/// // blockLength 3 (a newer sender's longer block), 2 entries, then 1 more byte.
+/// let buf = [3, 0, 2, 0, 7, 0, 0xee, 9, 0, 0xee, 0xff];
+/// let (ticks, end) = Blocks::<Tick, false>::check(&buf, 0, 0)?;
+/// assert_eq!(end, 10);
+/// assert_eq!(ticks.map(|t| t.0).collect::<Vec<_>>(), [7, 9]);
+/// // A count its entries cannot fit is refused before any entry is read.
+/// assert!(Blocks::<Tick, false>::check(&buf[..9], 0, 0).is_err());
+/// # Ok::<(), sbe_rt::Error>(())
+/// ```
+#[doc(hidden)]
 pub trait BlockEntry<'a>: Sized {
     /// The group's dimension header.
     const DIMENSION: Dimension;
@@ -78,7 +116,9 @@ pub trait BlockEntry<'a>: Sized {
 }
 
 /// A group entry with nested groups or var data after its block: what
-/// [`Entries`] needs of a generated entry decoder.
+/// [`Entries`] needs of a generated entry decoder (the generated code
+/// implements it; hidden from the docs as [`BlockEntry`] is).
+#[doc(hidden)]
 pub trait VarEntry<'a>: Sized {
     /// The group's dimension header.
     const DIMENSION: Dimension;
@@ -110,7 +150,8 @@ fn dimension(dim: Dimension, header: &[u8]) -> (usize, usize) {
     )
 }
 
-/// The entries of a group whose entries are blocks only, in order.
+/// The entries of a group whose entries are blocks only, in order: an
+/// iterator of `E`, the group's generated entry decoder (`…Entry`).
 ///
 /// `TOP` is `true` for a group of a message's root block, `false` for one
 /// nested in an entry: the two end their iteration on different tests,
@@ -128,6 +169,7 @@ pub struct Blocks<'a, E, const TOP: bool> {
 impl<'a, E: BlockEntry<'a>, const TOP: bool> Blocks<'a, E, TOP> {
     /// A group of no entries: what a group newer than its message, or one
     /// that did not check, reads as.
+    #[doc(hidden)]
     #[inline]
     #[must_use]
     pub fn empty(version: u32) -> Self {
@@ -143,6 +185,7 @@ impl<'a, E: BlockEntry<'a>, const TOP: bool> Blocks<'a, E, TOP> {
     /// Checks the dimension at `buf[pos..]` (the count against its
     /// maximum, the block length against the acting version's fields)
     /// and that every entry fits in `buf`: the group, and where it ends.
+    #[doc(hidden)]
     #[inline]
     pub fn check(buf: &'a [u8], pos: usize, version: u32) -> Result<(Self, usize)> {
         let dim = E::DIMENSION;
@@ -174,6 +217,7 @@ impl<'a, E: BlockEntry<'a>, const TOP: bool> Blocks<'a, E, TOP> {
     /// The group at `pos` when it is known: checked here, and where it
     /// ends stored in `done` (the next section's slot of a root decoder's
     /// cache). Empty when it does not check.
+    #[doc(hidden)]
     #[inline]
     pub fn open(
         buf: &'a [u8],
@@ -193,6 +237,7 @@ impl<'a, E: BlockEntry<'a>, const TOP: bool> Blocks<'a, E, TOP> {
     }
 
     /// Checks the group at `buf[pos..]` and returns where it ends.
+    #[doc(hidden)]
     #[inline]
     pub fn skip(buf: &'a [u8], pos: usize, version: u32) -> Result<usize> {
         Ok(Self::check(buf, pos, version)?.1)
@@ -261,7 +306,8 @@ impl<'a, E: BlockEntry<'a> + Field, const TOP: bool> Field for Blocks<'a, E, TOP
 }
 
 /// The entries of a group whose entries have nested groups or var data,
-/// in order: each is checked when the iteration reaches it.
+/// in order: an iterator of `E`, the group's generated entry decoder
+/// (`…Entry`), each checked when the iteration reaches it.
 pub struct Entries<'a, E> {
     buf: &'a [u8],
     pos: usize,
@@ -275,6 +321,7 @@ pub struct Entries<'a, E> {
 impl<'a, E: VarEntry<'a>> Entries<'a, E> {
     /// The group whose dimension is at `buf[pos..]`, already checked (by
     /// [`skip`](Self::skip), when the entry holding it was wrapped).
+    #[doc(hidden)]
     #[inline]
     #[must_use]
     pub fn at(buf: &'a [u8], pos: usize, version: u32) -> Self {
@@ -292,6 +339,7 @@ impl<'a, E: VarEntry<'a>> Entries<'a, E> {
     }
 
     /// The group at `buf[pos..]`, its dimension checked.
+    #[doc(hidden)]
     #[inline]
     pub fn head(buf: &'a [u8], pos: usize, version: u32) -> Result<Self> {
         let dim = E::DIMENSION;
@@ -310,6 +358,7 @@ impl<'a, E: VarEntry<'a>> Entries<'a, E> {
     /// empty when it does not check. When the last entry is reached,
     /// where the group ends is stored in `done` (the next section's slot
     /// of a root decoder's cache).
+    #[doc(hidden)]
     #[inline]
     pub fn open(
         buf: &'a [u8],
@@ -343,6 +392,7 @@ impl<'a, E: VarEntry<'a>> Entries<'a, E> {
     /// Checks the group at `buf[pos..]`, every entry of it, and returns
     /// where it ends. A count its entries cannot fit is refused before
     /// any entry is read, as `sbe decode` refuses it.
+    #[doc(hidden)]
     #[inline]
     pub fn skip(buf: &'a [u8], pos: usize, version: u32) -> Result<usize> {
         let group = Self::head(buf, pos, version)?;
@@ -475,7 +525,7 @@ mod tests {
             // Var data of a uint8 length, at most 4 bytes.
             let at = start + block_length;
             let len = u64::from(crate::get_u8_le(crate::slice(buf, at, 1)?, 0));
-            let (name, end) = crate::codec::var_data(buf, at + 1, len, 4)?;
+            let (name, end) = crate::__private::codec::var_data(buf, at + 1, len, 4)?;
             Ok(Named {
                 id: block.first().copied().unwrap_or(0),
                 name,

@@ -2,7 +2,8 @@
 //!
 //! Generated decoders and encoders are thin flyweights over a byte slice:
 //! they check the buffer's length once when they wrap it, then read and
-//! write fields at fixed offsets. This crate holds what they share:
+//! write fields at fixed offsets. This crate holds what they share, and
+//! what their users call:
 //!
 //! * [`Error`] and [`Result`]: every failure, as plain numbers (`Copy`, no
 //!   allocation);
@@ -11,12 +12,10 @@
 //!   byte outside the slice, plus the checked [`check_len`], [`slice`](fn@slice),
 //!   [`slice_mut`] and [`put_slice`]; where a header's members are
 //!   ([`Uint`], a group's [`Dimension`], a var data's [`VarData`]);
-//! * [`codec`]: checked helpers generated decoders and encoders share
-//!   (the rules for counts and lengths, carving an encode buffer,
-//!   stepping an encoder from section to section);
-//! * [`group`]: the iterators over a group's entries, generic over the
-//!   generated entry decoder; [`sections`]: a lazy message decoder's
-//!   cache of where its groups and var data start;
+//!   [`slice_mut`] and [`put_slice`];
+//! * [`group`]: the iterators over a group's entries that generated
+//!   group accessors return ([`Blocks`](group::Blocks),
+//!   [`Entries`](group::Entries));
 //! * [`null`]: optional values ([`non_null`]: `None` for a field's null);
 //! * [`text`]: char arrays (NUL trimming, UTF-8, NUL padding);
 //! * [`JavaFloat`] / [`JavaDouble`]: floats printed as Java prints them,
@@ -61,14 +60,14 @@
 //!   its entries need before the whole walk (`decode`, `message_length`,
 //!   `checked_length`) steps over them. A lazy iterator stops at the first
 //!   entry that does not fit, so it too runs no longer than the bytes
-//!   allow; entries of no bytes at all are bounded by
-//!   [`codec::MAX_EMPTY_ENTRIES`] and the count's maximum.
+//!   allow; entries of no bytes at all are bounded by the count's maximum
+//!   and a fixed bound of 2<sup>20</sup> entries.
 //!
 //! When each check happens:
 //!
 //! | where | what is checked |
 //! |---|---|
-//! | the module's `decode(buf)` / `message_length(buf)` | the whole message, once: the header (its length, the schema id, the template id), the root block against the acting version's fields, every group's count against its maximum and its entries against the bytes left, every entry's block length, every var-data length against its maximum and the bytes left ([`codec::check_group`], [`codec::check_entries`], [`codec::data_end`]) |
+//! | the module's `decode(buf)` / `message_length(buf)` | the whole message, once: the header (its length, the schema id, the template id), the root block against the acting version's fields, every group's count against its maximum and its entries against the bytes left, every entry's block length, every var-data length against its maximum and the bytes left (the rules `sbe decode` applies too) |
 //! | `XDecoder::decode(buf)` (a message's own, lazy) | the header and the root block only |
 //! | a group's iterator | its dimension when opened; each entry when the iteration reaches it (an entry that does not fit ends the iteration, and `checked_length()` reports it) |
 //! | a var-data accessor | its length prefix and bytes, when read (`Err` if they do not fit) |
@@ -82,6 +81,20 @@
 //! value); char data that should be UTF-8 is checked only by the `_str`
 //! accessors. Encoders check what they write (buffer space, counts, lengths
 //! and section order), not what a field's value means.
+//!
+//! One integer type per kind of value, here and in generated code: ids
+//! (schema and template: `SCHEMA_ID`, `TEMPLATE_ID`, the ids in
+//! [`Error`]) are `u64`, which holds the schema's ids and any a header's
+//! member can carry; versions (`SCHEMA_VERSION`, `acting_version()`) are
+//! `u32`; lengths (`HEADER_LENGTH`, `BLOCK_LENGTH`, `ENCODED_LENGTH`,
+//! `encoded_length()`, `checked_length()`) are `usize`, but for a length
+//! or count read from the wire that an [`Error`] reports, which is the
+//! `u64` it was read as.
+//!
+//! What only generated code calls (the checked rules and encode-buffer
+//! carving it shares, a lazy decoder's section cache, the constructors of
+//! the group iterators) is hidden from these docs, in `__private` or
+//! `#[doc(hidden)]`: it is not public API.
 //!
 //! The crate is `no_std` and has no `unsafe` code. Features: `std`
 //! (default; implies `alloc`), `alloc` (the JSON writer), `bytes` (the
@@ -136,19 +149,23 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-pub mod codec;
 pub mod error;
 pub mod float;
 pub mod framing;
 pub mod group;
 pub mod null;
-pub mod sections;
 pub mod text;
 pub mod visit;
 pub mod wire;
 
 #[cfg(feature = "alloc")]
 pub mod json;
+
+// Used by generated code, and by `sbe decode`'s run-time codec for the
+// rules it shares with the generated decoders: not public API.
+#[doc(hidden)]
+#[path = "private/mod.rs"]
+pub mod __private;
 
 #[cfg(feature = "bytes")]
 pub mod bytes_adapter;

@@ -49,7 +49,7 @@
 
 use core::fmt;
 
-use crate::codec;
+use crate::__private::codec;
 use crate::text::trim_nul;
 
 /// A block whose fields can be walked: a generated message, group entry

@@ -11,7 +11,7 @@ use quote::quote;
 use super::decoder::{DataView, FieldView, GroupView};
 use super::values::{at_least, Val};
 use super::{deprecated, docs, Ctx};
-use crate::ir::Member;
+use crate::ir::{ConstValue, Member, Scalar};
 
 /// `body` without its braces when it is one `{ ... }` block, to be put
 /// in braces of its own (a function's, a branch's): `{ { ... } }` would
@@ -110,6 +110,32 @@ pub(crate) fn str_getter(
     }
 }
 
+/// What a doc says of a constant (a value not on the wire, which has no
+/// offset): `the constant -4`, or `a constant` when its value is too long
+/// to show. `None` for a value on the wire.
+fn constant_doc(val: &Val) -> Option<String> {
+    /// The longest value a doc shows.
+    const SHOWN: usize = 32;
+    let Val::Const { value, .. } = val else {
+        return None;
+    };
+    let shown = match value {
+        ConstValue::Text(t) => format!("`{t:?}`"),
+        ConstValue::Number(Scalar::Int(i)) => i.to_string(),
+        ConstValue::Number(Scalar::Float(f)) => f.to_string(),
+        ConstValue::EnumValue {
+            enum_name,
+            value_name,
+            ..
+        } => format!("`{enum_name}.{value_name}`"),
+    };
+    Some(if shown.len() <= SHOWN {
+        format!("the constant {shown}")
+    } else {
+        "a constant".to_string()
+    })
+}
+
 /// Whether a field newer than its block reads as its type's `NULL` (a
 /// composite every member of which has a null) rather than as `None`, so
 /// that an optional member does not read as `Option<Option<_>>`.
@@ -131,13 +157,17 @@ pub(super) fn field_accessors(fields: &[FieldView]) -> TokenStream {
         } else {
             String::new()
         };
-        let doc = docs(
-            f.description.as_deref(),
-            format!(
+        let generated = match constant_doc(&view.val) {
+            Some(constant) => format!(
+                "`{}` (id {}, type `{}`{since}): {constant}, not on the wire.",
+                f.name, f.id, f.type_name
+            ),
+            None => format!(
                 "`{}` (id {}, offset {offset}, type `{}`{since}).",
                 f.name, f.id, f.type_name
             ),
-        );
+        };
+        let doc = docs(f.description.as_deref(), generated);
         let dep = deprecated(f.deprecated);
         let ret = view.val.dec_type();
         let read = view.read.clone();
@@ -274,10 +304,11 @@ pub(super) fn member_accessors(ctx: &Ctx, members: &[MemberView]) -> TokenStream
         let m = view.member;
         let (name, val) = (&view.name, &view.val);
         let offset = m.offset as usize;
-        let doc = docs(
-            m.ty.description.as_deref(),
-            format!("`{}`: offset {offset}.", m.ty.name),
-        );
+        let generated = match constant_doc(val) {
+            Some(constant) => format!("`{}`: {constant}, not on the wire.", m.ty.name),
+            None => format!("`{}`: offset {offset}.", m.ty.name),
+        };
+        let doc = docs(m.ty.description.as_deref(), generated);
         let dep = deprecated(m.ty.deprecated);
         out.extend(accessor(
             quote!(#doc #dep),

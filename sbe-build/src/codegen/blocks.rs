@@ -10,7 +10,7 @@ use std::ops::Range;
 use proc_macro2::{Ident, TokenStream};
 use quote::format_ident;
 
-use super::decoder::block_decoder;
+use super::decoder::{block_decoder, Owner};
 use super::encoders;
 use super::groups;
 use super::names::{self, Scope};
@@ -279,8 +279,13 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
         let encoder = format_ident!("{stem}Encoder");
         // Nested types first, so each type follows the types it uses.
         let groups = group_types(ctx, &block, &stem, true, &mut out.tokens);
-        out.tokens
-            .extend(block_decoder(ctx, &block, &decoder, Some(m), None, &groups));
+        out.tokens.extend(block_decoder(
+            ctx,
+            &block,
+            &decoder,
+            Owner::Message(m),
+            &groups,
+        ));
         out.tokens.extend(encoders::message_encoder(
             ctx,
             &block,
@@ -345,8 +350,7 @@ fn group_types(
             ctx,
             &entry,
             &group.entry,
-            None,
-            Some(g),
+            Owner::Group(g),
             &nested,
         ));
         out.extend(encoders::group_encoder(ctx, g, &entry, &group, &nested));

@@ -19,43 +19,105 @@ use super::values::Val;
 use super::{deprecated, docs, Ctx};
 use crate::ir::{Data, Field, Group, Message};
 
-/// What a block's decoder holds and how it finds its sections, decided
-/// once from the block.
+/// What a block's decoder is, decided once from the block: which of the
+/// four kinds of decoder, and where it reads its fields from.
 pub(super) struct Shape {
+    pub kind: Kind,
+    pub fields: FieldBytes,
+}
+
+/// The kinds of block decoder. The two entry kinds are the two of
+/// `sbe_rt::group`, under the names of its traits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// A message's root block with groups or var data: they are found
+    /// when first read, through the section cache (`sections`), not when
+    /// the decoder is made.
+    LazyRoot,
+    /// A message's root block without groups or var data: checked whole
+    /// when made.
+    FixedRoot,
+    /// A group entry that is only a block (`sbe_rt::group::BlockEntry`):
+    /// its group hands it its block, checked, and it is its block's
+    /// length.
+    BlockEntry,
+    /// A group entry with nested groups or var data
+    /// (`sbe_rt::group::VarEntry`): it steps over them when wrapped.
+    /// `keeps_buf`: it keeps the message buffer, to reopen a group of
+    /// non-block entries when iterated.
+    VarEntry { keeps_buf: bool },
+}
+
+impl Kind {
     /// A message's root block (else a group entry).
-    pub root: bool,
-    /// A root block with groups or var data: they are found when first
-    /// read, through the section cache (`sections`), not when the decoder
-    /// is made.
-    pub lazy: bool,
-    /// A group entry without sections: its group hands it its block,
-    /// checked, and it is its block's length.
-    pub fixed_entry: bool,
-    /// A field on the wire newer than the block: the decoder keeps the
-    /// whole `block` (fields that may be past its end are read from it).
-    pub ext: bool,
-    /// A field on the wire as old as the block: the decoder keeps `base`,
-    /// the block's first `base_len` bytes as an array, to read them
-    /// without bounds checks.
-    pub uses_base: bool,
+    pub fn is_root(self) -> bool {
+        matches!(self, Kind::LazyRoot | Kind::FixedRoot)
+    }
+
     /// The decoder keeps the message buffer: to find its sections lazily,
     /// or to reopen a group of non-block entries when iterated.
-    pub needs_buf: bool,
+    fn keeps_buf(self) -> bool {
+        matches!(self, Kind::LazyRoot | Kind::VarEntry { keeps_buf: true })
+    }
+}
+
+/// Where a decoder reads its fields on the wire from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum FieldBytes {
+    /// No field on the wire (constants only, or no fields): the block is
+    /// only checked.
+    None,
+    /// Every field on the wire is as old as the block: the decoder keeps
+    /// `base`, the block's first `base_len` bytes as an array, to read
+    /// them without bounds checks.
+    Base,
+    /// Every field on the wire is newer than the block: the decoder keeps
+    /// the whole `block` (they may be past the end of an older one).
+    Block,
+    /// Fields of both: `base` for those as old as the block, `block` for
+    /// the newer ones.
+    BaseAndBlock,
+}
+
+impl FieldBytes {
+    /// The decoder keeps `base`.
+    fn base(self) -> bool {
+        matches!(self, FieldBytes::Base | FieldBytes::BaseAndBlock)
+    }
+
+    /// The decoder keeps `block`.
+    fn block(self) -> bool {
+        matches!(self, FieldBytes::Block | FieldBytes::BaseAndBlock)
+    }
+}
+
+/// Whose block a decoder reads: a message's root block, or an entry of a
+/// group.
+#[derive(Clone, Copy)]
+pub(super) enum Owner<'s> {
+    Message(&'s Message),
+    Group(&'s Group),
 }
 
 impl Shape {
-    /// The shape of the decoder of `b`, a root block or (`!root`) an entry.
-    fn of(b: &Block, root: bool) -> Self {
-        let sections = b.sections();
-        let lazy = root && sections > 0;
-        Shape {
-            root,
-            lazy,
-            fixed_entry: !root && sections == 0,
-            ext: b.has_ext(),
-            uses_base: b.uses_base(),
-            needs_buf: lazy || b.groups.iter().any(|g| !g.has_block_entries()),
-        }
+    /// The shape of the decoder of `b`, the block of `owner`.
+    fn of(b: &Block, owner: Owner) -> Self {
+        let sections = b.sections() > 0;
+        let kind = match (owner, sections) {
+            (Owner::Message(_), true) => Kind::LazyRoot,
+            (Owner::Message(_), false) => Kind::FixedRoot,
+            (Owner::Group(_), false) => Kind::BlockEntry,
+            (Owner::Group(_), true) => Kind::VarEntry {
+                keeps_buf: b.groups.iter().any(|g| !g.has_block_entries()),
+            },
+        };
+        let fields = match (b.uses_base(), b.has_ext()) {
+            (false, false) => FieldBytes::None,
+            (true, false) => FieldBytes::Base,
+            (false, true) => FieldBytes::Block,
+            (true, true) => FieldBytes::BaseAndBlock,
+        };
+        Shape { kind, fields }
     }
 }
 
@@ -151,7 +213,11 @@ fn group_views<'a>(b: &'a Block, shape: &Shape, groups: &'a [GroupIdents]) -> Ve
             iter: &idents.iter,
             gated: b.is_gated(g.block.since_version),
             at: sections::group_at(shape, section, g, &idents.iter),
-            lifetime: if shape.lazy { quote!('_) } else { quote!('a) },
+            lifetime: if shape.kind == Kind::LazyRoot {
+                quote!('_)
+            } else {
+                quote!('a)
+            },
         })
         .collect()
 }
@@ -171,47 +237,52 @@ fn data_views<'a>(b: &'a Block, shape: &Shape) -> Vec<DataView<'a>> {
         .collect()
 }
 
-/// The decoder of a root block (`msg` is `Some`) or a group entry;
-/// `group_idents`: the names of the block's groups' types.
+/// The decoder of `b`, the block of `owner` (a message's root block or a
+/// group's entry); `group_idents`: the names of the block's groups' types.
 pub(super) fn block_decoder(
     ctx: &Ctx,
     b: &Block,
     ident: &Ident,
-    msg: Option<&Message>,
-    group: Option<&Group>,
+    owner: Owner,
     group_idents: &[GroupIdents],
 ) -> TokenStream {
-    let shape = Shape::of(b, msg.is_some());
+    let shape = Shape::of(b, owner);
     let fields = field_views(ctx, b);
     let groups = group_views(b, &shape, group_idents);
     let data = data_views(b, &shape);
     // A root decoder finds its sections lazily, not when made.
-    let walk = if shape.lazy {
+    let walk = if shape.kind == Kind::LazyRoot {
         EntryWalk::default()
     } else {
         sections::entry_walk(b, group_idents)
     };
     let held = held(ctx, b, &shape, &walk);
-    let first_items = match msg {
-        Some(m) => root_items(ctx, b, m, &shape),
-        None => entry_length_fn(&shape),
+    let first_items = match owner {
+        Owner::Message(m) => root_items(ctx, b, m, &shape),
+        Owner::Group(_) => entry_length_fn(&shape),
     };
-    let required = required_fn(b, shape.root);
-    let make_fn = if shape.fixed_entry {
+    let required = required_fn(b, shape.kind.is_root());
+    let make_fn = if shape.kind == Kind::BlockEntry {
         from_block_fn(b, &shape, &held.inits)
     } else {
         wrap_at_fn(ctx, b, &shape, &walk.statements, &held.inits)
     };
     // A root decoder makes itself; an entry decoder is made by its group's
     // iterator (`sbe_rt::group`), through the trait.
-    let (own_items, entry_impl) = match group {
-        Some(g) if !shape.root => (
+    let (own_items, entry_impl) = match owner {
+        Owner::Group(g) => (
             TokenStream::new(),
-            groups::entry_impl(ctx, g, ident, shape.fixed_entry, quote!(#required #make_fn)),
+            groups::entry_impl(
+                ctx,
+                g,
+                ident,
+                shape.kind == Kind::BlockEntry,
+                quote!(#required #make_fn),
+            ),
         ),
-        _ => (quote!(#required #make_fn), TokenStream::new()),
+        Owner::Message(_) => (quote!(#required #make_fn), TokenStream::new()),
     };
-    let lazy_items = if shape.lazy {
+    let lazy_items = if shape.kind == Kind::LazyRoot {
         sections::lazy_fns(b, group_idents)
     } else {
         TokenStream::new()
@@ -225,8 +296,8 @@ pub(super) fn block_decoder(
         ident,
         &json_debug::block_fields(&fields, &groups, &data),
     );
-    let doc = decoder_doc(b, shape.root);
-    let derive = if shape.lazy {
+    let doc = decoder_doc(b, shape.kind.is_root());
+    let derive = if shape.kind == Kind::LazyRoot {
         // The section cache is `Cell`s.
         quote!(#[derive(Clone)])
     } else {
@@ -294,13 +365,13 @@ impl Held {
 /// or the root's cache), and where it starts and ends.
 fn held(ctx: &Ctx, b: &Block, shape: &Shape, walk: &EntryWalk) -> Held {
     let mut held = Held::default();
-    if shape.root {
+    if shape.kind.is_root() {
         let header = ctx.header_type("Decoder");
         held.push(quote!(header: #header<'a>,), quote!(header,));
     }
-    if shape.needs_buf {
+    if shape.kind.keeps_buf() {
         held.push(quote!(buf: &'a [u8],), quote!(buf,));
-    } else if shape.fixed_entry && !shape.uses_base && !shape.ext {
+    } else if shape.kind == Kind::BlockEntry && shape.fields == FieldBytes::None {
         // Nothing else would use the struct's lifetime (an entry of
         // constants only, or of no fields).
         held.push(
@@ -308,28 +379,28 @@ fn held(ctx: &Ctx, b: &Block, shape: &Shape, walk: &EntryWalk) -> Held {
             quote!(_buf: ::core::marker::PhantomData,),
         );
     }
-    if shape.uses_base {
+    if shape.fields.base() {
         let base_len = b.base_len();
         held.push(quote!(base: &'a [u8; #base_len],), quote!(base,));
     }
-    if shape.ext {
+    if shape.fields.block() {
         held.push(quote!(block: &'a [u8],), quote!(block,));
     }
     held.push(quote!(version: u32,), quote!(version,));
-    if shape.lazy {
+    if shape.kind == Kind::LazyRoot {
         let (decl, init) = sections::cache_field(b);
         held.push(decl, init);
     } else {
         held.push(walk.fields.clone(), walk.inits.clone());
     }
-    if !shape.root && !shape.fixed_entry {
+    if let Kind::VarEntry { .. } = shape.kind {
         held.push(quote!(start: usize,), quote!(start,));
     }
     // Where the decoder ends (a lazy root finds it in its cache).
-    if shape.fixed_entry {
-        held.push(quote!(len: usize,), quote!(len: block.len()));
-    } else if !shape.lazy {
-        held.push(quote!(end: usize,), quote!(end: pos));
+    match shape.kind {
+        Kind::BlockEntry => held.push(quote!(len: usize,), quote!(len: block.len())),
+        Kind::LazyRoot => {}
+        Kind::FixedRoot | Kind::VarEntry { .. } => held.push(quote!(end: usize,), quote!(end: pos)),
     }
     held
 }
@@ -338,7 +409,7 @@ fn held(ctx: &Ctx, b: &Block, shape: &Shape, walk: &EntryWalk) -> Held {
 /// block's length already.
 fn from_block_fn(b: &Block, shape: &Shape, inits: &TokenStream) -> TokenStream {
     let base_len = b.base_len();
-    let base_let = if shape.uses_base {
+    let base_let = if shape.fields.base() {
         quote!(let base = block.first_chunk::<#base_len>().unwrap_or(&[0; #base_len]);)
     } else {
         TokenStream::new()
@@ -363,42 +434,46 @@ fn wrap_at_fn(
     inits: &TokenStream,
 ) -> TokenStream {
     let base_len = b.base_len();
-    let header_param = if shape.root {
+    let header_param = if shape.kind.is_root() {
         let header = ctx.header_type("Decoder");
         quote!(header: #header<'a>,)
     } else {
         TokenStream::new()
     };
     // A group entry's block length was checked with the group's dimension.
-    let block_length_check = if shape.root {
-        quote!(::sbe_rt::codec::check_block_length(block_length, Self::required(version))?;)
+    let block_length_check = if shape.kind.is_root() {
+        quote!(::sbe_rt::__private::codec::check_block_length(block_length, Self::required(version))?;)
     } else {
         TokenStream::new()
     };
     // The block is checked as a slice unless the base array is all that is
     // kept (which checks it).
-    let block_let = if shape.ext {
-        quote!(let block = ::sbe_rt::slice(buf, start, block_length)?;)
-    } else if !shape.uses_base {
-        quote!(let _block = ::sbe_rt::slice(buf, start, block_length)?;)
-    } else {
-        TokenStream::new()
+    let (block_let, base_let) = match shape.fields {
+        FieldBytes::None => (
+            quote!(let _block = ::sbe_rt::slice(buf, start, block_length)?;),
+            TokenStream::new(),
+        ),
+        FieldBytes::Base => (
+            TokenStream::new(),
+            quote!(let base = ::sbe_rt::__private::codec::block_at::<#base_len>(buf, start, block_length)?;),
+        ),
+        FieldBytes::Block => (
+            quote!(let block = ::sbe_rt::slice(buf, start, block_length)?;),
+            TokenStream::new(),
+        ),
+        FieldBytes::BaseAndBlock => (
+            quote!(let block = ::sbe_rt::slice(buf, start, block_length)?;),
+            quote!(let base = ::sbe_rt::__private::codec::array_at::<#base_len>(block, 0)?;),
+        ),
     };
-    let base_let = match (shape.uses_base, shape.ext) {
-        (true, true) => quote!(let base = ::sbe_rt::codec::array_at::<#base_len>(block, 0)?;),
-        (true, false) => {
-            quote!(let base = ::sbe_rt::codec::block_at::<#base_len>(buf, start, block_length)?;)
-        }
-        (false, _) => TokenStream::new(),
-    };
-    let mut_pos = if b.sections() > 0 && !shape.lazy {
+    let mut_pos = if let Kind::VarEntry { .. } = shape.kind {
         quote!(mut)
     } else {
         quote!()
     };
     // A root decoder's own; an entry's is `VarEntry::wrap_at`, documented
     // there.
-    let doc = shape.root.then(|| {
+    let doc = shape.kind.is_root().then(|| {
         quote! {
             /// Checks and reads the block at `buf[start..]` and steps over
             /// its groups and var data.
@@ -426,7 +501,7 @@ fn root_items(ctx: &Ctx, b: &Block, m: &Message, shape: &Shape) -> TokenStream {
     let dep = deprecated(b.deprecated);
     let header = ctx.header_type("Decoder");
     let end_fn = sections::message_end_fn(b);
-    let length_fns = sections::message_length_fns(shape.lazy);
+    let length_fns = sections::message_length_fns(shape.kind == Kind::LazyRoot);
     quote! {
         /// The message's template id.
         pub const TEMPLATE_ID: u64 = #template_id;
@@ -442,9 +517,9 @@ fn root_items(ctx: &Ctx, b: &Block, m: &Message, shape: &Shape) -> TokenStream {
         #dep
         #[inline]
         pub fn decode(buf: &'a [u8]) -> ::sbe_rt::Result<Self> {
-            let (header, body, block_length, template_id, version) = read_header(buf)?;
-            ::sbe_rt::codec::check_template_id(template_id, Self::TEMPLATE_ID)?;
-            Self::wrap_at(header, body, 0, block_length, version)
+            let h = read_header(buf)?;
+            ::sbe_rt::__private::codec::check_template_id(h.template_id, Self::TEMPLATE_ID)?;
+            Self::wrap_at(h.decoder, h.body, 0, h.block_length, h.version)
         }
 
         /// The message header.
@@ -461,7 +536,7 @@ fn root_items(ctx: &Ctx, b: &Block, m: &Message, shape: &Shape) -> TokenStream {
 
 /// An entry decoder's `encoded_length`.
 fn entry_length_fn(shape: &Shape) -> TokenStream {
-    if shape.fixed_entry {
+    if shape.kind == Kind::BlockEntry {
         quote! {
             /// Bytes of the entry: its block.
             #[inline]

@@ -97,20 +97,25 @@ fn read_header_fn(ctx: &Ctx) -> TokenStream {
         TokenStream::new()
     } else {
         quote! {
-            ::sbe_rt::codec::check_schema_id(#schema_id, SCHEMA_ID)?;
+            ::sbe_rt::__private::codec::check_schema_id(#schema_id, SCHEMA_ID)?;
         }
     };
     let header_decoder = ctx.header_type("Decoder");
     quote! {
-        /// Reads and checks the message header: (header, the bytes after
-        /// it, blockLength, templateId, version), the block length and
-        /// version as the decoders take them.
+        /// Reads and checks the message header: its decoder, the bytes
+        /// after it, and its blockLength, templateId and version as the
+        /// decoders take them.
         #[inline]
-        fn read_header(buf: &[u8]) -> ::sbe_rt::Result<(#header_decoder<'_>, &[u8], usize, u64, u32)> {
+        fn read_header(buf: &[u8]) -> ::sbe_rt::Result<::sbe_rt::__private::Header<'_, #header_decoder<'_>>> {
             let h = #header_decoder::wrap(buf)?;
             #check
-            let body = buf.get(HEADER_LENGTH..).unwrap_or_default();
-            ::core::result::Result::Ok((h, body, ::sbe_rt::codec::to_usize(#block_length), #template_id, u32::try_from(#version).unwrap_or(u32::MAX)))
+            ::core::result::Result::Ok(::sbe_rt::__private::Header {
+                decoder: h,
+                body: buf.get(HEADER_LENGTH..).unwrap_or_default(),
+                block_length: ::sbe_rt::__private::codec::to_usize(#block_length),
+                template_id: #template_id,
+                version: u32::try_from(#version).unwrap_or(u32::MAX),
+            })
         }
     }
 }
@@ -158,7 +163,7 @@ struct MessageArms {
     end: TokenStream,
     /// `Message::to_json`'s.
     json: TokenStream,
-    /// `Message::encoded_length`'s.
+    /// `Message::checked_length`'s.
     length: TokenStream,
     /// `Message::name`'s.
     name: TokenStream,
@@ -181,7 +186,7 @@ fn message_arms(ctx: &Ctx, decoders: &[(usize, Ident)]) -> MessageArms {
             #variant(#dec<'a>),
         });
         arms.decode.extend(quote! {
-            #id => #dec::wrap_at(header, body, 0, block_length, version)
+            #id => #dec::wrap_at(h.decoder, h.body, 0, h.block_length, h.version)
                 .and_then(|m| m.checked_length().map(|_| Message::#variant(m))),
         });
         arms.json.extend(quote! {
@@ -192,9 +197,9 @@ fn message_arms(ctx: &Ctx, decoders: &[(usize, Ident)]) -> MessageArms {
             }
         });
         arms.length
-            .extend(quote!(Message::#variant(m) => m.encoded_length(),));
+            .extend(quote!(Message::#variant(m) => m.checked_length(),));
         arms.end.extend(quote! {
-            #id => ::core::result::Result::Ok(HEADER_LENGTH + #dec::sbe_end(body, block_length, version)?),
+            #id => ::core::result::Result::Ok(HEADER_LENGTH + #dec::sbe_end(h.body, h.block_length, h.version)?),
         });
         arms.name.extend(quote!(Message::#variant(_) => #name,));
     }
@@ -214,7 +219,7 @@ fn to_json_fn(
     } else if no_messages {
         quote! {
             /// The message as JSON (this schema has no messages).
-            pub fn to_json(&self) -> ::sbe_rt::codec::String {
+            pub fn to_json(&self) -> ::sbe_rt::__private::alloc::string::String {
                 match self {
                     #empty_arms
                 }
@@ -223,7 +228,7 @@ fn to_json_fn(
     } else {
         quote! {
             /// The message as JSON: `{"message": NAME, "header": {...}, "body": {...}}`.
-            pub fn to_json(&self) -> ::sbe_rt::codec::String {
+            pub fn to_json(&self) -> ::sbe_rt::__private::alloc::string::String {
                 let mut w = ::sbe_rt::JsonWriter::with_capacity(256);
                 w.begin_object();
                 match self {
@@ -238,23 +243,19 @@ fn to_json_fn(
 }
 
 /// `decode` and `message_length`: the header read, then a `match` on the
-/// template id (`unused`, `end_unused`: what a schema of no messages does
-/// with the values it does not match on).
-fn decode_fns(
-    arms: &MessageArms,
-    no_messages: bool,
-    unused: &TokenStream,
-    end_unused: &TokenStream,
-) -> TokenStream {
+/// template id.
+fn decode_fns(arms: &MessageArms, no_messages: bool) -> TokenStream {
     // A `match` on the template id, or with no messages just its error.
     let unknown = quote!(::core::result::Result::Err(
-        ::sbe_rt::Error::UnknownTemplateId { template_id }
+        ::sbe_rt::Error::UnknownTemplateId {
+            template_id: h.template_id
+        }
     ));
     let by_template = |arms: &TokenStream| {
         if no_messages {
             unknown.clone()
         } else {
-            quote!(match template_id {
+            quote!(match h.template_id {
                 #arms
                 _ => #unknown,
             })
@@ -267,8 +268,7 @@ fn decode_fns(
         /// checked once, whole.
         #[allow(deprecated)]
         pub fn decode(buf: &[u8]) -> ::sbe_rt::Result<Message<'_>> {
-            let (header, body, block_length, template_id, version) = read_header(buf)?;
-            #unused
+            let h = read_header(buf)?;
             #decode_match
         }
 
@@ -283,8 +283,7 @@ fn decode_fns(
         #[inline]
         #[allow(deprecated)]
         pub fn message_length(buf: &[u8]) -> ::sbe_rt::Result<usize> {
-            let (_, body, block_length, template_id, version) = read_header(buf)?;
-            #end_unused
+            let h = read_header(buf)?;
             #end_match
         }
     }
@@ -296,7 +295,7 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
     let no_messages = decoders.is_empty();
     // With no messages, `Message` still needs its lifetime, and its
     // `match`es an arm for the variant that cannot be made.
-    let (lifetime_use, empty_arms, unused, end_unused) = if no_messages {
+    let (lifetime_use, empty_arms) = if no_messages {
         (
             quote! {
                 /// No messages in this schema.
@@ -304,8 +303,6 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
                 _None(::core::marker::PhantomData<&'a ()>, ::core::convert::Infallible),
             },
             quote!(Message::_None(_, n) => match *n {},),
-            quote!(let _ = (header, body, block_length, version);),
-            quote!(let _ = (body, block_length, version);),
         )
     } else {
         Default::default()
@@ -316,7 +313,7 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
     } else {
         quote!(#[derive(Clone)])
     };
-    let decode_fns = decode_fns(&arms, no_messages, &unused, &end_unused);
+    let decode_fns = decode_fns(&arms, no_messages);
     let MessageArms {
         variants,
         length: length_arms,
@@ -334,8 +331,12 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
         #decode_fns
 
         impl Message<'_> {
-            /// Bytes of the whole message, header included.
-            pub fn encoded_length(&self) -> usize {
+            /// Bytes of the whole message, header included, its groups and
+            /// var data checked: always `Ok` for a message from
+            /// [`decode`], which checked them all and remembered where the
+            /// message ends; for a `Message` made of a message decoder's
+            /// own `decode`, that decoder's `checked_length`.
+            pub fn checked_length(&self) -> ::sbe_rt::Result<usize> {
                 match self {
                     #length_arms
                     #empty_arms

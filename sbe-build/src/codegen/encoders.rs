@@ -5,7 +5,7 @@
 //! written empty, going back is `Err(WrongOrder)`.
 
 use proc_macro2::{Ident, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 use super::blocks::{Accessor, Block, GroupIdents};
 use super::values::{plus, typed_lit, uint_put, Val};
@@ -47,6 +47,7 @@ pub(super) fn message_encoder(
         (quote!(), quote!())
     };
     let wrap_fn = message_wrap_fn(ctx, b, m, buf_init, step_init);
+    let reserves = reserve_consts(ctx, b, Tail::Root);
     // `finish` takes `&mut self`, not `self`: moving the encoder into it
     // made the compiler copy it through memory with wide loads right after
     // a setter's narrow stores, a store-forwarding stall on every message
@@ -62,6 +63,8 @@ pub(super) fn message_encoder(
 
         #[allow(deprecated)]
         impl<'a> #ident<'a> {
+            #reserves
+
             #wrap_fn
 
             /// Bytes written so far, header included.
@@ -97,7 +100,12 @@ fn message_wrap_fn(
     let header_encoder = ctx.header_type("Encoder");
     let header_writes = super::dispatch::header_writes(ctx, block_length as u64, u64::from(m.id));
     let dep = deprecated(b.deprecated);
-    let need = plus(quote!(HEADER_LENGTH), block_length + empty_from(ctx, b, 0));
+    let need = plus(quote!(HEADER_LENGTH), block_length);
+    let need = if b.sections() > 0 {
+        quote!(#need + Self::SECTIONS_RESERVE)
+    } else {
+        need
+    };
     quote! {
         /// Starts a message at the start of `buf`: writes the header and
         /// zeroes the root block. Fails when `buf` cannot hold the
@@ -106,8 +114,8 @@ fn message_wrap_fn(
         pub fn wrap(buf: &'a mut [u8]) -> ::sbe_rt::Result<Self> {
             let total = buf.len();
             ::sbe_rt::check_len(buf, #need)?;
-            let (hdr, rest) = ::sbe_rt::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
-            let (block, tail) = ::sbe_rt::codec::split_array_mut::<#block_length>(rest)?;
+            let (hdr, rest) = ::sbe_rt::__private::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
+            let (block, tail) = ::sbe_rt::__private::codec::split_array_mut::<#block_length>(rest)?;
             *hdr = [0; HEADER_LENGTH];
             *block = [0; #block_length];
             let mut h = #header_encoder { buf: hdr };
@@ -168,7 +176,8 @@ pub(super) fn group_encoder(
         }
     };
     let new_fn = group_new_fn(ctx, g, b, buf_init, step_init);
-    let next_entry_fn = next_entry_fn(ctx, b, buf_set);
+    let next_entry_fn = next_entry_fn(b, buf_set);
+    let reserves = reserve_consts(ctx, b, Tail::Group);
     let doc = format!(
         " Encoder of group `{}`: call `next_entry()` before writing each entry; \
          the count of entries written is written when the encoder is dropped. \
@@ -189,6 +198,8 @@ pub(super) fn group_encoder(
 
         #[allow(deprecated)]
         impl<'p, 'a> #enc<'p, 'a> {
+            #reserves
+
             #new_fn
 
             #next_entry_fn
@@ -225,8 +236,8 @@ fn group_new_fn(
     quote! {
         #[inline]
         fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::sbe_rt::Result<Self> {
-            ::sbe_rt::codec::check_count(count, #max_count)?;
-            let dim = ::sbe_rt::codec::take_zeroed::<#dim_len>(tail, #dim_need)?;
+            ::sbe_rt::__private::codec::check_count(count, #max_count)?;
+            let dim = ::sbe_rt::__private::codec::take_zeroed::<#dim_len>(tail, #dim_need)?;
             #put_block_length
             ::core::result::Result::Ok(Self { tail, dim, #buf_init count, written: 0, reserve, #step_init })
         }
@@ -247,10 +258,15 @@ fn put_count(ctx: &Ctx, g: &Group) -> TokenStream {
 /// `next_entry` of a group encoder: writes the previous entry's sections
 /// not written yet, takes a zeroed block and counts it.
 /// `buf_set`: keeps the block for the setters (`self.buf =`), or empty.
-fn next_entry_fn(ctx: &Ctx, b: &Block, buf_set: TokenStream) -> TokenStream {
+fn next_entry_fn(b: &Block, buf_set: TokenStream) -> TokenStream {
     let sections = b.sections();
     let block_length = b.block_length;
-    let need = plus(quote!(self.reserve), block_length + empty_from(ctx, b, 0));
+    let need = plus(quote!(self.reserve), block_length);
+    let need = if sections > 0 {
+        quote!(#need + Self::SECTIONS_RESERVE)
+    } else {
+        need
+    };
     let (advance_all, step_reset) = if sections > 0 {
         (quote!(self.advance(#sections)?;), quote!(self.step = 0;))
     } else {
@@ -263,7 +279,7 @@ fn next_entry_fn(ctx: &Ctx, b: &Block, buf_set: TokenStream) -> TokenStream {
         #[inline]
         pub fn next_entry(&mut self) -> ::sbe_rt::Result<&mut Self> {
             #advance_all
-            #buf_set ::sbe_rt::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
+            #buf_set ::sbe_rt::__private::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
             #step_reset
             ::core::result::Result::Ok(self)
         }
@@ -299,11 +315,12 @@ impl Tail {
     }
 
     /// The bytes to leave after a section: those of the sections after
-    /// it, written empty (`after`), and in a group those after the group.
-    fn reserve(self, after: usize) -> TokenStream {
+    /// it, written empty (the constant `after`), and in a group those
+    /// after the group.
+    fn reserve(self, after: &Ident) -> TokenStream {
         match self {
-            Tail::Root => quote!(#after),
-            Tail::Group => plus(quote!(self.reserve), after),
+            Tail::Root => quote!(Self::#after),
+            Tail::Group => quote!(self.reserve + Self::#after),
         }
     }
 }
@@ -311,7 +328,7 @@ impl Tail {
 /// Setters and section writers shared by the root and group encoders.
 fn encoder_items(ctx: &Ctx, b: &Block, groups: &[GroupIdents], tail: Tail) -> TokenStream {
     let mut out = field_setters(ctx, b);
-    out.extend(group_starters(ctx, b, groups, tail));
+    out.extend(group_starters(b, groups, tail));
     out.extend(data_writers(ctx, b, tail));
     if b.sections() > 0 {
         out.extend(advance_fns(ctx, b, tail));
@@ -340,7 +357,7 @@ fn field_setters(ctx: &Ctx, b: &Block) -> TokenStream {
 
 /// A method per group starting its encoder, after writing the sections
 /// before it that are not written yet.
-fn group_starters(ctx: &Ctx, b: &Block, groups: &[GroupIdents], tail: Tail) -> TokenStream {
+fn group_starters(b: &Block, groups: &[GroupIdents], tail: Tail) -> TokenStream {
     let tail_ref = tail.reference();
     let mut out = TokenStream::new();
     for (section, ((g, name), idents)) in
@@ -348,7 +365,7 @@ fn group_starters(ctx: &Ctx, b: &Block, groups: &[GroupIdents], tail: Tail) -> T
     {
         let enc = &idents.enc;
         let next = section + 1;
-        let reserve = tail.reserve(empty_from(ctx, b, next));
+        let reserve = tail.reserve(&reserve_after(b, section));
         let doc = docs(
             None,
             format!(
@@ -380,7 +397,7 @@ fn data_writers(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
         let next = section + 1;
         let var_data = d.var_data(ctx.byte_order());
         let data_offset = var_data.data_offset;
-        let reserve = tail.reserve(empty_from(ctx, b, next));
+        let reserve = tail.reserve(&reserve_after(b, section));
         let max_length = var_data.max_length;
         // A var data's length is always on the wire.
         let put_length = match uint_put(var_data.length) {
@@ -401,9 +418,9 @@ fn data_writers(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
             #[inline(always)]
             pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::sbe_rt::Result<&mut Self> {
                 let v = v.as_ref();
-                let n = ::sbe_rt::codec::check_length(v.len(), #max_length)?;
+                let n = ::sbe_rt::__private::codec::check_length(v.len(), #max_length)?;
                 self.advance(#section)?;
-                let prefix = ::sbe_rt::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)?;
+                let prefix = ::sbe_rt::__private::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)?;
                 #put_length
                 self.step = #next;
                 ::core::result::Result::Ok(self)
@@ -414,7 +431,7 @@ fn data_writers(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
 }
 
 /// `advance`: the sections before `k` written, empty where not written
-/// yet (`sbe_rt::codec::advance`, given each section's empty bytes).
+/// yet (`sbe_rt::__private::codec::advance`, given each section's empty bytes).
 fn advance_fns(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
     let tail_place = tail.place();
     let empty_sections = (0..b.sections()).map(|section| {
@@ -427,9 +444,87 @@ fn advance_fns(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
         /// Writes the sections before `k` that are not written yet, empty.
         #[inline(always)]
         fn advance(&mut self, k: usize) -> ::sbe_rt::Result<()> {
-            ::sbe_rt::codec::advance(&mut self.step, k, &mut #tail_place, &[#(#empty_sections),*])
+            ::sbe_rt::__private::codec::advance(&mut self.step, k, &mut #tail_place, &[#(#empty_sections),*])
         }
     }
+}
+
+/// The name of the constant that holds the bytes left free after section
+/// `section` of `b`: its accessor's, shouted, with `_RESERVE`.
+fn reserve_after(b: &Block, section: usize) -> Ident {
+    let name = match b.names.groups.get(section) {
+        Some(name) => name.to_string(),
+        None => b
+            .names
+            .data
+            .get(section - b.groups.len())
+            .map(|a| a.name.to_string())
+            .unwrap_or_default(),
+    };
+    let name = name.trim_start_matches("r#").to_uppercase();
+    format_ident!("{name}_RESERVE")
+}
+
+/// The schema names of sections `range` of `b`, for a doc: `` `a`, `b` ``.
+fn section_names(b: &Block, range: std::ops::Range<usize>) -> String {
+    range
+        .map(|section| match b.groups.get(section) {
+            Some(g) => format!("`{}`", g.name),
+            None => b
+                .data
+                .get(section - b.groups.len())
+                .map(|d| format!("`{}`", d.name))
+                .unwrap_or_default(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The encoder's constants of the bytes it leaves free for the sections
+/// still to come, written empty: `SECTIONS_RESERVE`, those of all of
+/// them, which `wrap` or `next_entry` leaves after the block; and per
+/// section, those after it, which its writer leaves.
+fn reserve_consts(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
+    let sections = b.sections();
+    if sections == 0 {
+        return TokenStream::new();
+    }
+    let (maker, whose, beside) = match tail {
+        Tail::Root => ("wrap", "message's", ""),
+        Tail::Group => ("next_entry", "entry's", ", beside `reserve`"),
+    };
+    let all = empty_from(ctx, b, 0);
+    let doc = format!(
+        " Bytes `{maker}` leaves free after the block{beside}: the {whose} groups and \
+         var data ({}), written empty.",
+        section_names(b, 0..sections)
+    );
+    let mut out = quote! {
+        #[doc = #doc]
+        const SECTIONS_RESERVE: usize = #all;
+    };
+    for section in 0..sections {
+        let name = reserve_after(b, section);
+        let after = empty_from(ctx, b, section + 1);
+        let what = match b.groups.get(section) {
+            Some(g) => format!("group `{}`", g.name),
+            None => format!("var data {}", section_names(b, section..section + 1)),
+        };
+        let doc = if section + 1 < sections {
+            format!(
+                " Bytes left free after {what}{beside}: the {whose} sections after it ({}), \
+                 written empty.",
+                section_names(b, section + 1..sections)
+            )
+        } else {
+            format!(" Bytes left free after {what}{beside}: none, it is the {whose} last section.")
+        };
+        out.extend(quote! {
+            #[doc = #doc]
+            const #name: usize = #after;
+        });
+    }
+    out
 }
 
 /// The bytes of section `section` written empty (the IR's

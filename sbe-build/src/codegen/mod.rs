@@ -62,7 +62,9 @@
 //! newtypes over the wire value with one constant per valid value
 //! (`match` on `Model::A`, with a `_` arm: any value is kept, as a newer
 //! schema version may add some); sets are `Copy` newtypes with one
-//! accessor (and `with_*` builder) per choice; composites are views
+//! accessor (and `with_*` builder) per choice, and one mask per choice of
+//! the set's own type (`OptionalExtras::SUN_ROOF | OptionalExtras::SPORTS_PACK`,
+//! `extras.contains(...)`); composites are views
 //! (`EngineDecoder<'a>`) and writers (`EngineEncoder<'_>`); char arrays
 //! give raw bytes and a `*_str()` view; fields, groups and var data newer
 //! than the message's acting version read as `None`.

@@ -7,7 +7,7 @@
 //! found again when iterated), var data as its bytes (`d{j}`).
 //!
 //! A message's root decoder finds them lazily, through an
-//! `sbe_rt::sections::Sections` cache of where each starts once known;
+//! `sbe_rt::__private::sections::Sections` cache of where each starts once known;
 //! what the generated code adds is `sbe_step`, where each of its sections
 //! ends, and `sbe_d{j}`, which reads var data `j` through the cache.
 
@@ -15,7 +15,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::blocks::{Block, GroupIdents};
-use super::decoder::Shape;
+use super::decoder::{Kind, Shape};
 use super::values::{at_least, uint_tokens};
 use super::Ctx;
 use crate::ir::Group;
@@ -58,7 +58,7 @@ pub(super) struct SectionRead {
 /// as the decoder's accessor makes it.
 pub(super) fn group_at(shape: &Shape, section: usize, g: &Group, iter: &Ident) -> SectionRead {
     let field = group_field(section);
-    let (expr, kept) = if shape.lazy {
+    let (expr, kept) = if shape.kind == Kind::LazyRoot {
         let next = section + 1;
         (
             quote!(#iter::open(self.buf, self.sbe_at(#section), self.version, self.sec.slot(#next))),
@@ -77,7 +77,7 @@ pub(super) fn group_at(shape: &Shape, section: usize, g: &Group, iter: &Ident) -
 
 /// The bytes of var data `j` as the decoder's accessor finds them.
 pub(super) fn data_bytes(shape: &Shape, j: usize) -> SectionRead {
-    if shape.lazy {
+    if shape.kind == Kind::LazyRoot {
         let reader = data_reader(j);
         SectionRead {
             expr: quote!(self.#reader()),
@@ -203,8 +203,8 @@ pub(super) fn cache_field(b: &Block) -> (TokenStream, TokenStream) {
     let sections = b.sections();
     let slots = sections + 1;
     (
-        quote!(sec: ::sbe_rt::sections::Sections<#slots>,),
-        quote!(sec: ::sbe_rt::sections::Sections::new(pos),),
+        quote!(sec: ::sbe_rt::__private::sections::Sections<#slots>,),
+        quote!(sec: ::sbe_rt::__private::sections::Sections::new(pos),),
     )
 }
 
@@ -234,7 +234,7 @@ fn step_arms(b: &Block, groups: &[GroupIdents]) -> (TokenStream, bool) {
     (arms, uses_version)
 }
 
-/// A root decoder's lazy section lookup (`sbe_rt::sections` holds the
+/// A root decoder's lazy section lookup (`sbe_rt::__private::sections` holds the
 /// cache and the walk): `sbe_step`, the one step that differs per message,
 /// `sbe_at`, and the var data readers.
 pub(super) fn lazy_fns(b: &Block, groups: &[GroupIdents]) -> TokenStream {
@@ -260,7 +260,7 @@ pub(super) fn lazy_fns(b: &Block, groups: &[GroupIdents]) -> TokenStream {
             #unused
             ::core::result::Result::Ok(match j {
                 #step_arms
-                _ => return ::core::result::Result::Err(::sbe_rt::codec::no_section(buf)),
+                _ => return ::core::result::Result::Err(::sbe_rt::__private::codec::no_section(buf)),
             })
         }
 
@@ -306,7 +306,7 @@ pub(super) fn message_end_fn(b: &Block) -> TokenStream {
         /// `message_length`.
         #[inline]
         fn sbe_end(buf: &'a [u8], block_length: usize, version: u32) -> ::sbe_rt::Result<usize> {
-            ::sbe_rt::codec::check_block_length(block_length, Self::required(version))?;
+            ::sbe_rt::__private::codec::check_block_length(block_length, Self::required(version))?;
             let #mut_pos pos = ::sbe_rt::slice(buf, 0, block_length)?.len();
             #(pos = Self::sbe_step(buf, version, #sections, pos)?;)*
             ::core::result::Result::Ok(pos)
@@ -314,22 +314,18 @@ pub(super) fn message_end_fn(b: &Block) -> TokenStream {
     }
 }
 
-/// A root decoder's `encoded_length` and `checked_length`: a lazy decoder
-/// steps over the sections not reached yet, any other knows its end.
+/// A root decoder's length functions: a lazy decoder's `checked_length`
+/// steps over the sections not reached yet, and may find they do not
+/// check, so it is its only length (a `Result`); a decoder without
+/// sections knows its end, so it has `encoded_length` too.
 pub(super) fn message_length_fns(lazy: bool) -> TokenStream {
     if lazy {
         quote! {
-            /// Bytes of the whole message: header, root block, groups and
-            /// var data (stepped over here when not reached yet). When they
-            /// do not check, everything from the header on.
-            #[inline]
-            pub fn encoded_length(&self) -> usize {
-                HEADER_LENGTH + self.sec.end(self.buf, self.version, Self::sbe_step).unwrap_or(self.buf.len())
-            }
-
             /// Checks the groups and var data (`decode` checks the header
             /// and the root block only) and returns the bytes of the whole
-            /// message.
+            /// message: header, root block, groups and var data. Where
+            /// it ends is found once (stepping over what no read has
+            /// reached yet) and remembered.
             pub fn checked_length(&self) -> ::sbe_rt::Result<usize> {
                 ::core::result::Result::Ok(HEADER_LENGTH + self.sec.end(self.buf, self.version, Self::sbe_step)?)
             }

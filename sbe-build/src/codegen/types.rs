@@ -137,7 +137,9 @@ fn enum_methods(wire_type: &TokenStream, raws: &[TokenStream], names: &[&str]) -
 }
 
 /// A set is a `Copy` newtype over its raw value with, per choice, a mask
-/// constant, a getter and a `with_` builder.
+/// constant (a set of the one choice), a getter and a `with_` builder; and
+/// what sets of choices are used with: `contains`, `union`,
+/// `intersection`, `difference`, `|`, `&`.
 fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
     let ident = &e.ident;
     let doc = docs(
@@ -152,6 +154,7 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
     let attrs = ctx.type_attrs(&e.key);
     let raw_type = rust_prim(s.encoding);
     let items = set_choices(s);
+    let methods = set_methods(&raw_type);
     let width = proc_macro2::Literal::u32_unsuffixed(s.encoding.size() * 8);
     let raw = if s.encoding.size() == 8 {
         quote!(self.0)
@@ -174,6 +177,40 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
         #[allow(deprecated)]
         impl #ident {
             #items
+
+            #methods
+        }
+
+        /// The choices of either set.
+        impl ::core::ops::BitOr for #ident {
+            type Output = Self;
+            #[inline]
+            fn bitor(self, other: Self) -> Self {
+                self.union(other)
+            }
+        }
+
+        impl ::core::ops::BitOrAssign for #ident {
+            #[inline]
+            fn bitor_assign(&mut self, other: Self) {
+                *self = self.union(other);
+            }
+        }
+
+        /// The choices of both sets.
+        impl ::core::ops::BitAnd for #ident {
+            type Output = Self;
+            #[inline]
+            fn bitand(self, other: Self) -> Self {
+                self.intersection(other)
+            }
+        }
+
+        impl ::core::ops::BitAndAssign for #ident {
+            #[inline]
+            fn bitand_assign(&mut self, other: Self) {
+                *self = self.intersection(other);
+            }
         }
 
         impl ::sbe_rt::visit::Field for #ident {
@@ -191,12 +228,76 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
     }
 }
 
+/// The methods of a set not named for a choice (`set_choices` keeps their
+/// names from the choices'), over raw values of `raw_type`.
+fn set_methods(raw_type: &TokenStream) -> TokenStream {
+    quote! {
+        /// The set whose raw value is `v` (every bit kept, named or not).
+        #[inline]
+        #[must_use]
+        pub const fn from_raw(v: #raw_type) -> Self {
+            Self(v)
+        }
+
+        /// The raw value.
+        #[inline]
+        pub const fn raw(self) -> #raw_type {
+            self.0
+        }
+
+        /// Whether every choice of `other` is set in this set (`true`
+        /// for an empty `other`).
+        #[inline]
+        pub const fn contains(self, other: Self) -> bool {
+            self.0 & other.0 == other.0
+        }
+
+        /// Whether no bit is set.
+        #[inline]
+        pub const fn is_empty(self) -> bool {
+            self.0 == 0
+        }
+
+        /// The choices of either set (`self | other`).
+        #[inline]
+        #[must_use]
+        pub const fn union(self, other: Self) -> Self {
+            Self(self.0 | other.0)
+        }
+
+        /// The choices of both sets (`self & other`).
+        #[inline]
+        #[must_use]
+        pub const fn intersection(self, other: Self) -> Self {
+            Self(self.0 & other.0)
+        }
+
+        /// The choices of this set that are not in `other`.
+        #[inline]
+        #[must_use]
+        pub const fn difference(self, other: Self) -> Self {
+            Self(self.0 & !other.0)
+        }
+    }
+}
+
+/// The names `set_methods` takes, which no choice's getter or builder may.
+const SET_METHODS: &[&str] = &[
+    "raw",
+    "write_json",
+    "from_raw",
+    "contains",
+    "is_empty",
+    "union",
+    "intersection",
+    "difference",
+];
+
 /// What a set's choices generate: per choice its items (mask, getter,
 /// builder).
 fn set_choices(s: &SetType) -> TokenStream {
-    let raw_type = rust_prim(s.encoding);
     // The methods share a scope, the mask constants have their own.
-    let mut methods = Scope::with(&["raw", "write_json", "from_raw"]);
+    let mut methods = Scope::with(SET_METHODS);
     let mut masks = Scope::default();
     let mut items = TokenStream::new();
     for c in &s.choices {
@@ -211,23 +312,23 @@ fn set_choices(s: &SetType) -> TokenStream {
         );
         let dep = deprecated(c.deprecated);
         let name = &c.name;
-        let mask_doc = format!(" Mask of choice `{name}`.");
+        let mask_doc = format!(" Choice `{name}` alone: its mask, as a set.");
         let builder_doc = format!(" This set with choice `{name}` set or cleared.");
         items.extend(quote! {
             #[doc = #mask_doc]
-            pub const #mask_name: #raw_type = #mask;
+            pub const #mask_name: Self = Self(#mask);
             #doc
             #dep
             #[inline]
             pub const fn #getter(self) -> bool {
-                self.0 & Self::#mask_name != 0
+                self.0 & Self::#mask_name.0 != 0
             }
             #[doc = #builder_doc]
             #dep
             #[inline]
             #[must_use]
             pub const fn #builder(self, on: bool) -> Self {
-                if on { Self(self.0 | Self::#mask_name) } else { Self(self.0 & !Self::#mask_name) }
+                if on { Self(self.0 | Self::#mask_name.0) } else { Self(self.0 & !Self::#mask_name.0) }
             }
         });
     }

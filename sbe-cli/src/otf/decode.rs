@@ -193,7 +193,7 @@ impl<'s> Codec<'s> {
             header.schema_id,
         ) {
             let expected = u64::from(self.schema.id);
-            if sbe_rt::codec::check_schema_id(actual, expected).is_err() {
+            if sbe_rt::__private::codec::check_schema_id(actual, expected).is_err() {
                 return Err(DecodeError {
                     offset: base + slot_offset(self.header.schema_id),
                     kind: DecodeErrorKind::WrongSchemaId { expected, actual },
@@ -283,11 +283,11 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
     /// acting version: the rule generated decoders apply.
     fn check_block(&self, at: usize, block_len: usize, block: &Block) -> Result<(), DecodeError> {
         let required = block.end_at(self.version) as usize;
-        sbe_rt::codec::check_block_length(block_len, required)
+        sbe_rt::__private::codec::check_block_length(block_len, required)
             .map_err(|e| self.rule_error(at, "block", e))
     }
 
-    /// A rule of `sbe_rt::codec` broken at `at`: the same verdict the
+    /// A rule of `sbe_rt::__private::codec` broken at `at`: the same verdict the
     /// generated decoders give, with where and what.
     fn rule_error(&self, at: usize, what: &str, e: sbe_rt::Error) -> DecodeError {
         let what = format!("{what} of {}", self.path);
@@ -537,11 +537,11 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
         let dim_len = layout.len;
         let dim = self.take(*pos, dim_len, "group dimension")?;
         // `take` checked the dimension's bytes: both reads are in it.
-        let block_len = sbe_rt::codec::to_usize(layout.block_length.get(dim));
+        let block_len = sbe_rt::__private::codec::to_usize(layout.block_length.get(dim));
         let count = layout.count.get(dim);
         let version = self.version;
-        sbe_rt::codec::check_group(
-            sbe_rt::codec::to_usize(count),
+        sbe_rt::__private::codec::check_group(
+            sbe_rt::__private::codec::to_usize(count),
             block_len,
             layout.max_count,
             g.block.end_at(version) as usize,
@@ -558,9 +558,12 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
         // The generated decoders' rule: every entry's fewest bytes fit in
         // what is left, checked before any entry is read.
         let min_entry = block_len.saturating_add(g.entry_tail(version) as usize);
-        if let Err(e) =
-            sbe_rt::codec::check_entries(self.buf, *pos, sbe_rt::codec::to_usize(count), min_entry)
-        {
+        if let Err(e) = sbe_rt::__private::codec::check_entries(
+            self.buf,
+            *pos,
+            sbe_rt::__private::codec::to_usize(count),
+            min_entry,
+        ) {
             if let sbe_rt::Error::CountOutOfRange { .. } = e {
                 return Err(self.rule_error(dim_at, "group", e));
             }
@@ -604,11 +607,11 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
             let data_offset = lay.data_offset;
             let prefix = self.take(*pos, data_offset, "var data length")?;
             // `take` checked the prefix's bytes: the length is in it.
-            let len = sbe_rt::codec::to_usize(lay.length.get(prefix));
+            let len = sbe_rt::__private::codec::to_usize(lay.length.get(prefix));
             // The generated decoders' rule (in `data_end`): the length is
             // checked against its maximum before the bytes are looked for;
             // `take` below reports bytes that are not there.
-            sbe_rt::codec::check_length(len, lay.max_length)
+            sbe_rt::__private::codec::check_length(len, lay.max_length)
                 .map_err(|e| self.rule_error(*pos, "var data", e))?;
             let shown = self.path.split_once('.').map_or("", |(_, rest)| rest);
             self.sink

@@ -742,7 +742,7 @@ impl Enc {
                 u64::from(g.block.block_length),
             )?;
             // The generated encoders' rule: at most numInGroup's maximum.
-            if sbe_rt::codec::check_count(entries.len(), layout.max_count).is_err() {
+            if sbe_rt::__private::codec::check_count(entries.len(), layout.max_count).is_err() {
                 return Err(self.err(EncodeErrorKind::OutOfRange {
                     value: format!("{} entries", entries.len()),
                     ty: format!("numInGroup (max {})", layout.max_count),

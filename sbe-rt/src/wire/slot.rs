@@ -281,7 +281,12 @@ macro_rules! var_data {
         let n = var_data
             .length
             .get($crate::slice(buf, start, var_data.data_offset)?);
-        $crate::codec::var_data(buf, start + var_data.data_offset, n, var_data.max_length)
+        $crate::__private::codec::var_data(
+            buf,
+            start + var_data.data_offset,
+            n,
+            var_data.max_length,
+        )
     }};
     (end $var_data:expr, $buf:expr, $start:expr) => {{
         let (var_data, buf, start): ($crate::wire::VarData, &[u8], usize) =
@@ -289,7 +294,12 @@ macro_rules! var_data {
         let n = var_data
             .length
             .get($crate::slice(buf, start, var_data.data_offset)?);
-        $crate::codec::data_end(buf, start + var_data.data_offset, n, var_data.max_length)
+        $crate::__private::codec::data_end(
+            buf,
+            start + var_data.data_offset,
+            n,
+            var_data.max_length,
+        )
     }};
 }
 

@@ -3,7 +3,7 @@
 //! buffer into sections while encoding. None of them panics.
 //!
 //! ```
-//! use sbe_rt::codec::{put_var_data_n, take_zeroed};
+//! use sbe_rt::__private::codec::{put_var_data_n, take_zeroed};
 //!
 //! let mut buf = [9u8; 8];
 //! let mut tail: &mut [u8] = &mut buf;
@@ -19,9 +19,6 @@ use core::fmt;
 
 use crate::error::{Error, Result};
 
-#[cfg(feature = "alloc")]
-pub use alloc::string::String;
-
 /// `v` as a `usize`, saturating (on 32-bit targets a huge count or length
 /// then fails its range check instead of wrapping).
 #[inline(always)]
@@ -34,17 +31,19 @@ pub fn to_usize(v: u64) -> usize {
 /// is not the decoder's.
 ///
 /// ```
-/// use sbe_rt::{codec::check_template_id, Error};
+/// use sbe_rt::{__private::codec::check_template_id, Error};
 ///
 /// assert_eq!(check_template_id(2, 2), Ok(()));
 /// assert_eq!(check_template_id(3, 2), Err(Error::UnknownTemplateId { template_id: 3 }));
 /// ```
 #[inline]
-pub fn check_template_id(template_id: u64, expected: u64) -> Result<()> {
-    if template_id == expected {
+pub fn check_template_id(actual: u64, expected: u64) -> Result<()> {
+    if actual == expected {
         Ok(())
     } else {
-        Err(Error::UnknownTemplateId { template_id })
+        Err(Error::UnknownTemplateId {
+            template_id: actual,
+        })
     }
 }
 
@@ -54,7 +53,7 @@ pub fn check_template_id(template_id: u64, expected: u64) -> Result<()> {
 ///
 /// ```
 /// assert!(matches!(
-///     sbe_rt::codec::no_section(&[0; 3]),
+///     sbe_rt::__private::codec::no_section(&[0; 3]),
 ///     sbe_rt::Error::Truncated { available: 3, .. }
 /// ));
 /// ```
@@ -106,7 +105,7 @@ pub fn check_count(count: usize, max: u64) -> Result<()> {
 /// that the caller always holds a block length of at least `required`.
 ///
 /// ```
-/// use sbe_rt::{codec::check_group, Error};
+/// use sbe_rt::{__private::codec::check_group, Error};
 ///
 /// assert_eq!(check_group(2, 9, 10, 8), Ok(9));
 /// assert_eq!(check_group(0, 2, 10, 8), Ok(8));
@@ -149,7 +148,7 @@ pub const MAX_EMPTY_ENTRIES: usize = 1 << 20;
 /// ([`Error::CountOutOfRange`]).
 ///
 /// ```
-/// use sbe_rt::{codec::check_entries, Error};
+/// use sbe_rt::{__private::codec::check_entries, Error};
 ///
 /// assert_eq!(check_entries(&[0; 10], 2, 2, 4), Ok(()));
 /// assert_eq!(
@@ -181,7 +180,7 @@ pub fn check_entries(buf: &[u8], start: usize, count: usize, min_entry: usize) -
 /// ([`Error::WrongSchemaId`]).
 ///
 /// ```
-/// use sbe_rt::{codec::check_schema_id, Error};
+/// use sbe_rt::{__private::codec::check_schema_id, Error};
 ///
 /// assert_eq!(check_schema_id(7, 7), Ok(()));
 /// assert_eq!(check_schema_id(8, 7), Err(Error::WrongSchemaId { expected: 7, actual: 8 }));
@@ -210,8 +209,8 @@ pub fn check_length(len: usize, max: u64) -> Result<u64> {
 /// `&buf[offset..offset + N]` as an array, checked.
 ///
 /// ```
-/// assert_eq!(sbe_rt::codec::array_at::<2>(&[1, 2, 3], 1), Ok(&[2, 3]));
-/// assert!(sbe_rt::codec::array_at::<2>(&[1, 2, 3], 2).is_err());
+/// assert_eq!(sbe_rt::__private::codec::array_at::<2>(&[1, 2, 3], 1), Ok(&[2, 3]));
+/// assert!(sbe_rt::__private::codec::array_at::<2>(&[1, 2, 3], 2).is_err());
 /// ```
 #[inline]
 pub fn array_at<const N: usize>(buf: &[u8], offset: usize) -> Result<&[u8; N]> {
@@ -229,8 +228,8 @@ pub fn array_at<const N: usize>(buf: &[u8], offset: usize) -> Result<&[u8; N]> {
 /// length is checked already (the zeros are never read then).
 ///
 /// ```
-/// assert_eq!(sbe_rt::codec::array_or_zeros::<2>(&[1, 2, 3], 1), &[2, 3]);
-/// assert_eq!(sbe_rt::codec::array_or_zeros::<2>(&[1, 2, 3], 2), &[0, 0]);
+/// assert_eq!(sbe_rt::__private::codec::array_or_zeros::<2>(&[1, 2, 3], 1), &[2, 3]);
+/// assert_eq!(sbe_rt::__private::codec::array_or_zeros::<2>(&[1, 2, 3], 2), &[0, 0]);
 /// ```
 #[inline(always)]
 #[must_use]
@@ -245,9 +244,9 @@ pub fn array_or_zeros<const N: usize>(buf: &[u8], offset: usize) -> &[u8; N] {
 /// one check that the whole block (and at least `N` bytes) lies in `buf`.
 ///
 /// ```
-/// assert_eq!(sbe_rt::codec::block_at::<2>(&[1, 2, 3, 4], 1, 3), Ok(&[2, 3]));
-/// assert!(sbe_rt::codec::block_at::<2>(&[1, 2, 3, 4], 1, 4).is_err());
-/// assert!(sbe_rt::codec::block_at::<2>(&[1, 2, 3, 4], 3, 0).is_err());
+/// assert_eq!(sbe_rt::__private::codec::block_at::<2>(&[1, 2, 3, 4], 1, 3), Ok(&[2, 3]));
+/// assert!(sbe_rt::__private::codec::block_at::<2>(&[1, 2, 3, 4], 1, 4).is_err());
+/// assert!(sbe_rt::__private::codec::block_at::<2>(&[1, 2, 3, 4], 3, 0).is_err());
 /// ```
 #[inline(always)]
 pub fn block_at<const N: usize>(buf: &[u8], start: usize, len: usize) -> Result<&[u8; N]> {
@@ -319,7 +318,7 @@ pub fn split_array_mut<const N: usize>(buf: &mut [u8]) -> Result<(&mut [u8; N], 
 /// and counted in `written`.
 ///
 /// ```
-/// use sbe_rt::{codec::next_entry, Error};
+/// use sbe_rt::{__private::codec::next_entry, Error};
 ///
 /// let mut buf = [7u8; 4];
 /// let mut tail: &mut [u8] = &mut buf;
@@ -356,8 +355,8 @@ pub fn next_entry<'a, const N: usize>(
 /// ```
 /// let mut buf = [7u8; 5];
 /// let mut tail: &mut [u8] = &mut buf;
-/// assert!(sbe_rt::codec::take_zeroed::<2>(&mut tail, 6).is_err());
-/// assert_eq!(sbe_rt::codec::take_zeroed::<2>(&mut tail, 5), Ok(&mut [0, 0]));
+/// assert!(sbe_rt::__private::codec::take_zeroed::<2>(&mut tail, 6).is_err());
+/// assert_eq!(sbe_rt::__private::codec::take_zeroed::<2>(&mut tail, 5), Ok(&mut [0, 0]));
 /// assert_eq!(tail, &mut [7, 7, 7]);
 /// ```
 #[inline(always)]
@@ -384,8 +383,8 @@ pub fn take_zeroed<'a, const N: usize>(
 ///
 /// ```
 /// let mut buf = [7u8; 4];
-/// assert_eq!(sbe_rt::codec::write_at(&mut buf, 1, &[1, 2]), Ok(3));
-/// assert!(sbe_rt::codec::write_at(&mut buf, 3, &[1, 2]).is_err());
+/// assert_eq!(sbe_rt::__private::codec::write_at(&mut buf, 1, &[1, 2]), Ok(3));
+/// assert!(sbe_rt::__private::codec::write_at(&mut buf, 3, &[1, 2]).is_err());
 /// assert_eq!(buf, [7, 1, 2, 7]);
 /// ```
 #[inline]
@@ -407,9 +406,9 @@ pub fn write_at(buf: &mut [u8], at: usize, bytes: &[u8]) -> Result<usize> {
 ///
 /// ```
 /// let mut buf = [1u8, 2, 3];
-/// let (rest, done) = sbe_rt::codec::skip_front(&mut buf, 2);
+/// let (rest, done) = sbe_rt::__private::codec::skip_front(&mut buf, 2);
 /// assert_eq!((&*rest, done), (&[3][..], Ok(())));
-/// let (rest, done) = sbe_rt::codec::skip_front(rest, 2);
+/// let (rest, done) = sbe_rt::__private::codec::skip_front(rest, 2);
 /// assert_eq!(rest, &mut [3][..]);
 /// assert!(done.is_err());
 /// ```
@@ -435,7 +434,7 @@ pub fn skip_front(tail: &mut [u8], n: usize) -> (&mut [u8], Result<()>) {
 /// rest is out of line.
 ///
 /// ```
-/// use sbe_rt::{codec::advance, Error};
+/// use sbe_rt::{__private::codec::advance, Error};
 ///
 /// // Two sections: a group written empty as its dimension, a var data as its length.
 /// const EMPTY: &[&[u8]] = &[&[4, 0, 0, 0], &[0]];
@@ -491,9 +490,9 @@ fn advance_slow<'a>(
 /// ```
 /// let mut buf = [7u8; 6];
 /// let mut tail: &mut [u8] = &mut buf;
-/// let p = sbe_rt::codec::put_var_data_n::<2>(&mut tail, b"ab", 1)?;
+/// let p = sbe_rt::__private::codec::put_var_data_n::<2>(&mut tail, b"ab", 1)?;
 /// p[0] = 2;
-/// assert!(sbe_rt::codec::put_var_data_n::<2>(&mut tail, b"", 1).is_err());
+/// assert!(sbe_rt::__private::codec::put_var_data_n::<2>(&mut tail, b"", 1).is_err());
 /// assert_eq!(buf, [2, 0, b'a', b'b', 7, 7]);
 /// # Ok::<(), sbe_rt::Error>(())
 /// ```
@@ -525,7 +524,7 @@ pub fn put_var_data_n<'a, const P: usize>(
 /// checked: `len` at most `max`, every byte in `buf`.
 ///
 /// ```
-/// use sbe_rt::codec::var_data;
+/// use sbe_rt::__private::codec::var_data;
 /// assert_eq!(var_data(b"..abc", 2, 3, 100)?, (&b"abc"[..], 5));
 /// assert!(var_data(b"..abc", 2, 4, 100).is_err()); // past the end
 /// assert!(var_data(b"..abc", 2, 3, 2).is_err()); // longer than max
@@ -544,7 +543,7 @@ pub fn var_data(buf: &[u8], start: usize, len: u64, max: u64) -> Result<(&[u8], 
 /// UTF-8 bytes as `\xNN`), without allocating.
 ///
 /// ```
-/// let t = sbe_rt::codec::Text(b"ab\xffc");
+/// let t = sbe_rt::__private::codec::Text(b"ab\xffc");
 /// assert_eq!(format!("{t:?}"), "\"ab\\xffc\"");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq)]

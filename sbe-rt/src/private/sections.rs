@@ -16,8 +16,8 @@
 //! in the message body `buf` at acting version `version`, checked.
 //!
 //! ```
-//! use sbe_rt::codec::{data_end, var_data};
-//! use sbe_rt::sections::Sections;
+//! use sbe_rt::__private::codec::{data_end, var_data};
+//! use sbe_rt::__private::sections::Sections;
 //!
 //! // A message body: a 1-byte block, then two var data of a uint8 length.
 //! fn step(body: &[u8], _version: u32, _j: usize, pos: usize) -> sbe_rt::Result<usize> {

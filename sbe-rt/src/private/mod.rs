@@ -1,0 +1,40 @@
+//! What only generated code calls: not public API, and not covered by
+//! semver. Generated code names these items by their full paths
+//! (`::sbe_rt::__private::codec::check_block_length`), so that a schema's
+//! module compiles whatever its crate imports; code of your own has no
+//! use for them (the generated decoders and encoders call them for you).
+//!
+//! * [`codec`]: the checked rules generated decoders share with
+//!   `sbe decode` (counts, lengths, ids), and the carving of an encode
+//!   buffer into sections;
+//! * [`sections`]: a lazy message decoder's cache of where its groups
+//!   and var data start;
+//! * [`Header`]: what a schema's `read_header` gives the decoders;
+//! * `alloc` (feature `alloc`): the `alloc` crate, so that generated code
+//!   names `alloc::string::String` without an `extern crate alloc` of
+//!   the crate including it.
+
+pub mod codec;
+pub mod sections;
+
+#[cfg(feature = "alloc")]
+pub extern crate alloc;
+
+/// A message header as a schema's generated `read_header` returns it, read
+/// and its schema id checked: the header's decoder `H`, the bytes after
+/// it, and the values the message decoders take from it, as they take
+/// them.
+#[derive(Clone, Copy, Debug)]
+pub struct Header<'a, H> {
+    /// The header's generated decoder.
+    pub decoder: H,
+    /// The bytes after the header: the root block, then the groups and
+    /// var data.
+    pub body: &'a [u8],
+    /// `blockLength`: the root block's bytes on the wire.
+    pub block_length: usize,
+    /// `templateId`: which message follows.
+    pub template_id: u64,
+    /// `version`: the acting version (`u32::MAX` for a larger one).
+    pub version: u32,
+}
