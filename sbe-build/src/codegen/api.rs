@@ -26,7 +26,7 @@
 //! assert_eq!(ping.block.fields[1].name, "header3");
 //! ```
 
-use super::blocks::{self, Block};
+use super::blocks::{self, NamedBlock};
 use super::names;
 use super::{types, Ctx, Options};
 use crate::ir::{Schema, Type, TypeKind};
@@ -139,7 +139,7 @@ pub fn names(schema: &Schema) -> Api {
     let mut messages = Vec::new();
     for m in &schema.messages {
         let stem = ctx.claim_family(&names::camel(&m.name), &["Decoder", "Encoder"]);
-        let block = Block::message(m);
+        let block = NamedBlock::message(m);
         messages.push(MessageNames {
             decoder: format!("{stem}Decoder"),
             encoder: format!("{stem}Encoder"),
@@ -152,7 +152,7 @@ pub fn names(schema: &Schema) -> Api {
 /// The names of block `b` of the message or group whose stem is `stem`,
 /// its groups claimed as `blocks::all` claims them (each group, then its
 /// nested groups, then the next group).
-fn block_names(ctx: &mut Ctx, b: &Block, stem: &str) -> BlockNames {
+fn block_names(ctx: &mut Ctx, b: &NamedBlock, stem: &str) -> BlockNames {
     let accessor = |a: &blocks::Accessor| Accessor {
         name: a.name.to_string(),
         text: a.text.as_ref().map(ToString::to_string),
@@ -160,7 +160,7 @@ fn block_names(ctx: &mut Ctx, b: &Block, stem: &str) -> BlockNames {
     let mut groups = Vec::new();
     for (g, name) in b.groups.iter().zip(&b.names.groups) {
         let group_stem = blocks::claim_group(ctx, stem, g);
-        let entry = Block::group(g);
+        let entry = NamedBlock::group(g);
         groups.push(GroupNames {
             accessor: name.to_string(),
             iter: format!("{group_stem}Decoder"),

@@ -15,7 +15,7 @@ use super::encoders;
 use super::groups;
 use super::names::{self, Scope};
 use super::Ctx;
-use crate::ir::{Data, Field, Group, Message, Presence, Primitive, TypeKind};
+use crate::ir::{self, Group, Message, Presence, Primitive, TypeKind};
 
 /// Method names of decoders and encoders (their own, and those of the
 /// `sbe_rt` traits they implement, which an inherent method of the same
@@ -89,15 +89,14 @@ pub(crate) struct Messages {
     pub decoders: Vec<(usize, Ident)>,
 }
 
-/// A root block or group entry: what its decoder and encoder are made of.
-pub(super) struct Block<'s> {
+/// A root block or group entry (the IR's [`ir::Block`], which it
+/// dereferences to) with what its decoder and encoder are made of besides:
+/// its owner's name and docs, and its Rust names.
+pub(super) struct NamedBlock<'s> {
     /// Schema name of the message or group.
     pub name: &'s str,
-    pub fields: &'s [Field],
-    pub groups: &'s [Group],
-    pub data: &'s [Data],
-    /// The schema's block length.
-    pub block_length: usize,
+    /// The block's fields, groups and var data.
+    pub block: &'s ir::Block,
     /// The schema version from which the block is there (0 for a root
     /// block, a group's `sinceVersion`): a field, group or var data newer
     /// than that is absent from older messages, which read it as `None`.
@@ -124,15 +123,24 @@ pub(super) struct Accessor {
     pub text: Option<Ident>,
 }
 
-impl<'s> Block<'s> {
+impl std::ops::Deref for NamedBlock<'_> {
+    type Target = ir::Block;
+
+    /// The block's fields, groups, var data and sections, as the IR has
+    /// them.
+    fn deref(&self) -> &ir::Block {
+        self.block
+    }
+}
+
+impl<'s> NamedBlock<'s> {
     /// The root block of message `m`.
     pub(super) fn message(m: &'s Message) -> Self {
-        Block::new(Block {
+        NamedBlock::new(NamedBlock {
             name: &m.name,
-            fields: &m.block.fields,
-            groups: &m.block.groups,
-            data: &m.block.data,
-            block_length: m.block.block_length as usize,
+            block: &m.block,
+            // A root block is read at any version: everything newer than
+            // the oldest message is gated.
             base_since: 0,
             deprecated: m.deprecated,
             description: m.description.as_deref(),
@@ -142,12 +150,9 @@ impl<'s> Block<'s> {
 
     /// An entry of group `g`.
     pub(super) fn group(g: &'s Group) -> Self {
-        Block::new(Block {
+        NamedBlock::new(NamedBlock {
             name: &g.name,
-            fields: &g.block.fields,
-            groups: &g.block.groups,
-            data: &g.block.data,
-            block_length: g.block.block_length as usize,
+            block: &g.block,
             base_since: g.block.since_version,
             deprecated: g.deprecated,
             description: g.description.as_deref(),
@@ -156,15 +161,14 @@ impl<'s> Block<'s> {
     }
 
     /// `block` with its names claimed.
-    fn new(mut block: Block<'s>) -> Self {
+    fn new(mut block: NamedBlock<'s>) -> Self {
         block.names = block_names(&block);
         block
     }
 
-    /// How many groups and var data follow the block: its sections, groups
-    /// first, numbered in schema order.
-    pub fn sections(&self) -> usize {
-        self.groups.len() + self.data.len()
+    /// The schema's block length, as generated code uses lengths.
+    pub fn block_len(&self) -> usize {
+        self.block.block_length as usize
     }
 
     /// Whether an item since schema version `since` is absent from some
@@ -180,7 +184,7 @@ impl<'s> Block<'s> {
 
     /// Where the fields of schema version `version` end in the block.
     pub fn end_for(&self, version: u32) -> usize {
-        crate::ir::block_end(self.fields, version) as usize
+        self.block.end_at(version) as usize
     }
 
     /// Whether a field on the wire is newer than the block: the decoder
@@ -207,7 +211,7 @@ impl<'s> Block<'s> {
 
 /// Claims the method names of `b`'s fields, groups and var data, in schema
 /// order, after the names the generated code uses itself.
-fn block_names(b: &Block) -> BlockNames {
+fn block_names(b: &NamedBlock) -> BlockNames {
     let mut scope = Scope::with(RESERVED);
     // A root decoder reads var data `j` through a private `sbe_d{j}`.
     for j in 0..b.data.len() {
@@ -275,7 +279,7 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
             out.decoders.push((i, decoder));
             continue;
         }
-        let block = Block::message(m);
+        let block = NamedBlock::message(m);
         let encoder = format_ident!("{stem}Encoder");
         // Nested types first, so each type follows the types it uses.
         let groups = group_types(ctx, &block, &stem, true, &mut out.tokens);
@@ -330,15 +334,15 @@ pub(super) struct GroupIdents {
 /// first) into `out` and returns their names. `top`: `b` is a root block.
 fn group_types(
     ctx: &mut Ctx,
-    b: &Block,
+    b: &NamedBlock,
     stem: &str,
     top: bool,
     out: &mut TokenStream,
 ) -> Vec<GroupIdents> {
     let mut idents = Vec::new();
-    for g in b.groups {
+    for g in &b.groups {
         let group_stem = claim_group(ctx, stem, g);
-        let entry = Block::group(g);
+        let entry = NamedBlock::group(g);
         let group = GroupIdents {
             iter: format_ident!("{group_stem}Decoder"),
             entry: format_ident!("{group_stem}Entry"),

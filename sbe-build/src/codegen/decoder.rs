@@ -11,7 +11,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::accessors;
-use super::blocks::{Accessor, Block, GroupIdents};
+use super::blocks::{Accessor, GroupIdents, NamedBlock};
 use super::groups;
 use super::json_debug;
 use super::sections::{self, EntryWalk};
@@ -101,7 +101,7 @@ pub(super) enum Owner<'s> {
 
 impl Shape {
     /// The shape of the decoder of `b`, the block of `owner`.
-    fn of(b: &Block, owner: Owner) -> Self {
+    fn of(b: &NamedBlock, owner: Owner) -> Self {
         let sections = b.sections() > 0;
         let kind = match (owner, sections) {
             (Owner::Message(_), true) => Kind::LazyRoot,
@@ -175,7 +175,7 @@ impl DataView<'_> {
 }
 
 /// The fields of `b` as its decoder reads them.
-fn field_views<'a>(ctx: &Ctx<'a>, b: &'a Block) -> Vec<FieldView<'a>> {
+fn field_views<'a>(ctx: &Ctx<'a>, b: &'a NamedBlock) -> Vec<FieldView<'a>> {
     b.fields
         .iter()
         .zip(&b.names.fields)
@@ -201,7 +201,11 @@ fn field_views<'a>(ctx: &Ctx<'a>, b: &'a Block) -> Vec<FieldView<'a>> {
 }
 
 /// The groups of `b` (their types named `groups`) as its decoder reads them.
-fn group_views<'a>(b: &'a Block, shape: &Shape, groups: &'a [GroupIdents]) -> Vec<GroupView<'a>> {
+fn group_views<'a>(
+    b: &'a NamedBlock,
+    shape: &Shape,
+    groups: &'a [GroupIdents],
+) -> Vec<GroupView<'a>> {
     b.groups
         .iter()
         .zip(&b.names.groups)
@@ -223,7 +227,7 @@ fn group_views<'a>(b: &'a Block, shape: &Shape, groups: &'a [GroupIdents]) -> Ve
 }
 
 /// The var data of `b` as its decoder reads them.
-fn data_views<'a>(b: &'a Block, shape: &Shape) -> Vec<DataView<'a>> {
+fn data_views<'a>(b: &'a NamedBlock, shape: &Shape) -> Vec<DataView<'a>> {
     b.data
         .iter()
         .zip(&b.names.data)
@@ -241,7 +245,7 @@ fn data_views<'a>(b: &'a Block, shape: &Shape) -> Vec<DataView<'a>> {
 /// group's entry); `group_idents`: the names of the block's groups' types.
 pub(super) fn block_decoder(
     ctx: &Ctx,
-    b: &Block,
+    b: &NamedBlock,
     ident: &Ident,
     owner: Owner,
     group_idents: &[GroupIdents],
@@ -335,7 +339,7 @@ pub(super) fn block_decoder(
 }
 
 /// The decoder's doc: the schema's description, then what it decodes.
-fn decoder_doc(b: &Block, root: bool) -> TokenStream {
+fn decoder_doc(b: &NamedBlock, root: bool) -> TokenStream {
     let name = b.name;
     let generated = if root {
         format!("Decoder of message `{name}`: a view of its bytes.")
@@ -363,7 +367,7 @@ impl Held {
 /// What the decoder of `b` holds: the header (a root), the buffer, the
 /// block (as base array and as slice), the version, its sections (`walk`'s
 /// or the root's cache), and where it starts and ends.
-fn held(ctx: &Ctx, b: &Block, shape: &Shape, walk: &EntryWalk) -> Held {
+fn held(ctx: &Ctx, b: &NamedBlock, shape: &Shape, walk: &EntryWalk) -> Held {
     let mut held = Held::default();
     if shape.kind.is_root() {
         let header = ctx.header_type("Decoder");
@@ -407,7 +411,7 @@ fn held(ctx: &Ctx, b: &Block, shape: &Shape, walk: &EntryWalk) -> Held {
 
 /// `from_block` of an entry without sections: its group has checked the
 /// block's length already.
-fn from_block_fn(b: &Block, shape: &Shape, inits: &TokenStream) -> TokenStream {
+fn from_block_fn(b: &NamedBlock, shape: &Shape, inits: &TokenStream) -> TokenStream {
     let base_len = b.base_len();
     let base_let = if shape.fields.base() {
         quote!(let base = block.first_chunk::<#base_len>().unwrap_or(&[0; #base_len]);)
@@ -428,7 +432,7 @@ fn from_block_fn(b: &Block, shape: &Shape, inits: &TokenStream) -> TokenStream {
 /// sections with `walk`.
 fn wrap_at_fn(
     ctx: &Ctx,
-    b: &Block,
+    b: &NamedBlock,
     shape: &Shape,
     walk: &TokenStream,
     inits: &TokenStream,
@@ -494,9 +498,9 @@ fn wrap_at_fn(
 }
 
 /// A root decoder's constants, `decode`, `header`, and its length functions.
-fn root_items(ctx: &Ctx, b: &Block, m: &Message, shape: &Shape) -> TokenStream {
+fn root_items(ctx: &Ctx, b: &NamedBlock, m: &Message, shape: &Shape) -> TokenStream {
     let template_id = super::values::plain(m.id);
-    let block_length = b.block_length;
+    let block_length = b.block_len();
     let name = b.name;
     let dep = deprecated(b.deprecated);
     let header = ctx.header_type("Decoder");
@@ -557,7 +561,7 @@ fn entry_length_fn(shape: &Shape) -> TokenStream {
 
 /// `required`: the block length the fields of the acting version need (a
 /// root decoder's own `const fn`; an entry's, its group trait's).
-fn required_fn(b: &Block, root: bool) -> TokenStream {
+fn required_fn(b: &NamedBlock, root: bool) -> TokenStream {
     let base = b.base_len();
     let mut sinces: Vec<u32> = b
         .fields

@@ -7,7 +7,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::blocks::{Accessor, Block, GroupIdents};
+use super::blocks::{Accessor, GroupIdents, NamedBlock};
 use super::values::{plus, typed_lit, uint_put, Val};
 use super::{deprecated, docs, Ctx};
 use crate::ir::{Group, Message};
@@ -15,13 +15,13 @@ use crate::ir::{Group, Message};
 /// The encoder of message `m`, whose root block is `b`.
 pub(super) fn message_encoder(
     ctx: &Ctx,
-    b: &Block,
+    b: &NamedBlock,
     (ident, decoder): (&Ident, &Ident),
     m: &Message,
     groups: &[GroupIdents],
 ) -> TokenStream {
     let sections = b.sections();
-    let block_length = b.block_length;
+    let block_length = b.block_len();
     let items = encoder_items(ctx, b, groups, Tail::Root);
     let (step_field, step_init, finish_body) = if sections > 0 {
         (
@@ -91,12 +91,12 @@ pub(super) fn message_encoder(
 /// `buf_init`, `step_init`: the encoder's fields beside the tail.
 fn message_wrap_fn(
     ctx: &Ctx,
-    b: &Block,
+    b: &NamedBlock,
     m: &Message,
     buf_init: TokenStream,
     step_init: TokenStream,
 ) -> TokenStream {
-    let block_length = b.block_length;
+    let block_length = b.block_len();
     let header_encoder = ctx.header_type("Encoder");
     let header_writes = super::dispatch::header_writes(ctx, block_length as u64, u64::from(m.id));
     let dep = deprecated(b.deprecated);
@@ -129,7 +129,7 @@ fn message_wrap_fn(
 pub(super) fn group_encoder(
     ctx: &Ctx,
     g: &Group,
-    b: &Block,
+    b: &NamedBlock,
     idents: &GroupIdents,
     nested: &[GroupIdents],
 ) -> TokenStream {
@@ -217,7 +217,7 @@ pub(super) fn group_encoder(
 fn group_new_fn(
     ctx: &Ctx,
     g: &Group,
-    b: &Block,
+    b: &NamedBlock,
     buf_init: TokenStream,
     step_init: TokenStream,
 ) -> TokenStream {
@@ -227,7 +227,7 @@ fn group_new_fn(
     // A constant block length is not on the wire.
     let put_block_length = match uint_put(dim.block_length) {
         Some((put, offset, ty)) => {
-            let block_length = typed_lit(b.block_length as u64, &ty);
+            let block_length = typed_lit(u64::from(b.block.block_length), &ty);
             quote!(#put(dim, #offset, #block_length);)
         }
         None => TokenStream::new(),
@@ -258,9 +258,9 @@ fn put_count(ctx: &Ctx, g: &Group) -> TokenStream {
 /// `next_entry` of a group encoder: writes the previous entry's sections
 /// not written yet, takes a zeroed block and counts it.
 /// `buf_set`: keeps the block for the setters (`self.buf =`), or empty.
-fn next_entry_fn(b: &Block, buf_set: TokenStream) -> TokenStream {
+fn next_entry_fn(b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
     let sections = b.sections();
-    let block_length = b.block_length;
+    let block_length = b.block_len();
     let need = plus(quote!(self.reserve), block_length);
     let need = if sections > 0 {
         quote!(#need + Self::SECTIONS_RESERVE)
@@ -326,7 +326,7 @@ impl Tail {
 }
 
 /// Setters and section writers shared by the root and group encoders.
-fn encoder_items(ctx: &Ctx, b: &Block, groups: &[GroupIdents], tail: Tail) -> TokenStream {
+fn encoder_items(ctx: &Ctx, b: &NamedBlock, groups: &[GroupIdents], tail: Tail) -> TokenStream {
     let mut out = field_setters(ctx, b);
     out.extend(group_starters(b, groups, tail));
     out.extend(data_writers(ctx, b, tail));
@@ -337,7 +337,7 @@ fn encoder_items(ctx: &Ctx, b: &Block, groups: &[GroupIdents], tail: Tail) -> To
 }
 
 /// A setter per field on the wire (constants have none).
-fn field_setters(ctx: &Ctx, b: &Block) -> TokenStream {
+fn field_setters(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
     let mut out = TokenStream::new();
     for (f, Accessor { name, .. }) in b.fields.iter().zip(&b.names.fields) {
         let val = Val::of(ctx, &f.type_name, &f.ty, f.presence, f.const_value.as_ref());
@@ -357,7 +357,7 @@ fn field_setters(ctx: &Ctx, b: &Block) -> TokenStream {
 
 /// A method per group starting its encoder, after writing the sections
 /// before it that are not written yet.
-fn group_starters(b: &Block, groups: &[GroupIdents], tail: Tail) -> TokenStream {
+fn group_starters(b: &NamedBlock, groups: &[GroupIdents], tail: Tail) -> TokenStream {
     let tail_ref = tail.reference();
     let mut out = TokenStream::new();
     for (section, ((g, name), idents)) in
@@ -389,7 +389,7 @@ fn group_starters(b: &Block, groups: &[GroupIdents], tail: Tail) -> TokenStream 
 
 /// A method per var data writing its length and bytes, after writing the
 /// sections before it that are not written yet.
-fn data_writers(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
+fn data_writers(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
     let tail_ref = tail.reference();
     let mut out = TokenStream::new();
     for (j, (d, Accessor { name, .. })) in b.data.iter().zip(&b.names.data).enumerate() {
@@ -432,7 +432,7 @@ fn data_writers(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
 
 /// `advance`: the sections before `k` written, empty where not written
 /// yet (`sbe_rt::__private::codec::advance`, given each section's empty bytes).
-fn advance_fns(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
+fn advance_fns(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
     let tail_place = tail.place();
     let empty_sections = (0..b.sections()).map(|section| {
         let bytes = empty_section(ctx, b, section)
@@ -451,7 +451,7 @@ fn advance_fns(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
 
 /// The name of the constant that holds the bytes left free after section
 /// `section` of `b`: its accessor's, shouted, with `_RESERVE`.
-fn reserve_after(b: &Block, section: usize) -> Ident {
+fn reserve_after(b: &NamedBlock, section: usize) -> Ident {
     let name = match b.names.groups.get(section) {
         Some(name) => name.to_string(),
         None => b
@@ -466,7 +466,7 @@ fn reserve_after(b: &Block, section: usize) -> Ident {
 }
 
 /// The schema names of sections `range` of `b`, for a doc: `` `a`, `b` ``.
-fn section_names(b: &Block, range: std::ops::Range<usize>) -> String {
+fn section_names(b: &NamedBlock, range: std::ops::Range<usize>) -> String {
     range
         .map(|section| match b.groups.get(section) {
             Some(g) => format!("`{}`", g.name),
@@ -484,7 +484,7 @@ fn section_names(b: &Block, range: std::ops::Range<usize>) -> String {
 /// still to come, written empty: `SECTIONS_RESERVE`, those of all of
 /// them, which `wrap` or `next_entry` leaves after the block; and per
 /// section, those after it, which its writer leaves.
-fn reserve_consts(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
+fn reserve_consts(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
     let sections = b.sections();
     if sections == 0 {
         return TokenStream::new();
@@ -529,7 +529,7 @@ fn reserve_consts(ctx: &Ctx, b: &Block, tail: Tail) -> TokenStream {
 
 /// The bytes of section `section` written empty (the IR's
 /// `Group::empty_bytes` and `Data::empty_bytes`).
-fn empty_section(ctx: &Ctx, b: &Block, section: usize) -> Vec<u8> {
+fn empty_section(ctx: &Ctx, b: &NamedBlock, section: usize) -> Vec<u8> {
     match b.groups.get(section) {
         Some(g) => g.empty_bytes(ctx.schema.byte_order),
         None => match b.data.get(section - b.groups.len()) {
@@ -540,7 +540,7 @@ fn empty_section(ctx: &Ctx, b: &Block, section: usize) -> Vec<u8> {
 }
 
 /// Bytes of the sections from `first` on, written empty.
-fn empty_from(ctx: &Ctx, b: &Block, first: usize) -> usize {
+fn empty_from(ctx: &Ctx, b: &NamedBlock, first: usize) -> usize {
     (first..b.sections())
         .map(|section| empty_section(ctx, b, section).len())
         .sum()

@@ -14,7 +14,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::blocks::{Block, GroupIdents};
+use super::blocks::{GroupIdents, NamedBlock};
 use super::decoder::{Kind, Shape};
 use super::values::{at_least, uint_tokens};
 use super::Ctx;
@@ -99,7 +99,7 @@ fn data_const(j: usize) -> Ident {
 
 /// A decoder's constant per var data: where its length prefix and bytes
 /// are, as the `sbe_rt::wire::VarData` its reads and steps go through.
-pub(super) fn var_data_consts(ctx: &Ctx, b: &Block) -> TokenStream {
+pub(super) fn var_data_consts(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
     let mut out = TokenStream::new();
     for (j, d) in b.data.iter().enumerate() {
         let name = data_const(j);
@@ -141,7 +141,7 @@ pub(super) struct EntryWalk {
 }
 
 /// Steps over every section of the entry `b` as `wrap_at` makes it.
-pub(super) fn entry_walk(b: &Block, groups: &[GroupIdents]) -> EntryWalk {
+pub(super) fn entry_walk(b: &NamedBlock, groups: &[GroupIdents]) -> EntryWalk {
     let mut walk = EntryWalk::default();
     for (section, (g, idents)) in b.groups.iter().zip(groups).enumerate() {
         let iter = &idents.iter;
@@ -199,7 +199,7 @@ pub(super) fn entry_walk(b: &Block, groups: &[GroupIdents]) -> EntryWalk {
 
 /// The section cache of a root decoder: its field and its initial value
 /// (section 0 starts at `pos`, after the block; the others are unknown).
-pub(super) fn cache_field(b: &Block) -> (TokenStream, TokenStream) {
+pub(super) fn cache_field(b: &NamedBlock) -> (TokenStream, TokenStream) {
     let sections = b.sections();
     let slots = sections + 1;
     (
@@ -211,7 +211,7 @@ pub(super) fn cache_field(b: &Block) -> (TokenStream, TokenStream) {
 /// The arms of `sbe_step`: where each section that starts at `pos` ends;
 /// and whether any arm reads `version` (a group's step does, and so does
 /// a section newer than the block).
-fn step_arms(b: &Block, groups: &[GroupIdents]) -> (TokenStream, bool) {
+fn step_arms(b: &NamedBlock, groups: &[GroupIdents]) -> (TokenStream, bool) {
     let mut arms = TokenStream::new();
     let mut uses_version = false;
     for (section, (g, idents)) in b.groups.iter().zip(groups).enumerate() {
@@ -237,7 +237,7 @@ fn step_arms(b: &Block, groups: &[GroupIdents]) -> (TokenStream, bool) {
 /// A root decoder's lazy section lookup (`sbe_rt::__private::sections` holds the
 /// cache and the walk): `sbe_step`, the one step that differs per message,
 /// `sbe_at`, and the var data readers.
-pub(super) fn lazy_fns(b: &Block, groups: &[GroupIdents]) -> TokenStream {
+pub(super) fn lazy_fns(b: &NamedBlock, groups: &[GroupIdents]) -> TokenStream {
     let (step_arms, uses_version) = step_arms(b, groups);
     let unused = (!uses_version).then(|| quote!(let _ = version;));
     let readers = data_readers(b);
@@ -272,7 +272,7 @@ pub(super) fn lazy_fns(b: &Block, groups: &[GroupIdents]) -> TokenStream {
 
 /// A root decoder's `sbe_d{j}` per var data: its bytes, found through the
 /// section cache; data that does not check reads as empty.
-fn data_readers(b: &Block) -> TokenStream {
+fn data_readers(b: &NamedBlock) -> TokenStream {
     let mut out = TokenStream::new();
     for j in 0..b.data.len() {
         let section = b.groups.len() + j;
@@ -292,7 +292,7 @@ fn data_readers(b: &Block) -> TokenStream {
 /// A root decoder's `sbe_end`: where the message ends in the bytes after
 /// the header, checked as `decode` and `checked_length` check it, without
 /// a decoder (the module's `message_length`).
-pub(super) fn message_end_fn(b: &Block) -> TokenStream {
+pub(super) fn message_end_fn(b: &NamedBlock) -> TokenStream {
     let sections = 0..b.sections();
     let mut_pos = if b.sections() > 0 {
         quote!(mut)
