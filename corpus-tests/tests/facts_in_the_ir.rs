@@ -1,9 +1,9 @@
 //! The wire facts are found once, in `sbe_build::ir` (computed by its
 //! resolver passes): no other module of sbe-build (codegen, the layout
-//! report, compat) and no module of sbe-cli (the run-time codec) finds a
-//! header, dimension or var-data member by its name, reads or writes an
-//! integer of the wire with a byte-order conversion of its own, or
-//! computes where a block ends. Checked on the sources: outside `ir` and
+//! report, compat) and no module of sbe-otf (the run-time codec) or
+//! sbe-cli finds a header, dimension or var-data member by its name,
+//! reads or writes an integer of the wire with a byte-order conversion of
+//! its own, or computes where a block ends. Checked on the sources: outside `ir` and
 //! the resolver, no code line holds one of the role names a lookup by
 //! name would compare with (the layout report's output keys aside), and
 //! outside `ir` and sbe-rt no code line of sbe-build or of the run-time
@@ -74,11 +74,12 @@ fn own_wire_rules_in(file: &Path) -> Vec<String> {
     code_lines_where(file, |code| OWN_WIRE_RULES.iter().any(|r| code.contains(r)))
 }
 
-/// The sources of sbe-build and sbe-cli that `keep` keeps, outside `ir`
-/// and the resolver.
+/// The sources of sbe-build, sbe-otf (the run-time codec) and sbe-cli that
+/// `keep` keeps, outside `ir` and the resolver.
 fn backend_sources(keep: impl Fn(&Path) -> bool) -> Vec<std::path::PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = test_support::files_under(&root.join("sbe-build/src"), "rs");
+    files.extend(test_support::files_under(&root.join("sbe-otf/src"), "rs"));
     files.extend(test_support::files_under(&root.join("sbe-cli/src"), "rs"));
     let ir = root.join("sbe-build/src/ir");
     let resolve = root.join("sbe-build/src/resolve");
@@ -126,7 +127,7 @@ fn no_backend_reads_the_wire_or_ends_a_block_by_a_rule_of_its_own() {
     // run-time codec are what must go through the IR and sbe-rt.
     let files = backend_sources(|f| {
         let f = f.to_string_lossy().replace('\\', "/");
-        f.contains("/sbe-build/src/") || f.contains("/sbe-cli/src/otf/")
+        f.contains("/sbe-build/src/") || f.contains("/sbe-otf/src/")
     });
     let found: Vec<String> = files.iter().flat_map(|f| own_wire_rules_in(f)).collect();
     assert!(

@@ -1,5 +1,6 @@
-//! The `sbe` command as a library: decode, encode, frame and inspect SBE
-//! messages at run time from a schema's IR (see `sbe_build::ir`).
+//! The `sbe` command as a library: the reading of files, streams and
+//! captures (`framing`, `capture`) around the run-time codec, which is
+//! the crate `sbe-otf` (re-exported as [`otf`], with its `inspect`).
 //!
 //! ```no_run
 //! let schema = sbe_build::ir::load("schemas/car.xml").unwrap();
@@ -23,8 +24,10 @@
 
 pub mod capture;
 pub mod framing;
-pub mod inspect;
-pub mod otf;
 
-/// Several schemas at once: `otf::multi`, also at the crate's top level.
-pub use otf::multi;
+/// The run-time codec: the crate `sbe-otf`.
+pub use sbe_otf as otf;
+/// Annotated hex dumps: `sbe_otf::inspect`, also at the crate's top level.
+pub use sbe_otf::inspect;
+/// Several schemas at once: `sbe_otf::multi`, also at the crate's top level.
+pub use sbe_otf::multi;

@@ -30,7 +30,7 @@ use sbe_build::ir::ByteOrder;
 use sbe_rt::framing::Framing;
 
 use crate::framing::{Datagram, FrameError, StreamSplitter};
-use crate::otf::json::{write_int, write_str};
+use sbe_otf::json::{write_int, write_str};
 
 pub use file::{sniff, CaptureError, CaptureReader, Format, Packet};
 pub use filter::Term;

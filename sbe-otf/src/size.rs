@@ -1,9 +1,9 @@
 //! Where a message ends: its header, root block, groups and var data,
 //! walked without producing any output (for raw back-to-back framing).
 
-use super::decode::{DecodeError, Decoded};
-use super::json::NullSink;
-use super::Codec;
+use crate::decode::{DecodeError, Decoded};
+use crate::json::NullSink;
+use crate::Codec;
 
 impl<'s> Codec<'s> {
     /// The length of the message at the start of `buf` (and its header),

@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
-use crate::otf::decode::{DecodeError, Decoded};
-use crate::otf::json::{JsonWriter, Sink};
-use crate::otf::Codec;
+use crate::decode::{DecodeError, Decoded};
+use crate::json::{JsonWriter, Sink};
+use crate::Codec;
 
 /// Bytes shown in full on a row; longer values are cut.
 const SHOWN: usize = 12;

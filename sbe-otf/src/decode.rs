@@ -12,8 +12,8 @@ use sbe_build::ir::{
 use sbe_rt::null::NullValue;
 use std::fmt::Write as _;
 
-use super::json::{JsonWriter, Sink};
-use super::{int_null, is_utf8, slot_offset, Codec, Header};
+use crate::json::{JsonWriter, Sink};
+use crate::{int_null, is_utf8, slot_offset, Codec, Header};
 use sbe_rt::wire::Uint;
 
 /// Why a message could not be decoded.

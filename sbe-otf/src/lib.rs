@@ -1,14 +1,41 @@
-//! The on-the-fly codec: decode and encode SBE messages from a schema's IR
-//! at run time, with no generated code.
+//! The on-the-fly codec: decode, encode and inspect SBE messages from a
+//! schema's IR (`sbe_build::ir`) at run time, with no generated code. It
+//! is what the `sbe` command's `decode`, `encode` and `inspect` run, with
+//! no command line or terminal of its own, and it gives the same verdict
+//! as the generated decoders on the same bytes: both call the rules of
+//! `sbe-rt`.
 //!
 //! [`Codec`] holds what every message of a schema shares (the header
 //! layout, the template table); [`decode`] turns bytes into FORMAT.md's
-//! JSON, [`encode`] turns that JSON back into bytes, and [`size`] finds
-//! where a message ends.
+//! JSON, [`encode`] turns that JSON back into bytes, [`size`] finds where
+//! a message ends, [`inspect`] annotates its bytes, and [`multi`] picks the
+//! schema of each message among several.
+//!
+//! ```no_run
+//! let schema = sbe_build::ir::load("schemas/car.xml").unwrap();
+//! let codec = sbe_otf::Codec::new(&schema).unwrap();
+//! let bytes = std::fs::read("car.bin").unwrap();
+//! let mut json = Vec::new();
+//! let decoded = codec.decode_json(&bytes, 0, None, &mut json).unwrap();
+//! println!("{} bytes: {}", decoded.len, String::from_utf8_lossy(&json));
+//! ```
+#![deny(missing_docs)]
+// Input never reaches a panic: no indexing, unwrap or expect outside tests.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::indexing_slicing,
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic
+    )
+)]
 
 pub mod decode;
 pub mod encode;
-pub(crate) mod json;
+pub mod inspect;
+#[doc(hidden)] // The JSON writer's pieces the `sbe` command's capture metadata reuses.
+pub mod json;
 pub mod multi;
 pub mod size;
 

@@ -138,12 +138,12 @@ impl Sink for JsonWriter<'_> {
 
 /// Append a JSON string literal, escaped as every other string of the
 /// output is (`sbe_rt::JsonWriter`).
-pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
+pub fn write_str(out: &mut Vec<u8>, s: &str) {
     JsonWriter::new(out).str(s);
 }
 
 /// Append an integer in decimal, as `sbe_rt::JsonWriter` writes it.
-pub(crate) fn write_int(out: &mut Vec<u8>, v: i128) {
+pub fn write_int(out: &mut Vec<u8>, v: i128) {
     // Every wire integer fits in 64 bits.
     let Ok(u) = u64::try_from(v.unsigned_abs()) else {
         out.extend_from_slice(v.to_string().as_bytes());

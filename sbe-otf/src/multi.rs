@@ -17,8 +17,8 @@ use std::fmt;
 use sbe_build::ir::ByteOrder;
 use sbe_rt::wire::Uint;
 
-use crate::otf::decode::{DecodeError, DecodeErrorKind, Decoded};
-use crate::otf::{read_slot, slot_offset, Codec, Header};
+use crate::decode::{DecodeError, DecodeErrorKind, Decoded};
+use crate::{read_slot, slot_offset, Codec, Header};
 
 /// One schema of a [`Schemas`]: its codec and the label (the path given)
 /// its messages carry as `"schema"`.
@@ -343,7 +343,7 @@ mod tests {
     #[test]
     fn unknown_id_names_the_known_ones() {
         let car = schema("../schemas/car.xml");
-        let md = schema("benches/market-data.xml");
+        let md = schema("../sbe-cli/benches/market-data.xml");
         let s = Schemas::new(vec![
             Entry {
                 codec: Codec::new(&car).expect("codec"),

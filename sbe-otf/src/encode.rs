@@ -11,7 +11,7 @@ use sbe_build::ir::{
     SetType, Type, TypeKind,
 };
 
-use super::{int_null, is_utf8, Codec};
+use crate::{int_null, is_utf8, Codec};
 use sbe_build::ir::HeaderRole;
 use sbe_rt::wire::Uint;
 
