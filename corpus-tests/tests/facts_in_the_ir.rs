@@ -102,18 +102,24 @@ fn no_backend_finds_a_member_by_its_role_name() {
     );
 }
 
-#[test]
-fn the_check_sees_a_lookup_by_name() {
-    let dir = std::env::temp_dir().join(format!("facts-in-ir-{}", std::process::id()));
+/// What `scan` finds in a file holding `text`.
+fn scan_of(text: &str, scan: fn(&Path) -> Vec<String>) -> Vec<String> {
+    let dir =
+        std::env::temp_dir().join(format!("facts-in-ir-{}-{}", std::process::id(), text.len()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("backend.rs");
-    std::fs::write(
-        &file,
-        "// \"numInGroup\" in a comment is fine\nlet count = members.iter().find(|m| m.name == \"numInGroup\");\n#[cfg(test)]\nconst T: &str = \"length\";\n",
-    )
-    .unwrap();
-    let found = role_names_in(&file);
+    std::fs::write(&file, text).unwrap();
+    let found = scan(&file);
     std::fs::remove_dir_all(&dir).ok();
+    found
+}
+
+#[test]
+fn the_check_sees_a_lookup_by_name() {
+    let found = scan_of(
+        "// \"numInGroup\" in a comment is fine\nlet count = members.iter().find(|m| m.name == \"numInGroup\");\n#[cfg(test)]\nconst T: &str = \"length\";\n",
+        role_names_in,
+    );
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
         found[0].ends_with(":2: let count = members.iter().find(|m| m.name == \"numInGroup\");")
@@ -139,16 +145,10 @@ fn no_backend_reads_the_wire_or_ends_a_block_by_a_rule_of_its_own() {
 
 #[test]
 fn the_check_sees_an_int_reader_and_a_block_end() {
-    let dir = std::env::temp_dir().join(format!("wire-rules-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("codec.rs");
-    std::fs::write(
-        &file,
+    let found = scan_of(
         "let v = u16::from_le_bytes(a);\n// to_be_bytes in a comment is fine\nlet end = fields.iter().map(|f| f.offset + f.encoded_length).max();\n",
-    )
-    .unwrap();
-    let found = own_wire_rules_in(&file);
-    std::fs::remove_dir_all(&dir).ok();
+        own_wire_rules_in,
+    );
     assert_eq!(found.len(), 2, "{found:?}");
     assert!(found[0].ends_with(":1: let v = u16::from_le_bytes(a);"));
     assert!(found[1].contains(":3: "));

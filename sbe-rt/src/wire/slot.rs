@@ -275,31 +275,20 @@ impl VarData {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! var_data {
-    (read $var_data:expr, $buf:expr, $start:expr) => {{
+    (read $($args:tt)*) => {
+        $crate::var_data!(@checked var_data $($args)*)
+    };
+    (end $($args:tt)*) => {
+        $crate::var_data!(@checked data_end $($args)*)
+    };
+    // The prefix read and checked here, the rest by the rule `$rule`.
+    (@checked $rule:ident $var_data:expr, $buf:expr, $start:expr) => {{
         let (var_data, buf, start): ($crate::wire::VarData, &[u8], usize) =
             ($var_data, $buf, $start);
         let n = var_data
             .length
             .get($crate::slice(buf, start, var_data.data_offset)?);
-        $crate::__private::codec::var_data(
-            buf,
-            start + var_data.data_offset,
-            n,
-            var_data.max_length,
-        )
-    }};
-    (end $var_data:expr, $buf:expr, $start:expr) => {{
-        let (var_data, buf, start): ($crate::wire::VarData, &[u8], usize) =
-            ($var_data, $buf, $start);
-        let n = var_data
-            .length
-            .get($crate::slice(buf, start, var_data.data_offset)?);
-        $crate::__private::codec::data_end(
-            buf,
-            start + var_data.data_offset,
-            n,
-            var_data.max_length,
-        )
+        $crate::__private::codec::$rule(buf, start + var_data.data_offset, n, var_data.max_length)
     }};
 }
 
