@@ -1,9 +1,30 @@
 //! Bytes of generated code for one schema, ours and ergo-sbe's, side by
-//! side (BENCHMARKS.md's generated-size table, with its targets):
+//! side (BENCHMARKS.md's generated-size table): the whole output, and the
+//! code alone (without its `///` and `//!` doc lines, which carry the
+//! schema's descriptions and are most of what a large schema generates).
 //!
 //! ```text
 //! cargo run --release -p sbe-bench --example sizes -- ../shared/corpus/sbe/tests/FixBinary.xml
 //! ```
+
+/// `bytes, lines` of `text`, whole and without its doc-comment lines.
+fn size(text: &str) -> String {
+    let code: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            !l.starts_with("///") && !l.starts_with("//!")
+        })
+        .collect();
+    let code_bytes: usize = code.iter().map(|l| l.len() + 1).sum();
+    format!(
+        "{} bytes, {} lines ({} bytes, {} lines without docs)",
+        text.len(),
+        text.lines().count(),
+        code_bytes,
+        code.len()
+    )
+}
 
 fn main() {
     let Some(path) = std::env::args().nth(1) else {
@@ -21,7 +42,7 @@ fn main() {
         .map_err(|e| e.to_string())
         .and_then(|s| sbe_build::generate(&s, &sbe_build::Config::new()).map_err(|e| e.to_string()))
     {
-        Ok(code) => println!("this: {} bytes, {} lines", code.len(), code.lines().count()),
+        Ok(code) => println!("this: {}", size(&code)),
         Err(e) => println!("this: {e}"),
     }
     let ergo = ergo_sbe::parse(&text)
@@ -33,10 +54,9 @@ fn main() {
         });
     match ergo {
         Ok(set) => {
-            let (bytes, lines) = set.modules().fold((0, 0), |(b, l), m| {
-                (b + m.source.len(), l + m.source.lines().count())
-            });
-            println!("ergo_sbe: {bytes} bytes, {lines} lines");
+            let sources: Vec<&str> = set.modules().map(|m| m.source.as_str()).collect();
+            let all = sources.join("\n");
+            println!("ergo_sbe: {}", size(&all));
         }
         Err(e) => println!("ergo_sbe: {e}"),
     }

@@ -5,6 +5,13 @@
 # built with `cargo build` (dev profile). Prints the two wall-clock times
 # and how many warnings each build gave.
 #
+# Then the consumer's rebuild time after a schema edit, dev and release, for
+# car, CME's FixBinary and CME iLink 3 (the last two read from
+# ../shared/corpus, skipped when it is not there): the crate is built once,
+# then an enum value of a probe type added to the schema's <types> is
+# changed (so the generated code changes) and the crate built again; the
+# second build is what is timed, build script and codegen included.
+#
 # Usage: sbe-bench/scripts/build-time.sh   (from the repository root)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -62,4 +69,41 @@ for c in with-sbe-build with-ergo-sbe; do
     end=$(date +%s.%N)
     warnings=$(grep -c '^warning' "$tmp/$c.log" || true)
     printf '%s: %.1f s, %s warning lines\n' "$c" "$(echo "$end - $start" | bc)" "$warnings"
+done
+
+# The probe type, with value $2, inserted after the first <types> of $1.
+probe() {
+    grep -q RebuildProbe "$1" || sed -i "0,/<types>/s//<types><enum name=\"RebuildProbe\" encodingType=\"uint8\"><validValue name=\"V\">$2<\/validValue><\/enum>/" "$1"
+    sed -i "s/<validValue name=\"V\">[0-9]*</<validValue name=\"V\">$2</" "$1"
+}
+
+shared="$root/../shared/corpus/sbe/tests"
+for schema in "$root/schemas/car.xml" "$shared/FixBinary.xml" "$shared/ilinkbinary.xml"; do
+    if [ ! -f "$schema" ]; then
+        echo "rebuild: skipped $(basename "$schema") (not found: $schema)"
+        continue
+    fi
+    name=$(basename "$schema" .xml)
+    crate="rebuild-$(echo "$name" | tr 'A-Z' 'a-z')"
+    mk "$crate" \
+        "sbe-build = { path = \"$root/sbe-build\" }" \
+        "sbe-rt = { path = \"$root/sbe-rt\" }" \
+        "fn main() { sbe_build::Config::new().schema_file_name(\"$name.xml\", \"generated\").compile(&[\"$name.xml\"]).unwrap(); }" \
+        '//! A consumer of one schema.
+#![allow(dead_code, missing_docs)]
+/// The generated code.
+pub mod generated { sbe_rt::include_schema!("generated"); }'
+    # The schema's folder, for the parts it includes.
+    cp "$(dirname "$schema")"/*.xml "$tmp/$crate/"
+    probe "$tmp/$crate/$name.xml" 1
+    for profile in dev release; do
+        flag=$([ "$profile" = release ] && echo --release || true)
+        (cd "$tmp/$crate" && CARGO_TARGET_DIR="$tmp/$crate/target" cargo build -q $flag 2> /dev/null)
+        probe "$tmp/$crate/$name.xml" 2
+        start=$(date +%s.%N)
+        (cd "$tmp/$crate" && CARGO_TARGET_DIR="$tmp/$crate/target" cargo build -q $flag 2> "$tmp/$crate.log")
+        end=$(date +%s.%N)
+        printf 'rebuild after a schema edit, %s (%s): %.1f s\n' "$name" "$profile" "$(echo "$end - $start" | bc)"
+        probe "$tmp/$crate/$name.xml" 1
+    done
 done
