@@ -154,7 +154,6 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
     let attrs = ctx.type_attrs(&e.key);
     let raw_type = rust_prim(s.encoding);
     let items = set_choices(s);
-    let methods = set_methods(&raw_type);
     let width = proc_macro2::Literal::u32_unsuffixed(s.encoding.size() * 8);
     let raw = if s.encoding.size() == 8 {
         quote!(self.0)
@@ -177,41 +176,9 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
         #[allow(deprecated)]
         impl #ident {
             #items
-
-            #methods
         }
 
-        /// The choices of either set.
-        impl ::core::ops::BitOr for #ident {
-            type Output = Self;
-            #[inline]
-            fn bitor(self, other: Self) -> Self {
-                self.union(other)
-            }
-        }
-
-        impl ::core::ops::BitOrAssign for #ident {
-            #[inline]
-            fn bitor_assign(&mut self, other: Self) {
-                *self = self.union(other);
-            }
-        }
-
-        /// The choices of both sets.
-        impl ::core::ops::BitAnd for #ident {
-            type Output = Self;
-            #[inline]
-            fn bitand(self, other: Self) -> Self {
-                self.intersection(other)
-            }
-        }
-
-        impl ::core::ops::BitAndAssign for #ident {
-            #[inline]
-            fn bitand_assign(&mut self, other: Self) {
-                *self = self.intersection(other);
-            }
-        }
+        ::sbe_rt::set_api!(#ident, #raw_type);
 
         impl ::sbe_rt::visit::Field for #ident {
             fn value(&self) -> ::sbe_rt::visit::Value<'_> {
@@ -228,60 +195,8 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
     }
 }
 
-/// The methods of a set not named for a choice (`set_choices` keeps their
-/// names from the choices'), over raw values of `raw_type`.
-fn set_methods(raw_type: &TokenStream) -> TokenStream {
-    quote! {
-        /// The set whose raw value is `v` (every bit kept, named or not).
-        #[inline]
-        #[must_use]
-        pub const fn from_raw(v: #raw_type) -> Self {
-            Self(v)
-        }
-
-        /// The raw value.
-        #[inline]
-        pub const fn raw(self) -> #raw_type {
-            self.0
-        }
-
-        /// Whether every choice of `other` is set in this set (`true`
-        /// for an empty `other`).
-        #[inline]
-        pub const fn contains(self, other: Self) -> bool {
-            self.0 & other.0 == other.0
-        }
-
-        /// Whether no bit is set.
-        #[inline]
-        pub const fn is_empty(self) -> bool {
-            self.0 == 0
-        }
-
-        /// The choices of either set (`self | other`).
-        #[inline]
-        #[must_use]
-        pub const fn union(self, other: Self) -> Self {
-            Self(self.0 | other.0)
-        }
-
-        /// The choices of both sets (`self & other`).
-        #[inline]
-        #[must_use]
-        pub const fn intersection(self, other: Self) -> Self {
-            Self(self.0 & other.0)
-        }
-
-        /// The choices of this set that are not in `other`.
-        #[inline]
-        #[must_use]
-        pub const fn difference(self, other: Self) -> Self {
-            Self(self.0 & !other.0)
-        }
-    }
-}
-
-/// The names `set_methods` takes, which no choice's getter or builder may.
+/// The names `sbe_rt::set_api!` gives a set, which no choice's getter or
+/// builder may take.
 const SET_METHODS: &[&str] = &[
     "raw",
     "write_json",

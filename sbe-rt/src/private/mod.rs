@@ -10,12 +10,15 @@
 //! * [`sections`]: a lazy message decoder's cache of where its groups
 //!   and var data start;
 //! * [`Header`]: what a schema's `read_header` gives the decoders;
+//! * `set_api!` (at the crate's root, as macros are): the set algebra
+//!   every generated set type has;
 //! * `alloc` (feature `alloc`): the `alloc` crate, so that generated code
 //!   names `alloc::string::String` without an `extern crate alloc` of
 //!   the crate including it.
 
 pub mod codec;
 pub mod sections;
+mod set;
 
 #[cfg(feature = "alloc")]
 pub extern crate alloc;
