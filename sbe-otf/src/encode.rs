@@ -361,13 +361,8 @@ impl Enc {
     }
 
     fn put_int(&self, buf: &mut [u8], at: usize, p: Primitive, v: i128) -> Result<(), EncodeError> {
-        if p.put(self.order, buf, at, v).is_ok() {
-            Ok(())
-        } else {
-            Err(self.err(EncodeErrorKind::Inconsistent(format!(
-                "value at {at} lies outside its block"
-            ))))
-        }
+        // Two's complement: the slot writes the low bytes.
+        self.put_slot(buf, p.slot(self.order, at), v as u64)
     }
 
     /// An integer of primitive `p` (range-checked).

@@ -37,7 +37,7 @@
 //! ```
 
 use super::{get_u16_be, get_u16_le, get_u32_be, get_u32_le, get_u64_be, get_u64_le, get_u8_le};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// An unsigned integer member of a header (a dimension's blockLength or
 /// numInGroup, a var-data length, a message header's member): its width
@@ -136,7 +136,7 @@ impl Uint {
     }
 
     /// Writes the low bytes of `v` (as many as the slot has) into
-    /// `header`; [`Error::Truncated`] when they do not fit. Writing a
+    /// `header`; [`Error::Truncated`](crate::Error::Truncated) when they do not fit. Writing a
     /// [`Const`](Uint::Const) writes nothing.
     ///
     /// ```
@@ -154,26 +154,17 @@ impl Uint {
             return Ok(());
         };
         let len = self.len();
-        let bytes = match self {
-            Uint::U16Be(_) | Uint::U32Be(_) | Uint::U64Be(_) => v.to_be_bytes(),
-            _ => v.to_le_bytes(),
-        };
         // The low `len` bytes: the first in little-endian, the last in big.
-        let low = match self {
-            Uint::U16Be(_) | Uint::U32Be(_) | Uint::U64Be(_) => bytes.get(8 - len..),
-            _ => bytes.get(..len),
+        let (bytes, skip) = if self.is_big_endian() {
+            (v.to_be_bytes(), 8 - len)
+        } else {
+            (v.to_le_bytes(), 0)
         };
-        match (super::slice_mut(header, at, len), low) {
-            (Ok(dst), Some(src)) => {
-                dst.copy_from_slice(src);
-                Ok(())
-            }
-            (Err(e), _) => Err(e),
-            (Ok(_), None) => Err(Error::Truncated {
-                needed: len,
-                available: 8,
-            }),
+        let dst = super::slice_mut(header, at, len)?;
+        for (d, s) in dst.iter_mut().zip(bytes.iter().skip(skip)) {
+            *d = *s;
         }
+        Ok(())
     }
 
     /// Where the member is in its header; `None` for a constant.
@@ -245,8 +236,8 @@ pub struct VarData {
 impl VarData {
     /// The bytes of the var data starting at `buf[start..]` and where it
     /// ends, checked: the prefix and every byte in `buf`
-    /// ([`Error::Truncated`]), the length at most
-    /// [`max_length`](Self::max_length) ([`Error::LengthOutOfRange`]).
+    /// ([`Error::Truncated`](crate::Error::Truncated)), the length at most
+    /// [`max_length`](Self::max_length) ([`Error::LengthOutOfRange`](crate::Error::LengthOutOfRange)).
     ///
     /// The prefix is read before anything is added to `start`, so a start
     /// past the end (even `usize::MAX`) is an error, never an overflow.
