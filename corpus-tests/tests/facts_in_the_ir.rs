@@ -1,5 +1,5 @@
-//! The wire facts are found once, in `sbe_build::ir` (computed by its
-//! resolver passes): no other module of sbe-build (codegen, the layout
+//! The wire and meaning facts are found once, in `sbe_build::ir` (computed
+//! by its resolver passes): no other module of sbe-build (codegen, the layout
 //! report, compat) and no module of sbe-otf (the run-time codec) or
 //! sbe-cli finds a header, dimension or var-data member by its name,
 //! reads or writes an integer of the wire with a byte-order conversion of
@@ -12,7 +12,8 @@
 use std::path::Path;
 
 /// The member names the standard gives the header, dimension and var-data
-/// roles: what a backend re-deriving a fact would look for.
+/// roles, and the names that say what a value means: what a backend
+/// re-deriving a fact would look for.
 const ROLE_NAMES: &[&str] = &[
     "blockLength",
     "templateId",
@@ -26,6 +27,18 @@ const ROLE_NAMES: &[&str] = &[
     "messageHeader",
     "groupSizeEncoding",
     "varDataEncoding",
+    // The meaning facts' names: the spec's decimal, time and MonthYear
+    // members and the semantic types that mark times and dates.
+    "mantissa",
+    "exponent",
+    "timezoneHour",
+    "UTCTimestamp",
+    "UTCTimeOnly",
+    "TZTimestamp",
+    "TZTimeOnly",
+    "LocalMktDate",
+    "UTCDateOnly",
+    "MonthYear",
 ];
 
 /// `file:line: text` for each code line of `file` (comments, doc comments

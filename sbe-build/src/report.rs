@@ -13,6 +13,51 @@ use crate::ir::*;
 /// reference's order); `label` is the `schema` entry (the schema's path as
 /// the user named it).
 pub fn layout_json(schema: &Schema, label: &str) -> String {
+    layout_json_with(schema, label, LayoutOptions::default())
+}
+
+/// What the layout report adds to the reference's keys.
+#[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
+pub struct LayoutOptions {
+    /// Add a `meaning` object to every field and var data (`sbe layout
+    /// --meanings`): its [`Meaning`] kind and parts, after the
+    /// reference's keys.
+    pub meanings: bool,
+}
+
+impl LayoutOptions {
+    /// With (or without) the `meaning` objects.
+    #[must_use]
+    pub fn meanings(mut self, on: bool) -> Self {
+        self.meanings = on;
+        self
+    }
+}
+
+/// [`layout_json`] with `options`' additions.
+///
+/// ```
+/// let xml = r#"<messageSchema package="demo" id="1">
+///   <types>
+///     <composite name="messageHeader">
+///       <type name="blockLength" primitiveType="uint16"/>
+///       <type name="templateId" primitiveType="uint16"/>
+///       <type name="schemaId" primitiveType="uint16"/>
+///       <type name="version" primitiveType="uint16"/>
+///     </composite>
+///   </types>
+///   <message name="Ping" id="1">
+///     <field name="sent" id="1" type="uint64" semanticType="UTCTimestamp"/>
+///   </message>
+/// </messageSchema>"#;
+/// let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
+/// let options = sbe_build::report::LayoutOptions::default().meanings(true);
+/// let json = sbe_build::report::layout_json_with(&schema, "demo.xml", options);
+/// assert!(json.contains(r#""kind": "timestamp""#));
+/// assert!(json.contains(r#""unit": "unstated""#));
+/// ```
+pub fn layout_json_with(schema: &Schema, label: &str, options: LayoutOptions) -> String {
     let mut types = Map::new();
     for t in &schema.types {
         types.insert(t.name.clone(), type_json(t, None, None));
@@ -39,7 +84,13 @@ pub fn layout_json(schema: &Schema, label: &str) -> String {
     o.insert("types".into(), Value::Object(types));
     o.insert(
         "messages".into(),
-        Value::Array(schema.messages.iter().map(message_json).collect()),
+        Value::Array(
+            schema
+                .messages
+                .iter()
+                .map(|m| message_json(m, options))
+                .collect(),
+        ),
     );
     let mut out = String::new();
     Value::Object(o).write(&mut out, 0);
@@ -49,6 +100,7 @@ pub fn layout_json(schema: &Schema, label: &str) -> String {
 /// A JSON value whose objects keep their keys in insertion order.
 enum Value {
     Null,
+    Bool(bool),
     Int(i128),
     Float(f64),
     Str(String),
@@ -105,6 +157,7 @@ impl Value {
     fn write(&self, out: &mut String, indent: usize) {
         match self {
             Value::Null => out.push_str("null"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Value::Int(v) => {
                 let _ = write!(out, "{v}");
             }
@@ -323,7 +376,7 @@ fn presence_name(p: Presence) -> &'static str {
     }
 }
 
-fn message_json(m: &Message) -> Value {
+fn message_json(m: &Message, options: LayoutOptions) -> Value {
     let mut o = Map::new();
     o.insert("name".into(), m.name.clone().into());
     o.insert("id".into(), m.id.into());
@@ -331,17 +384,28 @@ fn message_json(m: &Message) -> Value {
     o.insert("sinceVersion".into(), m.block.since_version.into());
     o.insert(
         "fields".into(),
-        m.block.fields.iter().map(field_json).collect(),
+        m.block
+            .fields
+            .iter()
+            .map(|f| field_json(f, options))
+            .collect(),
     );
     o.insert(
         "groups".into(),
-        m.block.groups.iter().map(group_json).collect(),
+        m.block
+            .groups
+            .iter()
+            .map(|g| group_json(g, options))
+            .collect(),
     );
-    o.insert("data".into(), m.block.data.iter().map(data_json).collect());
+    o.insert(
+        "data".into(),
+        m.block.data.iter().map(|d| data_json(d, options)).collect(),
+    );
     Value::Object(o)
 }
 
-fn field_json(f: &Field) -> Value {
+fn field_json(f: &Field, options: LayoutOptions) -> Value {
     let mut o = Map::new();
     o.insert("name".into(), f.name.clone().into());
     o.insert("id".into(), f.id.into());
@@ -353,10 +417,13 @@ fn field_json(f: &Field) -> Value {
         o.insert("valueRef".into(), vr.clone().into());
     }
     o.insert("sinceVersion".into(), f.since_version.into());
+    if options.meanings {
+        o.insert("meaning".into(), meaning_json(&f.meaning, &f.ty));
+    }
     Value::Object(o)
 }
 
-fn group_json(g: &Group) -> Value {
+fn group_json(g: &Group, options: LayoutOptions) -> Value {
     let mut dim = Map::new();
     dim.insert("name".into(), g.dimension_type.name.clone().into());
     dim.insert("encodedLength".into(), length_json(&g.dimension_type));
@@ -368,17 +435,28 @@ fn group_json(g: &Group) -> Value {
     o.insert("dimension".into(), Value::Object(dim));
     o.insert(
         "fields".into(),
-        g.block.fields.iter().map(field_json).collect(),
+        g.block
+            .fields
+            .iter()
+            .map(|f| field_json(f, options))
+            .collect(),
     );
     o.insert(
         "groups".into(),
-        g.block.groups.iter().map(group_json).collect(),
+        g.block
+            .groups
+            .iter()
+            .map(|g| group_json(g, options))
+            .collect(),
     );
-    o.insert("data".into(), g.block.data.iter().map(data_json).collect());
+    o.insert(
+        "data".into(),
+        g.block.data.iter().map(|d| data_json(d, options)).collect(),
+    );
     Value::Object(o)
 }
 
-fn data_json(d: &Data) -> Value {
+fn data_json(d: &Data, options: LayoutOptions) -> Value {
     let mut o = Map::new();
     o.insert("name".into(), d.name.clone().into());
     o.insert("id".into(), d.id.into());
@@ -389,7 +467,75 @@ fn data_json(d: &Data) -> Value {
         d.character_encoding.clone().into(),
     );
     o.insert("sinceVersion".into(), d.since_version.into());
+    if options.meanings {
+        o.insert("meaning".into(), meaning_json(&d.meaning, &d.encoding_type));
+    }
     Value::Object(o)
+}
+
+/// A value's [`Meaning`]: its kind, and its parts by member name.
+fn meaning_json(meaning: &Meaning, ty: &Type) -> Value {
+    let member = |i: usize| -> Value {
+        match &ty.kind {
+            TypeKind::Composite(c) => c.members.get(i).map(|m| m.ty.name.clone()).into(),
+            _ => Value::Null,
+        }
+    };
+    let mut o = Map::new();
+    o.insert("kind".into(), meaning.kind().into());
+    match meaning {
+        Meaning::Decimal(d) => {
+            o.insert("mantissa".into(), member(d.mantissa));
+            let exponent = match d.exponent {
+                Exponent::Constant(e) => e.into(),
+                Exponent::Member(i) => member(i),
+            };
+            o.insert("exponent".into(), exponent);
+        }
+        Meaning::Timestamp(t) => {
+            if let Some(i) = t.time {
+                o.insert("time".into(), member(i));
+            }
+            let unit = match t.unit {
+                TimeUnitSource::Constant(code) => unit_name(code).into(),
+                TimeUnitSource::Member(i) => member(i),
+                TimeUnitSource::Unstated => "unstated".into(),
+            };
+            o.insert("unit".into(), unit);
+            o.insert("ofDay".into(), Value::Bool(t.of_day));
+            if let Some((hour, minute)) = t.zone {
+                o.insert(
+                    "zone".into(),
+                    Value::Array(vec![member(hour), member(minute)]),
+                );
+            }
+        }
+        Meaning::MonthYear(parts) => {
+            let named = [Some(parts.year), Some(parts.month), parts.day, parts.week];
+            o.insert(
+                "members".into(),
+                named.into_iter().flatten().map(member).collect(),
+            );
+        }
+        _ => {}
+    }
+    if matches!(
+        meaning,
+        Meaning::Decimal(_) | Meaning::Timestamp(_) | Meaning::Date(_)
+    ) {
+        o.insert("optional".into(), Value::Bool(meaning.optional()));
+    }
+    Value::Object(o)
+}
+
+/// The spec's time unit codes by their SI symbols.
+fn unit_name(code: u8) -> &'static str {
+    match code {
+        0 => "s",
+        3 => "ms",
+        6 => "us",
+        _ => "ns",
+    }
 }
 
 #[cfg(test)]

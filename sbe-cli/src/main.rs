@@ -48,11 +48,18 @@ enum Switch {
 #[derive(Subcommand)]
 enum Command {
     /// Print the schema's computed layout (offsets, lengths, versions) as JSON.
-    #[command(after_help = "Example:\n  sbe layout --schema schemas/car.xml > car.layout.json")]
+    #[command(
+        after_help = "Example:\n  sbe layout --schema schemas/car.xml > car.layout.json\n  sbe layout --schema schemas/car.xml --meanings"
+    )]
     Layout {
         /// The schema (XML).
         #[arg(long)]
         schema: PathBuf,
+        /// Add each field's and var data's meaning (plain, decimal,
+        /// timestamp, date, monthYear, text, with its parts) as a
+        /// `meaning` object after the reference's keys.
+        #[arg(long)]
+        meanings: bool,
     },
     /// Check a schema: exit 0, or print every error with file:line:col and exit 1.
     #[command(after_help = "Example:\n  sbe validate --schema schemas/car.xml && echo valid")]
@@ -227,7 +234,7 @@ fn main() -> ExitCode {
         allow_outside: cli.allow_includes_outside,
     });
     let r = match cli.command {
-        Command::Layout { schema } => layout(&schema),
+        Command::Layout { schema, meanings } => layout(&schema, meanings),
         Command::Validate { schema } => validate(&schema),
         Command::Decode {
             schema,
@@ -298,11 +305,12 @@ fn codec(schema: &Schema) -> Option<Codec<'_>> {
     }
 }
 
-fn layout(path: &Path) -> io::Result<bool> {
+fn layout(path: &Path, meanings: bool) -> io::Result<bool> {
     let Some(schema) = load(path) else {
         return Ok(false);
     };
-    let text = sbe_build::report::layout_json(&schema, &path.to_string_lossy());
+    let options = sbe_build::report::LayoutOptions::default().meanings(meanings);
+    let text = sbe_build::report::layout_json_with(&schema, &path.to_string_lossy(), options);
     let mut out = io::stdout().lock();
     writeln!(out, "{text}")?;
     Ok(true)

@@ -209,6 +209,28 @@ fn layout_matches_the_reference_layout() {
     );
 }
 
+/// `--meanings` adds each field's meaning after the reference's keys,
+/// and nothing else.
+#[test]
+fn layout_meanings_name_each_fields_kind() {
+    let schema = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/market-data.xml");
+    let (code, out, err) = common::sbe(&["layout", "--schema", schema, "--meanings"], b"");
+    assert_eq!(code, 0, "{err}");
+    let with: Value = serde_json::from_slice(&out).expect("layout JSON");
+    let message = &with["messages"][0];
+    assert_eq!(message["fields"][0]["meaning"]["kind"], "timestamp");
+    assert_eq!(message["fields"][0]["meaning"]["unit"], "unstated");
+    let entry = &message["groups"][0]["fields"];
+    assert_eq!(entry[2]["name"], "MdEntryPx");
+    assert_eq!(entry[2]["meaning"]["kind"], "decimal");
+    assert_eq!(entry[2]["meaning"]["exponent"], -7);
+    assert_eq!(entry[3]["meaning"]["exponent"], 0);
+    assert_eq!(entry[0]["meaning"]["kind"], "plain");
+    let (_, plain, _) = common::sbe(&["layout", "--schema", schema], b"");
+    let without: Value = serde_json::from_slice(&plain).expect("layout JSON");
+    assert!(without["messages"][0]["fields"][0].get("meaning").is_none());
+}
+
 #[test]
 fn validate_reports_errors_with_positions() {
     let dir = common::scratch("validate");

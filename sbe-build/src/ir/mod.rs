@@ -27,6 +27,7 @@
 //! assert_eq!(ping.block_length, 13);
 //! ```
 
+mod meaning;
 mod model;
 mod primitive;
 mod wire;
@@ -34,6 +35,7 @@ mod wire;
 use std::path::Path;
 
 pub use crate::resolve::is_identifier;
+pub use meaning::*;
 pub use model::*;
 pub use wire::{block_end, encoded_length, field_length, null_bytes, Header, HeaderRole};
 

@@ -3,6 +3,7 @@
 //! [`super::resolve`], and nowhere else). Codegen, the layout report, the
 //! run-time codec and the compatibility check all read this.
 
+use super::Meaning;
 use crate::error::Diagnostic;
 use crate::schema::Pos;
 use std::path::PathBuf;
@@ -100,6 +101,8 @@ pub struct Type {
     pub semantic_type: Option<String>,
     /// What kind of type, and its layout.
     pub kind: TypeKind,
+    /// What its values mean (from its shape and `semanticType`).
+    pub meaning: Meaning,
     /// Where it is declared.
     pub pos: Pos,
 }
@@ -263,6 +266,9 @@ pub struct Field {
     pub deprecated: Option<u32>,
     /// `semanticType`, if any.
     pub semantic_type: Option<String>,
+    /// What its value means: its type's meaning, with the field's own
+    /// `semanticType`, `timeUnit` and presence applied.
+    pub meaning: Meaning,
     /// Where it is declared.
     pub pos: Pos,
 }
@@ -344,6 +350,9 @@ pub struct Data {
     pub max_length: u64,
     /// `characterEncoding` of the `varData` member: text when set.
     pub character_encoding: Option<String>,
+    /// [`Meaning::Text`] with a character encoding, else
+    /// [`Meaning::Plain`] (opaque bytes).
+    pub meaning: Meaning,
     /// `sinceVersion`.
     pub since_version: u32,
     /// `deprecated` version, if any.

@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 
+use super::meaning;
 use super::place::{self, Slot};
 use super::types::char_text;
 use super::Resolver;
@@ -206,6 +207,8 @@ impl Resolver<'_> {
             None
         };
         let own_since = self.since_version(e);
+        let semantic_type = e.attr("semanticType");
+        let time_unit = self.time_unit(e);
         Some(Field {
             id,
             description: e.attr("description").map(str::to_string),
@@ -217,11 +220,23 @@ impl Resolver<'_> {
             const_value,
             since_version: own_since.max(ty.since_version),
             deprecated: self.deprecated(e),
-            semantic_type: e.attr("semanticType").map(str::to_string),
+            semantic_type: semantic_type.map(str::to_string),
+            meaning: meaning::of_field(semantic_type, time_unit, presence, &ty),
             pos: e.pos.clone(),
             ty,
             name,
         })
+    }
+
+    /// The unit code of a field's `timeUnit` attribute (an early SBE
+    /// draft's, still in the reference's FIX samples), if it has one.
+    fn time_unit(&mut self, e: &Element) -> Option<u8> {
+        let name = e.attr("timeUnit")?;
+        let code = meaning::time_unit_code(name);
+        if code.is_none() {
+            self.warning(&e.pos, format!("unknown timeUnit \"{name}\" (second, millisecond, microsecond or nanosecond): the unit is left unstated"));
+        }
+        code
     }
 
     fn field_constant(
@@ -272,24 +287,26 @@ impl Resolver<'_> {
     /// A field's type: a primitive by name, or a named type.
     fn field_type(&mut self, type_name: &str, pos: &Pos) -> Option<Type> {
         if let Some(p) = Primitive::from_name(type_name) {
+            let kind = TypeKind::Encoded(Encoded {
+                primitive: p,
+                length: 1,
+                presence: Presence::Required,
+                null_value: None,
+                min_value: None,
+                max_value: None,
+                character_encoding: (p == Primitive::Char).then(|| "US-ASCII".to_string()),
+                const_value: None,
+                value_ref: None,
+                var_len: false,
+            });
             return Some(Type {
                 name: type_name.to_string(),
                 description: None,
                 since_version: 0,
                 deprecated: None,
                 semantic_type: None,
-                kind: TypeKind::Encoded(Encoded {
-                    primitive: p,
-                    length: 1,
-                    presence: Presence::Required,
-                    null_value: None,
-                    min_value: None,
-                    max_value: None,
-                    character_encoding: (p == Primitive::Char).then(|| "US-ASCII".to_string()),
-                    const_value: None,
-                    value_ref: None,
-                    var_len: false,
-                }),
+                meaning: meaning::of_type(None, &kind),
+                kind,
                 pos: pos.clone(),
             });
         }
@@ -423,6 +440,7 @@ impl Resolver<'_> {
             description: e.attr("description").map(str::to_string),
             length_primitive,
             max_length,
+            meaning: meaning::of_data(character_encoding.as_deref()),
             character_encoding,
             since_version: since_version.max(ty.since_version),
             deprecated: self.deprecated(e),

@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 mod choices;
 mod composite;
 mod limits;
+mod meaning;
 mod message;
 mod place;
 mod types;

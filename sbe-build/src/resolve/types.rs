@@ -2,6 +2,7 @@
 //! its primitive, presence, bounds, constant value and `valueRef`.
 
 use super::limits::Size;
+use super::meaning;
 use super::Resolver;
 use crate::ir::*;
 use crate::schema::{Element, Pos};
@@ -139,12 +140,14 @@ impl Resolver<'_> {
         if !self.charge(own, &e.pos) {
             return None;
         }
+        let semantic_type = e.attr("semanticType");
         let ty = Type {
             name,
             description: e.attr("description").map(str::to_string),
             since_version: self.since_version(e),
             deprecated: self.deprecated(e),
-            semantic_type: e.attr("semanticType").map(str::to_string),
+            semantic_type: semantic_type.map(str::to_string),
+            meaning: meaning::of_type(semantic_type, &kind),
             kind,
             pos: e.pos.clone(),
         };
