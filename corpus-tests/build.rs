@@ -3,8 +3,14 @@
 //! Each schema gets its own folder (packages repeat across the corpus) and
 //! its own module in `$OUT_DIR/corpus.rs`.
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+
+thread_local! {
+    /// The rows of `OWNED`, one per schema with owned messages.
+    static OWNED_ROWS: RefCell<String> = const { RefCell::new(String::new()) };
+}
 
 /// A module name for a corpus path: the same mapping as a package's file
 /// name (`sbe/tests/issue910.xml` → `s_sbe_tests_issue910`).
@@ -17,6 +23,14 @@ fn module_name(rel: &str) -> String {
 
 fn add(out: &Path, key: &str, xml: &Path, modules: &mut String, table: &mut String) {
     add_with(out, key, xml, modules, table, &sbe_build::Config::new());
+}
+
+/// The row of `OWNED` for a schema's module `name`: its `OwnedMessage`
+/// read from a message and written again.
+fn owned_row(key: &str, name: &str) -> String {
+    format!(
+        "    ({key:?}, |b| {{ let o = {name}::OwnedMessage::decode(b)?; let mut out = vec![0u8; o.encoded_length()]; let n = o.encode(&mut out)?; out.truncate(n); Ok((out, o.encoded_length())) }}),\n"
+    )
 }
 
 fn add_with(
@@ -41,6 +55,9 @@ fn add_with(
         "/// Generated from `{key}`.\npub mod {name} {{\n    include!({:?});\n}}",
         file.display().to_string()
     );
+    if text.contains("pub enum OwnedMessage") {
+        OWNED_ROWS.with(|rows| rows.borrow_mut().push_str(&owned_row(key, &name)));
+    }
     if text.contains("fn to_json") {
         let _ = writeln!(
             table,
@@ -87,7 +104,10 @@ fn main() {
         &fixtures.join("tiny.xml"),
         &mut modules,
         &mut table,
-        sbe_build::Config::new().json(false).debug(false),
+        sbe_build::Config::new()
+            .json(false)
+            .debug(false)
+            .owned(false),
     );
     let shared = repo.join("../shared");
     let report = shared.join("vectors/REPORT.tsv");
@@ -120,7 +140,8 @@ fn main() {
         }
     }
     let text = format!(
-        "{modules}\n/// Whether `../shared` (corpus and vectors) was found at build time.\npub const SHARED_AVAILABLE: bool = {available};\n\n/// Decodes a message with the schema at a corpus path (or `repo/...`, `fixture/...`), giving its JSON and length.\npub type DecodeFn = fn(&[u8]) -> Result<(String, usize), sbe_rt::Error>;\n\n/// A schema's generated `message_length`.\npub type LengthFn = fn(&[u8]) -> Result<usize, sbe_rt::Error>;\n\n/// Every compiled schema by path.\npub const SCHEMAS: &[(&str, DecodeFn, LengthFn)] = &[\n{table}];\n"
+        "{modules}\n/// Whether `../shared` (corpus and vectors) was found at build time.\npub const SHARED_AVAILABLE: bool = {available};\n\n/// Decodes a message with the schema at a corpus path (or `repo/...`, `fixture/...`), giving its JSON and length.\npub type DecodeFn = fn(&[u8]) -> Result<(String, usize), sbe_rt::Error>;\n\n/// A schema's generated `message_length`.\npub type LengthFn = fn(&[u8]) -> Result<usize, sbe_rt::Error>;\n\n/// Every compiled schema by path.\npub const SCHEMAS: &[(&str, DecodeFn, LengthFn)] = &[\n{table}];\n\n/// A schema's `OwnedMessage::decode` then `encode`: the bytes written and `encoded_length`.\npub type OwnedFn = fn(&[u8]) -> Result<(Vec<u8>, usize), sbe_rt::Error>;\n\n/// Every compiled schema with owned messages, by path.\npub const OWNED: &[(&str, OwnedFn)] = &[\n{}];\n",
+        OWNED_ROWS.with(|rows| rows.borrow().clone())
     );
     sbe_build::write_if_changed(&out.join("corpus.rs"), &text).expect("write corpus.rs");
     drivers(&out, &repo, available.then_some(&shared));

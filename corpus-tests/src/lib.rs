@@ -14,3 +14,12 @@ pub fn schema(path: &str) -> Option<(DecodeFn, LengthFn)> {
         .find(|(p, ..)| *p == path)
         .map(|&(_, decode, length)| (decode, length))
 }
+
+/// A schema's owned round trip (`OwnedMessage::decode`, then `encode`), if
+/// it was compiled with owned messages.
+pub fn owned(path: &str) -> Option<OwnedFn> {
+    OWNED
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|&(_, round_trip)| round_trip)
+}

@@ -123,3 +123,50 @@ fn prefixes_and_corruptions_never_panic() {
     }
     eprintln!("{runs} decodes of prefixes, corruptions and other versions, none panicked");
 }
+
+/// Every golden vector read into its schema's `OwnedMessage` and written
+/// again (through the message's encoder) gives back its bytes, and
+/// `encoded_length` says how many.
+#[test]
+fn every_golden_vector_round_trips_through_its_owned_message() {
+    let Some(shared) = shared_dir("every_golden_vector_round_trips_through_its_owned_message")
+    else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut checked = 0usize;
+    for v in vectors(&shared).iter().filter(|v| !v.cross_version) {
+        let Some(round_trip) = corpus_tests::owned(&v.schema) else {
+            failures.push(format!("{}: no owned messages", v.json_path.display()));
+            continue;
+        };
+        checked += 1;
+        match round_trip(&v.bin) {
+            Ok((bytes, len)) if bytes == v.bin && len == v.bin.len() => {}
+            Ok((bytes, len)) => failures.push(format!(
+                "{}: wrote {} bytes (encoded_length {len}), {} expected; first difference at {:?}",
+                v.json_path.display(),
+                bytes.len(),
+                v.bin.len(),
+                bytes.iter().zip(&v.bin).position(|(a, b)| a != b)
+            )),
+            Err(e) => failures.push(format!("{}: {e}", v.json_path.display())),
+        }
+    }
+    eprintln!(
+        "{checked} vectors round-tripped, {} failures",
+        failures.len()
+    );
+    assert!(checked > 0);
+    assert!(
+        failures.is_empty(),
+        "{} vectors do not round-trip:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}

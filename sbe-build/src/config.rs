@@ -204,6 +204,30 @@ impl Config {
         self
     }
 
+    /// Whether to generate the owned messages (default `true`; they need
+    /// `sbe-rt`'s `alloc` feature): per message, group entry and composite
+    /// a plain struct of its values (`Car`, `CarFuelFigures`, `Engine`),
+    /// made by the decoder's `to_owned()` and written by its
+    /// `encode(buf)`, and `OwnedMessage`, the owned twin of `Message`. See
+    /// the crate docs' naming table.
+    pub fn owned(&mut self, on: bool) -> &mut Self {
+        self.options.owned = on;
+        self
+    }
+
+    /// Whether the owned messages, enums and sets implement `serde`'s
+    /// `Serialize` and `Deserialize` (default `false`; needs `sbe-rt`'s
+    /// `serde` feature, which brings serde along: the consumer's crate
+    /// needs no dependency of its own). The JSON is FORMAT.md's, the body
+    /// of `Message::to_json`. Implies [`Config::owned`].
+    pub fn serde(&mut self, on: bool) -> &mut Self {
+        self.options.serde = on;
+        if on {
+            self.options.owned = true;
+        }
+        self
+    }
+
     /// Let schemas `xi:include` files outside their own folder: absolute
     /// paths, paths that climb out with `..`, `file:` URLs (default
     /// `false`: a schema from elsewhere reads nothing but its folder; see

@@ -8,7 +8,7 @@
 use std::ops::Range;
 
 use proc_macro2::{Ident, TokenStream};
-use quote::format_ident;
+use quote::{format_ident, quote};
 
 use super::decoder::{block_decoder, Owner};
 use super::encoders;
@@ -297,6 +297,16 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
             m,
             &groups,
         ));
+        if ctx.opts.owned {
+            let owned = format_ident!("{stem}");
+            out.tokens.extend(super::owned::block(
+                ctx,
+                &block,
+                (&owned, &decoder, quote!(#encoder<'_>)),
+                true,
+                &groups,
+            ));
+        }
         out.decoders.push((i, decoder));
     }
     out
@@ -328,6 +338,8 @@ pub(super) struct GroupIdents {
     pub entry: Ident,
     /// The encoder (`…Encoder`).
     pub enc: Ident,
+    /// The owned entry (the stem).
+    pub owned: Ident,
 }
 
 /// Generates the types of every group of `b` (recursively, nested groups
@@ -347,6 +359,7 @@ fn group_types(
             iter: format_ident!("{group_stem}Decoder"),
             entry: format_ident!("{group_stem}Entry"),
             enc: format_ident!("{group_stem}Encoder"),
+            owned: format_ident!("{group_stem}"),
         };
         let nested = group_types(ctx, &entry, &group_stem, false, out);
         out.extend(groups::group_iter(g, &group, top));
@@ -358,6 +371,16 @@ fn group_types(
             &nested,
         ));
         out.extend(encoders::group_encoder(ctx, g, &entry, &group, &nested));
+        if ctx.opts.owned {
+            let enc = &group.enc;
+            out.extend(super::owned::block(
+                ctx,
+                &entry,
+                (&group.owned, &group.entry, quote!(#enc<'_, '_>)),
+                false,
+                &nested,
+            ));
+        }
         idents.push(group);
     }
     idents

@@ -175,7 +175,7 @@ impl DataView<'_> {
 }
 
 /// The fields of `b` as its decoder reads them.
-fn field_views<'a>(ctx: &Ctx<'a>, b: &'a NamedBlock) -> Vec<FieldView<'a>> {
+pub(super) fn field_views<'a>(ctx: &Ctx<'a>, b: &'a NamedBlock) -> Vec<FieldView<'a>> {
     b.fields
         .iter()
         .zip(&b.names.fields)

@@ -167,6 +167,16 @@ struct MessageArms {
     length: TokenStream,
     /// `Message::name`'s.
     name: TokenStream,
+    /// `OwnedMessage`'s variants.
+    owned_variants: TokenStream,
+    /// `Message::to_owned`'s.
+    to_owned: TokenStream,
+    /// `OwnedMessage::encode`'s.
+    encode: TokenStream,
+    /// `OwnedMessage::encoded_length`'s.
+    encoded_length: TokenStream,
+    /// `OwnedMessage::name`'s.
+    owned_name: TokenStream,
 }
 
 fn message_arms(ctx: &Ctx, decoders: &[(usize, Ident)]) -> MessageArms {
@@ -202,6 +212,19 @@ fn message_arms(ctx: &Ctx, decoders: &[(usize, Ident)]) -> MessageArms {
             #id => ::core::result::Result::Ok(HEADER_LENGTH + #dec::sbe_end(h.body, h.block_length, h.version)?),
         });
         arms.name.extend(quote!(Message::#variant(_) => #name,));
+        let owned = super::owned::owned_of(dec);
+        arms.owned_variants.extend(quote! {
+            #[doc = #doc]
+            #variant(#owned),
+        });
+        arms.to_owned
+            .extend(quote!(Message::#variant(m) => m.to_owned().map(OwnedMessage::#variant),));
+        arms.encode
+            .extend(quote!(OwnedMessage::#variant(m) => m.encode(buf),));
+        arms.encoded_length
+            .extend(quote!(OwnedMessage::#variant(m) => m.encoded_length(),));
+        arms.owned_name
+            .extend(quote!(OwnedMessage::#variant(_) => #name,));
     }
     arms
 }
@@ -314,6 +337,11 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
         quote!(#[derive(Clone)])
     };
     let decode_fns = decode_fns(&arms, no_messages);
+    let owned = if ctx.opts.owned {
+        owned_message(&arms, no_messages)
+    } else {
+        TokenStream::new()
+    };
     let MessageArms {
         variants,
         length: length_arms,
@@ -352,6 +380,88 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
             }
 
             #to_json
+        }
+
+        #owned
+    }
+}
+
+/// `OwnedMessage`, the owned twin of `Message`, with `Message::to_owned`.
+fn owned_message(arms: &MessageArms, no_messages: bool) -> TokenStream {
+    let (empty_variant, empty_arm, owned_empty_arm) = if no_messages {
+        (
+            quote! {
+                /// No messages in this schema.
+                #[doc(hidden)]
+                _None(::core::convert::Infallible),
+            },
+            quote!(Message::_None(_, n) => match *n {},),
+            quote!(OwnedMessage::_None(n) => match *n {},),
+        )
+    } else {
+        Default::default()
+    };
+    let unused_buf = no_messages.then(|| quote!(let _ = buf;));
+    let MessageArms {
+        owned_variants,
+        to_owned,
+        encode,
+        encoded_length,
+        owned_name,
+        ..
+    } = arms;
+    quote! {
+        impl Message<'_> {
+            /// The message's values, owned ([`OwnedMessage`]).
+            pub fn to_owned(&self) -> ::sbe_rt::Result<OwnedMessage> {
+                match self {
+                    #to_owned
+                    #empty_arm
+                }
+            }
+        }
+
+        /// A message of this schema, owned: its values, by template id.
+        /// [`OwnedMessage::decode`] reads one, [`OwnedMessage::encode`]
+        /// writes it as its encoder does.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum OwnedMessage {
+            #owned_variants
+            #empty_variant
+        }
+
+        impl OwnedMessage {
+            /// Reads the message at the start of `buf` ([`decode`]) and
+            /// takes its values.
+            pub fn decode(buf: &[u8]) -> ::sbe_rt::Result<Self> {
+                decode(buf)?.to_owned()
+            }
+
+            /// Writes the message at the start of `buf`, header included;
+            /// returns its length.
+            pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+                #unused_buf
+                match self {
+                    #encode
+                    #owned_empty_arm
+                }
+            }
+
+            /// Bytes [`encode`](Self::encode) writes, header included.
+            pub fn encoded_length(&self) -> usize {
+                match self {
+                    #encoded_length
+                    #owned_empty_arm
+                }
+            }
+
+            /// The message's name in the schema.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    #owned_name
+                    #owned_empty_arm
+                }
+            }
         }
     }
 }

@@ -78,6 +78,7 @@ mod encoders;
 mod groups;
 mod json_debug;
 pub mod names;
+mod owned;
 mod printing;
 mod sections;
 mod setters;
@@ -99,6 +100,13 @@ pub struct Options {
     pub json: bool,
     /// Generate `Debug` impls for decoders.
     pub debug: bool,
+    /// Generate the owned messages (`Car`, `OwnedMessage`, `to_owned`;
+    /// needs `sbe-rt`'s `alloc` feature).
+    pub owned: bool,
+    /// Implement `serde`'s `Serialize` and `Deserialize` for the owned
+    /// messages and the enums and sets (needs `sbe-rt`'s `serde`
+    /// feature); only with `owned`.
+    pub serde: bool,
     /// Extra attributes for generated enums and sets: (schema type name or
     /// `.` for all, attribute text such as `#[derive(serde::Serialize)]`).
     pub type_attributes: Vec<(String, String)>,
@@ -109,6 +117,8 @@ impl Default for Options {
         Options {
             json: true,
             debug: true,
+            owned: true,
+            serde: false,
             type_attributes: Vec::new(),
         }
     }
@@ -135,6 +145,7 @@ pub(crate) struct Ctx<'s> {
 /// Names the generated file uses at its top level.
 const TOP_LEVEL: &[&str] = &[
     "Message",
+    "OwnedMessage",
     "decode",
     "SCHEMA_ID",
     "SCHEMA_VERSION",

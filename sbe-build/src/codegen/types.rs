@@ -261,7 +261,7 @@ fn member_presence(m: &Member) -> Presence {
 
 /// The value shape and accessor names of each member of a composite.
 pub(crate) fn members<'s>(ctx: &Ctx<'s>, c: &'s Composite) -> Vec<MemberView<'s>> {
-    let mut scope = Scope::with(&["wrap", "write_json", "buf", "fmt"]);
+    let mut scope = Scope::with(&["wrap", "write_json", "buf", "fmt", "to_owned"]);
     c.members
         .iter()
         .map(|m| {
@@ -295,8 +295,15 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
         e.key
     );
     let dep = deprecated(e.ty.deprecated);
+    let owned = if ctx.opts.owned {
+        super::owned::composite(ctx, &e.key, (base, &dec, &enc), len, &members)
+    } else {
+        TokenStream::new()
+    };
     quote! {
         #decoder
+
+        #owned
 
         #[doc = #enc_doc]
         #dep

@@ -15,8 +15,12 @@
 //! * `alloc` (feature `alloc`): the `alloc` crate, so that generated code
 //!   names `alloc::string::String` without an `extern crate alloc` of
 //!   the crate including it.
+//! * [`owned`] (feature `alloc`): the text conversions of the owned
+//!   messages.
 
 pub mod codec;
+#[cfg(feature = "alloc")]
+pub mod owned;
 pub mod sections;
 mod set;
 

@@ -1,0 +1,516 @@
+//! Owned messages (`Options::owned`): per message, group entry and
+//! composite a plain struct of its values, named as the stem its decoder
+//! and encoder are named from (`Car` beside `CarDecoder` and
+//! `CarEncoder`, `CarFuelFigures` beside `CarFuelFiguresEntry`, `Engine`
+//! beside `EngineDecoder`), so that it never needs a name of its own.
+//!
+//! A decoder's `to_owned()` makes one; an owned message's `encode(buf)`
+//! writes it through the message's encoder, the one writer of the wire
+//! format: an owned message writes the bytes the encoder writes. These are
+//! items of their own beside the decoders and encoders, which they only
+//! call: the flyweights' code is the same with or without them.
+//!
+//! Shapes: a value as its decoder's accessor reads it (enums and sets are
+//! their own `Copy` types, optional values `Option`s, numeric arrays
+//! arrays), except that a char array is a `String` (its bytes up to the
+//! first NUL, UTF-8 or ISO-8859-1 as its `characterEncoding` says; written
+//! back NUL-padded) and a composite its owned struct; constants are not
+//! held (they are not on the wire); var data is a `String` where it is
+//! text (`Meaning::Text`), else a `Vec<u8>`; a group is a `Vec` of its
+//! owned entries. An item newer than its block is an `Option` of that,
+//! `None` when the message's version predates it (an optional value newer
+//! than its block is then an `Option<Option<_>>`: absent, or null).
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::accessors::MemberView;
+use super::blocks::{GroupIdents, NamedBlock};
+use super::decoder::{field_views, FieldView};
+use super::values::{at_least, int_lit, is_utf8, lit, Val};
+use super::{docs, Ctx};
+use crate::ir::{Meaning, Primitive};
+
+/// `::sbe_rt::__private::alloc::vec::Vec`.
+fn vec_type() -> TokenStream {
+    quote!(::sbe_rt::__private::alloc::vec::Vec)
+}
+
+/// `::sbe_rt::__private::alloc::string::String`.
+fn string_type() -> TokenStream {
+    quote!(::sbe_rt::__private::alloc::string::String)
+}
+
+/// The owned struct of a composite whose decoder is `dec` (`EngineDecoder`
+/// → `Engine`).
+pub(super) fn owned_of(dec: &Ident) -> Ident {
+    let name = dec.to_string();
+    format_ident!("{}", name.strip_suffix("Decoder").unwrap_or(&name))
+}
+
+impl Val<'_> {
+    /// The owned type of the value; `None` for a constant (not held).
+    pub(crate) fn owned_type(&self) -> Option<TokenStream> {
+        let plain = match self {
+            Val::Const { .. } => return None,
+            Val::Char { len, .. } if *len > 1 => string_type(),
+            Val::Comp { dec, .. } => {
+                let owned = owned_of(dec);
+                quote!(#owned)
+            }
+            _ => {
+                // The accessor's type, which is `Copy` and owns its value.
+                return Some(self.dec_type());
+            }
+        };
+        Some(if self.is_option() {
+            quote!(::core::option::Option<#plain>)
+        } else {
+            plain
+        })
+    }
+
+    /// The owned value of `v`, what the decoder's accessor (or the read it
+    /// makes) gives; may use `?`.
+    fn owned_from(&self, v: TokenStream) -> TokenStream {
+        match self {
+            Val::Char {
+                len,
+                utf8,
+                optional,
+                ..
+            } if *len > 1 => {
+                if *optional {
+                    quote!(match #v {
+                        ::core::option::Option::Some(b) => ::core::option::Option::Some(::sbe_rt::__private::owned::char_array(b, #utf8)?),
+                        ::core::option::Option::None => ::core::option::Option::None,
+                    })
+                } else {
+                    quote!(::sbe_rt::__private::owned::char_array(#v, #utf8)?)
+                }
+            }
+            Val::Comp { .. } => quote!(#v.to_owned()?),
+            _ => v,
+        }
+    }
+
+    /// Statements writing the owned value at `place` (a `&T`) with the
+    /// encoder `e`'s setter `name`.
+    fn owned_write(&self, name: &Ident, place: TokenStream) -> TokenStream {
+        match self {
+            Val::Const { .. } => TokenStream::new(),
+            Val::Char {
+                len,
+                utf8,
+                optional,
+                ..
+            } if *len > 1 => {
+                if *optional {
+                    // Null: the block's zeros, as `wrap` or `next_entry` left it.
+                    quote! {
+                        if let ::core::option::Option::Some(t) = #place {
+                            e.#name(::sbe_rt::__private::owned::text_bytes(t, #utf8)?)?;
+                        }
+                    }
+                } else {
+                    quote!(e.#name(::sbe_rt::__private::owned::text_bytes(#place, #utf8)?)?;)
+                }
+            }
+            Val::Comp { .. } => quote!(#place.sbe_write(&mut e.#name())?;),
+            _ => quote!(e.#name(*#place);),
+        }
+    }
+
+    /// Statements writing, with setter `name`, the value of an item the
+    /// owned message does not have (it predates it): null where the value
+    /// has one the encoder spells, else the block's zeros.
+    fn absent_write(&self, name: &Ident) -> TokenStream {
+        match self {
+            Val::Prim { optional: true, .. }
+            | Val::Enum { optional: true, .. }
+            | Val::Char {
+                len: 1,
+                optional: true,
+                ..
+            } => quote!(e.#name(::core::option::Option::None);),
+            Val::Prim { prim, null, .. } => {
+                let null = lit(*prim, *null);
+                quote!(e.#name(#null);)
+            }
+            Val::Enum { ident, ty, .. } => {
+                let null = int_lit(ty.encoding, ty.null_value);
+                quote!(e.#name(#ident::from_raw(#null));)
+            }
+            Val::Char { len: 1, null, .. } => {
+                let null = int_lit(Primitive::Char, *null);
+                quote!(e.#name(#null);)
+            }
+            _ => TokenStream::new(),
+        }
+    }
+}
+
+/// What an owned struct is made of: per item its declaration, its value in
+/// `to_owned`, the statements writing it in `sbe_write`, and the bytes it
+/// takes after the block (sections) in `sbe_len`.
+#[derive(Default)]
+struct Parts {
+    decls: TokenStream,
+    inits: TokenStream,
+    writes: TokenStream,
+    lens: Vec<TokenStream>,
+}
+
+impl Parts {
+    /// An item `name` of type `ty`, gated (newer than its block, since
+    /// version `since`) or not; `read`: its value, `write`: statements
+    /// writing `v: &T`, `absent`: those of a gated item not held.
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        doc: String,
+        name: &Ident,
+        ty: TokenStream,
+        gated: Option<u32>,
+        read: TokenStream,
+        write: TokenStream,
+        absent: TokenStream,
+    ) {
+        let (ty, read, write) = match gated {
+            Some(since) => {
+                let present = at_least(quote!(self.version), since);
+                (
+                    quote!(::core::option::Option<#ty>),
+                    quote!(if #present { ::core::option::Option::Some(#read) } else { ::core::option::Option::None }),
+                    quote!(match &self.#name {
+                        ::core::option::Option::Some(v) => { #write }
+                        ::core::option::Option::None => { #absent }
+                    }),
+                )
+            }
+            None => (ty, read, quote!({ let v = &self.#name; #write })),
+        };
+        let doc = docs(None, doc);
+        self.decls.extend(quote!(#doc pub #name: #ty,));
+        self.inits.extend(quote!(#name: #read,));
+        self.writes.extend(write);
+    }
+}
+
+/// The owned parts of a block's fields (constants are not held).
+fn field_parts(parts: &mut Parts, fields: &[FieldView]) {
+    for view in fields {
+        let f = view.field;
+        let Some(ty) = view.val.owned_type() else {
+            continue;
+        };
+        let name = &view.names.name;
+        let gated = view.gated.then_some(f.since_version);
+        let read = if view.gated {
+            view.read.clone()
+        } else {
+            quote!(self.#name())
+        };
+        let doc = match gated {
+            Some(since) => format!(
+                "`{}` (id {}); `None` when the message's version predates it (version {since}).",
+                f.name, f.id
+            ),
+            None => format!("`{}` (id {}).", f.name, f.id),
+        };
+        parts.push(
+            doc,
+            name,
+            ty,
+            gated,
+            view.val.owned_from(read),
+            view.val.owned_write(name, quote!(v)),
+            view.val.absent_write(name),
+        );
+    }
+}
+
+/// The owned parts of a block's groups and var data, in schema order.
+fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupIdents]) {
+    let order = ctx.byte_order();
+    let vec = vec_type();
+    for ((g, name), idents) in b.groups.iter().zip(&b.names.groups).zip(groups) {
+        let owned = &idents.owned;
+        let gated = b.is_gated(g.block.since_version);
+        let collect = quote!(.map(|x| x.to_owned()).collect::<::sbe_rt::Result<#vec<#owned>>>()?);
+        let read = if gated {
+            quote!(match self.#name() {
+                ::core::option::Option::Some(it) => it #collect,
+                ::core::option::Option::None => #vec::new(),
+            })
+        } else {
+            quote!(self.#name() #collect)
+        };
+        let write = quote! {
+            let mut g = e.#name(v.len())?;
+            for x in v {
+                x.sbe_write(g.next_entry()?)?;
+            }
+        };
+        let dim = g.dimension(order).len;
+        let len = quote!(#dim + v.iter().map(#owned::sbe_len).sum::<usize>());
+        let doc = format!("Group `{}` (id {}): its entries.", g.name, g.id);
+        push_section(
+            parts,
+            doc,
+            name,
+            quote!(#vec<#owned>),
+            gated.then_some(g.block.since_version),
+            read,
+            write,
+            len,
+            g.empty_bytes(order).len(),
+        );
+    }
+    for (d, names) in b.data.iter().zip(&b.names.data) {
+        let name = &names.name;
+        let gated = b.is_gated(d.since_version);
+        let prefix = d.var_data(order).data_offset;
+        let text = d.meaning == Meaning::Text;
+        let utf8 = is_utf8(d.character_encoding.as_deref());
+        let (ty, from, write, len) = if text {
+            (
+                string_type(),
+                quote!(::sbe_rt::__private::owned::text(b, #utf8)?),
+                quote!(e.#name(::sbe_rt::__private::owned::text_bytes(v, #utf8)?)?;),
+                quote!(#prefix + ::sbe_rt::__private::owned::text_len(v, #utf8)),
+            )
+        } else {
+            (
+                quote!(#vec<u8>),
+                quote!(b.to_vec()),
+                quote!(e.#name(v)?;),
+                quote!(#prefix + v.len()),
+            )
+        };
+        let read = if gated {
+            quote!(match self.#name() {
+                ::core::option::Option::Some(b) => #from,
+                ::core::option::Option::None => ::core::default::Default::default(),
+            })
+        } else {
+            quote!({ let b = self.#name(); #from })
+        };
+        let doc = if text {
+            format!("Var data `{}` (id {}), as text.", d.name, d.id)
+        } else {
+            format!("Var data `{}` (id {}), its bytes.", d.name, d.id)
+        };
+        push_section(
+            parts,
+            doc,
+            name,
+            ty,
+            gated.then_some(d.since_version),
+            read,
+            write,
+            len,
+            d.empty_bytes().len(),
+        );
+    }
+}
+
+/// A group or var data of an owned struct: as [`Parts::push`], and its
+/// bytes `len` (of `v: &T`), `empty` when not held.
+#[allow(clippy::too_many_arguments)]
+fn push_section(
+    parts: &mut Parts,
+    doc: String,
+    name: &Ident,
+    ty: TokenStream,
+    gated: Option<u32>,
+    read: TokenStream,
+    write: TokenStream,
+    len: TokenStream,
+    empty: usize,
+) {
+    // A section the message predates is written empty by `finish` (or by
+    // the next entry): nothing to write for it here.
+    let (doc, len) = match gated {
+        Some(since) => (
+            format!("{doc} `None` when the message's version predates it (version {since})."),
+            quote!(self.#name.as_ref().map_or(#empty, |v| #len)),
+        ),
+        None => (doc, quote!({ let v = &self.#name; #len })),
+    };
+    parts.push(doc, name, ty, gated, read, write, TokenStream::new());
+    parts.lens.push(len);
+}
+
+/// The owned struct `owned` of block `b` (a message's root block, of
+/// `root`'s message, or a group entry), with the `to_owned` of its decoder
+/// `dec` and its writer for its encoder `enc` (the type, lifetimes
+/// included); `groups`: the names of the block's groups' types.
+pub(super) fn block(
+    ctx: &Ctx,
+    b: &NamedBlock,
+    (owned, dec, enc): (&Ident, &Ident, TokenStream),
+    root: bool,
+    groups: &[GroupIdents],
+) -> TokenStream {
+    let fields = field_views(ctx, b);
+    let mut parts = Parts::default();
+    field_parts(&mut parts, &fields);
+    section_parts(ctx, &mut parts, b, groups);
+    let Parts {
+        decls,
+        inits,
+        writes,
+        lens,
+    } = parts;
+    let block_len = b.block_len();
+    let e = if writes.is_empty() {
+        quote!(_)
+    } else {
+        quote!(e)
+    };
+    let name = b.name;
+    let (what, doc, to_owned_doc) = if root {
+        (
+            "message",
+            format!("Message `{name}`, owned: its values, made by [`{dec}::to_owned`], written by `encode`."),
+            " The message's values, owned; its groups and var data checked first (`checked_length`).",
+        )
+    } else {
+        (
+            "entry",
+            format!("One entry of group `{name}`, owned: its values (see [`{dec}`])."),
+            " The entry's values, owned.",
+        )
+    };
+    let check = root.then(|| quote!(self.checked_length()?;));
+    let root_fns = if root {
+        let encoder = format_ident!("{}Encoder", owned);
+        let encode_doc = format!(
+            " Writes the message at the start of `buf`, header included, with [`{encoder}`]: \
+             the bytes it writes. Returns the message's length."
+        );
+        quote! {
+            #[doc = #encode_doc]
+            pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+                let mut e = #encoder::wrap(buf)?;
+                self.sbe_write(&mut e)?;
+                e.finish()
+            }
+
+            /// Bytes [`encode`](Self::encode) writes, header included.
+            pub fn encoded_length(&self) -> usize {
+                HEADER_LENGTH + self.sbe_len()
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    let write_doc = format!(" Writes the {what}'s values with its encoder.");
+    let len_doc = format!(" Bytes of the {what} (header excluded).");
+    let derive = derives(ctx);
+    let doc = docs(b.description, doc);
+    quote! {
+        #doc
+        #derive
+        pub struct #owned {
+            #decls
+        }
+
+        #[allow(deprecated)]
+        impl #owned {
+            #root_fns
+
+            #[doc = #write_doc]
+            fn sbe_write(&self, #e: &mut #enc) -> ::sbe_rt::Result<()> {
+                #writes
+                ::core::result::Result::Ok(())
+            }
+
+            #[doc = #len_doc]
+            fn sbe_len(&self) -> usize {
+                #block_len #(+ #lens)*
+            }
+        }
+
+        #[allow(deprecated)]
+        impl #dec<'_> {
+            #[doc = #to_owned_doc]
+            #[allow(clippy::wrong_self_convention)]
+            pub fn to_owned(&self) -> ::sbe_rt::Result<#owned> {
+                #check
+                ::core::result::Result::Ok(#owned { #inits })
+            }
+        }
+    }
+}
+
+/// The derives of an owned type.
+fn derives(_ctx: &Ctx) -> TokenStream {
+    quote!(#[derive(Clone, Debug, PartialEq)])
+}
+
+/// The owned struct `owned` of a composite (`key` in the schema) of `len`
+/// bytes, decoder `dec` and encoder `enc`, made of `members`.
+pub(super) fn composite(
+    ctx: &Ctx,
+    key: &str,
+    (owned, dec, enc): (&Ident, &Ident, &Ident),
+    len: usize,
+    members: &[MemberView],
+) -> TokenStream {
+    let mut decls = TokenStream::new();
+    let mut inits = TokenStream::new();
+    let mut writes = TokenStream::new();
+    for view in members {
+        let Some(ty) = view.val.owned_type() else {
+            continue;
+        };
+        let name = &view.name;
+        let doc = docs(None, format!("`{}`.", view.member.ty.name));
+        decls.extend(quote!(#doc pub #name: #ty,));
+        let from = view.val.owned_from(quote!(self.#name()));
+        inits.extend(quote!(#name: #from,));
+        let write = view.val.owned_write(name, quote!(v));
+        writes.extend(quote!({ let v = &self.#name; #write }));
+    }
+    let e = if writes.is_empty() {
+        quote!(_)
+    } else {
+        quote!(e)
+    };
+    let doc = format!(" Composite `{key}`, owned: its values, made by [`{dec}::to_owned`].");
+    let derive = derives(ctx);
+    quote! {
+        #[doc = #doc]
+        #derive
+        pub struct #owned {
+            #decls
+        }
+
+        #[allow(deprecated)]
+        impl #owned {
+            /// Writes the composite at the start of `buf` with its encoder;
+            /// returns its length.
+            pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+                self.sbe_write(&mut #enc::wrap(buf)?)?;
+                ::core::result::Result::Ok(#len)
+            }
+
+            /// Writes the composite's values with its encoder.
+            fn sbe_write(&self, #e: &mut #enc<'_>) -> ::sbe_rt::Result<()> {
+                #writes
+                ::core::result::Result::Ok(())
+            }
+        }
+
+        #[allow(deprecated)]
+        impl #dec<'_> {
+            /// The composite's values, owned.
+            #[allow(clippy::wrong_self_convention)]
+            pub fn to_owned(&self) -> ::sbe_rt::Result<#owned> {
+                ::core::result::Result::Ok(#owned { #inits })
+            }
+        }
+    }
+}
