@@ -10,6 +10,34 @@ use std::path::{Path, PathBuf};
 thread_local! {
     /// The rows of `OWNED`, one per schema with owned messages.
     static OWNED_ROWS: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The rows of `SERDE`, one per schema with owned messages and messages.
+    static SERDE_ROWS: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// The variants of the generated `OwnedMessage` in `text`: (variant, type).
+fn owned_variants(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .skip_while(|l| *l != "pub enum OwnedMessage {")
+        .skip(1)
+        .take_while(|l| *l != "}")
+        .filter_map(|l| {
+            let l = l.trim().strip_suffix("),")?;
+            let (variant, ty) = l.split_once('(')?;
+            (!variant.starts_with('_')).then(|| (variant.to_string(), ty.to_string()))
+        })
+        .collect()
+}
+
+/// The row of `SERDE` for a schema's module `name`: a message decoded,
+/// its `to_json`, and its owned value through serde (`serde_run`).
+fn serde_row(key: &str, name: &str, variants: &[(String, String)]) -> String {
+    let arms: String = variants
+        .iter()
+        .map(|(v, ty)| format!("{name}::OwnedMessage::{v}(x) => crate::serde_run(x, &json, {name}::{ty}::encode), "))
+        .collect();
+    format!(
+        "    ({key:?}, |b| {{ let m = {name}::decode(b).map_err(|e| e.to_string())?; let json = m.to_json(); let o = m.to_owned().map_err(|e| e.to_string())?; Ok(match &o {{ {arms} }}) }}),\n"
+    )
 }
 
 /// A module name for a corpus path: the same mapping as a package's file
@@ -22,7 +50,14 @@ fn module_name(rel: &str) -> String {
 }
 
 fn add(out: &Path, key: &str, xml: &Path, modules: &mut String, table: &mut String) {
-    add_with(out, key, xml, modules, table, &sbe_build::Config::new());
+    add_with(
+        out,
+        key,
+        xml,
+        modules,
+        table,
+        sbe_build::Config::new().serde(true),
+    );
 }
 
 /// The row of `OWNED` for a schema's module `name`: its `OwnedMessage`
@@ -57,6 +92,13 @@ fn add_with(
     );
     if text.contains("pub enum OwnedMessage") {
         OWNED_ROWS.with(|rows| rows.borrow_mut().push_str(&owned_row(key, &name)));
+        let variants = owned_variants(&text);
+        if !variants.is_empty() && text.contains("fn to_json") {
+            SERDE_ROWS.with(|rows| {
+                rows.borrow_mut()
+                    .push_str(&serde_row(key, &name, &variants))
+            });
+        }
     }
     if text.contains("fn to_json") {
         let _ = writeln!(
@@ -140,8 +182,9 @@ fn main() {
         }
     }
     let text = format!(
-        "{modules}\n/// Whether `../shared` (corpus and vectors) was found at build time.\npub const SHARED_AVAILABLE: bool = {available};\n\n/// Decodes a message with the schema at a corpus path (or `repo/...`, `fixture/...`), giving its JSON and length.\npub type DecodeFn = fn(&[u8]) -> Result<(String, usize), sbe_rt::Error>;\n\n/// A schema's generated `message_length`.\npub type LengthFn = fn(&[u8]) -> Result<usize, sbe_rt::Error>;\n\n/// Every compiled schema by path.\npub const SCHEMAS: &[(&str, DecodeFn, LengthFn)] = &[\n{table}];\n\n/// A schema's `OwnedMessage::decode` then `encode`: the bytes written and `encoded_length`.\npub type OwnedFn = fn(&[u8]) -> Result<(Vec<u8>, usize), sbe_rt::Error>;\n\n/// Every compiled schema with owned messages, by path.\npub const OWNED: &[(&str, OwnedFn)] = &[\n{}];\n",
-        OWNED_ROWS.with(|rows| rows.borrow().clone())
+        "{modules}\n/// Whether `../shared` (corpus and vectors) was found at build time.\npub const SHARED_AVAILABLE: bool = {available};\n\n/// Decodes a message with the schema at a corpus path (or `repo/...`, `fixture/...`), giving its JSON and length.\npub type DecodeFn = fn(&[u8]) -> Result<(String, usize), sbe_rt::Error>;\n\n/// A schema's generated `message_length`.\npub type LengthFn = fn(&[u8]) -> Result<usize, sbe_rt::Error>;\n\n/// Every compiled schema by path.\npub const SCHEMAS: &[(&str, DecodeFn, LengthFn)] = &[\n{table}];\n\n/// A schema's `OwnedMessage::decode` then `encode`: the bytes written and `encoded_length`.\npub type OwnedFn = fn(&[u8]) -> Result<(Vec<u8>, usize), sbe_rt::Error>;\n\n/// Every compiled schema with owned messages, by path.\npub const OWNED: &[(&str, OwnedFn)] = &[\n{}];\n\n/// A schema's message through serde (`serde_run`).\npub type SerdeFn = fn(&[u8]) -> Result<SerdeRun, String>;\n\n/// Every compiled schema with owned messages and `to_json`, by path.\npub const SERDE: &[(&str, SerdeFn)] = &[\n{}];\n",
+        OWNED_ROWS.with(|rows| rows.borrow().clone()),
+        SERDE_ROWS.with(|rows| rows.borrow().clone())
     );
     sbe_build::write_if_changed(&out.join("corpus.rs"), &text).expect("write corpus.rs");
     drivers(&out, &repo, available.then_some(&shared));

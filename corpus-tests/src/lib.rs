@@ -23,3 +23,48 @@ pub fn owned(path: &str) -> Option<OwnedFn> {
         .find(|(p, _)| *p == path)
         .map(|&(_, round_trip)| round_trip)
 }
+
+/// A message's owned value through serde: `serde_json::to_string` of it,
+/// its `to_json`, and the bytes the owned value read back from the body of
+/// that `to_json` encodes to (or why it could not).
+#[derive(Debug)]
+pub struct SerdeRun {
+    /// `serde_json::to_string` of the owned message.
+    pub json: String,
+    /// The message's `to_json`.
+    pub to_json: String,
+    /// `serde_json::from_str` of the `body` of `to_json`, encoded.
+    pub bytes: Result<Vec<u8>, String>,
+}
+
+/// [`SerdeRun`] of owned message `m`, whose `to_json` is `to_json` and
+/// whose type encodes with `encode`.
+pub fn serde_run<T>(
+    m: &T,
+    to_json: &str,
+    encode: fn(&T, &mut [u8]) -> sbe_rt::Result<usize>,
+) -> SerdeRun
+where
+    T: sbe_rt::__private::serde::Serialize + for<'de> sbe_rt::__private::serde::Deserialize<'de>,
+{
+    let json = serde_json::to_string(m).unwrap_or_else(|e| format!("serialize error: {e}"));
+    let bytes = (|| {
+        let whole: serde_json::Value = serde_json::from_str(to_json).map_err(|e| e.to_string())?;
+        let body = whole.get("body").ok_or("to_json has no body")?.to_string();
+        let back: T = serde_json::from_str(&body).map_err(|e| format!("from_str: {e}"))?;
+        let mut buf = vec![0u8; 1 << 20];
+        let n = encode(&back, &mut buf).map_err(|e| format!("encode: {e}"))?;
+        buf.truncate(n);
+        Ok(buf)
+    })();
+    SerdeRun {
+        json,
+        to_json: to_json.to_string(),
+        bytes,
+    }
+}
+
+/// A schema's serde run, if it was compiled with owned messages and JSON.
+pub fn serde(path: &str) -> Option<SerdeFn> {
+    SERDE.iter().find(|(p, _)| *p == path).map(|&(_, run)| run)
+}

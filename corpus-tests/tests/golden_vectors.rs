@@ -170,3 +170,71 @@ fn every_golden_vector_round_trips_through_its_owned_message() {
             .join("\n")
     );
 }
+
+/// Every golden vector's owned message serializes (serde_json) to the body
+/// of its `to_json` (FORMAT.md's JSON: the same values; floats are
+/// compared as numbers, as serde_json spells them its own way), and that
+/// body deserialized gives an owned message that encodes to the vector's
+/// bytes.
+#[test]
+fn every_golden_vector_goes_through_serde() {
+    let Some(shared) = shared_dir("every_golden_vector_goes_through_serde") else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let (mut checked, mut same_text) = (0usize, 0usize);
+    for v in vectors(&shared).iter().filter(|v| !v.cross_version) {
+        let Some(run) = corpus_tests::serde(&v.schema) else {
+            failures.push(format!("{}: no serde", v.json_path.display()));
+            continue;
+        };
+        checked += 1;
+        let run = match run(&v.bin) {
+            Ok(run) => run,
+            Err(e) => {
+                failures.push(format!("{}: {e}", v.json_path.display()));
+                continue;
+            }
+        };
+        let whole: serde_json::Value = serde_json::from_str(&run.to_json).expect("to_json is JSON");
+        let body = whole.get("body").cloned().unwrap_or_default();
+        if body.to_string() == run.json {
+            same_text += 1;
+        }
+        match serde_json::from_str::<serde_json::Value>(&run.json) {
+            Ok(ours) => {
+                if let Some(d) = diff(&body, &ours, "") {
+                    failures.push(format!("{}: serialized: {d}", v.json_path.display()));
+                }
+            }
+            Err(e) => failures.push(format!("{}: not JSON: {e}", v.json_path.display())),
+        }
+        match run.bytes {
+            Ok(bytes) if bytes == v.bin => {}
+            Ok(bytes) => failures.push(format!(
+                "{}: deserialized and encoded: {} bytes, {} expected; first difference at {:?}",
+                v.json_path.display(),
+                bytes.len(),
+                v.bin.len(),
+                bytes.iter().zip(&v.bin).position(|(a, b)| a != b)
+            )),
+            Err(e) => failures.push(format!("{}: {e}", v.json_path.display())),
+        }
+    }
+    eprintln!(
+        "{checked} vectors through serde, {same_text} serialized to to_json's exact text, {} failures",
+        failures.len()
+    );
+    assert!(checked > 0);
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}

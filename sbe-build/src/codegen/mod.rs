@@ -79,6 +79,7 @@ mod groups;
 mod json_debug;
 pub mod names;
 mod owned;
+mod owned_serde;
 mod printing;
 mod sections;
 mod setters;

@@ -27,9 +27,24 @@ use quote::{format_ident, quote};
 use super::accessors::MemberView;
 use super::blocks::{GroupIdents, NamedBlock};
 use super::decoder::{field_views, FieldView};
+use super::owned_serde::{self, Item, Kind};
 use super::values::{at_least, int_lit, is_utf8, lit, Val};
 use super::{docs, Ctx};
-use crate::ir::{Meaning, Primitive};
+use crate::ir::{ConstValue, Meaning, Primitive};
+
+/// A constant's value as serde writes it (a `&impl Serialize`): what its
+/// accessor reads (`read`), or the enum value's name where the enum has no
+/// type of its own.
+fn const_value(val: &Val, read: &TokenStream) -> TokenStream {
+    match val {
+        Val::Const {
+            value: ConstValue::EnumValue { value_name, .. },
+            enum_ident: None,
+            ..
+        } => quote!(&#value_name),
+        _ => quote!(&#read),
+    }
+}
 
 /// `::sbe_rt::__private::alloc::vec::Vec`.
 fn vec_type() -> TokenStream {
@@ -57,6 +72,16 @@ impl Val<'_> {
             Val::Comp { dec, .. } => {
                 let owned = owned_of(dec);
                 quote!(#owned)
+            }
+            // Each element null on its own (FORMAT.md).
+            Val::Array {
+                prim,
+                len,
+                optional: true,
+                ..
+            } => {
+                let elem = super::values::rust_prim(*prim);
+                return Some(quote!([::core::option::Option<#elem>; #len]));
             }
             _ => {
                 // The accessor's type, which is `Copy` and owns its value.
@@ -90,6 +115,15 @@ impl Val<'_> {
                 }
             }
             Val::Comp { .. } => quote!(#v.to_owned()?),
+            Val::Array {
+                prim,
+                optional: true,
+                null,
+                ..
+            } => {
+                let null = lit(*prim, *null);
+                quote!(#v.map(|x| ::sbe_rt::non_null(x, #null)))
+            }
             _ => v,
         }
     }
@@ -117,6 +151,15 @@ impl Val<'_> {
                 }
             }
             Val::Comp { .. } => quote!(#place.sbe_write(&mut e.#name())?;),
+            Val::Array {
+                prim,
+                optional: true,
+                null,
+                ..
+            } => {
+                let null = lit(*prim, *null);
+                quote!(e.#name(#place.map(|x| x.unwrap_or(#null)));)
+            }
             _ => quote!(e.#name(*#place);),
         }
     }
@@ -159,6 +202,8 @@ struct Parts {
     inits: TokenStream,
     writes: TokenStream,
     lens: Vec<TokenStream>,
+    /// The items as serde sees them, constants included.
+    serde: Vec<Item>,
 }
 
 impl Parts {
@@ -175,7 +220,15 @@ impl Parts {
         read: TokenStream,
         write: TokenStream,
         absent: TokenStream,
+        (key, kind): (&str, Kind),
     ) {
+        self.serde.push(Item::Held {
+            key: key.to_string(),
+            ident: name.clone(),
+            ty: ty.clone(),
+            kind,
+            gated: gated.is_some(),
+        });
         let (ty, read, write) = match gated {
             Some(since) => {
                 let present = at_least(quote!(self.version), since);
@@ -202,6 +255,10 @@ fn field_parts(parts: &mut Parts, fields: &[FieldView]) {
     for view in fields {
         let f = view.field;
         let Some(ty) = view.val.owned_type() else {
+            parts.serde.push(Item::Const {
+                key: f.name.clone(),
+                value: const_value(&view.val, &view.read),
+            });
             continue;
         };
         let name = &view.names.name;
@@ -226,6 +283,7 @@ fn field_parts(parts: &mut Parts, fields: &[FieldView]) {
             view.val.owned_from(read),
             view.val.owned_write(name, quote!(v)),
             view.val.absent_write(name),
+            (&f.name, Kind::of(&view.val)),
         );
     }
 }
@@ -257,13 +315,11 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
         let doc = format!("Group `{}` (id {}): its entries.", g.name, g.id);
         push_section(
             parts,
-            doc,
+            (doc, &g.name, Kind::Nested),
             name,
             quote!(#vec<#owned>),
             gated.then_some(g.block.since_version),
-            read,
-            write,
-            len,
+            (read, write, len),
             g.empty_bytes(order).len(),
         );
     }
@@ -301,15 +357,14 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
         } else {
             format!("Var data `{}` (id {}), its bytes.", d.name, d.id)
         };
+        let kind = if text { Kind::Json } else { Kind::Hex };
         push_section(
             parts,
-            doc,
+            (doc, &d.name, kind),
             name,
             ty,
             gated.then_some(d.since_version),
-            read,
-            write,
-            len,
+            (read, write, len),
             d.empty_bytes().len(),
         );
     }
@@ -317,16 +372,13 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
 
 /// A group or var data of an owned struct: as [`Parts::push`], and its
 /// bytes `len` (of `v: &T`), `empty` when not held.
-#[allow(clippy::too_many_arguments)]
 fn push_section(
     parts: &mut Parts,
-    doc: String,
+    (doc, key, kind): (String, &str, Kind),
     name: &Ident,
     ty: TokenStream,
     gated: Option<u32>,
-    read: TokenStream,
-    write: TokenStream,
-    len: TokenStream,
+    (read, write, len): (TokenStream, TokenStream, TokenStream),
     empty: usize,
 ) {
     // A section the message predates is written empty by `finish` (or by
@@ -338,7 +390,16 @@ fn push_section(
         ),
         None => (doc, quote!({ let v = &self.#name; #len })),
     };
-    parts.push(doc, name, ty, gated, read, write, TokenStream::new());
+    parts.push(
+        doc,
+        name,
+        ty,
+        gated,
+        read,
+        write,
+        TokenStream::new(),
+        (key, kind),
+    );
     parts.lens.push(len);
 }
 
@@ -362,6 +423,7 @@ pub(super) fn block(
         inits,
         writes,
         lens,
+        serde,
     } = parts;
     let block_len = b.block_len();
     let e = if writes.is_empty() {
@@ -410,7 +472,19 @@ pub(super) fn block(
     let len_doc = format!(" Bytes of the {what} (header excluded).");
     let derive = derives(ctx);
     let doc = docs(b.description, doc);
+    let serde_impls = if owned_serde::on(ctx) {
+        let expecting = if root {
+            format!("message `{name}`")
+        } else {
+            format!("an entry of group `{name}`")
+        };
+        owned_serde::impls(owned, name, &expecting, &serde)
+    } else {
+        TokenStream::new()
+    };
     quote! {
+        #serde_impls
+
         #doc
         #derive
         pub struct #owned {
@@ -462,11 +536,25 @@ pub(super) fn composite(
     let mut decls = TokenStream::new();
     let mut inits = TokenStream::new();
     let mut writes = TokenStream::new();
+    let mut serde = Vec::new();
     for view in members {
+        let key = &view.member.ty.name;
         let Some(ty) = view.val.owned_type() else {
+            let read = view.val.dec_read(ctx, &quote!(self.buf), 0);
+            serde.push(Item::Const {
+                key: key.clone(),
+                value: const_value(&view.val, &read),
+            });
             continue;
         };
         let name = &view.name;
+        serde.push(Item::Held {
+            key: key.clone(),
+            ident: name.clone(),
+            ty: ty.clone(),
+            kind: Kind::of(&view.val),
+            gated: false,
+        });
         let doc = docs(None, format!("`{}`.", view.member.ty.name));
         decls.extend(quote!(#doc pub #name: #ty,));
         let from = view.val.owned_from(quote!(self.#name()));
@@ -481,7 +569,14 @@ pub(super) fn composite(
     };
     let doc = format!(" Composite `{key}`, owned: its values, made by [`{dec}::to_owned`].");
     let derive = derives(ctx);
+    let serde_impls = if owned_serde::on(ctx) {
+        owned_serde::impls(owned, key, &format!("composite `{key}`"), &serde)
+    } else {
+        TokenStream::new()
+    };
     quote! {
+        #serde_impls
+
         #[doc = #doc]
         #derive
         pub struct #owned {

@@ -73,7 +73,14 @@ fn enum_type(ctx: &Ctx, e: &TypeEntry, en: &EnumType) -> TokenStream {
         });
     let schema_names: Vec<&str> = en.values.iter().map(|v| v.name.as_str()).collect();
     let methods = enum_methods(&wire_type, &raws, &schema_names);
+    let serde_impls = if super::owned_serde::on(ctx) {
+        super::owned_serde::enum_impls(ident, &e.key, &schema_names, &raws)
+    } else {
+        TokenStream::new()
+    };
     quote! {
+        #serde_impls
+
         #doc
         #dep
         #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -160,13 +167,24 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
     } else {
         quote!(u64::from(self.0))
     };
-    let table = s.choices.iter().map(|c| {
-        // Validation keeps every bit inside the encoding (under 64).
-        let bit = proc_macro2::Literal::u8_unsuffixed(u8::try_from(c.bit).unwrap_or(u8::MAX));
-        let name = &c.name;
-        quote!((#name, #bit))
-    });
+    let table: Vec<TokenStream> = s
+        .choices
+        .iter()
+        .map(|c| {
+            // Validation keeps every bit inside the encoding (under 64).
+            let bit = proc_macro2::Literal::u8_unsuffixed(u8::try_from(c.bit).unwrap_or(u8::MAX));
+            let name = &c.name;
+            quote!((#name, #bit))
+        })
+        .collect();
+    let serde_impls = if super::owned_serde::on(ctx) {
+        super::owned_serde::set_impls(ident, &e.key, &width, &raw, &quote!(#(#table),*))
+    } else {
+        TokenStream::new()
+    };
     quote! {
+        #serde_impls
+
         #doc
         #dep
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]

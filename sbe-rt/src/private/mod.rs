@@ -17,6 +17,9 @@
 //!   the crate including it.
 //! * [`owned`] (feature `alloc`): the text conversions of the owned
 //!   messages.
+//! * `serde` and `serde_owned` (feature `serde`): the serde crate, and
+//!   FORMAT.md's JSON mapping of the owned messages' values as serde
+//!   sees them.
 
 pub mod codec;
 #[cfg(feature = "alloc")]
@@ -26,6 +29,11 @@ mod set;
 
 #[cfg(feature = "alloc")]
 pub extern crate alloc;
+
+#[cfg(feature = "serde")]
+pub extern crate serde;
+#[cfg(feature = "serde")]
+pub mod serde_owned;
 
 /// A message header as a schema's generated `read_header` returns it, read
 /// and its schema id checked: the header's decoder `H`, the bytes after
