@@ -75,12 +75,19 @@
 //!
 //! | schema | Rust | example |
 //! |---|---|---|
-//! | message | `XDecoder`, `XEncoder` (UpperCamelCase); variant `Message::X` | `MDIncrementalRefreshBook46` → `MdIncrementalRefreshBook46Decoder`, `MdIncrementalRefreshBook46Encoder`, `Message::MdIncrementalRefreshBook46` |
-//! | composite | `XDecoder` (a view), `XEncoder` (a writer) | `PRICENULL9` → `Pricenull9Decoder`, `Pricenull9Encoder` |
+//! | message | `XDecoder`, `XEncoder` (UpperCamelCase); variant `Message::X`; owned: `X`, variant `OwnedMessage::X` | `MDIncrementalRefreshBook46` → `MdIncrementalRefreshBook46Decoder`, `MdIncrementalRefreshBook46Encoder`, `Message::MdIncrementalRefreshBook46`, owned `MdIncrementalRefreshBook46` |
+//! | composite | `XDecoder` (a view), `XEncoder` (a writer); owned: `X` | `PRICENULL9` → `Pricenull9Decoder`, `Pricenull9Encoder`, owned `Pricenull9` |
 //! | enum | type `X`, a constant per value (both UpperCamelCase) | `MDUpdateAction` value `DeleteThru` → `MdUpdateAction::DeleteThru` |
 //! | set | type `X`; per choice a getter and a `with_` setter (snake_case) and a mask, an `X` of the one choice (SHOUTY_SNAKE_CASE) | `SettlPriceType` choice `ReservedBits` → `reserved_bits()`, `with_reserved_bits()`, `SettlPriceType::RESERVED_BITS` |
 //! | field, composite member, var data | accessor in snake_case; a char array or text var data adds `_str()` | `MDEntryPx` → `md_entry_px()`, `SecurityID` → `security_id()`, `Symbol` (`char` × 6) → `symbol()` and `symbol_str()` |
-//! | group | accessor in snake_case; types: message and group in UpperCamelCase with `Decoder` (the iterator), `Entry`, `Encoder` | `NoMDEntries` of the message above → `no_md_entries()`, `MdIncrementalRefreshBook46NoMdEntriesEntry` |
+//! | group | accessor in snake_case; types: message and group in UpperCamelCase with `Decoder` (the iterator), `Entry`, `Encoder`; owned entry: without a suffix | `NoMDEntries` of the message above → `no_md_entries()`, `MdIncrementalRefreshBook46NoMdEntriesEntry`, owned `MdIncrementalRefreshBook46NoMdEntries` |
+//! | owned value (field, member, group, var data) | a `pub` field named as the accessor | `MDEntryPx` → `.md_entry_px` |
+//!
+//! The owned types ([`Config::owned`], on by default) take the stem the
+//! decoder and encoder are named from, which is claimed with them: they
+//! need no name of their own and clash with nothing. `OwnedMessage` is
+//! one of the names the generated code uses itself (a schema type
+//! `OwnedMessage` is numbered, `OwnedMessage2`).
 //!
 //! The examples of the table, generated:
 //!
@@ -134,6 +141,13 @@
 //!     "pub fn md_entry_px(&self) -> Pricenull9Decoder<'a> {",
 //!     "pub fn no_md_entries(&self) -> MdIncrementalRefreshBook46NoMdEntriesDecoder<'_> {",
 //!     "pub struct MdIncrementalRefreshBook46NoMdEntriesEntry<'a> {",
+//!     // owned
+//!     "pub struct MdIncrementalRefreshBook46 {",
+//!     "MdIncrementalRefreshBook46(MdIncrementalRefreshBook46),", // in `OwnedMessage`
+//!     "pub struct Pricenull9 {",
+//!     "pub struct MdIncrementalRefreshBook46NoMdEntries {",
+//!     "pub md_entry_px: Pricenull9,",
+//!     "pub no_md_entries: ::sbe_rt::__private::alloc::vec::Vec<MdIncrementalRefreshBook46NoMdEntries>,",
 //! ] {
 //!     assert!(code.contains(item), "not generated: {item}");
 //! }
@@ -178,8 +192,9 @@
 //! `md_entry_px()` and `md_entry_px2()`, `v1` and `V1` → `v1()` and
 //! `v1_2()`; enum values `Bid` and `BID` → `Bid` and `Bid2`. The
 //! names the generated code uses itself are taken first: a field `header`
-//! → `header2()` (likewise `decode`, `wrap`, `finish`, `next_entry`...), an
-//! enum `Message` → `Message2`. Types are named before messages: a message
+//! → `header2()` (likewise `decode`, `wrap`, `finish`, `next_entry`,
+//! `to_owned`...), an enum `Message` → `Message2` (likewise
+//! `OwnedMessage`). Types are named before messages: a message
 //! `MDEntryType` beside an enum `MDEntryType` (`MdEntryType`) gets
 //! `MdEntryType2Decoder` and `MdEntryType2Encoder`, while its `Message`
 //! variant, in a scope of its own, stays `Message::MdEntryType`.

@@ -97,8 +97,11 @@
 //! `#[doc(hidden)]`: it is not public API.
 //!
 //! The crate is `no_std` and has no `unsafe` code. Features: `std`
-//! (default; implies `alloc`), `alloc` (the JSON writer), `bytes` (the
-//! framer), `tokio` (the codec; implies `std` and `bytes`).
+//! (default; implies `alloc`), `alloc` (the JSON writer and the owned
+//! messages generated code has by default), `serde` (the serde impls of
+//! owned messages generated with `Config::serde(true)`; brings serde,
+//! re-exported for them; implies `alloc`), `bytes` (the framer), `tokio`
+//! (the codec; implies `std` and `bytes`).
 //!
 //! # Example
 //!

@@ -23,8 +23,8 @@
 //! methods reading, writing and showing one item, shared by blocks and
 //! composites; `json_debug` is each block's `sbe_rt::visit::Visit`),
 //! `values` (the shape of one value and its literals), `names` (Rust names
-//! for schema names), `printing` (chunks, threads, `syn` and
-//! `prettyplease`).
+//! for schema names), `owned` and `owned_serde` (the owned messages and
+//! their serde), `printing` (chunks, threads, `syn` and `prettyplease`).
 //!
 //! # The generated API, for the car example
 //!
@@ -68,6 +68,22 @@
 //! (`EngineDecoder<'a>`) and writers (`EngineEncoder<'_>`); char arrays
 //! give raw bytes and a `*_str()` view; fields, groups and var data newer
 //! than the message's acting version read as `None`.
+//!
+//! # Owned messages (`Options::owned`)
+//!
+//! ```ignore
+//! // `Car`, `CarFuelFigures`, `Engine`: the stems of the decoders.
+//! let owned: car::Car = d.to_owned()?;              // CarDecoder::to_owned
+//! let all: car::OwnedMessage = car::decode(buf)?.to_owned()?; // or OwnedMessage::decode(buf)
+//! assert_eq!(owned.fuel_figures[0].speed, 30);
+//! let mut out = vec![0u8; owned.encoded_length()];
+//! let len = owned.encode(&mut out)?;              // through CarEncoder
+//! // With `Options::serde`: FORMAT.md's JSON, the body of `to_json`.
+//! let json = serde_json::to_string(&owned)?;
+//! ```
+//!
+//! `owned` generates them (their shapes are in its docs), `owned_serde`
+//! their serde impls.
 
 mod accessors;
 pub mod api;
