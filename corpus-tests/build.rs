@@ -3,15 +3,19 @@
 //! Each schema gets its own folder (packages repeat across the corpus) and
 //! its own module in `$OUT_DIR/corpus.rs`.
 
-use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-thread_local! {
-    /// The rows of `OWNED`, one per schema with owned messages.
-    static OWNED_ROWS: RefCell<String> = const { RefCell::new(String::new()) };
-    /// The rows of `SERDE`, one per schema with owned messages and messages.
-    static SERDE_ROWS: RefCell<String> = const { RefCell::new(String::new()) };
+/// The rows of the tables of `corpus.rs`, one per schema that has what
+/// the table calls.
+#[derive(Default)]
+struct Tables {
+    /// `SCHEMAS`: `decode` with `to_json`, and `message_length`.
+    schemas: String,
+    /// `OWNED`: `OwnedMessage` read and written again.
+    owned: String,
+    /// `SERDE`: owned messages through serde.
+    serde: String,
 }
 
 /// The variants of the generated `OwnedMessage` in `text`: (variant, type).
@@ -49,13 +53,13 @@ fn module_name(rel: &str) -> String {
     )
 }
 
-fn add(out: &Path, key: &str, xml: &Path, modules: &mut String, table: &mut String) {
+fn add(out: &Path, key: &str, xml: &Path, modules: &mut String, tables: &mut Tables) {
     add_with(
         out,
         key,
         xml,
         modules,
-        table,
+        tables,
         sbe_build::Config::new().serde(true),
     );
 }
@@ -73,7 +77,7 @@ fn add_with(
     key: &str,
     xml: &Path,
     modules: &mut String,
-    table: &mut String,
+    tables: &mut Tables,
     config: &sbe_build::Config,
 ) {
     let name = module_name(key);
@@ -91,18 +95,15 @@ fn add_with(
         file.display().to_string()
     );
     if text.contains("pub enum OwnedMessage") {
-        OWNED_ROWS.with(|rows| rows.borrow_mut().push_str(&owned_row(key, &name)));
+        tables.owned.push_str(&owned_row(key, &name));
         let variants = owned_variants(&text);
         if !variants.is_empty() && text.contains("fn to_json") {
-            SERDE_ROWS.with(|rows| {
-                rows.borrow_mut()
-                    .push_str(&serde_row(key, &name, &variants))
-            });
+            tables.serde.push_str(&serde_row(key, &name, &variants));
         }
     }
     if text.contains("fn to_json") {
         let _ = writeln!(
-            table,
+            tables.schemas,
             "    ({key:?}, |b| {name}::decode(b).and_then(|m| Ok((m.to_json(), m.checked_length()?))), {name}::message_length),"
         );
     }
@@ -112,7 +113,7 @@ fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("manifest dir"));
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let mut modules = String::new();
-    let mut table = String::new();
+    let mut tables = Tables::default();
     let repo = manifest.join("..");
     for own in ["schemas/car.xml", "schemas/market-data.xml"] {
         add(
@@ -120,7 +121,7 @@ fn main() {
             &format!("repo/{own}"),
             &repo.join(own),
             &mut modules,
-            &mut table,
+            &mut tables,
         );
     }
     let fixtures = repo.join("sbe-build/tests/fixtures");
@@ -136,7 +137,7 @@ fn main() {
                 "fixture/{}",
                 x.file_name().unwrap_or_default().to_string_lossy()
             );
-            add(&out, &key, &x, &mut modules, &mut table);
+            add(&out, &key, &x, &mut modules, &mut tables);
         }
     }
     // Without to_json and Debug (no alloc needed), still warning-free.
@@ -145,7 +146,7 @@ fn main() {
         "minimal/tiny.xml",
         &fixtures.join("tiny.xml"),
         &mut modules,
-        &mut table,
+        &mut tables,
         sbe_build::Config::new()
             .json(false)
             .debug(false)
@@ -176,15 +177,14 @@ fn main() {
                     path,
                     &shared.join("corpus").join(path),
                     &mut modules,
-                    &mut table,
+                    &mut tables,
                 );
             }
         }
     }
     let text = format!(
-        "{modules}\n/// Whether `../shared` (corpus and vectors) was found at build time.\npub const SHARED_AVAILABLE: bool = {available};\n\n/// Decodes a message with the schema at a corpus path (or `repo/...`, `fixture/...`), giving its JSON and length.\npub type DecodeFn = fn(&[u8]) -> Result<(String, usize), sbe_rt::Error>;\n\n/// A schema's generated `message_length`.\npub type LengthFn = fn(&[u8]) -> Result<usize, sbe_rt::Error>;\n\n/// Every compiled schema by path.\npub const SCHEMAS: &[(&str, DecodeFn, LengthFn)] = &[\n{table}];\n\n/// A schema's `OwnedMessage::decode` then `encode`: the bytes written and `encoded_length`.\npub type OwnedFn = fn(&[u8]) -> Result<(Vec<u8>, usize), sbe_rt::Error>;\n\n/// Every compiled schema with owned messages, by path.\npub const OWNED: &[(&str, OwnedFn)] = &[\n{}];\n\n/// A schema's message through serde (`serde_run`).\npub type SerdeFn = fn(&[u8]) -> Result<SerdeRun, String>;\n\n/// Every compiled schema with owned messages and `to_json`, by path.\npub const SERDE: &[(&str, SerdeFn)] = &[\n{}];\n",
-        OWNED_ROWS.with(|rows| rows.borrow().clone()),
-        SERDE_ROWS.with(|rows| rows.borrow().clone())
+        "{modules}\n/// Whether `../shared` (corpus and vectors) was found at build time.\npub const SHARED_AVAILABLE: bool = {available};\n\n/// Decodes a message with the schema at a corpus path (or `repo/...`, `fixture/...`), giving its JSON and length.\npub type DecodeFn = fn(&[u8]) -> Result<(String, usize), sbe_rt::Error>;\n\n/// A schema's generated `message_length`.\npub type LengthFn = fn(&[u8]) -> Result<usize, sbe_rt::Error>;\n\n/// Every compiled schema by path.\npub const SCHEMAS: &[(&str, DecodeFn, LengthFn)] = &[\n{}];\n\n/// A schema's `OwnedMessage::decode` then `encode`: the bytes written and `encoded_length`.\npub type OwnedFn = fn(&[u8]) -> Result<(Vec<u8>, usize), sbe_rt::Error>;\n\n/// Every compiled schema with owned messages, by path.\npub const OWNED: &[(&str, OwnedFn)] = &[\n{}];\n\n/// A schema's message through serde (`serde_run`).\npub type SerdeFn = fn(&[u8]) -> Result<SerdeRun, String>;\n\n/// Every compiled schema with owned messages and `to_json`, by path.\npub const SERDE: &[(&str, SerdeFn)] = &[\n{}];\n",
+        tables.schemas, tables.owned, tables.serde
     );
     sbe_build::write_if_changed(&out.join("corpus.rs"), &text).expect("write corpus.rs");
     drivers(&out, &repo, available.then_some(&shared));

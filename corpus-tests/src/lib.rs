@@ -47,21 +47,29 @@ pub fn serde_run<T>(
 where
     T: sbe_rt::__private::serde::Serialize + for<'de> sbe_rt::__private::serde::Deserialize<'de>,
 {
-    let json = serde_json::to_string(m).unwrap_or_else(|e| format!("serialize error: {e}"));
-    let bytes = (|| {
-        let whole: serde_json::Value = serde_json::from_str(to_json).map_err(|e| e.to_string())?;
-        let body = whole.get("body").ok_or("to_json has no body")?.to_string();
-        let back: T = serde_json::from_str(&body).map_err(|e| format!("from_str: {e}"))?;
-        let mut buf = vec![0u8; 1 << 20];
-        let n = encode(&back, &mut buf).map_err(|e| format!("encode: {e}"))?;
-        buf.truncate(n);
-        Ok(buf)
-    })();
     SerdeRun {
-        json,
+        json: serde_json::to_string(m).unwrap_or_else(|e| format!("serialize error: {e}")),
         to_json: to_json.to_string(),
-        bytes,
+        bytes: from_body(to_json, encode),
     }
+}
+
+/// The owned message `serde_json` reads from the `body` of `to_json`,
+/// encoded with `encode`.
+fn from_body<T>(
+    to_json: &str,
+    encode: fn(&T, &mut [u8]) -> sbe_rt::Result<usize>,
+) -> Result<Vec<u8>, String>
+where
+    T: for<'de> sbe_rt::__private::serde::Deserialize<'de>,
+{
+    let whole: serde_json::Value = serde_json::from_str(to_json).map_err(|e| e.to_string())?;
+    let body = whole.get("body").ok_or("to_json has no body")?.to_string();
+    let back: T = serde_json::from_str(&body).map_err(|e| format!("from_str: {e}"))?;
+    let mut buf = vec![0u8; 1 << 20];
+    let n = encode(&back, &mut buf).map_err(|e| format!("encode: {e}"))?;
+    buf.truncate(n);
+    Ok(buf)
 }
 
 /// A schema's serde run, if it was compiled with owned messages and JSON.

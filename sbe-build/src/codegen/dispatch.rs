@@ -424,6 +424,9 @@ fn owned_message(arms: &MessageArms, no_messages: bool) -> TokenStream {
         /// A message of this schema, owned: its values, by template id.
         /// [`OwnedMessage::decode`] reads one, [`OwnedMessage::encode`]
         /// writes it as its encoder does.
+        // The messages by value, as `Message` holds its decoders: boxing
+        // them would cost an allocation more per message.
+        #[allow(clippy::large_enum_variant)]
         #[derive(Clone, Debug, PartialEq)]
         pub enum OwnedMessage {
             #owned_variants

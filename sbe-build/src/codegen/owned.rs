@@ -426,6 +426,11 @@ pub(super) fn block(
         serde,
     } = parts;
     let block_len = b.block_len();
+    // `0 + x` would be clippy's `identity_op`.
+    let len = match (block_len, lens.as_slice()) {
+        (0, [first, rest @ ..]) => quote!(#first #(+ #rest)*),
+        _ => quote!(#block_len #(+ #lens)*),
+    };
     let e = if writes.is_empty() {
         quote!(_)
     } else {
@@ -503,7 +508,7 @@ pub(super) fn block(
 
             #[doc = #len_doc]
             fn sbe_len(&self) -> usize {
-                #block_len #(+ #lens)*
+                #len
             }
         }
 
