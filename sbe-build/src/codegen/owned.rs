@@ -311,7 +311,10 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
             }
         };
         let dim = g.dimension(order).len;
-        let len = quote!(#dim + v.iter().map(#owned::sbe_len).sum::<usize>());
+        let len = |v: Place| {
+            let v = v.receiver;
+            quote!(#dim + #v.iter().map(#owned::sbe_len).sum::<usize>())
+        };
         let doc = format!("Group `{}` (id {}): its entries.", g.name, g.id);
         push_section(
             parts,
@@ -319,7 +322,7 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
             name,
             quote!(#vec<#owned>),
             gated.then_some(g.block.since_version),
-            (read, write, len),
+            (read, write, &len),
             g.empty_bytes(order).len(),
         );
     }
@@ -329,19 +332,25 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
         let prefix = d.var_data(order).data_offset;
         let text = d.meaning == Meaning::Text;
         let utf8 = is_utf8(d.character_encoding.as_deref());
-        let (ty, from, write, len) = if text {
+        let (ty, from, write, len): (_, _, _, Box<dyn Fn(Place) -> TokenStream>) = if text {
             (
                 string_type(),
                 quote!(::sbe_rt::__private::owned::text(b, #utf8)?),
                 quote!(e.#name(::sbe_rt::__private::owned::text_bytes(v, #utf8)?)?;),
-                quote!(#prefix + ::sbe_rt::__private::owned::text_len(v, #utf8)),
+                Box::new(move |v: Place| {
+                    let v = v.reference;
+                    quote!(#prefix + ::sbe_rt::__private::owned::text_len(#v, #utf8))
+                }),
             )
         } else {
             (
                 quote!(#vec<u8>),
                 quote!(b.to_vec()),
                 quote!(e.#name(v)?;),
-                quote!(#prefix + v.len()),
+                Box::new(move |v: Place| {
+                    let v = v.receiver;
+                    quote!(#prefix + #v.len())
+                }),
             )
         };
         let read = if gated {
@@ -364,9 +373,26 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
             name,
             ty,
             gated.then_some(d.since_version),
-            (read, write, len),
+            (read, write, &*len),
             d.empty_bytes().len(),
         );
+    }
+}
+
+/// A held value as the expression of a section's length reads it: as
+/// the receiver of a method call (`self.x`, or `v` of a `&T`) and as a
+/// `&T` argument (`&self.x`, `v`).
+struct Place {
+    receiver: TokenStream,
+    reference: TokenStream,
+}
+
+impl Place {
+    fn of(receiver: TokenStream, reference: TokenStream) -> Self {
+        Place {
+            receiver,
+            reference,
+        }
     }
 }
 
@@ -378,7 +404,7 @@ fn push_section(
     name: &Ident,
     ty: TokenStream,
     gated: Option<u32>,
-    (read, write, len): (TokenStream, TokenStream, TokenStream),
+    (read, write, len): (TokenStream, TokenStream, &dyn Fn(Place) -> TokenStream),
     empty: usize,
 ) {
     // A section the message predates is written empty by `finish` (or by
@@ -386,9 +412,12 @@ fn push_section(
     let (doc, len) = match gated {
         Some(since) => (
             format!("{doc} `None` when the message's version predates it (version {since})."),
-            quote!(self.#name.as_ref().map_or(#empty, |v| #len)),
+            {
+                let len = len(Place::of(quote!(v), quote!(v)));
+                quote!(self.#name.as_ref().map_or(#empty, |v| #len))
+            },
         ),
-        None => (doc, quote!({ let v = &self.#name; #len })),
+        None => (doc, len(Place::of(quote!(self.#name), quote!(&self.#name)))),
     };
     parts.push(
         doc,
