@@ -140,11 +140,9 @@ impl Val<'_> {
                 ..
             } if *len > 1 => {
                 if *optional {
-                    // Null: the block's zeros, as `wrap` or `next_entry` left it.
+                    // Null is "": NUL bytes, as an array that starts with NUL reads as null.
                     quote! {
-                        if let ::core::option::Option::Some(t) = #place {
-                            e.#name(::sbe_rt::__private::owned::text_bytes(t, #utf8)?)?;
-                        }
+                        e.#name(::sbe_rt::__private::owned::text_bytes(#place.as_deref().unwrap_or_default(), #utf8)?)?;
                     }
                 } else {
                     quote!(e.#name(::sbe_rt::__private::owned::text_bytes(#place, #utf8)?)?;)
@@ -235,10 +233,14 @@ impl Parts {
                 (
                     quote!(::core::option::Option<#ty>),
                     quote!(if #present { ::core::option::Option::Some(#read) } else { ::core::option::Option::None }),
-                    quote!(match &self.#name {
-                        ::core::option::Option::Some(v) => { #write }
-                        ::core::option::Option::None => { #absent }
-                    }),
+                    if absent.is_empty() {
+                        quote!(if let ::core::option::Option::Some(v) = &self.#name { #write })
+                    } else {
+                        quote!(match &self.#name {
+                            ::core::option::Option::Some(v) => { #write }
+                            ::core::option::Option::None => { #absent }
+                        })
+                    },
                 )
             }
             None => (ty, read, quote!({ let v = &self.#name; #write })),
