@@ -147,7 +147,7 @@
 //!     "pub struct Pricenull9 {",
 //!     "pub struct MdIncrementalRefreshBook46NoMdEntries {",
 //!     "pub md_entry_px: Pricenull9,",
-//!     "pub no_md_entries: ::sbe_rt::__private::alloc::vec::Vec<MdIncrementalRefreshBook46NoMdEntries>,",
+//!     "pub no_md_entries: ::sbe_rt::__private::alloc::vec::Vec<",
 //! ] {
 //!     assert!(code.contains(item), "not generated: {item}");
 //! }
