@@ -101,8 +101,10 @@
 //! `#[doc(hidden)]`: it is not public API.
 //!
 //! The crate is `no_std` and has no `unsafe` code. Features: `std`
-//! (default; implies `alloc`), `alloc` (the JSON writer), `bytes` (the
-//! framer), `tokio` (the codec; implies `std` and `bytes`).
+//! (default; implies `alloc`; also `SystemTime` conversions of
+//! [`Timestamp`]), `alloc` (the JSON writer), `bytes` (the framer), `tokio`
+//! (the codec; implies `std` and `bytes`), and `rust_decimal`, `chrono`,
+//! `time` (conversions of the [`value`] types to and from those crates').
 //!
 //! # Example
 //!

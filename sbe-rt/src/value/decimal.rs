@@ -98,24 +98,18 @@ impl Decimal {
     /// `Err(Inexact)` if digits would be lost (123.456 at exponent -2),
     /// `Err(Overflow)` if the mantissa would exceed `i128`.
     pub fn rescale(self, exponent: i8) -> Result<i128, RangeError> {
-        let shift = i32::from(self.exponent) - i32::from(exponent);
         let m = self.mantissa;
-        if shift >= 0 {
-            let factor = pow10(shift.unsigned_abs()).ok_or(RangeError::Overflow);
-            return if m == 0 {
-                Ok(0)
-            } else {
-                m.checked_mul(factor?).ok_or(RangeError::Overflow)
-            };
+        if m == 0 {
+            return Ok(0);
         }
-        // |m| < 10^39, so any shift of 39 or more digits leaves a fraction.
-        let Some(divisor) = pow10(shift.unsigned_abs()) else {
-            return if m == 0 {
-                Ok(0)
-            } else {
-                Err(RangeError::Inexact)
-            };
-        };
+        let shift = i32::from(self.exponent) - i32::from(exponent);
+        let power = pow10(shift.unsigned_abs());
+        if shift >= 0 {
+            let scaled = power.and_then(|p| m.checked_mul(p));
+            return scaled.ok_or(RangeError::Overflow);
+        }
+        // |m| < 10^39: dividing by more than 10^38 always leaves a fraction.
+        let divisor = power.ok_or(RangeError::Inexact)?;
         match m.checked_rem(divisor) {
             Some(0) => m.checked_div(divisor).ok_or(RangeError::Overflow),
             _ => Err(RangeError::Inexact),
