@@ -487,7 +487,7 @@ fn meaning_json(meaning: &Meaning, ty: &Type) -> Value {
         Meaning::Decimal(d) => {
             o.insert("mantissa".into(), member(d.mantissa));
             let exponent = match d.exponent {
-                Exponent::Constant(e) => e.into(),
+                Exponent::Constant(e) => i32::from(e).into(),
                 Exponent::Member(i) => member(i),
             };
             o.insert("exponent".into(), exponent);
@@ -497,7 +497,7 @@ fn meaning_json(meaning: &Meaning, ty: &Type) -> Value {
                 o.insert("time".into(), member(i));
             }
             let unit = match t.unit {
-                TimeUnitSource::Constant(code) => unit_name(code).into(),
+                TimeUnitSource::Constant(unit) => unit_name(unit).into(),
                 TimeUnitSource::Member(i) => member(i),
                 TimeUnitSource::Unstated => "unstated".into(),
             };
@@ -528,13 +528,13 @@ fn meaning_json(meaning: &Meaning, ty: &Type) -> Value {
     Value::Object(o)
 }
 
-/// The spec's time unit codes by their SI symbols.
-fn unit_name(code: u8) -> &'static str {
-    match code {
-        0 => "s",
-        3 => "ms",
-        6 => "us",
-        _ => "ns",
+/// A time unit by its SI symbol.
+fn unit_name(unit: sbe_rt::TimeUnit) -> &'static str {
+    match unit {
+        sbe_rt::TimeUnit::Seconds => "s",
+        sbe_rt::TimeUnit::Millis => "ms",
+        sbe_rt::TimeUnit::Micros => "us",
+        sbe_rt::TimeUnit::Nanos => "ns",
     }
 }
 
