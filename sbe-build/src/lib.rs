@@ -246,4 +246,7 @@ mod schema;
 
 pub use config::{compile, file_stem, generate, write_if_changed, Config};
 pub use error::{Diagnostic, Error, Severity};
+/// The unit of a timestamp, for [`Config::timestamp_unit`] (sbe-rt's, so
+/// that a `build.rs` needs no sbe-rt of its own).
+pub use sbe_rt::TimeUnit;
 pub use schema::Pos;

@@ -81,6 +81,7 @@ pub mod names;
 mod printing;
 mod sections;
 mod setters;
+mod typed;
 mod types;
 mod values;
 
@@ -102,6 +103,9 @@ pub struct Options {
     /// Extra attributes for generated enums and sets: (schema type name or
     /// `.` for all, attribute text such as `#[derive(serde::Serialize)]`).
     pub type_attributes: Vec<(String, String)>,
+    /// The unit of an integer timestamp whose schema states none
+    /// ([`crate::ir::TimeUnitSource::Unstated`]).
+    pub timestamp_unit: sbe_rt::TimeUnit,
 }
 
 impl Default for Options {
@@ -110,6 +114,7 @@ impl Default for Options {
             json: true,
             debug: true,
             type_attributes: Vec::new(),
+            timestamp_unit: sbe_rt::TimeUnit::Nanos,
         }
     }
 }

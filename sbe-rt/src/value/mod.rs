@@ -30,6 +30,7 @@ pub(crate) mod stack_str;
 mod time_unit;
 mod timestamp;
 mod timestamp_str;
+mod wire;
 
 pub use date::Date;
 pub use decimal::Decimal;
