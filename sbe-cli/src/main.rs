@@ -38,6 +38,26 @@ fn include_policy() -> sbe_build::ir::IncludePolicy {
     INCLUDES.get().copied().unwrap_or_default()
 }
 
+/// How `sbe decode` writes values (`sbe_otf::semantic::Values`).
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ValuesArg {
+    /// FORMAT.md's JSON, byte for byte.
+    Wire,
+    /// Decimals as exact decimal strings ("123.45"), timestamps as RFC
+    /// 3339 UTC with nanoseconds, dates as "YYYY-MM-DD", MonthYears as
+    /// "YYYYMM", "YYYYMMDD" or "YYYYMMwN"; everything else as wire.
+    Semantic,
+}
+
+impl From<ValuesArg> for sbe_cli::otf::semantic::Values {
+    fn from(v: ValuesArg) -> Self {
+        match v {
+            ValuesArg::Wire => Self::Wire,
+            ValuesArg::Semantic => Self::Semantic,
+        }
+    }
+}
+
 /// A check that is on or off.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Switch {
@@ -94,6 +114,10 @@ enum Command {
         /// capture whose schema id is known to be wrong; one --schema only).
         #[arg(long, value_enum, default_value = "on", value_name = "on|off")]
         schema_id_check: Switch,
+        /// How values are written: wire (FORMAT.md's JSON) or semantic (decimals,
+        /// timestamps, dates and MonthYears as text; `sbe encode` reads both).
+        #[arg(long, value_enum, default_value = "wire")]
+        values: ValuesArg,
         /// Captures: decode only the datagrams and segments that match (repeat: all must
         /// match): udp, tcp, port=N (or N,N,...), host=IP, IP:PORT, src=IP or src=IP:PORT, dst=... alike.
         #[arg(long = "filter", value_name = "TERM", value_parser = parse_filter)]
@@ -243,6 +267,7 @@ fn main() -> ExitCode {
             templates,
             keep_going,
             schema_id_check,
+            values,
             filters,
             input,
         } => decode(
@@ -253,6 +278,7 @@ fn main() -> ExitCode {
                 templates,
                 keep_going,
                 schema_id_check: schema_id_check == Switch::On,
+                values: values.into(),
                 filters,
             },
             &input,
@@ -380,6 +406,7 @@ struct DecodeOptions {
     templates: Vec<u64>,
     keep_going: bool,
     schema_id_check: bool,
+    values: sbe_cli::otf::semantic::Values,
     filters: Vec<Term>,
 }
 
@@ -390,7 +417,12 @@ fn load_all(paths: &[PathBuf]) -> Option<Vec<Schema>> {
 }
 
 /// The schemas as one dispatcher (labels: the paths given).
-fn schemas<'s>(loaded: &'s [Schema], paths: &[PathBuf], id_check: bool) -> Option<Schemas<'s>> {
+fn schemas<'s>(
+    loaded: &'s [Schema],
+    paths: &[PathBuf],
+    id_check: bool,
+    values: sbe_cli::otf::semantic::Values,
+) -> Option<Schemas<'s>> {
     if !id_check && loaded.len() > 1 {
         eprintln!(
             "sbe: --schema-id-check off needs a single --schema: with several, each message's \
@@ -401,7 +433,9 @@ fn schemas<'s>(loaded: &'s [Schema], paths: &[PathBuf], id_check: bool) -> Optio
     let mut entries = Vec::new();
     for (schema, path) in loaded.iter().zip(paths) {
         entries.push(Entry {
-            codec: codec(schema)?.with_schema_id_check(id_check),
+            codec: codec(schema)?
+                .with_schema_id_check(id_check)
+                .with_values(values),
             label: path.to_string_lossy().into_owned(),
         });
     }
@@ -464,7 +498,7 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
     let Some(loaded) = load_all(paths) else {
         return Ok(false);
     };
-    let Some(schemas) = schemas(&loaded, paths, o.schema_id_check) else {
+    let Some(schemas) = schemas(&loaded, paths, o.schema_id_check, o.values) else {
         return Ok(false);
     };
     let (source, format) = sniffed(input)?;
@@ -792,7 +826,7 @@ fn inspect(
     let Some(loaded) = load_all(paths) else {
         return Ok(false);
     };
-    let Some(schemas) = schemas(&loaded, paths, true) else {
+    let Some(schemas) = schemas(&loaded, paths, true, Default::default()) else {
         return Ok(false);
     };
     let (source, format) = sniffed(input)?;

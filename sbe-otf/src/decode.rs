@@ -5,16 +5,18 @@
 //! problem is a [`DecodeError`] with the byte offset and what was wrong.
 
 use sbe_build::ir::{
-    Block, ByteOrder, ConstValue, Data, Encoded, EnumType, Field, Group, Message, Presence,
-    Primitive, Scalar, SetType, Type, TypeKind,
+    Block, ByteOrder, ConstValue, Data, Encoded, EnumType, Field, Group, Meaning, Message,
+    Presence, Primitive, Scalar, SetType, Type, TypeKind,
 };
 
 use sbe_rt::null::NullValue;
 use std::fmt::Write as _;
 
 use crate::json::{JsonWriter, Sink};
+use crate::semantic::{self, Values};
 use crate::{int_null, is_utf8, slot_offset, Codec, Header};
 use sbe_rt::wire::Uint;
+use sbe_rt::TimeUnit;
 
 /// Why a message could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -213,6 +215,8 @@ impl<'s> Codec<'s> {
             version: header.version,
             sink,
             path: String::new(),
+            values: self.values,
+            unstated: self.timestamp_unit,
         };
         w.sink.begin_object();
         if let Some(label) = schema_label {
@@ -261,6 +265,10 @@ struct Walker<'b, 'k, S> {
     sink: &'k mut S,
     /// Path of what is being read (for errors), e.g. `Car.fuelFigures[2]`.
     path: String,
+    /// How values are written, and the unit of a timestamp whose schema
+    /// states none.
+    values: Values,
+    unstated: TimeUnit,
 }
 
 impl<'b, S: Sink> Walker<'b, '_, S> {
@@ -349,9 +357,37 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
                     need: None,
                 });
             };
-            self.value(&f.ty, bytes, at + off, f.presence == Presence::Optional)?;
+            let optional = f.presence == Presence::Optional;
+            if !self.semantic(&f.meaning, &f.ty, bytes, at + off, optional) {
+                self.value(&f.ty, bytes, at + off, optional)?;
+            }
         }
         Ok(())
+    }
+
+    /// In semantic mode, writes a typed value as its text (or null) and
+    /// says so; `false` where the value keeps its wire form.
+    fn semantic(
+        &mut self,
+        meaning: &Meaning,
+        ty: &Type,
+        bytes: &[u8],
+        at: usize,
+        optional: bool,
+    ) -> bool {
+        if self.values != Values::Semantic {
+            return false;
+        }
+        let Some(text) = semantic::render(meaning, ty, bytes, self.order, optional, self.unstated)
+        else {
+            return false;
+        };
+        self.sink.span(at, bytes.len());
+        match text {
+            Some(t) => self.sink.str(&t),
+            None => self.sink.null(),
+        }
+        true
     }
 
     /// A value of type `ty` held in `bytes` (exactly its encoded length).
@@ -389,7 +425,9 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
                     self.sink.null();
                     continue;
                 }
-                self.value(&m.ty, mb, at + off, false)?;
+                if !self.semantic(&m.ty.meaning, &m.ty, mb, at + off, false) {
+                    self.value(&m.ty, mb, at + off, false)?;
+                }
             }
         }
         self.sink.end_object();

@@ -110,6 +110,7 @@ impl Codec<'_> {
             order: self.order,
             path: String::from("$"),
             version: 0,
+            unstated: self.timestamp_unit,
         };
         let obj = e.object(v)?;
         for k in obj.keys() {
@@ -256,6 +257,9 @@ struct Enc {
     order: ByteOrder,
     path: String,
     version: u32,
+    /// The unit of a timestamp whose schema states none, for timestamps
+    /// given as text.
+    unstated: sbe_rt::TimeUnit,
 }
 
 impl Enc {
@@ -419,7 +423,8 @@ impl Enc {
                             "field lies outside its block".to_string(),
                         )));
                     };
-                    self.value(&f.ty, v, slot, 0, optional)?;
+                    let wire = self.wire_form(&f.meaning, &f.ty, v)?;
+                    self.value(&f.ty, wire.as_ref().unwrap_or(v), slot, 0, optional)?;
                 }
                 None if optional => {
                     let at = start + f.offset as usize;
@@ -433,6 +438,26 @@ impl Enc {
             self.pop(1);
         }
         Ok(())
+    }
+
+    /// The wire form of `v` where it is the semantic text of a typed value
+    /// (`sbe decode --values semantic`'s), `None` where `v` is to be read
+    /// as it is.
+    fn wire_form(
+        &self,
+        meaning: &sbe_build::ir::Meaning,
+        ty: &Type,
+        v: &Value,
+    ) -> Result<Option<Value>, EncodeError> {
+        let text = match v {
+            Value::String(text) => text,
+            Value::Null => return Ok(crate::semantic::null_wire(meaning, ty)),
+            _ => return Ok(None),
+        };
+        match crate::semantic::to_wire(meaning, ty, text, self.unstated) {
+            None => Ok(None),
+            Some(wire) => wire.map(Some).map_err(|kind| self.err(kind)),
+        }
     }
 
     /// Write `v` as a value of `ty` into `buf` at `at`.
@@ -478,7 +503,11 @@ impl Enc {
                         _ => false,
                     };
                     match o.get(&m.ty.name) {
-                        Some(mv) => self.value(&m.ty, mv, buf, at + m.offset as usize, false)?,
+                        Some(mv) => {
+                            let wire = self.wire_form(&m.ty.meaning, &m.ty, mv)?;
+                            let mv = wire.as_ref().unwrap_or(mv);
+                            self.value(&m.ty, mv, buf, at + m.offset as usize, false)?
+                        }
                         None if member_optional => {
                             self.value(&m.ty, &Value::Null, buf, at + m.offset as usize, true)?
                         }

@@ -37,6 +37,7 @@ pub mod inspect;
 #[doc(hidden)] // The JSON writer's pieces the `sbe` command's capture metadata reuses.
 pub mod json;
 pub mod multi;
+pub mod semantic;
 pub mod size;
 
 use std::collections::HashMap;
@@ -97,6 +98,8 @@ pub struct Codec<'s> {
     pub(crate) header_len: usize,
     pub(crate) header: HeaderSlots,
     pub(crate) schema_id_check: bool,
+    pub(crate) values: semantic::Values,
+    pub(crate) timestamp_unit: sbe_rt::TimeUnit,
     by_id: HashMap<u64, usize>,
     by_name: HashMap<&'s str, usize>,
 }
@@ -129,7 +132,26 @@ impl<'s> Codec<'s> {
             by_id,
             by_name,
             schema_id_check: true,
+            values: semantic::Values::Wire,
+            timestamp_unit: sbe_rt::TimeUnit::Nanos,
         })
+    }
+
+    /// How decoding writes values: FORMAT.md's wire form (the default) or
+    /// [`semantic::Values::Semantic`] text for decimals, timestamps, dates
+    /// and MonthYears. Encoding reads both forms whatever this says.
+    pub fn with_values(mut self, values: semantic::Values) -> Self {
+        self.values = values;
+        self
+    }
+
+    /// The unit of an integer timestamp whose schema states none, for
+    /// [`semantic::Values::Semantic`] and for reading timestamps as text
+    /// (default: nanoseconds, as the generated code's
+    /// `Config::timestamp_unit`).
+    pub fn with_timestamp_unit(mut self, unit: sbe_rt::TimeUnit) -> Self {
+        self.timestamp_unit = unit;
+        self
     }
 
     /// Whether a message whose header names another schema id is refused
