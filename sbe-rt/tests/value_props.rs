@@ -140,12 +140,29 @@ proptest! {
     }
 
     #[test]
-    fn no_string_panics_a_parser(s in "[-+0-9.eEtTzZw:]{0,40}|\\PC{0,40}") {
-        let _ = s.parse::<Decimal>();
-        let _ = s.parse::<Timestamp>();
-        let _ = s.parse::<Date>();
-        let _ = s.parse::<MonthYear>();
+    fn what_parses_prints_back_the_same(s in "[-+0-9.eEtTzZw:]{0,40}|[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,10})?(Z|[-+][0-9]{2}:[0-9]{2}))?|[0-9]{6,8}(w[0-9])?|\\PC{0,40}") {
+        round_trips::<Decimal>(&s)?;
+        round_trips::<Timestamp>(&s)?;
+        round_trips::<Date>(&s)?;
+        round_trips::<MonthYear>(&s)?;
     }
+}
+
+/// No panic on `text`, and if it parses, its value prints as text that
+/// parses to the same value.
+fn round_trips<T>(text: &str) -> Result<(), TestCaseError>
+where
+    T: std::str::FromStr + std::fmt::Display + PartialEq + std::fmt::Debug,
+{
+    if let Ok(value) = text.parse::<T>() {
+        prop_assert_eq!(
+            value.to_string().parse::<T>().ok(),
+            Some(value),
+            "{:?}",
+            text
+        );
+    }
+    Ok(())
 }
 
 #[test]
