@@ -92,7 +92,7 @@ fn widens(from: Primitive, to: Primitive) -> bool {
 }
 
 /// A method returning `value` as `ret`, or as `Option<ret>` when a read
-/// on the way is fallible.
+/// on the way is fallible (its doc then says when it is `None`).
 fn getter(
     doc: &str,
     name: &Ident,
@@ -101,6 +101,7 @@ fn getter(
     fallible: bool,
 ) -> TokenStream {
     if fallible {
+        let doc = format!("{doc}; `None` where it is null.");
         quote! {
             #[doc = #doc]
             #[inline]
@@ -109,6 +110,7 @@ fn getter(
             }
         }
     } else {
+        let doc = format!("{doc}.");
         quote! {
             #[doc = #doc]
             #[inline]
@@ -162,7 +164,7 @@ pub(super) fn composite_getter(
             let week = member(parts.week, Primitive::Uint8);
             let value =
                 quote!(::sbe_rt::MonthYear { year: #year, month: #month, day: #day, week: #week });
-            let doc = " The MonthYear; a null year makes it null (`MonthYear::is_null`).";
+            let doc = " The MonthYear; a null year makes it null (`MonthYear::is_null`)";
             getter(doc, name, quote!(::sbe_rt::MonthYear), value, false)
         }
         _ => TokenStream::new(),
@@ -187,13 +189,14 @@ fn decimal_getter(
     };
     let mant = m.expr;
     let value = quote!(::sbe_rt::Decimal::new(::core::convert::Into::<i128>::into(#mant), #exp));
-    let fallible = m.fallible || exp_fallible;
-    let doc = if fallible {
-        " The decimal `mantissa × 10^exponent`, exact; `None` where a part is null."
-    } else {
-        " The decimal `mantissa × 10^exponent`, exact."
-    };
-    getter(doc, name, quote!(::sbe_rt::Decimal), value, fallible)
+    let doc = " The decimal `mantissa × 10^exponent`, exact";
+    getter(
+        doc,
+        name,
+        quote!(::sbe_rt::Decimal),
+        value,
+        m.fallible || exp_fallible,
+    )
 }
 
 fn time_getter(
@@ -227,13 +230,14 @@ fn time_getter(
     let count = t.expr;
     let value =
         quote!(::sbe_rt::Timestamp::from_count(::core::convert::Into::<i128>::into(#count), #unit));
-    let fallible = t.fallible || unit_fallible;
-    let doc = if fallible {
-        " The time as an instant (a time of day as that time on 1970-01-01); `None` where it is null or its unit is not one of the spec's."
-    } else {
-        " The time as an instant (a time of day as that time on 1970-01-01)."
-    };
-    getter(doc, name, quote!(::sbe_rt::Timestamp), value, fallible)
+    let doc = " The time as an instant (a time of day as that time on 1970-01-01), in the composite's unit";
+    getter(
+        doc,
+        name,
+        quote!(::sbe_rt::Timestamp),
+        value,
+        t.fallible || unit_fallible,
+    )
 }
 
 /// The typed `value(v)` of a composite's encoder: a decimal (the
@@ -406,7 +410,7 @@ pub(super) fn field_getter(
             };
             let unit = unit_tokens(unit);
             let value = quote!(::sbe_rt::Timestamp::from_count(::core::convert::Into::<i128>::into(#read), #unit));
-            let doc = format!(" `{raw}` as an instant (a time of day as that time on 1970-01-01).");
+            let doc = format!(" `{raw}` as an instant (a time of day as that time on 1970-01-01)");
             getter(&doc, name, quote!(::sbe_rt::Timestamp), value, option)
         }
         Meaning::Date(_) => {
@@ -430,7 +434,7 @@ pub(super) fn field_getter(
                     true,
                 )
             };
-            let doc = format!(" `{raw}` as a date (days since 1970-01-01).");
+            let doc = format!(" `{raw}` as a date (days since 1970-01-01)");
             getter(&doc, name, quote!(::sbe_rt::Date), value, fallible)
         }
         _ => TokenStream::new(),
