@@ -4,8 +4,8 @@
 //! FIX's `"YYYYMM"`, `"YYYYMMDD"` or `"YYYYMMwN"`, a null as `null`. What
 //! each value is comes from the IR's [`Meaning`]; the text is the
 //! `Display` of sbe-rt's value types, the same as the generated typed
-//! accessors give. `sbe encode` reads these strings back ([`to_wire`])
-//! besides the wire form.
+//! accessors give. `sbe encode` reads these strings back besides the
+//! wire form.
 //!
 //! A time of day (`UTCTimeOnly`) and a zoned time (`TZTimestamp`) keep
 //! their wire form: neither is an instant.
