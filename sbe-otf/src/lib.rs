@@ -37,9 +37,11 @@ pub mod inspect;
 #[doc(hidden)] // The JSON writer's pieces the `sbe` command's capture metadata reuses.
 pub mod json;
 pub mod multi;
+mod plan;
 pub mod size;
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use sbe_build::ir::{ByteOrder, Header as HeaderSlots, Message, Scalar, Schema};
 use sbe_rt::wire::Uint;
@@ -97,8 +99,14 @@ pub struct Codec<'s> {
     pub(crate) header_len: usize,
     pub(crate) header: HeaderSlots,
     pub(crate) schema_id_check: bool,
-    by_id: HashMap<u64, usize>,
+    /// `(template id, message index)`, sorted by id (the first message of
+    /// an id that is there twice).
+    by_id: Vec<(u64, usize)>,
     by_name: HashMap<&'s str, usize>,
+    /// Each message's plan (`plan`), built the first time one is coded.
+    plans: Vec<OnceLock<Option<plan::MessagePlan>>>,
+    /// The first schema label decoded with, and its `"schema":` text.
+    label: OnceLock<(String, Vec<u8>)>,
 }
 
 impl<'s> Codec<'s> {
@@ -115,12 +123,15 @@ impl<'s> Codec<'s> {
                 header: header.name.clone(),
             });
         }
-        let mut by_id = HashMap::new();
+        let mut by_id: Vec<(u64, usize)> = Vec::new();
         let mut by_name = HashMap::new();
         for (i, m) in schema.messages.iter().enumerate() {
-            by_id.entry(u64::from(m.id)).or_insert(i);
+            by_id.push((u64::from(m.id), i));
             by_name.entry(m.name.as_str()).or_insert(i);
         }
+        // A stable sort: the first message of an id comes first, and stays.
+        by_id.sort_by_key(|&(id, _)| id);
+        by_id.dedup_by_key(|&mut (id, _)| id);
         Ok(Codec {
             schema,
             order: schema.byte_order,
@@ -129,6 +140,8 @@ impl<'s> Codec<'s> {
             by_id,
             by_name,
             schema_id_check: true,
+            plans: schema.messages.iter().map(|_| OnceLock::new()).collect(),
+            label: OnceLock::new(),
         })
     }
 
@@ -153,9 +166,28 @@ impl<'s> Codec<'s> {
 
     /// The message with template id `id`.
     pub fn message_by_id(&self, id: u64) -> Option<&'s Message> {
-        self.by_id
-            .get(&id)
-            .and_then(|&i| self.schema.messages.get(i))
+        self.message_index(id)
+            .and_then(|i| self.schema.messages.get(i))
+    }
+
+    /// The index in the schema of the message with template id `id`.
+    pub(crate) fn message_index(&self, id: u64) -> Option<usize> {
+        let i = self.by_id.binary_search_by_key(&id, |&(id, _)| id).ok()?;
+        self.by_id.get(i).map(|&(_, m)| m)
+    }
+
+    /// The index in the schema of the message named `name`.
+    pub(crate) fn message_index_by_name(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The plan of message `i` of the schema (built on first use).
+    pub(crate) fn plan(&self, i: usize) -> Option<&plan::MessagePlan> {
+        let message = self.schema.messages.get(i)?;
+        self.plans
+            .get(i)?
+            .get_or_init(|| plan::compile(self, message))
+            .as_ref()
     }
 
     /// The message named `name`.
