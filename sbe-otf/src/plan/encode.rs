@@ -116,6 +116,7 @@ pub(crate) fn compile(codec: &Codec<'_>, message: &Message, since: u32) -> Optio
         if e.presence == Presence::Constant || e.length != 1 || e.primitive.is_float() {
             return None;
         }
+        plain(&m.ty.name)?;
         header.push(HeaderSlot {
             name: m.ty.name.clone(),
             slot: e.primitive.slot(order, m.offset as usize),
@@ -156,15 +157,20 @@ fn block(order: ByteOrder, b: &Block) -> Option<EncBlock> {
             }
             value(order, &f.ty, at, len, f.presence == Presence::Optional)?
         };
+        plain(&f.name)?;
         fields.push((f.name.clone(), v));
     }
     let mut groups = Vec::new();
     for g in &b.groups {
+        plain(&g.name)?;
         groups.push(EncGroup {
             name: g.name.clone(),
             dim: g.dimension(order),
             block: block(order, &g.block)?,
         });
+    }
+    for d in &b.data {
+        plain(&d.name)?;
     }
     let data = b
         .data
@@ -246,6 +252,7 @@ fn value(order: ByteOrder, ty: &Type, at: usize, len: usize, optional: bool) -> 
                         value(order, &m.ty, at + off, mlen, false)?
                     }
                 };
+                plain(&m.ty.name)?;
                 members.push((m.ty.name.clone(), v));
             }
             Value::Composite(members)
@@ -343,9 +350,7 @@ impl<'t> Json<'t> {
     fn str(&mut self) -> Option<&'t [u8]> {
         self.eat(b'"')?;
         let rest = self.b.get(self.i..)?;
-        let n = rest
-            .iter()
-            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+        let n = plain_run(rest);
         if rest.get(n) != Some(&b'"') {
             return None;
         }
@@ -353,8 +358,14 @@ impl<'t> Json<'t> {
         rest.get(..n)
     }
 
+    /// The key `name` (plain text, see [`plain`]) and its colon.
     fn key(&mut self, name: &str) -> Option<()> {
-        (self.str()? == name.as_bytes()).then_some(())?;
+        self.eat(b'"')?;
+        let end = self.i + name.len();
+        if self.b.get(self.i..end)? != name.as_bytes() || self.b.get(end) != Some(&b'"') {
+            return None;
+        }
+        self.i = end + 1;
         self.eat(b':')
     }
 
@@ -380,7 +391,8 @@ impl<'t> Json<'t> {
         )
     }
 
-    /// An integer token (`-?(0|[1-9][0-9]*)`, not the start of a fraction).
+    /// An integer token (`-?(0|[1-9][0-9]*)`, not the start of a
+    /// fraction) that fits a `u64` or an `i64`.
     fn int(&mut self) -> Option<i128> {
         self.ws();
         let start = self.i;
@@ -389,12 +401,12 @@ impl<'t> Json<'t> {
             self.i += 1;
         }
         let digits = self.i;
-        let mut v: i128 = 0;
+        let mut v: u64 = 0;
         while let Some(&c) = self.b.get(self.i) {
-            if !c.is_ascii_digit() || self.i - digits >= 30 {
+            if !c.is_ascii_digit() {
                 break;
             }
-            v = v * 10 + i128::from(c - b'0');
+            v = v.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
             self.i += 1;
         }
         let n = self.i - digits;
@@ -403,7 +415,7 @@ impl<'t> Json<'t> {
             self.i = start;
             return None;
         }
-        Some(if neg { -v } else { v })
+        Some(if neg { -i128::from(v) } else { i128::from(v) })
     }
 
     /// A number token as `serde_json` reads it into an `f64` (finite).
@@ -451,6 +463,38 @@ impl<'t> Json<'t> {
         let text = std::str::from_utf8(self.b.get(start..self.i)?).ok()?;
         text.parse::<f64>().ok().filter(|f| f.is_finite())
     }
+}
+
+/// How many bytes of `b` come before the first `"`, `\\` or control
+/// character (all of `b` when there is none): eight bytes a step (as
+/// `sbe_rt`'s JSON writer finds the bytes to escape).
+fn plain_run(b: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w;
+    let equal = |w: u64, c: u8| below(w ^ (ONES * u64::from(c)), 1);
+    let mut n = 0;
+    for chunk in b.chunks_exact(8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        // Text, not the wire: any byte order finds the same bytes.
+        let w = u64::from_ne_bytes(word);
+        if (below(w, 0x20) | equal(w, b'"') | equal(w, b'\\')) & HIGH != 0 {
+            break;
+        }
+        n += 8;
+    }
+    let tail = b.get(n..).unwrap_or_default();
+    n + tail
+        .iter()
+        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+        .unwrap_or(tail.len())
+}
+
+/// Whether `name` is written in JSON as it is (no byte to escape): the
+/// plan compares keys with it byte for byte.
+fn plain(name: &str) -> Option<()> {
+    (plain_run(name.as_bytes()) == name.len()).then_some(())
 }
 
 /// Writes `v` at `slot` of `buf` (its low bytes, two's complement).
