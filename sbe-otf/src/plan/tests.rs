@@ -9,6 +9,7 @@ struct Counts {
     decoded: usize,
     encoded: usize,
     prefixes: usize,
+    mutants: usize,
 }
 
 fn check(codec: &Codec<'_>, bin: &[u8], c: &mut Counts) {
@@ -44,6 +45,11 @@ fn check(codec: &Codec<'_>, bin: &[u8], c: &mut Counts) {
         return;
     }
     let text = String::from_utf8_lossy(&walked).into_owned();
+    // A third of the vectors, the first values of each: enough kinds of
+    // field, in a test of seconds.
+    if c.vectors % 3 == 0 {
+        mutants(codec, &text, c);
+    }
     let mut fast = Vec::new();
     if codec.encode_text(&text, &mut fast).is_some() {
         c.encoded += 1;
@@ -66,6 +72,7 @@ fn the_plan_agrees_with_the_walk_on_every_golden_vector() {
         decoded: 0,
         encoded: 0,
         prefixes: 0,
+        mutants: 0,
     };
     let mut schemas: Vec<(String, sbe_build::ir::Schema)> = Vec::new();
     for v in test_support::vectors(&shared) {
@@ -85,10 +92,73 @@ fn the_plan_agrees_with_the_walk_on_every_golden_vector() {
         check(&codec, &v.bin, &mut c);
     }
     eprintln!(
-        "{} vectors: {} decoded by the plan, {} encoded by it, {} prefixes sized by it",
-        c.vectors, c.decoded, c.encoded, c.prefixes
+        "{} vectors: {} decoded by the plan, {} encoded by it, {} prefixes sized by it, \
+         {} altered texts encoded by it as by encode_value",
+        c.vectors, c.decoded, c.encoded, c.prefixes, c.mutants
     );
     // Most vectors are of the schema's own version: the plan takes them.
     assert!(c.decoded * 2 > c.vectors, "{} of {}", c.decoded, c.vectors);
     assert!(c.encoded * 2 > c.vectors, "{} of {}", c.encoded, c.vectors);
+}
+
+/// Tokens put in place of a value: wrong types, edges of ranges, forms
+/// the plan leaves to `encode_value`.
+const SWAPS: &[&str] = &[
+    "null",
+    "0",
+    "-1",
+    "-0",
+    "01",
+    "255",
+    "256",
+    "65536",
+    "4294967296",
+    "18446744073709551615",
+    "18446744073709551616",
+    "-9223372036854775809",
+    "1.5",
+    "1e3",
+    "true",
+    "[]",
+    "{}",
+    "\"New\"",
+    "\"x\\u0041\"",
+    "nul",
+];
+
+/// The walk's JSON with one value swapped: whatever the plan encodes,
+/// `encode_value` encodes alike; what it refuses, the plan does not take.
+fn mutants(codec: &Codec<'_>, text: &str, c: &mut Counts) {
+    let b = text.as_bytes();
+    let token = |i: usize| {
+        b[i..]
+            .iter()
+            .position(|&x| !(x.is_ascii_alphanumeric() || x == b'-' || x == b'.' || x == b'"'))
+            .map_or(b.len(), |n| i + n)
+    };
+    let mut starts = Vec::new();
+    for i in 1..b.len() {
+        if matches!(b[i - 1], b':' | b'[' | b',') && b[i] != b'{' && b[i] != b'[' {
+            starts.push(i);
+        }
+    }
+    for &i in starts.iter().take(12) {
+        let end = token(i);
+        for swap in SWAPS {
+            let t = format!("{}{swap}{}", &text[..i], &text[end..]);
+            let mut fast = Vec::new();
+            let planned = codec.encode_text(&t, &mut fast);
+            let slow = serde_json::from_str::<serde_json::Value>(&t).ok().map(|v| {
+                let mut out = Vec::new();
+                codec.encode_value(&v, &mut out).map(|_| out)
+            });
+            if planned.is_some() {
+                c.mutants += 1;
+                match slow {
+                    Some(Ok(bytes)) => assert_eq!(fast, bytes, "{t}"),
+                    other => panic!("the plan encodes what encode_value does not: {t}: {other:?}"),
+                }
+            }
+        }
+    }
 }
