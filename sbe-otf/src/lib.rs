@@ -11,6 +11,15 @@
 //! a message ends, [`inspect`] annotates its bytes, and [`multi`] picks the
 //! schema of each message among several.
 //!
+//! Each template is compiled, the first time a message of it is coded,
+//! into a plan: per block a flat list of steps, each the JSON text up to
+//! the next value (keys, commas, braces and constants, escaped once) and
+//! one read of the wire at the slot the IR gives, with its null value.
+//! Decoding, sizing and encoding text in the form `sbe decode` writes
+//! ([`Codec::encode_text`]) run the plan; a message older than some part of
+//! its template, a problem, and any other form of JSON go the general way,
+//! the walk over the IR, which gives the same result and the verdict.
+//!
 //! ```no_run
 //! let schema = sbe_build::ir::load("schemas/car.xml").unwrap();
 //! let codec = sbe_otf::Codec::new(&schema).unwrap();

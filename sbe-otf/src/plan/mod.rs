@@ -25,6 +25,7 @@
 mod compile;
 mod decode;
 mod encode;
+mod scan;
 
 use sbe_build::ir::Primitive;
 use sbe_rt::wire::{Dimension, Uint, VarData};
