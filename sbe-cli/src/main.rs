@@ -744,25 +744,34 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
         } else if text.trim().is_empty() {
             break;
         }
-        let value: serde_json::Value = match serde_json::from_str(&text) {
-            Ok(v) => v,
-            Err(e) if e.is_eof() && n > 0 => continue,
-            Err(e) => {
-                ok = false;
-                eprintln!(
-                    "sbe encode: {input}:{}: invalid JSON: {e}",
-                    start_line + e.line().saturating_sub(1)
-                );
-                text.clear();
-                if keep_going && n > 0 {
-                    continue;
-                }
-                break;
+        msg.clear();
+        // The plan reads the form `sbe decode` writes; any other text, and
+        // every problem, is parsed and told by `encode_value`.
+        let encoded = match codec.encode_text(&text, &mut msg) {
+            Some(n) => Ok(n),
+            None => {
+                let value: serde_json::Value = match serde_json::from_str(&text) {
+                    Ok(v) => v,
+                    Err(e) if e.is_eof() && n > 0 => continue,
+                    Err(e) => {
+                        ok = false;
+                        eprintln!(
+                            "sbe encode: {input}:{}: invalid JSON: {e}",
+                            start_line + e.line().saturating_sub(1)
+                        );
+                        text.clear();
+                        if keep_going && n > 0 {
+                            continue;
+                        }
+                        break;
+                    }
+                };
+                msg.clear();
+                codec.encode_value(&value, &mut msg)
             }
         };
         text.clear();
-        msg.clear();
-        match codec.encode_value(&value, &mut msg) {
+        match encoded {
             Ok(_) => {
                 if let Err(e) =
                     sbe_cli::framing::frame_message(&framing, &mut msg, schema.byte_order)
