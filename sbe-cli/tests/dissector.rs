@@ -33,10 +33,11 @@ fn same_as_decode(
     let packets = pdml(lua, cap, &[]);
     let shown = messages(&packets, proto);
     let json = decoded(schemas, framing, cap);
-    assert_eq!(shown.len(), json.len(), "messages shown vs decoded");
+    let what = cap.display();
+    assert_eq!(shown.len(), json.len(), "{what}: messages shown vs decoded");
     for (j, m) in json.iter().zip(&shown) {
         if let Some(d) = differs(j, m) {
-            panic!("{d}\njson: {j}\nitem: {m:#?}");
+            panic!("{what}: {d}\njson: {j}\nitem: {m:#?}");
         }
     }
     shown.len()
@@ -58,4 +59,46 @@ fn udp_sofh_cars_show_what_decode_shows() {
     let cap = dir.join("cars.pcap");
     std::fs::write(&cap, pcap(&frames)).unwrap();
     assert_eq!(same_as_decode(&[&car], "sofh", &lua, &cap, "sbe"), 3);
+}
+
+/// Every golden vector of ../shared (one per datagram, raw framing, a
+/// capture per schema): tshark shows what sbe decode decodes. Each
+/// generated file passes `luac -p` (5.2 and 5.4 where installed).
+#[test]
+fn golden_vectors_show_what_decode_shows() {
+    let Some(shared) = test_support::shared_dir("golden_vectors_show_what_decode_shows") else {
+        return;
+    };
+    if !tshark_present("golden_vectors_show_what_decode_shows") {
+        return;
+    }
+    let mut by_schema: std::collections::BTreeMap<String, Vec<Vec<u8>>> = Default::default();
+    for v in test_support::vectors(&shared) {
+        if !v.cross_version {
+            by_schema
+                .entry(v.schema.clone())
+                .or_default()
+                .push(v.bin.clone());
+        }
+    }
+    let dir = common::scratch("dissector-golden");
+    let mut total = 0;
+    for (k, (schema, bins)) in by_schema.iter().enumerate() {
+        let path = shared
+            .join("corpus")
+            .join(schema)
+            .to_string_lossy()
+            .into_owned();
+        let sub = dir.join(k.to_string());
+        std::fs::create_dir_all(&sub).unwrap();
+        let lua = dissector(&sub, &[&path], &["--framing", "raw", "--udp-port", "5000"]);
+        luac(&lua);
+        let frames: Vec<Vec<u8>> = bins.iter().map(|b| udp(5000, b)).collect();
+        let cap = sub.join("vectors.pcap");
+        std::fs::write(&cap, pcap(&frames)).unwrap();
+        let n = same_as_decode(&[&path], "raw", &lua, &cap, "sbe");
+        assert_eq!(n, bins.len(), "{schema}: every vector decoded");
+        total += n;
+    }
+    assert!(total > 1000, "{total} vectors");
 }

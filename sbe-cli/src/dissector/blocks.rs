@@ -5,6 +5,7 @@
 
 use sbe_build::ir::{Block, Data, Field, Group, Message, Presence, TypeKind};
 
+use super::names::identifier;
 use super::values::{read_slot, text_encoding, Val};
 use super::{Gen, Lua, Sch};
 
@@ -45,7 +46,7 @@ fn since(w: &mut Lua, since: u32, floor: u32, body: impl FnOnce(&mut Lua)) {
 impl Gen {
     /// The functions of `message` (its groups first) into `out`.
     pub fn message(&mut self, s: &Sch, m: &Message, out: &mut Vec<String>) -> String {
-        let name = format!("{}_{}", s.tag, m.name);
+        let name = format!("{}_{}", s.tag, identifier(&m.name));
         let mut w = Lua::default();
         w.line(&format!(
             "-- message {} (templateId {}): block length {} at schema version {}",
@@ -120,7 +121,7 @@ impl Gen {
         out: &mut Vec<String>,
     ) {
         for g in &block.groups {
-            let name = format!("{owner}_{}", g.name);
+            let name = format!("{owner}_{}", identifier(&g.name));
             let f = self.group(s, g, &name, out);
             out.push(f);
             since(w, g.block.since_version, block.since_version, |w| {

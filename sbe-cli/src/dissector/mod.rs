@@ -271,7 +271,38 @@ pub fn generate(schemas: &[Schema], options: &Options) -> Result<String, Dissect
     out.push('\n');
     out.push_str(include_str!("framing.lua"));
     out.push_str("\nproto.fields = all_fields\n");
-    Ok(out)
+    Ok(lua_escapes(&out))
+}
+
+/// `text` with the `\u{..}` escapes of Rust's string quoting (which Lua
+/// 5.2 lacks) made the decimal byte escapes of the character's UTF-8.
+fn lua_escapes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\\u{") {
+        let (before, after) = rest.split_at(at);
+        out.push_str(before);
+        let tail = after.get(3..).unwrap_or_default();
+        let end = tail.find('}').unwrap_or(0);
+        let c = u32::from_str_radix(tail.get(..end).unwrap_or_default(), 16)
+            .ok()
+            .and_then(char::from_u32);
+        match c {
+            Some(c) => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("\\{b:03}"));
+                }
+                rest = tail.get(end + 1..).unwrap_or_default();
+            }
+            None => {
+                out.push_str("\\u");
+                rest = after.get(2..).unwrap_or_default();
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The file's head: what made it, the protocol, its column name and ports.
@@ -330,8 +361,8 @@ impl Gen {
         if let Some(p) = f.packet_format() {
             field("packet", p.header_len.to_string());
         }
-        let msg = self.fixed("message", "string", "message", "");
-        let hdr = self.fixed("header", "none", "header", "");
+        let msg = self.fixed("message", "string", "SBE message", "");
+        let hdr = self.fixed("header", "none", "message header", "");
         let mut extra = format!("local F_MESSAGE, F_HEADER = {msg}, {hdr}\n");
         match f.frame_format() {
             None => field("framed", "false".into()),
@@ -461,14 +492,18 @@ impl Gen {
             u.map_or(absent.to_string(), |u| read_slot(u, "o"))
         };
         let len = h.len;
-        let sid = slot(h.schema_id, &s.id.to_string());
+        // As sbe decode: only a schema id on the wire is checked.
+        let sid = match h.schema_id {
+            Some(u) if u.offset().is_some() => format!("{} == {}", read_slot(u, "o"), s.id),
+            _ => "true".into(),
+        };
         let tid = slot(h.template_id, "0");
         let ver = slot(h.version, &s.schema.version.to_string());
         let blen = slot(h.block_length, "nil");
         let tag = &s.tag;
         let mut w = Lua::default();
         w.open(&format!("local function {tag}_is(tvb, o, lim)"));
-        w.line(&format!("return lim - o >= {len} and {sid} == {}", s.id));
+        w.line(&format!("return lim - o >= {len} and {sid}"));
         w.close("end");
         w.open(&format!("local function {tag}_known(tvb, o, lim)"));
         w.line(&format!(

@@ -13,6 +13,29 @@
 
 use std::collections::BTreeMap;
 
+/// `abbrev` with every character Wireshark does not take in a field
+/// name (all but letters, digits, `_`, `-` and `.`) made `_`.
+fn abbreviation(abbrev: &str) -> String {
+    abbrev
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_-.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// `name` as a Lua identifier: every character but a letter, digit or
+/// `_` made `_`.
+pub fn identifier(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
 /// The fields declared so far: their Lua constructors, by number.
 #[derive(Default)]
 pub struct Fields {
@@ -50,7 +73,7 @@ impl Fields {
         let typed = format!("{first}.{}", d.type_name);
         let with_id = format!("{typed}_{}", d.schema_id);
         for candidate in [first, typed, with_id.clone()] {
-            let abbrev = format!("{proto}.{candidate}");
+            let abbrev = abbreviation(&format!("{proto}.{candidate}"));
             match self.taken.get(&abbrev) {
                 Some((sig, n)) if *sig == signature => return *n,
                 Some(_) => continue,
@@ -59,7 +82,7 @@ impl Fields {
         }
         let mut k = 2;
         loop {
-            let abbrev = format!("{proto}.{with_id}_{k}");
+            let abbrev = abbreviation(&format!("{proto}.{with_id}_{k}"));
             match self.taken.get(&abbrev) {
                 Some((sig, n)) if *sig == signature => return *n,
                 Some(_) => k += 1,

@@ -359,6 +359,17 @@ impl Gen {
                 let f = self.decl(s, v, ctor(prim), base(prim));
                 (f, literal(self, prim, *x))
             }
+            Some(ConstValue::EnumValue {
+                value, value_name, ..
+            }) if !matches!(v.ty.kind, TypeKind::Enum(_)) => {
+                // A valueRef on a plain type: the value's name, its number beside.
+                let f = self.decl(s, v, "string", String::new());
+                let label = format!("{}: {value_name} ({value})", v.name);
+                w.line(&format!(
+                    "{t}:add(F[{f}], {value_name:?}):set_text({label:?}):set_generated()"
+                ));
+                return;
+            }
             Some(ConstValue::EnumValue { value, .. }) => {
                 let table = self.enum_table(&v.ty.kind);
                 let rest = match table {

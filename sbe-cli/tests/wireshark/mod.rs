@@ -170,9 +170,12 @@ pub struct Item {
 }
 
 impl Item {
-    /// The display name: the label before its first ": ".
+    /// The display name: the label before its first ": " (and the mark
+    /// of a label cut short).
     pub fn name(&self) -> &str {
-        self.showname.split(": ").next().unwrap_or_default()
+        let name = self.showname.split(": ").next().unwrap_or_default();
+        let name = name.strip_suffix(" […]").unwrap_or(name);
+        name.strip_suffix(" [truncated]").unwrap_or(name)
     }
 
     /// Every item at or beneath this one with abbreviation `abbrev`.
@@ -271,7 +274,7 @@ pub fn differs(json: &Value, m: &Item) -> Option<String> {
     let mut header = Vec::new();
     m.children
         .iter()
-        .filter(|c| c.name() == "header")
+        .filter(|c| c.name() == "message header")
         .for_each(|h| header.push(h));
     let h = header
         .first()
@@ -422,5 +425,20 @@ fn scalar(expected: &Value, i: &Item, path: &str) -> Option<String> {
             (!ok).then(fail).flatten()
         }
         _ => fail(),
+    }
+}
+
+/// `luac -p` of `lua` for each Lua version installed (5.2, 5.4).
+pub fn luac(lua: &Path) {
+    for luac in ["luac5.2", "luac5.4"] {
+        let Ok(out) = Command::new(luac).arg("-p").arg(lua).output() else {
+            continue;
+        };
+        assert!(
+            out.status.success(),
+            "{luac} -p {}: {}",
+            lua.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }
