@@ -59,6 +59,33 @@ fn udp_sofh_cars_show_what_decode_shows() {
     let cap = dir.join("cars.pcap");
     std::fs::write(&cap, pcap(&frames)).unwrap();
     assert_eq!(same_as_decode(&[&car], "sofh", &lua, &cap, "sbe"), 3);
+    // The comparison sees a value changed anywhere.
+    let packets = pdml(&lua, &cap, &[]);
+    let shown = messages(&packets, "sbe");
+    let json = decoded(&[&car], "sofh", &cap);
+    let changes: &[(&str, serde_json::Value)] = &[
+        ("/body/serialNumber", 7.into()),
+        ("/body/extras", serde_json::json!(["sunRoof"])),
+        ("/body/engine/booster/horsePower", 201.into()),
+        ("/body/fuelFigures/1/usageDescription", "Combined".into()),
+        (
+            "/body/performanceFigures/0/acceleration/1/seconds",
+            7.6.into(),
+        ),
+        ("/body/model", serde_json::Value::Null),
+        ("/header/version", 1.into()),
+    ];
+    for (pointer, value) in changes {
+        let mut j = json[0].clone();
+        *j.pointer_mut(pointer).unwrap() = value.clone();
+        assert!(
+            differs(&j, shown[0]).is_some(),
+            "{pointer} changed, not seen"
+        );
+    }
+    let mut j = json[0].clone();
+    j["body"]["fuelFigures"].as_array_mut().unwrap().pop();
+    assert!(differs(&j, shown[0]).is_some(), "an entry fewer, not seen");
 }
 
 /// Every golden vector of ../shared (one per datagram, raw framing, a
@@ -101,4 +128,210 @@ fn golden_vectors_show_what_decode_shows() {
         total += n;
     }
     assert!(total > 1000, "{total} vectors");
+}
+
+/// The messages `jsons` encoded with `schema` and framed by `framing`
+/// (a stream framing `sbe encode` knows), one by one.
+fn framed(schema: &str, framing: &str, jsons: &[String]) -> Vec<Vec<u8>> {
+    jsons
+        .iter()
+        .map(|j| {
+            let (code, bin, err) = common::sbe(
+                &["encode", "--schema", schema, "--framing", framing, "-"],
+                j.as_bytes(),
+            );
+            assert_eq!(code, 0, "{err}");
+            bin
+        })
+        .collect()
+}
+
+fn cars(n: u64) -> Vec<String> {
+    (1..=n).map(car_json).collect()
+}
+
+/// UDP, every framing shape: stream framings (several frames a
+/// datagram) and packet framings (a header, then frames).
+#[test]
+fn every_framing_over_udp() {
+    if !tshark_present("every_framing_over_udp") {
+        return;
+    }
+    let car = repo_schema("schemas/car.xml");
+    // (dissector and decode framing, the frames' framing, packet header).
+    let cases: &[(&str, &str, usize)] = &[
+        ("raw", "raw", 0),
+        ("sofh", "sofh", 0),
+        ("sofh-le", "sofh-le", 0),
+        ("len=u32be,counts=message", "len=u32be,counts=message", 0),
+        (
+            "len=u16le,enc=u16le=0xcafe,align=8",
+            "len=u16le,enc=u16le=0xcafe,align=8",
+            0,
+        ),
+        ("mdp3", "len=u16le", 12),
+        ("packet=16,len=u16be", "len=u16be", 16),
+    ];
+    for (k, (framing, frames, packet)) in cases.iter().enumerate() {
+        let dir = common::scratch(&format!("dissector-framing-{k}"));
+        let lua = dissector(&dir, &[&car], &["--framing", framing, "--udp-port", "5000"]);
+        luac(&lua);
+        let f = framed(&car, frames, &cars(5));
+        let header: Vec<u8> = (0..*packet as u8).collect();
+        let datagrams = [
+            [header.clone(), f[0].clone()].concat(),
+            [header.clone(), f[1].clone(), f[2].clone(), f[3].clone()].concat(),
+            [header.clone(), f[4].clone()].concat(),
+        ];
+        let frames: Vec<Vec<u8>> = datagrams.iter().map(|d| udp(5000, d)).collect();
+        let cap = dir.join("cap.pcap");
+        std::fs::write(&cap, pcap(&frames)).unwrap();
+        assert_eq!(
+            same_as_decode(&[&car], framing, &lua, &cap, "sbe"),
+            5,
+            "{framing}"
+        );
+    }
+}
+
+/// TCP, every stream framing: a message split across segments (its
+/// framing header too), several messages in one segment.
+#[test]
+fn every_stream_framing_over_tcp() {
+    if !tshark_present("every_stream_framing_over_tcp") {
+        return;
+    }
+    let car = repo_schema("schemas/car.xml");
+    for (k, framing) in ["raw", "sofh", "sofh-le", "len=u32be,counts=message"]
+        .iter()
+        .enumerate()
+    {
+        let dir = common::scratch(&format!("dissector-tcp-{k}"));
+        let lua = dissector(&dir, &[&car], &["--framing", framing, "--tcp-port", "9000"]);
+        let stream = framed(&car, framing, &cars(6)).concat();
+        let one = stream.len() / 6;
+        // Cut 2 bytes in (mid framing header), mid first message, then
+        // two and a half messages in a segment, then the rest.
+        let cuts = [2, one / 2, 3 * one + one / 2, 5 * one + 3];
+        let cap = dir.join("cap.pcap");
+        std::fs::write(&cap, pcap(&tcp(9000, &stream, &cuts))).unwrap();
+        assert_eq!(
+            same_as_decode(&[&car], framing, &lua, &cap, "sbe"),
+            6,
+            "{framing}"
+        );
+    }
+}
+
+/// Two schemas in one dissector, chosen by the header's schemaId.
+#[test]
+fn two_schemas_by_schema_id() {
+    if !tshark_present("two_schemas_by_schema_id") {
+        return;
+    }
+    let car = repo_schema("schemas/car.xml");
+    let md = repo_schema("sbe-cli/benches/market-data.xml");
+    let dir = common::scratch("dissector-two-schemas");
+    let lua = dissector(
+        &dir,
+        &[&car, &md],
+        &["--framing", "sofh", "--udp-port", "5000"],
+    );
+    let cars = framed(&car, "sofh", &cars(2));
+    let books = framed(&md, "sofh", &[book_json(1), book_json(2)]);
+    let frames = vec![
+        udp(5000, &[cars[0].clone(), books[0].clone()].concat()),
+        udp(5000, &[books[1].clone(), cars[1].clone()].concat()),
+    ];
+    let cap = dir.join("cap.pcap");
+    std::fs::write(&cap, pcap(&frames)).unwrap();
+    assert_eq!(same_as_decode(&[&car, &md], "sofh", &lua, &cap, "sbe"), 4);
+    let (info, _) = tshark(&lua, &cap, &["-T", "fields", "-e", "_ws.col.Info"]);
+    assert_eq!(
+        info.lines().collect::<Vec<_>>(),
+        ["Car, BookUpdate", "BookUpdate, Car"]
+    );
+}
+
+fn book_json(i: u64) -> String {
+    format!(
+        r#"{{"message":"BookUpdate","body":{{"transactTime":{},"flags":["LastQuote","EndOfEvent"],"entries":[{{"price":{{"mantissa":4500250000000}},"size":null,"securityId":{},"rptSeq":{i},"level":1,"action":"New","entryType":"Bid"}},{{"price":{{"mantissa":-1}},"size":7,"securityId":1001,"rptSeq":{i},"level":2,"action":"Delete","entryType":"Offer"}}]}}}}"#,
+        1_700_000_000_000_000_000u64 + i,
+        1000 + i
+    )
+}
+
+/// MDP3: the packet header's msgSeqNum and sendingTime, decimals as
+/// exact values, the Info column, a filter across messages.
+#[test]
+fn mdp3_packets() {
+    if !tshark_present("mdp3_packets") {
+        return;
+    }
+    let md = repo_schema("sbe-cli/benches/market-data.xml");
+    let dir = common::scratch("dissector-mdp3");
+    let lua = dissector(
+        &dir,
+        &[&md],
+        &[
+            "--framing",
+            "mdp3",
+            "--udp-port",
+            "14310",
+            "--proto",
+            "mdp3",
+        ],
+    );
+    let books = framed(
+        &md,
+        "len=u16le",
+        &[book_json(1), book_json(2), book_json(3)],
+    );
+    let packet = |seq: u32, frames: &[Vec<u8>]| {
+        let mut p = seq.to_le_bytes().to_vec();
+        p.extend((1_709_649_001_000_000_007u64 + u64::from(seq)).to_le_bytes());
+        p.extend(frames.concat());
+        udp(14310, &p)
+    };
+    let frames = vec![packet(41, &books[..1]), packet(42, &books[1..])];
+    let cap = dir.join("cap.pcap");
+    std::fs::write(&cap, pcap(&frames)).unwrap();
+    assert_eq!(same_as_decode(&[&md], "mdp3", &lua, &cap, "mdp3"), 3);
+    let fields = [
+        "-T",
+        "fields",
+        "-E",
+        "separator=|",
+        "-e",
+        "mdp3.packet.msgSeqNum",
+        "-e",
+        "mdp3.packet.sendingTime",
+        "-e",
+        "mdp3.price",
+        "-e",
+        "_ws.col.Info",
+    ];
+    let (out, _) = tshark(&lua, &cap, &fields);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("41|Mar  5, 2024 14:30:01.000000048 UTC|4500.250000000,-0.000000001|"),
+        "{out}"
+    );
+    assert!(lines[1].ends_with("BookUpdate, BookUpdate"), "{out}");
+    let (filtered, _) = tshark(
+        &lua,
+        &cap,
+        &[
+            "-Y",
+            "mdp3.securityId == 1003",
+            "-T",
+            "fields",
+            "-e",
+            "mdp3.packet.msgSeqNum",
+        ],
+    );
+    assert_eq!(filtered.trim(), "42");
+    let (null, _) = tshark(&lua, &cap, &["-V"]);
+    assert!(null.contains("size: null"), "{null}");
 }

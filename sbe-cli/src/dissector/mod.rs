@@ -211,6 +211,23 @@ const EXPERTS: &[(&str, &str, &str, &str)] = &[
     ("bug", "Dissector error", "UNDECODED", "ERROR"),
 ];
 
+/// The encoding types a frame may carry, for schemas of byte orders
+/// `orders` (as `sbe decode` expects them: SOFH's by the byte order);
+/// `None` for any.
+fn accepted(f: &Framing, orders: &[Endian]) -> Option<Vec<u16>> {
+    let mut values = Vec::new();
+    for &order in orders {
+        match f.expected_encoding(order)? {
+            Expect::Any => return None,
+            Expect::Value(v) => values.push(v),
+            Expect::Either(a, b) => values.extend([a, b]),
+        }
+    }
+    values.sort_unstable();
+    values.dedup();
+    Some(values)
+}
+
 /// Whether `p` can name a Wireshark protocol (and filter prefix).
 fn valid_proto(p: &str) -> bool {
     let mut chars = p.chars();
@@ -234,7 +251,14 @@ pub fn generate(schemas: &[Schema], options: &Options) -> Result<String, Dissect
         fields: Fields::default(),
         constants: Vec::new(),
     };
-    let framing = g.framing(options);
+    let orders: Vec<Endian> = schemas
+        .iter()
+        .map(|s| match s.byte_order {
+            ByteOrder::Little => Endian::Little,
+            ByteOrder::Big => Endian::Big,
+        })
+        .collect();
+    let framing = g.framing(options, &orders);
     let mut body = String::new();
     let mut list = Vec::new();
     for (i, schema) in schemas.iter().enumerate() {
@@ -353,7 +377,7 @@ fn experts(proto: &str) -> String {
 
 impl Gen {
     /// The framing's fields and its Lua table `FR`, and the packet header.
-    fn framing(&mut self, options: &Options) -> String {
+    fn framing(&mut self, options: &Options, orders: &[Endian]) -> String {
         let f = &options.framing;
         let mut out = String::from("-- The framing.\nlocal FR = {\n");
         let mut field = |k: &str, v: String| out.push_str(&format!("  {k} = {v},\n"));
@@ -388,13 +412,13 @@ impl Gen {
                     field("enc_off", enc.offset.to_string());
                     field("enc_le", (enc.order == Endian::Little).to_string());
                     field("f_enc", fe.to_string());
-                    let ok = match enc.expect {
-                        Expect::Value(v) => Some(format!("{{ [{v:#06x}] = true }}")),
-                        Expect::Either(a, b) => {
-                            Some(format!("{{ [{a:#06x}] = true, [{b:#06x}] = true }}"))
-                        }
-                        _ => None,
-                    };
+                    let ok = accepted(f, orders).map(|values| {
+                        let entries: Vec<String> = values
+                            .iter()
+                            .map(|v| format!("[{v:#06x}] = true"))
+                            .collect();
+                        format!("{{ {} }}", entries.join(", "))
+                    });
                     if let Some(ok) = ok {
                         field("enc_ok", ok);
                     }

@@ -108,11 +108,14 @@ local function date_item(t, f, r, v, isnull, name)
   return it
 end
 
--- A MonthYear as YYYY-MM, with -DD or wN when the composite has them.
+-- A MonthYear as YYYY-MM, then -DD (or wN) when the composite has it.
 local function month_year(y, m, d, w)
   local s = string.format("%04d-%02d", num(y), num(m))
-  if d then s = s .. string.format("-%02d", num(d)) end
-  if w then s = s .. string.format("w%d", num(w)) end
+  if d then
+    s = s .. string.format("-%02d", num(d))
+  elseif w then
+    s = s .. string.format("w%d", num(w))
+  end
   return s
 end
 
