@@ -335,3 +335,177 @@ fn mdp3_packets() {
     let (null, _) = tshark(&lua, &cap, &["-V"]);
     assert!(null.contains("size: null"), "{null}");
 }
+
+/// Bad input: expert items, never a Lua error, and the next message is
+/// still read.
+#[test]
+fn bad_input_gives_expert_items_and_goes_on() {
+    if !tshark_present("bad_input_gives_expert_items_and_goes_on") {
+        return;
+    }
+    let car = repo_schema("schemas/car.xml");
+    let dir = common::scratch("dissector-bad");
+    let lua = dissector(&dir, &[&car], &["--framing", "sofh", "--udp-port", "5000"]);
+    let good = framed(&car, "sofh", &cars(1)).remove(0);
+    let u16_at = |frame: &[u8], at: usize, v: u16| {
+        let mut f = frame.to_vec();
+        f[at..at + 2].copy_from_slice(&v.to_le_bytes());
+        f
+    };
+    // SOFH 6 bytes, then the header: blockLength 6, templateId 8;
+    // fuelFigures' numInGroup at 6 + 8 + 45 + 2.
+    let unknown = u16_at(&good, 8, 99);
+    let short_block = u16_at(&good, 6, 10);
+    let lying_count = u16_at(&good, 6 + 8 + 45 + 2, 60000);
+    let mut bad_encoding = good.clone();
+    bad_encoding[4..6].copy_from_slice(&0x1234u16.to_be_bytes());
+    let mut cut_block = good[..30].to_vec();
+    cut_block[..4].copy_from_slice(&30u32.to_be_bytes());
+    let cases: &[(&str, Vec<u8>)] = &[
+        ("unknown_template", unknown),
+        ("short_block", short_block),
+        ("count", lying_count),
+        ("encoding", bad_encoding),
+        ("truncated", cut_block),
+    ];
+    let mut frames: Vec<Vec<u8>> = cases
+        .iter()
+        .map(|(_, bad)| udp(5000, &[bad.clone(), good.clone()].concat()))
+        .collect();
+    // A frame longer than the datagram, and a header cut short.
+    frames.push(udp(5000, &good[..good.len() - 1]));
+    frames.push(udp(5000, &good[..3]));
+    let cap = dir.join("cap.pcap");
+    std::fs::write(&cap, pcap(&frames)).unwrap();
+    let packets = pdml(&lua, &cap, &[]);
+    for (k, (expert, _)) in cases.iter().enumerate() {
+        let p = std::slice::from_ref(&packets[k]);
+        assert_eq!(
+            count(p, &format!("sbe.{expert}")),
+            1,
+            "{expert}: {:#?}",
+            packets[k]
+        );
+        let shown = messages(p, "sbe");
+        let cars: Vec<&&Item> = shown.iter().filter(|m| m.show == "Car").collect();
+        assert!(!cars.is_empty(), "{expert}: the good car after it is read");
+        let last = cars.last().unwrap();
+        let serial = last
+            .children
+            .iter()
+            .find(|c| c.name() == "serialNumber")
+            .unwrap();
+        assert_eq!(serial.show, "1", "{expert}: the good car whole");
+    }
+    for p in &packets[cases.len()..] {
+        assert_eq!(count(std::slice::from_ref(p), "sbe.truncated"), 1, "{p:#?}");
+    }
+    assert_eq!(count(&packets, "sbe.bug"), 0, "no dissector error");
+}
+
+/// The meaning facts: decimals (exponent constant or on the wire, a null
+/// mantissa), times (a time composite, an integer UTCTimestamp), a date,
+/// a MonthYear; and versions: an older sender's shorter block (the newer
+/// fields absent) and a newer sender's longer one.
+#[test]
+fn meanings_and_versions() {
+    if !tshark_present("meanings_and_versions") {
+        return;
+    }
+    let dir = common::scratch("dissector-meanings");
+    let schema = dir.join("meanings.xml");
+    std::fs::write(&schema, MEANINGS).unwrap();
+    let schema = schema.to_string_lossy().into_owned();
+    let lua = dissector(
+        &dir,
+        &[&schema],
+        &["--framing", "sofh", "--udp-port", "5000"],
+    );
+    let json = r#"{"message":"Trade","body":{"price":{"mantissa":1234500000},"lastPx":{"mantissa":null,"exponent":-2},"bid":{"mantissa":-5,"exponent":3},"tradeTime":{"time":1700000000123456789},"sendTime":1700000000000000001,"tradeDate":19787,"maturity":{"year":2024,"month":3,"day":15},"qty":5,"venue":null,"note":"héllo"}}"#;
+    let v2 = framed(&schema, "sofh", &[json.to_string()]).remove(0);
+    // Version 0: the block ends before qty (at 8 + 9 + 9 + 8 + 8 + 2 + 4).
+    let end0 = 48;
+    let mut v0 = [&v2[..6 + 8 + end0], &v2[6 + 8 + 54..]].concat();
+    let n0 = v0.len() as u32;
+    v0[..4].copy_from_slice(&n0.to_be_bytes());
+    v0[6..8].copy_from_slice(&(end0 as u16).to_le_bytes());
+    v0[12..14].copy_from_slice(&0u16.to_le_bytes());
+    // Version 3: 4 bytes more in the block, which version 2 skips.
+    let mut v3 = [&v2[..6 + 8 + 54], &[9, 9, 9, 9][..], &v2[6 + 8 + 54..]].concat();
+    let n3 = v3.len() as u32;
+    v3[..4].copy_from_slice(&n3.to_be_bytes());
+    v3[6..8].copy_from_slice(&58u16.to_le_bytes());
+    v3[12..14].copy_from_slice(&3u16.to_le_bytes());
+    let frames = vec![udp(5000, &v2), udp(5000, &v0), udp(5000, &v3)];
+    let cap = dir.join("cap.pcap");
+    std::fs::write(&cap, pcap(&frames)).unwrap();
+    assert_eq!(same_as_decode(&[&schema], "sofh", &lua, &cap, "sbe"), 3);
+    let (tree, _) = tshark(&lua, &cap, &["-V", "-Y", "frame.number == 1"]);
+    for line in [
+        "price: 1.234500000",
+        "lastPx: null",
+        "bid: -5000",
+        "tradeTime: Nov 14, 2023 22:13:20.123456789 UTC (1700000000123456789)",
+        "sendTime: Nov 14, 2023 22:13:20.000000001 UTC (1700000000000000001)",
+        "tradeDate: 2024-03-05 (19787)",
+        "maturity: 2024-03-15",
+        "venue: null",
+        "note: héllo",
+    ] {
+        assert!(tree.contains(line), "{line} not in\n{tree}");
+    }
+    let (old, _) = tshark(&lua, &cap, &["-V", "-Y", "frame.number == 2"]);
+    assert!(!old.contains("qty") && old.contains("note: héllo"), "{old}");
+    let (filtered, _) = tshark(
+        &lua,
+        &cap,
+        &["-Y", "sbe.qty == 5", "-T", "fields", "-e", "frame.number"],
+    );
+    assert_eq!(filtered.lines().collect::<Vec<_>>(), ["1", "3"]);
+}
+
+const MEANINGS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="meanings" id="9" version="2" byteOrder="littleEndian">
+  <types>
+    <composite name="messageHeader">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="templateId" primitiveType="uint16"/>
+      <type name="schemaId" primitiveType="uint16"/>
+      <type name="version" primitiveType="uint16"/>
+    </composite>
+    <composite name="varStringEncoding">
+      <type name="length" primitiveType="uint16"/>
+      <type name="varData" primitiveType="uint8" length="0" characterEncoding="UTF-8"/>
+    </composite>
+    <composite name="Decimal9">
+      <type name="mantissa" primitiveType="int64"/>
+      <type name="exponent" primitiveType="int8" presence="constant">-9</type>
+    </composite>
+    <composite name="DecimalNull">
+      <type name="mantissa" primitiveType="int64" presence="optional"/>
+      <type name="exponent" primitiveType="int8"/>
+    </composite>
+    <composite name="UTCTimestampNanos">
+      <type name="time" primitiveType="uint64"/>
+      <type name="unit" primitiveType="uint8" presence="constant">9</type>
+    </composite>
+    <composite name="MonthYear">
+      <type name="year" primitiveType="uint16"/>
+      <type name="month" primitiveType="uint8"/>
+      <type name="day" primitiveType="uint8"/>
+    </composite>
+  </types>
+  <sbe:message name="Trade" id="3">
+    <field name="price" id="1" type="Decimal9"/>
+    <field name="lastPx" id="2" type="DecimalNull"/>
+    <field name="bid" id="10" type="DecimalNull"/>
+    <field name="tradeTime" id="3" type="UTCTimestampNanos"/>
+    <field name="sendTime" id="4" type="uint64" semanticType="UTCTimestamp"/>
+    <field name="tradeDate" id="5" type="uint16" semanticType="LocalMktDate"/>
+    <field name="maturity" id="6" type="MonthYear"/>
+    <field name="qty" id="7" type="int32" sinceVersion="1"/>
+    <field name="venue" id="8" type="uint16" presence="optional" sinceVersion="2"/>
+    <data name="note" id="9" type="varStringEncoding"/>
+  </sbe:message>
+</sbe:messageSchema>
+"#;
