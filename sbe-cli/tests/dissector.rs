@@ -509,3 +509,131 @@ const MEANINGS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   </sbe:message>
 </sbe:messageSchema>
 "#;
+
+/// Registration: on a port not given, UDP and TCP are found by the
+/// heuristic (a known schemaId and templateId), and Decode As names the
+/// protocol; other traffic is left alone.
+#[test]
+fn heuristics_and_decode_as() {
+    if !tshark_present("heuristics_and_decode_as") {
+        return;
+    }
+    let car = repo_schema("schemas/car.xml");
+    let dir = common::scratch("dissector-heuristic");
+    let lua = dissector(&dir, &[&car], &["--framing", "sofh"]);
+    let f = framed(&car, "sofh", &cars(3));
+    let mut frames = vec![
+        udp(6000, &f[0]),
+        udp(6001, b"not sbe at all, nothing to see"),
+    ];
+    frames.extend(tcp(47000, &[f[1].clone(), f[2].clone()].concat(), &[20]));
+    let cap = dir.join("cap.pcap");
+    std::fs::write(&cap, pcap(&frames)).unwrap();
+    let packets = pdml(&lua, &cap, &[]);
+    assert_eq!(messages(&packets, "sbe").len(), 3);
+    assert_eq!(count(&packets[1..2], "sbe"), 0, "other traffic");
+    let (out, _) = tshark(
+        &lua,
+        &cap,
+        &[
+            "-d",
+            "udp.port==6001,sbe",
+            "-T",
+            "fields",
+            "-e",
+            "sbe.message",
+        ],
+    );
+    assert!(out.lines().nth(1).is_some(), "decode as: {out}");
+    let (out, _) = tshark(
+        &lua,
+        &cap,
+        &[
+            "-o",
+            "sbe.udp_ports:6001",
+            "-T",
+            "fields",
+            "-e",
+            "frame.protocols",
+        ],
+    );
+    assert!(
+        out.lines().nth(1).is_some_and(|l| l.ends_with(":sbe")),
+        "port preference: {out}"
+    );
+}
+
+/// The file is the same bytes each time; it passes luac -p; the naming
+/// rule gives a name used with two types a typed second abbreviation.
+#[test]
+fn deterministic_and_named_by_the_rule() {
+    let dir = common::scratch("dissector-naming");
+    let schema = dir.join("names.xml");
+    std::fs::write(&schema, NAMES).unwrap();
+    let schema = schema.to_string_lossy().into_owned();
+    let car = repo_schema("schemas/car.xml");
+    let args = [
+        "--framing",
+        "sofh-le",
+        "--udp-port",
+        "1",
+        "--tcp-port",
+        "2",
+        "--proto",
+        "venue",
+    ];
+    let a = std::fs::read(dissector(&dir, &[&schema, &car], &args)).unwrap();
+    let b = std::fs::read(dissector(&dir, &[&schema, &car], &args)).unwrap();
+    assert!(a == b, "two runs, two files");
+    luac(&dir.join("dissector.lua"));
+    let text = String::from_utf8(a).unwrap();
+    for decl in [
+        r#"ProtoField.uint32("venue.px", "px", base.DEC)"#,
+        r#"ProtoField.string("venue.px.PRICE", "px")"#,
+        r#"ProtoField.int64("venue.px.PRICE.mantissa", "mantissa", base.DEC)"#,
+        r#"ProtoField.uint64("venue.serialNumber", "serialNumber", base.DEC)"#,
+        r#"ProtoField.bool("venue.extras.sunRoof", "sunRoof")"#,
+        r#"ProtoField.none("venue.fuelFigures.entry", "entry")"#,
+        r#"ProtoField.uint16("venue.header.templateId", "templateId", base.DEC)"#,
+        "local function s1_Quote(tvb, t, b, ver, blen, lim)",
+        "local function s2_Car_fuelFigures(tvb, t, o, ver, lim)",
+    ] {
+        assert!(text.contains(decl), "{decl} not in the file");
+    }
+    let (code, _, err) = common::sbe(
+        &[
+            "dissector",
+            "--schema",
+            &car,
+            "--framing",
+            "mdp3",
+            "--tcp-port",
+            "1",
+        ],
+        b"",
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("UDP only"), "{err}");
+    let (code, _, err) = common::sbe(&["dissector", "--schema", &car, "--proto", "Bad Name"], b"");
+    assert_eq!(code, 1);
+    assert!(err.contains("protocol name"), "{err}");
+}
+
+const NAMES: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="names" id="3" version="0">
+  <types>
+    <composite name="messageHeader">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="templateId" primitiveType="uint16"/>
+      <type name="schemaId" primitiveType="uint16"/>
+      <type name="version" primitiveType="uint16"/>
+    </composite>
+    <composite name="PRICE">
+      <type name="mantissa" primitiveType="int64"/>
+      <type name="exponent" primitiveType="int8" presence="constant">-2</type>
+    </composite>
+  </types>
+  <sbe:message name="Quote" id="1"><field name="px" id="1" type="uint32"/></sbe:message>
+  <sbe:message name="Trade" id="2"><field name="px" id="1" type="PRICE"/></sbe:message>
+</sbe:messageSchema>
+"#;

@@ -159,7 +159,7 @@ impl Gen {
         ));
         let dv = Val {
             ty: &g.dimension_type,
-            path: g.name.clone(),
+            path: self.fields.path_of(gf),
             name: &g.name,
             type_name: &g.dimension_type.name,
             presence: Presence::Required,
@@ -186,7 +186,7 @@ impl Gen {
             "if n * (bl + tail) > lim - o then return bad(g, E.count, {:?} .. \": count \" .. n .. \" needs \" .. n * (bl + tail) .. \" bytes, \" .. (lim - o) .. \" left\") end",
             g.name
         ));
-        let ef = self.entry_item(s, g);
+        let ef = self.entry_item(s, g, gf);
         w.open("for i = 0, n - 1 do");
         w.line("local b = o");
         w.line(&format!("local e = g:add(F[{ef}], tvb(o, bl))"));
@@ -206,8 +206,9 @@ impl Gen {
         self.none_item(s, &g.name, &g.name, &g.name)
     }
 
-    fn entry_item(&mut self, s: &Sch, g: &Group) -> usize {
-        self.none_item(s, &format!("{}.entry", g.name), "entry", &g.name)
+    fn entry_item(&mut self, s: &Sch, g: &Group, group_field: usize) -> usize {
+        let path = format!("{}.entry", self.fields.path_of(group_field));
+        self.none_item(s, &path, "entry", &g.name)
     }
 
     /// An item that holds others (FT_NONE).
@@ -277,7 +278,7 @@ impl Gen {
         } else {
             w.line(&format!("local d = {t}:add(F[{f}], r)"));
         }
-        let dv_path = d.name.clone();
+        let dv_path = self.fields.path_of(f);
         if let TypeKind::Composite(c) = &d.encoding_type.kind {
             for m in &c.members {
                 let TypeKind::Encoded(e) = &m.ty.kind else {

@@ -186,6 +186,8 @@ end
 
 local function heuristic(tvb, pinfo, tree)
   if not looks_like(tvb) then return false end
+  -- The rest of the conversation (TCP segments mid-frame) comes here too.
+  pinfo.conversation = proto
   proto.dissector(tvb, pinfo, tree)
   return true
 end

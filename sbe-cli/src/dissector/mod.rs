@@ -144,6 +144,8 @@ pub struct Gen {
     proto: String,
     fields: Fields,
     constants: Vec<String>,
+    /// The field [`Gen::decl`] declared last.
+    last: usize,
 }
 
 impl Gen {
@@ -250,6 +252,7 @@ pub fn generate(schemas: &[Schema], options: &Options) -> Result<String, Dissect
         proto: options.proto.clone(),
         fields: Fields::default(),
         constants: Vec::new(),
+        last: 0,
     };
     let orders: Vec<Endian> = schemas
         .iter()

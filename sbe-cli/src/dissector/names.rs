@@ -135,6 +135,19 @@ impl Fields {
         out
     }
 
+    /// The path (the abbreviation after `<proto>.`) of field `n`: what
+    /// the items beneath it are named under.
+    pub fn path_of(&self, n: usize) -> String {
+        let abbrev = self
+            .decls
+            .get(n.wrapping_sub(1))
+            .map_or("", |d| d.0.as_str());
+        abbrev
+            .split_once('.')
+            .map_or(abbrev, |(_, p)| p)
+            .to_string()
+    }
+
     /// Every abbreviation declared, in declaration order.
     pub fn abbreviations(&self) -> impl Iterator<Item = &str> {
         self.decls.iter().map(|(a, _)| a.as_str())

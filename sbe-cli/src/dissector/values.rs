@@ -139,7 +139,7 @@ impl Gen {
     /// more arguments `rest`.
     fn decl(&mut self, s: &Sch, v: &Val, ctor: &str, rest: String) -> usize {
         let proto = self.proto.clone();
-        self.fields.field(
+        self.last = self.fields.field(
             &proto,
             &Decl {
                 path: &v.path,
@@ -149,7 +149,8 @@ impl Gen {
                 name: v.name,
                 rest,
             },
-        )
+        );
+        self.last
     }
 
     /// Lua adding the value `v` at offset `at` under tree `t`.
@@ -308,10 +309,11 @@ impl Gen {
         w.line(&format!("local r = tvb({at}, {n})"));
         w.line(&format!("local v = {}", read(p, at, s.le)));
         w.line(&format!("local c = {t}:{add}(F[{f}], r)"));
+        let parent = self.fields.path_of(f);
         for choice in &set.choices {
             let cv = Val {
                 ty: v.ty,
-                path: format!("{}.{}", v.path, choice.name),
+                path: format!("{parent}.{}", choice.name),
                 name: &choice.name,
                 type_name: v.type_name,
                 presence: Presence::Required,
@@ -471,8 +473,9 @@ impl Gen {
                 w.line(&format!("local c = {t}:add(F[{f}], {range})"));
             }
         }
+        let parent = self.fields.path_of(self.last);
         for m in &c.members {
-            let mv = Val::member(&v.path, &m.ty, m.type_name.as_deref());
+            let mv = Val::member(&parent, &m.ty, m.type_name.as_deref());
             self.value(s, w, &mv, "c", &format!("{at} + {}", m.offset));
         }
         w.close("end");
