@@ -318,7 +318,10 @@ fn mdp3_packets() {
         lines[0].starts_with("41|Mar  5, 2024 14:30:01.000000048 UTC|4500.250000000,-0.000000001|"),
         "{out}"
     );
-    assert!(lines[1].ends_with("BookUpdate, BookUpdate"), "{out}");
+    assert!(
+        lines[1].ends_with("|seq 42: BookUpdate, BookUpdate"),
+        "{out}"
+    );
     let (filtered, _) = tshark(
         &lua,
         &cap,

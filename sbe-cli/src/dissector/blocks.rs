@@ -56,9 +56,7 @@ impl Gen {
         w.line(&format!("blen = blen or {}", m.block.block_length));
         self.block_checks(&mut w, &m.block, &m.name, "t", "blen");
         w.line(&format!(
-            "if b + blen > lim then return bad(t, E.truncated, {:?} .. \" block: \" .. blen .. \" bytes, \" .. (lim - b) .. \" left\") end",
-            m.name
-        ));
+            "if b + blen > lim then return bad(t, E.truncated, {:?} .. blen .. \" bytes, \" .. (lim - b) .. \" left\") end", format!("{} block: ", m.name)));
         self.fields(s, &mut w, &m.block, "t", "b");
         w.line("local o = b + blen");
         self.sections(s, &mut w, &m.block, &name, "t", out);
@@ -72,9 +70,7 @@ impl Gen {
         let versions = field_versions(block);
         by_version(w, "need", &versions, |v| block.end_at(v));
         w.line(&format!(
-            "if {blen} < need then return bad({t}, E.short_block, {:?} .. \": block length \" .. {blen} .. \" is shorter than the \" .. need .. \" bytes its fields need\") end",
-            what
-        ));
+            "if {blen} < need then return bad({t}, E.short_block, {:?} .. {blen} .. \" is shorter than the \" .. need .. \" bytes its fields need\") end", format!("{}: block length ", what)));
     }
 
     /// Lua adding every field of `block` (those of the acting version)
@@ -146,16 +142,17 @@ impl Gen {
         ));
         w.open(&format!("local function {name}(tvb, t, o, ver, lim)"));
         w.line(&format!(
-            "if o + {} > lim then return bad(t, E.truncated, {:?} .. \": the dimension needs {} bytes, \" .. (lim - o) .. \" left\") end",
-            dim.len, g.name, dim.len
+            "if o + {} > lim then return bad(t, E.truncated, {:?} .. (lim - o) .. \" left\") end",
+            dim.len,
+            format!("{}: the dimension needs {} bytes, ", g.name, dim.len),
         ));
         w.line(&format!("local bl = {}", read_slot(dim.block_length, "o")));
         w.line(&format!("local n = {}", read_slot(dim.count, "o")));
         let gf = self.group_item(s, g);
         w.line(&format!("local g = t:add(F[{gf}], tvb(o, {}))", dim.len));
         w.line(&format!(
-            "g:set_text({:?} .. \": \" .. n .. \" entries\")",
-            g.name
+            "g:set_text({:?} .. n .. \" entries\")",
+            format!("{}: ", g.name)
         ));
         let dv = Val {
             ty: &g.dimension_type,
@@ -173,8 +170,10 @@ impl Gen {
             }
         }
         w.line(&format!(
-            "if n > {} then return bad(g, E.count, {:?} .. \": count \" .. n .. \" is above its maximum {}\") end",
-            dim.max_count, g.name, dim.max_count
+            "if n > {} then return bad(g, E.count, {:?} .. n .. \" is above its maximum {}\") end",
+            dim.max_count,
+            format!("{}: count ", g.name),
+            dim.max_count
         ));
         self.block_checks(&mut w, &g.block, &g.name, "g", "bl");
         let tail_versions = g.entry_tail_versions();
@@ -183,9 +182,7 @@ impl Gen {
         });
         w.line(&format!("local start = o\no = o + {}", dim.len));
         w.line(&format!(
-            "if n * (bl + tail) > lim - o then return bad(g, E.count, {:?} .. \": count \" .. n .. \" needs \" .. n * (bl + tail) .. \" bytes, \" .. (lim - o) .. \" left\") end",
-            g.name
-        ));
+            "if n * (bl + tail) > lim - o then return bad(g, E.count, {:?} .. n .. \" needs \" .. n * (bl + tail) .. \" bytes, \" .. (lim - o) .. \" left\") end", format!("{}: count ", g.name)));
         let ef = self.entry_item(s, g, gf);
         w.open("for i = 0, n - 1 do");
         w.line("local b = o");
@@ -257,18 +254,12 @@ impl Gen {
         ));
         w.open("do");
         w.line(&format!(
-            "if o + {doff} > lim then return bad({t}, E.truncated, {:?} .. \": the length needs {doff} bytes, \" .. (lim - o) .. \" left\") end",
-            d.name
-        ));
+            "if o + {doff} > lim then return bad({t}, E.truncated, {:?} .. (lim - o) .. \" left\") end", format!("{}: the length needs {doff} bytes, ", d.name)));
         w.line(&format!("local n = {}", read_slot(vd.length, "o")));
         w.line(&format!(
-            "if n > {} then return bad({t}, E.count, {:?} .. \": length \" .. n .. \" is above its maximum {}\") end",
-            vd.max_length, d.name, vd.max_length
-        ));
+            "if n > {} then return bad({t}, E.count, {:?} .. n .. \" is above its maximum {}\") end", vd.max_length, format!("{}: length ", d.name), vd.max_length));
         w.line(&format!(
-            "if n > lim - o - {doff} then return bad({t}, E.count, {:?} .. \": length \" .. n .. \" is larger than the \" .. (lim - o - {doff}) .. \" bytes left\") end",
-            d.name
-        ));
+            "if n > lim - o - {doff} then return bad({t}, E.count, {:?} .. n .. \" is larger than the \" .. (lim - o - {doff}) .. \" bytes left\") end", format!("{}: length ", d.name)));
         w.line(&format!("local r = tvb(o + {doff}, n)"));
         if text {
             let enc = text_encoding(d.character_encoding.as_deref());

@@ -65,9 +65,11 @@ local function frame_fields(tvb, root, o)
   return true
 end
 
-local function show_info(pinfo, names)
+local function show_info(pinfo, names, prefix)
   pinfo.cols.protocol:set(PROTO_COLUMN)
-  if #names > 0 then pinfo.cols.info:set(table.concat(names, ", ")) end
+  local text = table.concat(names, ", ")
+  if prefix then text = prefix .. ": " .. text end
+  if text ~= "" then pinfo.cols.info:set(text) end
 end
 
 -- A datagram: the packet header (packet framings), then frames (or raw
@@ -77,13 +79,14 @@ local function dissect_datagram(tvb, pinfo, tree)
   local root = tree:add(proto, tvb())
   local names = {}
   local o = 0
+  local prefix = nil
   if FR.packet then
     if len < FR.packet then
       root:add_proto_expert_info(E.truncated, "packet header: " .. FR.packet .. " bytes needed, " .. len .. " left")
       show_info(pinfo, names)
       return len
     end
-    packet_header(tvb, root, pinfo)
+    prefix = packet_header(tvb, root)
     o = FR.packet
   end
   while o < len do
@@ -109,7 +112,7 @@ local function dissect_datagram(tvb, pinfo, tree)
       o = e
     end
   end
-  show_info(pinfo, names)
+  show_info(pinfo, names, prefix)
   return len
 end
 

@@ -439,7 +439,8 @@ impl Gen {
     /// custom packet header's bytes.
     fn packet_header(&mut self, f: &Framing) -> String {
         let mut w = Lua::default();
-        w.open("local function packet_header(tvb, root, pinfo)");
+        w.line("-- The packet header under root; what the Info column starts with.");
+        w.open("local function packet_header(tvb, root)");
         match f {
             Framing::Mdp3 => {
                 let h = self.fixed("packet", "none", "MDP3 packet header", "");
@@ -455,11 +456,12 @@ impl Gen {
                 w.line(&format!(
                     "time_item(h, F[{time}], tvb(4, 8), tvb(4, 8):le_uint64(), 1, false, \"sendingTime\")"
                 ));
-                w.line("pinfo.cols.info:set(\"seq \" .. tvb(0, 4):le_uint())");
+                w.line("return \"seq \" .. tvb(0, 4):le_uint()");
             }
             _ => {
                 let h = self.fixed("packet.header", "bytes", "packet header", "");
                 w.line(&format!("root:add(F[{h}], tvb(0, FR.packet))"));
+                w.line("return nil");
             }
         }
         w.close("end");
