@@ -6,7 +6,7 @@
 use sbe_build::ir::{Block, Data, Field, Group, Message, Presence, TypeKind};
 
 use super::names::identifier;
-use super::values::{read_slot, text_encoding, Val};
+use super::values::{plus, read_slot, text_encoding, Val};
 use super::{Gen, Lua, Sch};
 
 /// Lua setting `var` to what `at(version)` gives at the acting version
@@ -101,7 +101,7 @@ impl Gen {
             f.name, f.id, f.type_name
         ));
         since(w, f.since_version, floor, |w| {
-            self.value(s, w, &v, t, &format!("{b} + {}", f.offset))
+            self.value(s, w, &v, t, &plus(b, f.offset))
         });
     }
 
@@ -151,7 +151,7 @@ impl Gen {
         let gf = self.group_item(s, g);
         w.line(&format!("local g = t:add(F[{gf}], tvb(o, {}))", dim.len));
         w.line(&format!(
-            "g:set_text({:?} .. n .. \" entries\")",
+            "g:set_text({:?} .. int(n) .. \" entries\")",
             format!("{}: ", g.name)
         ));
         let dv = Val {
@@ -166,7 +166,7 @@ impl Gen {
         if let TypeKind::Composite(c) = &g.dimension_type.kind {
             for m in &c.members {
                 let mv = super::values::member_val(&dv.path, m);
-                self.value(s, &mut w, &mv, "g", &format!("o + {}", m.offset));
+                self.value(s, &mut w, &mv, "g", &plus("o", m.offset));
             }
         }
         w.line(&format!(
@@ -187,7 +187,7 @@ impl Gen {
         w.open("for i = 0, n - 1 do");
         w.line("local b = o");
         w.line(&format!("local e = g:add(F[{ef}], tvb(o, bl))"));
-        w.line("e:set_text(\"entry \" .. i)");
+        w.line("e:set_text(\"entry \" .. int(i))");
         self.fields(s, &mut w, &g.block, "e", "b");
         w.line("o = b + bl");
         self.sections(s, &mut w, &g.block, name, "e", out);
@@ -279,7 +279,7 @@ impl Gen {
                     continue;
                 }
                 let mv = super::values::member_val(&dv_path, m);
-                self.value(s, w, &mv, "d", &format!("o + {}", m.offset));
+                self.value(s, w, &mv, "d", &plus("o", m.offset));
             }
         }
         w.line(&format!("o = o + {doff} + n"));

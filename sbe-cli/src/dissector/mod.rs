@@ -456,7 +456,7 @@ impl Gen {
                 w.line(&format!(
                     "time_item(h, F[{time}], tvb(4, 8), tvb(4, 8):le_uint64(), 1, false, \"sendingTime\")"
                 ));
-                w.line("return \"seq \" .. tvb(0, 4):le_uint()");
+                w.line("return \"seq \" .. int(tvb(0, 4):le_uint())");
             }
             _ => {
                 let h = self.fixed("packet.header", "bytes", "packet header", "");
@@ -549,10 +549,10 @@ impl Gen {
         ));
         w.line(&format!("local tid, ver, blen = {tid}, {ver}, {blen}"));
         w.line(&format!("local entry = {tag}_T[tid]"));
-        w.line("local name = entry and entry[2] or (\"unknown template \" .. tid)");
+        w.line("local name = entry and entry[2] or (\"unknown template \" .. int(tid))");
         w.line("local m = t:add(F[F_MESSAGE], tvb(o, lim - o), name)");
         w.line(&format!(
-            "m:set_text(name .. \" (templateId \" .. tid .. \", schema {}, version \" .. ver .. \")\")",
+            "m:set_text(name .. \" (templateId \" .. int(tid) .. \", schema {}, version \" .. int(ver) .. \")\")",
             s.id
         ));
         w.line(&format!("local c = m:add(F[F_HEADER], tvb(o, {len}))"));
@@ -563,7 +563,7 @@ impl Gen {
                     // A header member shows what it holds.
                     v.presence = Presence::Required;
                 }
-                self.value(s, &mut w, &v, "c", &format!("o + {}", m.offset));
+                self.value(s, &mut w, &v, "c", &values::plus("o", m.offset));
             }
         }
         w.line(&format!(

@@ -73,6 +73,12 @@ local function hex(v)
   return string.format("0x%x", v)
 end
 
+-- An integer as text: Lua 5.4 writes a float-held integer as "2.0".
+local function int(v)
+  if type(v) == "number" then return string.format("%d", v) end
+  return tostring(v)
+end
+
 local function num(v)
   if type(v) == "number" then return v end
   return v:tonumber()
@@ -87,10 +93,10 @@ local function time_item(t, f, r, v, per, isnull, name)
     it:set_text(name .. ": null")
   elseif per then
     it = t:add(f, r, nstime(v, per))
-    it:append_text(" (" .. tostring(v) .. ")")
+    it:append_text(" (" .. int(v) .. ")")
   else
     it = t:add(f, r, NSTime(0, 0))
-    it:set_text(name .. ": " .. tostring(v) .. " (unknown time unit)")
+    it:set_text(name .. ": " .. int(v) .. " (unknown time unit)")
   end
   return it
 end
@@ -103,7 +109,7 @@ local function date_item(t, f, r, v, isnull, name)
     it:set_text(name .. ": null")
   else
     it = t:add(f, r, date_text(num(v)))
-    it:append_text(" (" .. tostring(v) .. ")")
+    it:append_text(" (" .. int(v) .. ")")
   end
   return it
 end

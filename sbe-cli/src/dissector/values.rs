@@ -75,6 +75,14 @@ fn base(p: Primitive) -> String {
     }
 }
 
+/// Lua of offset `base` + `offset` (`base` alone for 0).
+pub fn plus(base: &str, offset: impl Into<u64>) -> String {
+    match offset.into() {
+        0 => base.to_string(),
+        n => format!("{base} + {n}"),
+    }
+}
+
 /// Lua reading the primitive `p` at offset `at` in byte order `le`.
 pub fn read(p: Primitive, at: &str, le: bool) -> String {
     let n = p.size();
@@ -93,7 +101,7 @@ pub fn read(p: Primitive, at: &str, le: bool) -> String {
 /// Lua reading the slot `u` (a header, dimension or length member) at
 /// `base` + its offset, as a Lua number.
 pub fn read_slot(u: Uint, base: &str) -> String {
-    let at = |o: usize, n: u32, how: &str| format!("tvb({base} + {o}, {n}):{how}()");
+    let at = |o: usize, n: u32, how: &str| format!("tvb({}, {n}):{how}()", plus(base, o as u64));
     match u {
         Uint::U8(o) => at(o, 1, "uint"),
         Uint::U16Le(o) => at(o, 2, "le_uint"),
@@ -398,10 +406,7 @@ impl Gen {
             let TypeKind::Encoded(e) = &m.ty.kind else {
                 return None;
             };
-            Some((
-                read(e.primitive, &format!("{at} + {}", m.offset), s.le),
-                e.primitive,
-            ))
+            Some((read(e.primitive, &plus(at, m.offset), s.le), e.primitive))
         };
         let null_of = |i: usize| -> Option<Scalar> {
             match &c.members.get(i)?.ty.kind {
@@ -427,10 +432,10 @@ impl Gen {
                 w.line(&format!(
                     "local c = {t}:add(F[{f}], {range}, dec_text(m, {e}))"
                 ));
-                w.line(&format!(
-                    "if {null} then c:set_text({:?}) end",
-                    format!("{}: null", v.name)
-                ));
+                if null != "false" {
+                    let label = format!("{}: null", v.name);
+                    w.line(&format!("if {null} then c:set_text({label:?}) end"));
+                }
             }
             Meaning::Timestamp(tp) if tp.time.is_some() => {
                 let i = tp.time.unwrap_or(0);
@@ -476,7 +481,7 @@ impl Gen {
         let parent = self.fields.path_of(self.last);
         for m in &c.members {
             let mv = Val::member(&parent, &m.ty, m.type_name.as_deref());
-            self.value(s, w, &mv, "c", &format!("{at} + {}", m.offset));
+            self.value(s, w, &mv, "c", &plus(at, m.offset));
         }
         w.close("end");
     }
