@@ -640,3 +640,50 @@ const NAMES: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   <sbe:message name="Trade" id="2"><field name="px" id="1" type="PRICE"/></sbe:message>
 </sbe:messageSchema>
 "#;
+
+/// The generated file's helpers that need no Wireshark, run by Lua 5.2
+/// and 5.4 themselves (where installed): exact decimals, integers as
+/// integers, dates and MonthYears.
+#[test]
+fn helpers_on_lua_5_2_and_5_4() {
+    let checks = r#"
+assert(dec_text(123456, -2) == "1234.56", dec_text(123456, -2))
+assert(dec_text(-5, -3) == "-0.005", dec_text(-5, -3))
+assert(dec_text(7, 2) == "700")
+assert(dec_text(0, 3) == "0")
+assert(dec_text(12, 0) == "12")
+assert(int(2.0) == "2" and int(-7) == "-7", int(2.0))
+assert(date_text(19787) == "2024-03-05", date_text(19787))
+assert(month_year(2024, 3, 15, nil) == "2024-03-15")
+assert(month_year(2024.0, 3.0, nil, 2.0) == "2024-03w2")
+assert(isnan(0/0) and not isnan(1.5))
+local m = measure_tree()
+assert(m:add(1, 2):add_le(3):set_text("x") == m)
+print("ok")
+"#;
+    let script = format!(
+        "E = {{}}\n{}\n{checks}",
+        include_str!("../src/dissector/prelude.lua")
+    );
+    let dir = common::scratch("dissector-helpers");
+    let path = dir.join("helpers.lua");
+    std::fs::write(&path, script).unwrap();
+    let mut ran = 0;
+    for lua in ["lua5.2", "lua5.4"] {
+        let Ok(out) = std::process::Command::new(lua).arg(&path).output() else {
+            eprintln!("helpers_on_lua_5_2_and_5_4: {lua} is not installed, skipped");
+            continue;
+        };
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.trim() == "ok",
+            "{lua}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(
+        ran > 0 || std::env::var("CI").as_deref() != Ok("true"),
+        "no Lua installed (CI=true)"
+    );
+}
