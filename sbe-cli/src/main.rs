@@ -174,6 +174,29 @@ enum Command {
         #[arg(long)]
         new: PathBuf,
     },
+    /// Write a Wireshark Lua dissector of the schemas, for the framing.
+    #[command(after_help = DISSECTOR_HELP)]
+    Dissector {
+        /// The schema (XML); repeat it for several (chosen by the header's schemaId).
+        #[arg(long, required = true, value_name = "SCHEMA")]
+        schema: Vec<PathBuf>,
+        /// How messages are framed: raw, sofh, sofh-le, mdp3, or a custom form
+        /// (as for decode).
+        #[arg(long, default_value = "raw", value_parser = parse_framing)]
+        framing: Framing,
+        /// A UDP port of the feed (repeat it); a preference in Wireshark.
+        #[arg(long = "udp-port", value_name = "PORT")]
+        udp_ports: Vec<u16>,
+        /// A TCP port of the sessions (repeat it); a preference in Wireshark.
+        #[arg(long = "tcp-port", value_name = "PORT")]
+        tcp_ports: Vec<u16>,
+        /// The protocol's name: the filter prefix of every field.
+        #[arg(long, default_value = "sbe", value_name = "NAME")]
+        proto: String,
+        /// The file to write (standard output when not given).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Print an annotated hex dump: offset, bytes, field path and value of every field.
     #[command(after_help = "Examples:\n  \
         sbe inspect --schema schemas/car.xml car.bin | less\n  \
@@ -296,6 +319,23 @@ fn main() -> ExitCode {
             filters,
             input,
         } => inspect(&schema, framing, skip, &filters, &input),
+        Command::Dissector {
+            schema,
+            framing,
+            udp_ports,
+            tcp_ports,
+            proto,
+            output,
+        } => dissector(
+            &schema,
+            &sbe_cli::dissector::Options {
+                proto,
+                framing,
+                udp_ports,
+                tcp_ports,
+            },
+            output.as_deref(),
+        ),
         Command::Generate { schema, out } => generate(&schema, &out),
         Command::Compat { old, new } => compat(&old, &new),
     };
@@ -308,6 +348,63 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+const DISSECTOR_HELP: &str = "Examples, one per framing shape:
+  sbe dissector --schema mdp3.xml --framing mdp3 --udp-port 14310 --proto mdp3 -o mdp3.lua
+  sbe dissector --schema ilinkbinary.xml --framing sofh-le --tcp-port 9000 --proto ilink3 -o ilink3.lua
+  sbe dissector --schema fix.xml --framing sofh --tcp-port 9000 -o fix.lua
+  sbe dissector --schema venue.xml --framing len=u32be,counts=message --udp-port 5000 -o venue.lua
+  sbe dissector --schema a.xml --schema b.xml --framing raw --udp-port 5000 -o venue.lua
+  tshark -X lua_script:mdp3.lua -r capture.pcap -Y 'mdp3.securityID == 1234' -V
+
+UDP: each datagram is a packet of the framing. TCP (stream framings): frames are
+reassembled across segments, several per segment. Besides the ports (preferences)
+the dissector registers heuristically (a known schemaId and templateId) and under
+Decode As.
+
+Field names (filters): every item is <proto>.<path>, where the path of a block
+field, group or var data is its schema name, wherever it is (any message, group or
+schema: <proto>.<name> filters across messages); a composite member, set choice or
+group dimension member is <parent path>.<name>; a group's entries <group>.entry;
+the message header's members header.<name>; the message name <proto>.message;
+frame.length, frame.encodingType, packet.msgSeqNum, packet.sendingTime (MDP3) and
+packet.header (custom packet framings). When one path would carry two kinds of
+value (another Wireshark type, enum or set), the first in schema order (schemas in
+command-line order) keeps it and each other kind gets .<type name> appended (the
+schema's name of its type), then _<schema id> if that is taken too.
+
+Values: enums by name, sets one flag per choice, optional nulls as null, constants
+as generated items, char arrays as text, decimals as exact text (members beneath),
+timestamps as absolute times (UTC) with the raw count beside, dates as YYYY-MM-DD.
+Bad input (unknown template, truncated block, count or length larger than the bytes
+left, bad encoding type) becomes an expert item; dissection goes on with the next
+message.";
+
+fn dissector(
+    schemas: &[PathBuf],
+    options: &sbe_cli::dissector::Options,
+    output: Option<&Path>,
+) -> io::Result<bool> {
+    let mut loaded = Vec::new();
+    for path in schemas {
+        match load(path) {
+            Some(s) => loaded.push(s),
+            None => return Ok(false),
+        }
+    }
+    let lua = match sbe_cli::dissector::generate(&loaded, options) {
+        Ok(lua) => lua,
+        Err(e) => {
+            eprintln!("sbe dissector: {e}");
+            return Ok(false);
+        }
+    };
+    match output {
+        Some(path) => std::fs::write(path, lua)?,
+        None => io::stdout().lock().write_all(lua.as_bytes())?,
+    }
+    Ok(true)
 }
 
 /// Load a schema, printing its errors; `None` when it is unusable.
