@@ -8,6 +8,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod columnar;
+
 use sbe_build::ir::Schema;
 use sbe_cli::capture::{self, Fail, Level, Origin, Term};
 use sbe_cli::framing::{FrameError, FrameReader};
@@ -98,8 +100,11 @@ enum Command {
         /// match): udp, tcp, port=N (or N,N,...), host=IP, IP:PORT, src=IP or src=IP:PORT, dst=... alike.
         #[arg(long = "filter", value_name = "TERM", value_parser = parse_filter)]
         filters: Vec<Term>,
-        /// The input file (SBE bytes, or a pcap/pcapng capture), or - for standard input.
-        input: String,
+        #[command(flatten)]
+        columnar: columnar::Args,
+        /// The input files (SBE bytes, or pcap/pcapng captures), or - for standard input.
+        #[arg(required = true)]
+        inputs: Vec<String>,
     },
     /// Encode JSON messages (as `decode` prints them) to bytes on standard output.
     #[command(after_help = "Examples:\n  \
@@ -244,19 +249,25 @@ fn main() -> ExitCode {
             keep_going,
             schema_id_check,
             filters,
-            input,
-        } => decode(
-            &schema,
-            &DecodeOptions {
+            columnar,
+            inputs,
+        } => {
+            let o = DecodeOptions {
                 framing,
                 skip,
                 templates,
                 keep_going,
                 schema_id_check: schema_id_check == Switch::On,
                 filters,
-            },
-            &input,
-        ),
+            };
+            if columnar.format == columnar::OutFormat::Jsonl {
+                inputs
+                    .iter()
+                    .try_fold(true, |ok, input| Ok(decode(&schema, &o, input)? && ok))
+            } else {
+                columnar::decode(&schema, &o, &columnar, &inputs)
+            }
+        }
         Command::Encode {
             schema,
             framing,
