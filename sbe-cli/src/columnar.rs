@@ -165,9 +165,10 @@ impl Job<'_> {
             _ => Format::Parquet(self.a.compression),
         };
         let several = self.loaded.len() > 1;
-        let source = Path::new(input)
-            .file_name()
-            .map_or("stdin".to_string(), |f| f.to_string_lossy().into_owned());
+        let source = match Path::new(input).file_name() {
+            Some(f) if input != "-" => f.to_string_lossy().into_owned(),
+            _ => "stdin".to_string(),
+        };
         let mut outs = Vec::new();
         for (i, schema) in self.loaded.iter().enumerate() {
             let options = Options::default()
@@ -203,12 +204,14 @@ impl Job<'_> {
             input,
             ok: true,
             failed: None,
+            pending: None,
         };
         let (reader, format) = super::sniffed(input)?;
         let ok = match format {
             Some(format) => self.capture(&mut sink, format, reader, input)?,
             None => self.stream(&mut sink, reader, input)?,
         };
+        sink.record();
         let mut ok = ok && sink.ok;
         for (mut ex, mut w) in sink.outs {
             for (table, batch) in ex.finish() {
@@ -262,7 +265,8 @@ impl Job<'_> {
         let mut ok = true;
         let mut unknown: Option<MultiError> = None;
         while let Some(r) = frames.next_message(|buf, base| {
-            sink.put(buf, Frame::at(base), base).map_err(|e| match e {
+            let r = sink.put(buf, Frame::at(base), base).map(|len| (len, true));
+            r.map_err(|e| match e {
                 Fail::Message(MultiError::Decode(e)) => e,
                 Fail::Message(other) => {
                     let offset = other.offset();
@@ -285,6 +289,7 @@ impl Job<'_> {
                 Err(FrameError::Io(e)) => return Err(e),
                 Err(e) => {
                     ok = false;
+                    sink.record();
                     match unknown.take() {
                         Some(u) => eprintln!("sbe decode: {input}: {u}"),
                         None => eprintln!("sbe decode: {input}: {e}"),
@@ -313,6 +318,29 @@ struct Sink<'a, 's> {
     ok: bool,
     /// An output error: the run stops.
     failed: Option<io::Error>,
+    /// The last message refused, kept until the reader gives up on it (a
+    /// truncated one is tried again with more bytes).
+    pending: Option<Refused>,
+}
+
+/// A refused message: which exporter's `_errors` gets it, and what.
+struct Refused {
+    exporter: usize,
+    bytes: Vec<u8>,
+    frame: Frame,
+    kind: &'static str,
+    text: String,
+}
+
+impl Sink<'_, '_> {
+    /// Records the message refused last in `_errors`.
+    fn record(&mut self) {
+        if let Some(r) = self.pending.take() {
+            if let Some((ex, _)) = self.outs.get_mut(r.exporter) {
+                ex.append_error(&r.bytes, &r.frame, r.kind, &r.text);
+            }
+        }
+    }
 }
 
 impl Sink<'_, '_> {
@@ -345,13 +373,18 @@ impl Sink<'_, '_> {
                         MultiError::Decode(framing_error(base, "no exporter for its schema"))
                     }),
             };
-            if let Some((ex, _)) = self.outs.first_mut() {
-                ex.append_error(clip(buf), &frame, "UnknownSchema", &e.to_string());
-            }
+            self.pending = Some(Refused {
+                exporter: 0,
+                bytes: clip(buf).to_vec(),
+                frame,
+                kind: "UnknownSchema",
+                text: e.to_string(),
+            });
             return Err(Fail::Message(e));
         };
         match ex.append(buf, &frame) {
             Ok(len) => {
+                self.pending = None;
                 for (table, batch) in ex.take_ready() {
                     if let Err(e) = write(w, &table, &batch) {
                         self.failed = Some(io::Error::new(e.kind(), e.to_string()));
@@ -366,8 +399,13 @@ impl Sink<'_, '_> {
                     Err(e) => e,
                     Ok(_) => MultiError::Decode(framing_error(base, &col.to_string())),
                 };
-                let kind = col.kind();
-                ex.append_error(clip(buf), &frame, kind, &e.to_string());
+                self.pending = Some(Refused {
+                    exporter: index.unwrap_or(0),
+                    bytes: clip(buf).to_vec(),
+                    frame,
+                    kind: col.kind(),
+                    text: e.to_string(),
+                });
                 Err(Fail::Message(e))
             }
         }
@@ -412,6 +450,7 @@ impl capture::Sink for Sink<'_, '_> {
     fn report(&mut self, level: Level, text: &str) -> io::Result<()> {
         if level == Level::Error {
             self.ok = false;
+            self.record();
         }
         eprintln!("sbe decode: {}: {text}", self.input);
         Ok(())

@@ -134,14 +134,14 @@ pub fn prepare(dir: &Path, existing: Existing) -> Result<(), DatasetError> {
     fs::create_dir_all(dir).map_err(io_err)
 }
 
-/// A source label as a part file's name holds it: letters, digits, `-`,
-/// `_` and `.` kept, anything else `_`.
+/// A source label as a part file's name holds it: letters, digits, `-` and
+/// `_` kept, anything else (`.` too) `_`.
 #[must_use]
 pub fn source_label(name: &str) -> String {
     let label: String = name
         .chars()
         .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
                 c
             } else {
                 '_'
@@ -219,7 +219,7 @@ impl DatasetWriter {
             source,
         })?;
         let ext = self.format.extension();
-        let n = next_part(&dir);
+        let n = next_part(&dir, &format!("-{}.{ext}", self.source));
         let name = format!("part-{n:05}-{}.{ext}", self.source);
         let done = dir.join(&name);
         let tmp = dir.join(format!(".{name}.tmp"));
@@ -281,8 +281,10 @@ impl DatasetWriter {
     }
 }
 
-/// The first part number no file in `dir` uses (finished or not).
-fn next_part(dir: &Path) -> u32 {
+/// The first part number no file of this source in `dir` uses (finished
+/// or not): parts of other sources, written at the same time, keep their
+/// own numbers.
+fn next_part(dir: &Path, tail: &str) -> u32 {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
     };
@@ -290,7 +292,9 @@ fn next_part(dir: &Path) -> u32 {
         .filter_map(|e| e.ok())
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            let rest = name.trim_start_matches('.').strip_prefix("part-")?;
+            let name = name.trim_start_matches('.');
+            let name = name.strip_suffix(".tmp").unwrap_or(name);
+            let rest = name.strip_prefix("part-")?.strip_suffix(tail)?;
             rest.get(..5)?.parse::<u32>().ok()
         })
         .map(|n| n + 1)
