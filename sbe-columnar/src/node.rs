@@ -274,18 +274,38 @@ pub(crate) fn field(name: &str, dt: DataType, sbe_type: &str, semantic: &str) ->
     Field::new(name, dt, true).with_metadata(meta.into_iter().collect())
 }
 
-/// The columns of value `name` of type `ty` at offset `at`: the node, and
-/// its Arrow fields (one or two). `optional` is the field's presence.
-pub(crate) fn plan(
-    name: &str,
-    ty: &Type,
-    meaning: &Meaning,
-    type_name: &str,
-    semantic: Option<&str>,
-    at: usize,
-    optional: bool,
-    constant: Option<&ConstValue>,
-) -> (Node, Vec<Field>) {
+/// A value to plan the columns of: a field or a composite member.
+pub(crate) struct Spec<'a> {
+    /// The column's name.
+    pub name: &'a str,
+    /// Its type.
+    pub ty: &'a Type,
+    /// What it means.
+    pub meaning: &'a Meaning,
+    /// The type's name in the schema (the field metadata's `sbe.type`).
+    pub type_name: &'a str,
+    /// The field's `semanticType`, if any.
+    pub semantic: Option<&'a str>,
+    /// Its offset in the bytes given to [`Node::fill`].
+    pub at: usize,
+    /// The field is optional.
+    pub optional: bool,
+    /// The field's constant value, for a constant field.
+    pub constant: Option<&'a ConstValue>,
+}
+
+/// The columns of a value: the node, and its Arrow fields (one or two).
+pub(crate) fn plan(v: Spec<'_>) -> (Node, Vec<Field>) {
+    let Spec {
+        name,
+        ty,
+        meaning,
+        type_name,
+        semantic,
+        at,
+        optional,
+        constant,
+    } = v;
     let sem = semantic
         .or(ty.semantic_type.as_deref())
         .unwrap_or(meaning.kind());
@@ -370,16 +390,16 @@ pub(crate) fn plan(
             let mut children = Vec::new();
             for m in &c.members {
                 let tn = m.type_name.as_deref().unwrap_or(&m.ty.name);
-                let (node, fs) = plan(
-                    &m.ty.name,
-                    &m.ty,
-                    &m.ty.meaning,
-                    tn,
-                    None,
-                    m.offset as usize,
-                    false,
-                    None,
-                );
+                let (node, fs) = plan(Spec {
+                    name: &m.ty.name,
+                    ty: &m.ty,
+                    meaning: &m.ty.meaning,
+                    type_name: tn,
+                    semantic: None,
+                    at: m.offset as usize,
+                    optional: false,
+                    constant: None,
+                });
                 children.push(node);
                 fields.extend(fs);
             }

@@ -63,16 +63,16 @@ impl BlockCols {
             let constant = (f.presence == Presence::Constant)
                 .then_some(f.const_value.as_ref())
                 .flatten();
-            let (n, fs) = node::plan(
-                &f.name,
-                &f.ty,
-                &f.meaning,
-                &f.type_name,
-                f.semantic_type.as_deref(),
-                f.offset as usize,
-                f.presence == Presence::Optional,
+            let (n, fs) = node::plan(node::Spec {
+                name: &f.name,
+                ty: &f.ty,
+                meaning: &f.meaning,
+                type_name: &f.type_name,
+                semantic: f.semantic_type.as_deref(),
+                at: f.offset as usize,
+                optional: f.presence == Presence::Optional,
                 constant,
-            );
+            });
             arrow.extend(fs);
             fields.push((f.since_version, n));
         }
