@@ -8,6 +8,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod columnar;
+
 use sbe_build::ir::Schema;
 use sbe_cli::capture::{self, Fail, Level, Origin, Term};
 use sbe_cli::framing::{FrameError, FrameReader};
@@ -122,8 +124,11 @@ enum Command {
         /// match): udp, tcp, port=N (or N,N,...), host=IP, IP:PORT, src=IP or src=IP:PORT, dst=... alike.
         #[arg(long = "filter", value_name = "TERM", value_parser = parse_filter)]
         filters: Vec<Term>,
-        /// The input file (SBE bytes, or a pcap/pcapng capture), or - for standard input.
-        input: String,
+        #[command(flatten)]
+        columnar: columnar::Args,
+        /// The input files (SBE bytes, or pcap/pcapng captures), or - for standard input.
+        #[arg(required = true)]
+        inputs: Vec<String>,
     },
     /// Encode JSON messages (as `decode` prints them) to bytes on standard output.
     #[command(after_help = "Examples:\n  \
@@ -292,10 +297,10 @@ fn main() -> ExitCode {
             schema_id_check,
             values,
             filters,
-            input,
-        } => decode(
-            &schema,
-            &DecodeOptions {
+            columnar,
+            inputs,
+        } => {
+            let o = DecodeOptions {
                 framing,
                 skip,
                 templates,
@@ -303,9 +308,15 @@ fn main() -> ExitCode {
                 schema_id_check: schema_id_check == Switch::On,
                 values: values.into(),
                 filters,
-            },
-            &input,
-        ),
+            };
+            if columnar.format == columnar::OutFormat::Jsonl {
+                inputs
+                    .iter()
+                    .try_fold(true, |ok, input| Ok(decode(&schema, &o, input)? && ok))
+            } else {
+                columnar::decode(&schema, &o, &columnar, &inputs)
+            }
+        }
         Command::Encode {
             schema,
             framing,
