@@ -186,21 +186,21 @@ pub(crate) fn to_wire(
     if !is_typed(meaning) {
         return None;
     }
-    let bad = |what: &str| EncodeErrorKind::OutOfRange {
+    let bad = || EncodeErrorKind::OutOfRange {
         value: format!("{text:?}"),
-        ty: format!("{what} {}", ty.name),
+        ty: format!("{} {}", meaning.kind(), ty.name),
     };
     let parts = members(ty);
     let name = |i: usize| parts.get(i).map_or(String::new(), |m| m.ty.name.clone());
     Some(match meaning {
         Meaning::Decimal(d) => (|| {
-            let v: Decimal = text.parse().map_err(|_| bad("decimal"))?;
+            let v: Decimal = text.parse().map_err(|_| bad())?;
             let mut o = serde_json::Map::new();
             match d.exponent {
                 // A constant exponent is not on the wire: the mantissa
                 // holds the value at it, exactly or not at all.
                 Exponent::Constant(e) => {
-                    let mantissa = v.mantissa_at::<i128>(e).map_err(|_| bad("decimal"))?;
+                    let mantissa = v.mantissa_at::<i128>(e).map_err(|_| bad())?;
                     o.insert(name(d.mantissa), int_json(mantissa));
                 }
                 Exponent::Member(i) => {
@@ -211,14 +211,14 @@ pub(crate) fn to_wire(
             Ok(Value::Object(o))
         })(),
         Meaning::Timestamp(t) => (|| {
-            let v: Timestamp = text.parse().map_err(|_| bad("timestamp"))?;
+            let v: Timestamp = text.parse().map_err(|_| bad())?;
             let unit = match t.unit {
                 TimeUnitSource::Constant(u) => u,
                 TimeUnitSource::Unstated => unstated,
                 // The unit on the wire: write nanoseconds.
                 TimeUnitSource::Member(_) => TimeUnit::Nanos,
             };
-            let count: i128 = v.to_units(unit).map_err(|_| bad("timestamp"))?;
+            let count: i128 = v.to_units(unit).map_err(|_| bad())?;
             let count = int_json(count);
             Ok(match t.time {
                 None => count,
@@ -235,9 +235,9 @@ pub(crate) fn to_wire(
         Meaning::Date(_) => text
             .parse::<Date>()
             .map(|d| json!(d.days()))
-            .map_err(|_| bad("date")),
+            .map_err(|_| bad()),
         Meaning::MonthYear(p) => (|| {
-            let v: MonthYear = text.parse().map_err(|_| bad("MonthYear"))?;
+            let v: MonthYear = text.parse().map_err(|_| bad())?;
             let mut o = serde_json::Map::new();
             let pairs = [
                 (Some(p.year), v.year.map(i128::from)),
