@@ -94,6 +94,10 @@ fn backend_sources(keep: impl Fn(&Path) -> bool) -> Vec<std::path::PathBuf> {
     let mut files = test_support::files_under(&root.join("sbe-build/src"), "rs");
     files.extend(test_support::files_under(&root.join("sbe-otf/src"), "rs"));
     files.extend(test_support::files_under(&root.join("sbe-cli/src"), "rs"));
+    files.extend(test_support::files_under(
+        &root.join("sbe-columnar/src"),
+        "rs",
+    ));
     let ir = root.join("sbe-build/src/ir");
     let resolve = root.join("sbe-build/src/resolve");
     files.retain(|f| !f.starts_with(&ir) && !f.starts_with(&resolve) && keep(f));

@@ -17,7 +17,7 @@ pub mod md {
 
 use sbe_rt::bytes::{Bytes, BytesMut};
 use sbe_rt::bytes_adapter::{append_with, share};
-use sbe_rt::{Error, Framer};
+use sbe_rt::{Decimal, Error, Framer, Timestamp};
 
 const MESSAGES: u64 = 10_000;
 
@@ -69,7 +69,9 @@ fn encode(i: u64, buf: &mut [u8]) -> Result<usize, Error> {
         e.finish()
     } else {
         let mut e = md::MarketDataIncrementalRefreshTradesEncoder::wrap(buf)?;
-        e.transact_time(1_700_000_000_000_000_000 + i)
+        // The time as a value: the schema says nanoseconds since the epoch.
+        let sent = Timestamp::from_nanos(1_700_000_000_000_000_000 + i128::from(i));
+        e.transact_time_value(sent)?
             .event_time_delta((i % 100) as u16)
             .match_event_indicator(md::MatchEventIndicator::EndEvent);
         {
@@ -81,9 +83,11 @@ fn encode(i: u64, buf: &mut [u8]) -> Result<usize, Error> {
                     .number_of_orders(1)
                     .rpt_seq((i % 256) as u8)
                     .aggressor_side(md::Side::Buy);
-                // 123.45 and 123.50: the price's exponent is -7.
-                g.md_entry_px().mantissa(1_234_500_000 + 500_000 * k as i64);
-                g.md_entry_size().mantissa(10);
+                // 123.45 and 123.50, written exactly at the schema's
+                // exponent (-7); a price with more digits would be an Err.
+                let px = Decimal::new(12_345 + 5 * i128::from(k), -2);
+                g.md_entry_px().value(px)?;
+                g.md_entry_size().value(Decimal::from_u8(10, 0))?;
             }
         }
         e.finish()
@@ -156,6 +160,15 @@ fn main() -> Result<(), Error> {
                     }
                     if count - cars < 2 {
                         println!("{}", m.to_json());
+                        // The same trades as values: exact prices, times.
+                        for e in t.md_inc_grp() {
+                            let (px, qty) = (e.md_entry_px().value(), e.md_entry_size().value());
+                            println!(
+                                "trade {} at {}: {qty} @ {px}",
+                                e.trade_id(),
+                                t.transact_time_value()
+                            );
+                        }
                     }
                 }
             }

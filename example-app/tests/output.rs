@@ -44,6 +44,18 @@ fn prints_realistic_trades_and_the_count() {
     for t in &trades {
         assert!(t.contains(r#""MatchEventIndicator":"END_EVENT""#), "{t}");
     }
+    // The typed values of the same trades: exact decimals and RFC 3339.
+    let values: Vec<&str> = text.lines().filter(|l| l.starts_with("trade ")).collect();
+    assert_eq!(
+        values.get(..2),
+        Some(
+            &[
+                "trade 2 at 2023-11-14T22:13:20.000000001Z: 10 @ 123.45",
+                "trade 3 at 2023-11-14T22:13:20.000000001Z: 10 @ 123.5",
+            ][..]
+        ),
+        "{text}"
+    );
     assert_eq!(
         text.lines()
             .filter(|l| l.starts_with(r#"{"message":"Car""#))

@@ -198,6 +198,25 @@ impl Config {
         self
     }
 
+    /// The unit of an integer timestamp whose schema does not state one:
+    /// a field with `semanticType` `UTCTimestamp`, `UTCTimeOnly`,
+    /// `TZTimestamp` or `TZTimeOnly` on an integer type, with no time
+    /// composite and no `timeUnit` (default: nanoseconds, as CME's
+    /// schemas mean them). Its typed accessor reads the count in this
+    /// unit; a time composite's own unit always wins.
+    ///
+    /// ```no_run
+    /// // in build.rs's main: a venue that counts milliseconds
+    /// sbe_build::Config::new()
+    ///     .timestamp_unit(sbe_build::TimeUnit::Millis)
+    ///     .compile(&["schemas/venue.xml"])
+    ///     .unwrap();
+    /// ```
+    pub fn timestamp_unit(&mut self, unit: sbe_rt::TimeUnit) -> &mut Self {
+        self.options.timestamp_unit = unit;
+        self
+    }
+
     /// Whether to generate `Debug` impls for decoders (default `true`).
     pub fn debug(&mut self, on: bool) -> &mut Self {
         self.options.debug = on;

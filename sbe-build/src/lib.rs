@@ -80,6 +80,7 @@
 //! | enum | type `X`, a constant per value (both UpperCamelCase) | `MDUpdateAction` value `DeleteThru` → `MdUpdateAction::DeleteThru` |
 //! | set | type `X`; per choice a getter and a `with_` setter (snake_case) and a mask, an `X` of the one choice (SHOUTY_SNAKE_CASE) | `SettlPriceType` choice `ReservedBits` → `reserved_bits()`, `with_reserved_bits()`, `SettlPriceType::RESERVED_BITS` |
 //! | field, composite member, var data | accessor in snake_case; a char array or text var data adds `_str()` | `MDEntryPx` → `md_entry_px()`, `SecurityID` → `security_id()`, `Symbol` (`char` × 6) → `symbol()` and `symbol_str()` |
+//! | typed value (the IR's [`ir::Meaning`]) | a decimal, time or MonthYear composite's decoder adds `value()` (an `sbe_rt::Decimal`, `Timestamp` or `MonthYear`; an `Option` where a part may be null) and its encoder `value(v)`; an integer timestamp or date field adds `_value()` and the setter `_value(v)`, numbered like any clash | `MDEntryPx` (`PRICENULL9`) → `md_entry_px().value()`; `TransactTime` (`uint64`, `UTCTimestamp`) → `transact_time_value()`; `TradeDate` (`LocalMktDate`) → `trade_date_value()` |
 //! | group | accessor in snake_case; types: message and group in UpperCamelCase with `Decoder` (the iterator), `Entry`, `Encoder`; owned entry: without a suffix | `NoMDEntries` of the message above → `no_md_entries()`, `MdIncrementalRefreshBook46NoMdEntriesEntry`, owned `MdIncrementalRefreshBook46NoMdEntries` |
 //! | owned value (field, member, group, var data) | a `pub` field named as the accessor | `MDEntryPx` → `.md_entry_px` |
 //!
@@ -112,6 +113,8 @@
 //!   <field name="SecurityID" id="48" type="int32"/>
 //!   <field name="Symbol" id="55" type="Symbol"/>
 //!   <field name="SettlPriceType" id="731" type="SettlPriceType"/>
+//!   <field name="TransactTime" id="60" type="uint64" semanticType="UTCTimestamp"/>
+//!   <field name="TradeDate" id="75" type="uint16" semanticType="LocalMktDate"/>
 //!   <group name="NoMDEntries" id="268" dimensionType="groupSize">
 //!     <field name="MDEntryPx" id="270" type="PRICENULL9"/>
 //!     <field name="MDUpdateAction" id="279" type="MDUpdateAction"/>
@@ -148,6 +151,10 @@
 //!     "pub struct MdIncrementalRefreshBook46NoMdEntries {",
 //!     "pub md_entry_px: Pricenull9,",
 //!     "pub no_md_entries: ::sbe_rt::__private::alloc::vec::Vec<",
+//!     // typed values
+//!     "pub fn value(&self) -> ::core::option::Option<::sbe_rt::Decimal> {", // on Pricenull9Decoder
+//!     "pub fn transact_time_value(&self) -> ::sbe_rt::Timestamp {",
+//!     "pub fn trade_date_value(&self) -> ::sbe_rt::Date {",
 //! ] {
 //!     assert!(code.contains(item), "not generated: {item}");
 //! }
@@ -261,4 +268,7 @@ mod schema;
 
 pub use config::{compile, file_stem, generate, write_if_changed, Config};
 pub use error::{Diagnostic, Error, Severity};
+/// The unit of a timestamp, for [`Config::timestamp_unit`] (sbe-rt's, so
+/// that a `build.rs` needs no sbe-rt of its own).
+pub use sbe_rt::TimeUnit;
 pub use schema::Pos;

@@ -382,27 +382,18 @@ fn message_json(m: &Message, options: LayoutOptions) -> Value {
     o.insert("id".into(), m.id.into());
     o.insert("blockLength".into(), m.block.block_length.into());
     o.insert("sinceVersion".into(), m.block.since_version.into());
-    o.insert(
-        "fields".into(),
-        m.block
-            .fields
-            .iter()
-            .map(|f| field_json(f, options))
-            .collect(),
-    );
-    o.insert(
-        "groups".into(),
-        m.block
-            .groups
-            .iter()
-            .map(|g| group_json(g, options))
-            .collect(),
-    );
-    o.insert(
-        "data".into(),
-        m.block.data.iter().map(|d| data_json(d, options)).collect(),
-    );
+    block_json(&mut o, &m.block, options);
     Value::Object(o)
+}
+
+/// A block's `fields`, `groups` and `data`, in the reference's order.
+fn block_json(o: &mut Map, block: &Block, options: LayoutOptions) {
+    let fields = block.fields.iter().map(|f| field_json(f, options));
+    o.insert("fields".into(), fields.collect());
+    let groups = block.groups.iter().map(|g| group_json(g, options));
+    o.insert("groups".into(), groups.collect());
+    let data = block.data.iter().map(|d| data_json(d, options));
+    o.insert("data".into(), data.collect());
 }
 
 fn field_json(f: &Field, options: LayoutOptions) -> Value {
@@ -433,26 +424,7 @@ fn group_json(g: &Group, options: LayoutOptions) -> Value {
     o.insert("blockLength".into(), g.block.block_length.into());
     o.insert("sinceVersion".into(), g.block.since_version.into());
     o.insert("dimension".into(), Value::Object(dim));
-    o.insert(
-        "fields".into(),
-        g.block
-            .fields
-            .iter()
-            .map(|f| field_json(f, options))
-            .collect(),
-    );
-    o.insert(
-        "groups".into(),
-        g.block
-            .groups
-            .iter()
-            .map(|g| group_json(g, options))
-            .collect(),
-    );
-    o.insert(
-        "data".into(),
-        g.block.data.iter().map(|d| data_json(d, options)).collect(),
-    );
+    block_json(&mut o, &g.block, options);
     Value::Object(o)
 }
 
@@ -487,7 +459,7 @@ fn meaning_json(meaning: &Meaning, ty: &Type) -> Value {
         Meaning::Decimal(d) => {
             o.insert("mantissa".into(), member(d.mantissa));
             let exponent = match d.exponent {
-                Exponent::Constant(e) => e.into(),
+                Exponent::Constant(e) => i32::from(e).into(),
                 Exponent::Member(i) => member(i),
             };
             o.insert("exponent".into(), exponent);
@@ -497,7 +469,7 @@ fn meaning_json(meaning: &Meaning, ty: &Type) -> Value {
                 o.insert("time".into(), member(i));
             }
             let unit = match t.unit {
-                TimeUnitSource::Constant(code) => unit_name(code).into(),
+                TimeUnitSource::Constant(unit) => unit_name(unit).into(),
                 TimeUnitSource::Member(i) => member(i),
                 TimeUnitSource::Unstated => "unstated".into(),
             };
@@ -528,13 +500,13 @@ fn meaning_json(meaning: &Meaning, ty: &Type) -> Value {
     Value::Object(o)
 }
 
-/// The spec's time unit codes by their SI symbols.
-fn unit_name(code: u8) -> &'static str {
-    match code {
-        0 => "s",
-        3 => "ms",
-        6 => "us",
-        _ => "ns",
+/// A time unit by its SI symbol.
+fn unit_name(unit: sbe_rt::TimeUnit) -> &'static str {
+    match unit {
+        sbe_rt::TimeUnit::Seconds => "s",
+        sbe_rt::TimeUnit::Millis => "ms",
+        sbe_rt::TimeUnit::Micros => "us",
+        sbe_rt::TimeUnit::Nanos => "ns",
     }
 }
 

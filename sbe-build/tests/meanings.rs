@@ -5,6 +5,7 @@ use sbe_build::ir::{
     load_str, DateParts, DecimalParts, Exponent, Field, Meaning, MonthYearParts, TimeParts,
     TimeUnitSource,
 };
+use sbe_rt::TimeUnit;
 
 const TYPES: &str = r#"
     <composite name="messageHeader">
@@ -32,6 +33,10 @@ const TYPES: &str = r#"
     <composite name="QTY">
       <type name="mantissa" primitiveType="uint32" nullValue="4294967295"/>
       <type name="exponent" primitiveType="int8" presence="constant">0</type>
+    </composite>
+    <composite name="wideExponent">
+      <type name="mantissa" primitiveType="int64"/>
+      <type name="exponent" primitiveType="int32"/>
     </composite>
     <composite name="flaggedPrice">
       <type name="mantissa" primitiveType="int64"/>
@@ -78,6 +83,7 @@ const FIELDS: &str = r#"
     <field name="pxNull" id="2" type="PRICENULL"/>
     <field name="qty" id="3" type="QTY"/>
     <field name="flagged" id="4" type="flaggedPrice"/>
+    <field name="wide" id="20" type="wideExponent"/>
     <field name="floatPx" id="5" type="floatPrice"/>
     <field name="sent" id="6" type="UTCTimestampNanos"/>
     <field name="tod" id="7" type="UTCTime"/>
@@ -135,16 +141,19 @@ fn decimals_with_a_constant_or_a_wire_exponent() {
         meaning("pxNull"),
         Meaning::Decimal(decimal(0, Exponent::Member(1), true))
     );
-    // A null value makes the decimal optional as an optional presence does.
+    // A required mantissa with a nullValue reads as a value, as the
+    // reference reads it.
     assert_eq!(
         meaning("qty"),
-        Meaning::Decimal(decimal(0, Exponent::Constant(0), true))
+        Meaning::Decimal(decimal(0, Exponent::Constant(0), false))
     );
 }
 
 #[test]
 fn a_decimal_with_more_on_the_wire_and_a_float_price_stay_plain() {
     assert_eq!(meaning("flagged"), Meaning::Plain);
+    // An exponent on the wire is an int8, as the spec's decimals have it.
+    assert_eq!(meaning("wide"), Meaning::Plain);
     assert_eq!(meaning("floatPx"), Meaning::Plain);
     assert_eq!(meaning("count"), Meaning::Plain);
 }
@@ -162,7 +171,12 @@ fn time_composites_take_their_unit_constant_or_from_the_wire() {
     let t = time(&sent);
     assert_eq!(
         (t.time, t.unit, t.of_day, t.zone),
-        (Some(0), TimeUnitSource::Constant(9), false, None)
+        (
+            Some(0),
+            TimeUnitSource::Constant(TimeUnit::Nanos),
+            false,
+            None
+        )
     );
     let tod = meaning("tod");
     let t = time(&tod);
@@ -171,7 +185,7 @@ fn time_composites_take_their_unit_constant_or_from_the_wire() {
     let t = time(&zoned);
     assert_eq!(
         (t.unit, t.zone),
-        (TimeUnitSource::Constant(3), Some((2, 3)))
+        (TimeUnitSource::Constant(TimeUnit::Millis), Some((2, 3)))
     );
     // A unit code the spec does not define is no time unit.
     assert_eq!(meaning("bad"), Meaning::Plain);
@@ -183,7 +197,7 @@ fn integer_timestamps_by_semantic_type_with_their_unit_unstated_or_given() {
     assert_eq!(time(&transact).unit, TimeUnitSource::Unstated);
     assert_eq!(time(&transact).time, None);
     let ms = meaning("transactMs");
-    assert_eq!(time(&ms).unit, TimeUnitSource::Constant(3));
+    assert_eq!(time(&ms).unit, TimeUnitSource::Constant(TimeUnit::Millis));
     let opt = meaning("optTime");
     assert!(time(&opt).of_day && time(&opt).optional);
 }

@@ -23,6 +23,7 @@
 )]
 
 pub mod capture;
+pub mod dissector;
 pub mod framing;
 
 /// The run-time codec: the crate `sbe-otf`.

@@ -8,6 +8,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod columnar;
+
 use sbe_build::ir::Schema;
 use sbe_cli::capture::{self, Fail, Level, Origin, Term};
 use sbe_cli::framing::{FrameError, FrameReader};
@@ -36,6 +38,26 @@ static INCLUDES: std::sync::OnceLock<sbe_build::ir::IncludePolicy> = std::sync::
 
 fn include_policy() -> sbe_build::ir::IncludePolicy {
     INCLUDES.get().copied().unwrap_or_default()
+}
+
+/// How `sbe decode` writes values (`sbe_otf::semantic::Values`).
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ValuesArg {
+    /// FORMAT.md's JSON, byte for byte.
+    Wire,
+    /// Decimals as exact decimal strings ("123.45"), timestamps as RFC
+    /// 3339 UTC with nanoseconds, dates as "YYYY-MM-DD", MonthYears as
+    /// "YYYYMM", "YYYYMMDD" or "YYYYMMwN"; everything else as wire.
+    Semantic,
+}
+
+impl From<ValuesArg> for sbe_cli::otf::semantic::Values {
+    fn from(v: ValuesArg) -> Self {
+        match v {
+            ValuesArg::Wire => Self::Wire,
+            ValuesArg::Semantic => Self::Semantic,
+        }
+    }
 }
 
 /// A check that is on or off.
@@ -94,12 +116,19 @@ enum Command {
         /// capture whose schema id is known to be wrong; one --schema only).
         #[arg(long, value_enum, default_value = "on", value_name = "on|off")]
         schema_id_check: Switch,
+        /// How values are written: wire (FORMAT.md's JSON) or semantic (decimals,
+        /// timestamps, dates and MonthYears as text; `sbe encode` reads both).
+        #[arg(long, value_enum, default_value = "wire")]
+        values: ValuesArg,
         /// Captures: decode only the datagrams and segments that match (repeat: all must
         /// match): udp, tcp, port=N (or N,N,...), host=IP, IP:PORT, src=IP or src=IP:PORT, dst=... alike.
         #[arg(long = "filter", value_name = "TERM", value_parser = parse_filter)]
         filters: Vec<Term>,
-        /// The input file (SBE bytes, or a pcap/pcapng capture), or - for standard input.
-        input: String,
+        #[command(flatten)]
+        columnar: columnar::Args,
+        /// The input files (SBE bytes, or pcap/pcapng captures), or - for standard input.
+        #[arg(required = true)]
+        inputs: Vec<String>,
     },
     /// Encode JSON messages (as `decode` prints them) to bytes on standard output.
     #[command(after_help = "Examples:\n  \
@@ -149,6 +178,29 @@ enum Command {
         /// The schema to deploy.
         #[arg(long)]
         new: PathBuf,
+    },
+    /// Write a Wireshark Lua dissector of the schemas, for the framing.
+    #[command(after_help = DISSECTOR_HELP)]
+    Dissector {
+        /// The schema (XML); repeat it for several (chosen by the header's schemaId).
+        #[arg(long, required = true, value_name = "SCHEMA")]
+        schema: Vec<PathBuf>,
+        /// How messages are framed: raw, sofh, sofh-le, mdp3, or a custom form
+        /// (as for decode).
+        #[arg(long, default_value = "raw", value_parser = parse_framing)]
+        framing: Framing,
+        /// A UDP port of the feed (repeat it); a preference in Wireshark.
+        #[arg(long = "udp-port", value_name = "PORT")]
+        udp_ports: Vec<u16>,
+        /// A TCP port of the sessions (repeat it); a preference in Wireshark.
+        #[arg(long = "tcp-port", value_name = "PORT")]
+        tcp_ports: Vec<u16>,
+        /// The protocol's name: the filter prefix of every field.
+        #[arg(long, default_value = "sbe", value_name = "NAME")]
+        proto: String,
+        /// The file to write (standard output when not given).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Print an annotated hex dump: offset, bytes, field path and value of every field.
     #[command(after_help = "Examples:\n  \
@@ -243,20 +295,28 @@ fn main() -> ExitCode {
             templates,
             keep_going,
             schema_id_check,
+            values,
             filters,
-            input,
-        } => decode(
-            &schema,
-            &DecodeOptions {
+            columnar,
+            inputs,
+        } => {
+            let o = DecodeOptions {
                 framing,
                 skip,
                 templates,
                 keep_going,
                 schema_id_check: schema_id_check == Switch::On,
+                values: values.into(),
                 filters,
-            },
-            &input,
-        ),
+            };
+            if columnar.format == columnar::OutFormat::Jsonl {
+                inputs
+                    .iter()
+                    .try_fold(true, |ok, input| Ok(decode(&schema, &o, input)? && ok))
+            } else {
+                columnar::decode(&schema, &o, &columnar, &inputs)
+            }
+        }
         Command::Encode {
             schema,
             framing,
@@ -270,6 +330,23 @@ fn main() -> ExitCode {
             filters,
             input,
         } => inspect(&schema, framing, skip, &filters, &input),
+        Command::Dissector {
+            schema,
+            framing,
+            udp_ports,
+            tcp_ports,
+            proto,
+            output,
+        } => dissector(
+            &schema,
+            &sbe_cli::dissector::Options {
+                proto,
+                framing,
+                udp_ports,
+                tcp_ports,
+            },
+            output.as_deref(),
+        ),
         Command::Generate { schema, out } => generate(&schema, &out),
         Command::Compat { old, new } => compat(&old, &new),
     };
@@ -282,6 +359,63 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+const DISSECTOR_HELP: &str = "Examples, one per framing shape:
+  sbe dissector --schema mdp3.xml --framing mdp3 --udp-port 14310 --proto mdp3 -o mdp3.lua
+  sbe dissector --schema ilinkbinary.xml --framing sofh-le --tcp-port 9000 --proto ilink3 -o ilink3.lua
+  sbe dissector --schema fix.xml --framing sofh --tcp-port 9000 -o fix.lua
+  sbe dissector --schema venue.xml --framing len=u32be,counts=message --udp-port 5000 -o venue.lua
+  sbe dissector --schema a.xml --schema b.xml --framing raw --udp-port 5000 -o venue.lua
+  tshark -X lua_script:mdp3.lua -r capture.pcap -Y 'mdp3.securityID == 1234' -V
+
+UDP: each datagram is a packet of the framing. TCP (stream framings): frames are
+reassembled across segments, several per segment. Besides the ports (preferences)
+the dissector registers heuristically (a known schemaId and templateId) and under
+Decode As.
+
+Field names (filters): every item is <proto>.<path>, where the path of a block
+field, group or var data is its schema name, wherever it is (any message, group or
+schema: <proto>.<name> filters across messages); a composite member, set choice or
+group dimension member is <parent path>.<name>; a group's entries <group>.entry;
+the message header's members header.<name>; the message name <proto>.message;
+frame.length, frame.encodingType, packet.msgSeqNum, packet.sendingTime (MDP3) and
+packet.header (custom packet framings). When one path would carry two kinds of
+value (another Wireshark type, enum or set), the first in schema order (schemas in
+command-line order) keeps it and each other kind gets .<type name> appended (the
+schema's name of its type), then _<schema id> if that is taken too.
+
+Values: enums by name, sets one flag per choice, optional nulls as null, constants
+as generated items, char arrays as text, decimals as exact text (members beneath),
+timestamps as absolute times (UTC) with the raw count beside, dates as YYYY-MM-DD.
+Bad input (unknown template, truncated block, count or length larger than the bytes
+left, bad encoding type) becomes an expert item; dissection goes on with the next
+message.";
+
+fn dissector(
+    schemas: &[PathBuf],
+    options: &sbe_cli::dissector::Options,
+    output: Option<&Path>,
+) -> io::Result<bool> {
+    let mut loaded = Vec::new();
+    for path in schemas {
+        match load(path) {
+            Some(s) => loaded.push(s),
+            None => return Ok(false),
+        }
+    }
+    let lua = match sbe_cli::dissector::generate(&loaded, options) {
+        Ok(lua) => lua,
+        Err(e) => {
+            eprintln!("sbe dissector: {e}");
+            return Ok(false);
+        }
+    };
+    match output {
+        Some(path) => std::fs::write(path, lua)?,
+        None => io::stdout().lock().write_all(lua.as_bytes())?,
+    }
+    Ok(true)
 }
 
 /// Load a schema, printing its errors; `None` when it is unusable.
@@ -380,6 +514,7 @@ struct DecodeOptions {
     templates: Vec<u64>,
     keep_going: bool,
     schema_id_check: bool,
+    values: sbe_cli::otf::semantic::Values,
     filters: Vec<Term>,
 }
 
@@ -390,7 +525,12 @@ fn load_all(paths: &[PathBuf]) -> Option<Vec<Schema>> {
 }
 
 /// The schemas as one dispatcher (labels: the paths given).
-fn schemas<'s>(loaded: &'s [Schema], paths: &[PathBuf], id_check: bool) -> Option<Schemas<'s>> {
+fn schemas<'s>(
+    loaded: &'s [Schema],
+    paths: &[PathBuf],
+    id_check: bool,
+    values: sbe_cli::otf::semantic::Values,
+) -> Option<Schemas<'s>> {
     if !id_check && loaded.len() > 1 {
         eprintln!(
             "sbe: --schema-id-check off needs a single --schema: with several, each message's \
@@ -401,7 +541,9 @@ fn schemas<'s>(loaded: &'s [Schema], paths: &[PathBuf], id_check: bool) -> Optio
     let mut entries = Vec::new();
     for (schema, path) in loaded.iter().zip(paths) {
         entries.push(Entry {
-            codec: codec(schema)?.with_schema_id_check(id_check),
+            codec: codec(schema)?
+                .with_schema_id_check(id_check)
+                .with_values(values),
             label: path.to_string_lossy().into_owned(),
         });
     }
@@ -464,7 +606,7 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
     let Some(loaded) = load_all(paths) else {
         return Ok(false);
     };
-    let Some(schemas) = schemas(&loaded, paths, o.schema_id_check) else {
+    let Some(schemas) = schemas(&loaded, paths, o.schema_id_check, o.values) else {
         return Ok(false);
     };
     let (source, format) = sniffed(input)?;
@@ -710,25 +852,34 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
         } else if text.trim().is_empty() {
             break;
         }
-        let value: serde_json::Value = match serde_json::from_str(&text) {
-            Ok(v) => v,
-            Err(e) if e.is_eof() && n > 0 => continue,
-            Err(e) => {
-                ok = false;
-                eprintln!(
-                    "sbe encode: {input}:{}: invalid JSON: {e}",
-                    start_line + e.line().saturating_sub(1)
-                );
-                text.clear();
-                if keep_going && n > 0 {
-                    continue;
-                }
-                break;
+        msg.clear();
+        // The plan reads the form `sbe decode` writes; any other text, and
+        // every problem, is parsed and told by `encode_value`.
+        let encoded = match codec.encode_text(&text, &mut msg) {
+            Some(n) => Ok(n),
+            None => {
+                let value: serde_json::Value = match serde_json::from_str(&text) {
+                    Ok(v) => v,
+                    Err(e) if e.is_eof() && n > 0 => continue,
+                    Err(e) => {
+                        ok = false;
+                        eprintln!(
+                            "sbe encode: {input}:{}: invalid JSON: {e}",
+                            start_line + e.line().saturating_sub(1)
+                        );
+                        text.clear();
+                        if keep_going && n > 0 {
+                            continue;
+                        }
+                        break;
+                    }
+                };
+                msg.clear();
+                codec.encode_value(&value, &mut msg)
             }
         };
         text.clear();
-        msg.clear();
-        match codec.encode_value(&value, &mut msg) {
+        match encoded {
             Ok(_) => {
                 if let Err(e) =
                     sbe_cli::framing::frame_message(&framing, &mut msg, schema.byte_order)
@@ -792,7 +943,7 @@ fn inspect(
     let Some(loaded) = load_all(paths) else {
         return Ok(false);
     };
-    let Some(schemas) = schemas(&loaded, paths, true) else {
+    let Some(schemas) = schemas(&loaded, paths, true, Default::default()) else {
         return Ok(false);
     };
     let (source, format) = sniffed(input)?;

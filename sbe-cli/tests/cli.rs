@@ -231,6 +231,34 @@ fn layout_meanings_name_each_fields_kind() {
     assert!(without["messages"][0]["fields"][0].get("meaning").is_none());
 }
 
+/// `--values semantic` writes prices and times as text, and `sbe encode`
+/// reads that text back to the same bytes.
+#[test]
+fn decode_values_semantic_writes_text_that_encode_reads_back() {
+    let schema = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/market-data.xml");
+    let wire = r#"{"message":"MarketDataIncrementalRefreshTrades","body":{"TransactTime":1704164645123456789,"EventTimeDelta":1,"MatchEventIndicator":"END_EVENT","MdIncGrp":[{"TradeId":7,"SecurityId":42,"MdEntryPx":{"mantissa":1234500000},"MdEntrySize":{"mantissa":10},"NumberOfOrders":1,"MdUpdateAction":"NEW","RptSeq":1,"AggressorSide":"BUY"}]}}"#;
+    let (code, bytes, err) = common::sbe(&["encode", "--schema", schema, "-"], wire.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = common::sbe(
+        &["decode", "--schema", schema, "--values", "semantic", "-"],
+        &bytes,
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_slice(&out).expect("JSON");
+    assert_eq!(v["body"]["TransactTime"], "2024-01-02T03:04:05.123456789Z");
+    assert_eq!(v["body"]["MdIncGrp"][0]["MdEntryPx"], "123.45");
+    assert_eq!(v["body"]["MdIncGrp"][0]["MdEntrySize"], "10");
+    assert_eq!(v["body"]["MdIncGrp"][0]["TradeId"], 7);
+    let (code, again, err) = common::sbe(&["encode", "--schema", schema, "-"], &out);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(again, bytes);
+    // A price with more digits than the exponent holds is refused, by path.
+    let text = String::from_utf8_lossy(&out).replace("\"123.45\"", "\"123.456789012\"");
+    let (code, _, err) = common::sbe(&["encode", "--schema", schema, "-"], text.as_bytes());
+    assert_ne!(code, 0);
+    assert!(err.contains("MdEntryPx"), "{err}");
+}
+
 #[test]
 fn validate_reports_errors_with_positions() {
     let dir = common::scratch("validate");

@@ -5,16 +5,18 @@
 //! problem is a [`DecodeError`] with the byte offset and what was wrong.
 
 use sbe_build::ir::{
-    Block, ByteOrder, ConstValue, Data, Encoded, EnumType, Field, Group, Message, Presence,
-    Primitive, Scalar, SetType, Type, TypeKind,
+    Block, ByteOrder, ConstValue, Data, Encoded, EnumType, Field, Group, Meaning, Message,
+    Presence, Primitive, Scalar, SetType, Type, TypeKind,
 };
 
 use sbe_rt::null::NullValue;
 use std::fmt::Write as _;
 
 use crate::json::{JsonWriter, Sink};
+use crate::semantic::{self, Values};
 use crate::{int_null, is_utf8, slot_offset, Codec, Header};
 use sbe_rt::wire::Uint;
+use sbe_rt::TimeUnit;
 
 /// Why a message could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -154,6 +156,13 @@ impl<'s> Codec<'s> {
         out: &mut Vec<u8>,
     ) -> Result<Decoded<'s>, DecodeError> {
         let mark = out.len();
+        // The plan writes the wire form; semantic text is the walk's.
+        if self.values == Values::Wire {
+            if let Some(d) = self.planned::<true>(buf, schema_label, out) {
+                return Ok(d);
+            }
+        }
+        out.truncate(mark);
         let r = self.walk(buf, base, schema_label, &mut JsonWriter::new(out));
         if r.is_err() {
             out.truncate(mark);
@@ -171,6 +180,54 @@ impl<'s> Codec<'s> {
         let d = self.decode_json(buf, 0, schema_label, &mut out)?;
         let v = serde_json::from_slice(&out).unwrap_or(serde_json::Value::Null);
         Ok((v, d))
+    }
+
+    /// The message decoded by its plan (`crate::plan`): its JSON appended
+    /// to `out` when `JSON`; `None` when the plan does not hold for it or
+    /// finds a problem, which the walk then reports.
+    pub(crate) fn planned<const JSON: bool>(
+        &self,
+        buf: &[u8],
+        schema_label: Option<&str>,
+        out: &mut Vec<u8>,
+    ) -> Option<Decoded<'s>> {
+        let hbytes = buf.get(..self.header_len)?;
+        let header = self.read_header(hbytes)?;
+        if let (true, Some(_), Some(actual)) = (
+            self.schema_id_check,
+            self.header.schema_id.and_then(Uint::offset),
+            header.schema_id,
+        ) {
+            sbe_rt::__private::codec::check_schema_id(actual, u64::from(self.schema.id)).ok()?;
+        }
+        let i = self.message_index(header.template_id)?;
+        let message = self.schema.messages.get(i)?;
+        let plan = self.plan(i)?;
+        if header.version < plan.since() {
+            return None;
+        }
+        if JSON {
+            out.push(b'{');
+            if let Some(label) = schema_label {
+                let (cached, text) = self.label.get_or_init(|| {
+                    let mut text = Vec::new();
+                    crate::plan::schema_label(&mut text, label);
+                    (label.to_string(), text)
+                });
+                if cached == label {
+                    out.extend_from_slice(text);
+                } else {
+                    crate::plan::schema_label(out, label);
+                }
+            }
+        }
+        let block_len = usize::try_from(header.block_length).unwrap_or(usize::MAX);
+        let len = plan.run::<JSON>(buf, hbytes, block_len, out)?;
+        Some(Decoded {
+            len,
+            header,
+            message,
+        })
     }
 
     pub(crate) fn walk<S: Sink>(
@@ -213,6 +270,8 @@ impl<'s> Codec<'s> {
             version: header.version,
             sink,
             path: String::new(),
+            values: self.values,
+            unstated: self.timestamp_unit,
         };
         w.sink.begin_object();
         if let Some(label) = schema_label {
@@ -241,6 +300,51 @@ impl<'s> Codec<'s> {
     }
 }
 
+/// The JSON the walk writes for a value of `ty` held in `bytes` (its
+/// field's optional presence `optional`), read at the newest version:
+/// what the plan (`crate::plan`) renders ahead of time for values it
+/// does not read at run time (constants, tables of one-byte values).
+pub(crate) fn render_value(order: ByteOrder, ty: &Type, bytes: &[u8], optional: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut w = Walker {
+            order,
+            buf: bytes,
+            base: 0,
+            version: u32::MAX,
+            sink: &mut JsonWriter::new(&mut out),
+            path: String::new(),
+            // The plan renders the wire form.
+            values: Values::Wire,
+            unstated: TimeUnit::Nanos,
+        };
+        // A leaf value never fails (only blocks, groups and data do).
+        let _ = w.value(ty, bytes, 0, optional);
+    }
+    out
+}
+
+/// The JSON the walk writes for a constant field of type `ty` whose
+/// field gives `value`.
+pub(crate) fn render_constant(ty: &Type, value: Option<&ConstValue>) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut w = Walker {
+            order: ByteOrder::Little,
+            buf: &[],
+            base: 0,
+            version: u32::MAX,
+            sink: &mut JsonWriter::new(&mut out),
+            path: String::new(),
+            // The plan renders the wire form.
+            values: Values::Wire,
+            unstated: TimeUnit::Nanos,
+        };
+        w.constant(ty, value);
+    }
+    out
+}
+
 fn truncated(base: u64, at: usize, what: &str, need: usize, have: usize) -> DecodeError {
     DecodeError {
         offset: base + at as u64,
@@ -261,6 +365,10 @@ struct Walker<'b, 'k, S> {
     sink: &'k mut S,
     /// Path of what is being read (for errors), e.g. `Car.fuelFigures[2]`.
     path: String,
+    /// How values are written, and the unit of a timestamp whose schema
+    /// states none.
+    values: Values,
+    unstated: TimeUnit,
 }
 
 impl<'b, S: Sink> Walker<'b, '_, S> {
@@ -349,9 +457,37 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
                     need: None,
                 });
             };
-            self.value(&f.ty, bytes, at + off, f.presence == Presence::Optional)?;
+            let optional = f.presence == Presence::Optional;
+            if !self.semantic(&f.meaning, &f.ty, bytes, at + off, optional) {
+                self.value(&f.ty, bytes, at + off, optional)?;
+            }
         }
         Ok(())
+    }
+
+    /// In semantic mode, writes a typed value as its text (or null) and
+    /// says so; `false` where the value keeps its wire form.
+    fn semantic(
+        &mut self,
+        meaning: &Meaning,
+        ty: &Type,
+        bytes: &[u8],
+        at: usize,
+        optional: bool,
+    ) -> bool {
+        if self.values != Values::Semantic {
+            return false;
+        }
+        let Some(text) = semantic::render(meaning, ty, bytes, self.order, optional, self.unstated)
+        else {
+            return false;
+        };
+        self.sink.span(at, bytes.len());
+        match text {
+            Some(t) => self.sink.str(&t),
+            None => self.sink.null(),
+        }
+        true
     }
 
     /// A value of type `ty` held in `bytes` (exactly its encoded length).
@@ -389,7 +525,9 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
                     self.sink.null();
                     continue;
                 }
-                self.value(&m.ty, mb, at + off, false)?;
+                if !self.semantic(&m.ty.meaning, &m.ty, mb, at + off, false) {
+                    self.value(&m.ty, mb, at + off, false)?;
+                }
             }
         }
         self.sink.end_object();

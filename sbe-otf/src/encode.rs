@@ -102,6 +102,41 @@ fn kind_of(v: &Value) -> &'static str {
 }
 
 impl Codec<'_> {
+    /// Encode one message given as JSON text in the form `sbe decode`
+    /// writes (every key in schema order, strings without escapes, enums
+    /// and choices by name), by its template's plan, and append its bytes
+    /// to `out`. `None` when the text is not in that form or is not a
+    /// message that encodes, and nothing is appended: then parse the text
+    /// and call [`encode_value`](Self::encode_value), which gives the
+    /// verdict. Whatever this appends, `encode_value` appends too.
+    ///
+    /// ```
+    /// let schema = sbe_build::ir::load("../sbe-cli/benches/market-data.xml").unwrap();
+    /// let codec = sbe_otf::Codec::new(&schema).unwrap();
+    /// let text = r#"{"message":"BookUpdate","header":{"blockLength":9,"templateId":1,"schemaId":7,"version":0},"body":{"transactTime":1700000000000000000,"flags":["EndOfEvent"],"entries":[{"price":{"mantissa":4516893500000,"exponent":-9},"size":null,"securityId":1026,"rptSeq":0,"level":8,"action":"New","entryType":"Trade"}]}}"#;
+    /// let (mut fast, mut slow) = (Vec::new(), Vec::new());
+    /// assert_eq!(codec.encode_text(text, &mut fast), Some(fast.len()));
+    /// let value: serde_json::Value = serde_json::from_str(text).unwrap();
+    /// codec.encode_value(&value, &mut slow).unwrap();
+    /// assert_eq!(fast, slow);
+    /// // Keys in another order: not the plan's form, left to `encode_value`.
+    /// let swapped = text.replace(r#""level":8,"action":"New""#, r#""action":"New","level":8"#);
+    /// assert_eq!(codec.encode_text(&swapped, &mut Vec::new()), None);
+    /// ```
+    pub fn encode_text(&self, text: &str, out: &mut Vec<u8>) -> Option<usize> {
+        let mark = out.len();
+        let mut j = crate::plan::JsonText::new(text);
+        let r = j
+            .message_name()
+            .and_then(|name| self.message_index_by_name(name))
+            .and_then(|i| self.plan(i))
+            .and_then(|plan| plan.encode(&mut j, out));
+        if r.is_none() {
+            out.truncate(mark);
+        }
+        r
+    }
+
     /// Encode one message given as FORMAT.md JSON (the `header` may be
     /// left out; `schema` is ignored) and append its bytes to `out`. On
     /// error nothing is appended.
@@ -110,6 +145,7 @@ impl Codec<'_> {
             order: self.order,
             path: String::from("$"),
             version: 0,
+            unstated: self.timestamp_unit,
         };
         let obj = e.object(v)?;
         for k in obj.keys() {
@@ -256,6 +292,9 @@ struct Enc {
     order: ByteOrder,
     path: String,
     version: u32,
+    /// The unit of a timestamp whose schema states none, for timestamps
+    /// given as text.
+    unstated: sbe_rt::TimeUnit,
 }
 
 impl Enc {
@@ -419,7 +458,8 @@ impl Enc {
                             "field lies outside its block".to_string(),
                         )));
                     };
-                    self.value(&f.ty, v, slot, 0, optional)?;
+                    let wire = self.wire_form(&f.meaning, &f.ty, v)?;
+                    self.value(&f.ty, wire.as_ref().unwrap_or(v), slot, 0, optional)?;
                 }
                 None if optional => {
                     let at = start + f.offset as usize;
@@ -433,6 +473,26 @@ impl Enc {
             self.pop(1);
         }
         Ok(())
+    }
+
+    /// The wire form of `v` where it is the semantic text of a typed value
+    /// (`sbe decode --values semantic`'s), `None` where `v` is to be read
+    /// as it is.
+    fn wire_form(
+        &self,
+        meaning: &sbe_build::ir::Meaning,
+        ty: &Type,
+        v: &Value,
+    ) -> Result<Option<Value>, EncodeError> {
+        let text = match v {
+            Value::String(text) => text,
+            Value::Null => return Ok(crate::semantic::null_wire(meaning, ty)),
+            _ => return Ok(None),
+        };
+        match crate::semantic::to_wire(meaning, ty, text, self.unstated) {
+            None => Ok(None),
+            Some(wire) => wire.map(Some).map_err(|kind| self.err(kind)),
+        }
     }
 
     /// Write `v` as a value of `ty` into `buf` at `at`.
@@ -478,7 +538,11 @@ impl Enc {
                         _ => false,
                     };
                     match o.get(&m.ty.name) {
-                        Some(mv) => self.value(&m.ty, mv, buf, at + m.offset as usize, false)?,
+                        Some(mv) => {
+                            let wire = self.wire_form(&m.ty.meaning, &m.ty, mv)?;
+                            let mv = wire.as_ref().unwrap_or(mv);
+                            self.value(&m.ty, mv, buf, at + m.offset as usize, false)?
+                        }
                         None if member_optional => {
                             self.value(&m.ty, &Value::Null, buf, at + m.offset as usize, true)?
                         }

@@ -11,6 +11,15 @@
 //! a message ends, [`inspect`] annotates its bytes, and [`multi`] picks the
 //! schema of each message among several.
 //!
+//! Each template is compiled, the first time a message of it is coded,
+//! into a plan: per block a flat list of steps, each the JSON text up to
+//! the next value (keys, commas, braces and constants, escaped once) and
+//! one read of the wire at the slot the IR gives, with its null value.
+//! Decoding, sizing and encoding text in the form `sbe decode` writes
+//! ([`Codec::encode_text`]) run the plan; a message older than some part of
+//! its template, a problem, and any other form of JSON go the general way,
+//! the walk over the IR, which gives the same result and the verdict.
+//!
 //! ```no_run
 //! let schema = sbe_build::ir::load("schemas/car.xml").unwrap();
 //! let codec = sbe_otf::Codec::new(&schema).unwrap();
@@ -37,9 +46,12 @@ pub mod inspect;
 #[doc(hidden)] // The JSON writer's pieces the `sbe` command's capture metadata reuses.
 pub mod json;
 pub mod multi;
+mod plan;
+pub mod semantic;
 pub mod size;
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use sbe_build::ir::{ByteOrder, Header as HeaderSlots, Message, Scalar, Schema};
 use sbe_rt::wire::Uint;
@@ -97,8 +109,16 @@ pub struct Codec<'s> {
     pub(crate) header_len: usize,
     pub(crate) header: HeaderSlots,
     pub(crate) schema_id_check: bool,
-    by_id: HashMap<u64, usize>,
+    pub(crate) values: semantic::Values,
+    pub(crate) timestamp_unit: sbe_rt::TimeUnit,
+    /// `(template id, message index)`, sorted by id (the first message of
+    /// an id that is there twice).
+    by_id: Vec<(u64, usize)>,
     by_name: HashMap<&'s str, usize>,
+    /// Each message's plan (`plan`), built the first time one is coded.
+    plans: Vec<OnceLock<Option<plan::MessagePlan>>>,
+    /// The first schema label decoded with, and its `"schema":` text.
+    label: OnceLock<(String, Vec<u8>)>,
 }
 
 impl<'s> Codec<'s> {
@@ -115,12 +135,15 @@ impl<'s> Codec<'s> {
                 header: header.name.clone(),
             });
         }
-        let mut by_id = HashMap::new();
+        let mut by_id: Vec<(u64, usize)> = Vec::new();
         let mut by_name = HashMap::new();
         for (i, m) in schema.messages.iter().enumerate() {
-            by_id.entry(u64::from(m.id)).or_insert(i);
+            by_id.push((u64::from(m.id), i));
             by_name.entry(m.name.as_str()).or_insert(i);
         }
+        // A stable sort: the first message of an id comes first, and stays.
+        by_id.sort_by_key(|&(id, _)| id);
+        by_id.dedup_by_key(|&mut (id, _)| id);
         Ok(Codec {
             schema,
             order: schema.byte_order,
@@ -129,7 +152,28 @@ impl<'s> Codec<'s> {
             by_id,
             by_name,
             schema_id_check: true,
+            values: semantic::Values::Wire,
+            timestamp_unit: sbe_rt::TimeUnit::Nanos,
+            plans: schema.messages.iter().map(|_| OnceLock::new()).collect(),
+            label: OnceLock::new(),
         })
+    }
+
+    /// How decoding writes values: FORMAT.md's wire form (the default) or
+    /// [`semantic::Values::Semantic`] text for decimals, timestamps, dates
+    /// and MonthYears. Encoding reads both forms whatever this says.
+    pub fn with_values(mut self, values: semantic::Values) -> Self {
+        self.values = values;
+        self
+    }
+
+    /// The unit of an integer timestamp whose schema states none, for
+    /// [`semantic::Values::Semantic`] and for reading timestamps as text
+    /// (default: nanoseconds, as the generated code's
+    /// `Config::timestamp_unit`).
+    pub fn with_timestamp_unit(mut self, unit: sbe_rt::TimeUnit) -> Self {
+        self.timestamp_unit = unit;
+        self
     }
 
     /// Whether a message whose header names another schema id is refused
@@ -153,9 +197,28 @@ impl<'s> Codec<'s> {
 
     /// The message with template id `id`.
     pub fn message_by_id(&self, id: u64) -> Option<&'s Message> {
-        self.by_id
-            .get(&id)
-            .and_then(|&i| self.schema.messages.get(i))
+        self.message_index(id)
+            .and_then(|i| self.schema.messages.get(i))
+    }
+
+    /// The index in the schema of the message with template id `id`.
+    pub(crate) fn message_index(&self, id: u64) -> Option<usize> {
+        let i = self.by_id.binary_search_by_key(&id, |&(id, _)| id).ok()?;
+        self.by_id.get(i).map(|&(_, m)| m)
+    }
+
+    /// The index in the schema of the message named `name`.
+    pub(crate) fn message_index_by_name(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The plan of message `i` of the schema (built on first use).
+    pub(crate) fn plan(&self, i: usize) -> Option<&plan::MessagePlan> {
+        let message = self.schema.messages.get(i)?;
+        self.plans
+            .get(i)?
+            .get_or_init(|| plan::compile(self, message))
+            .as_ref()
     }
 
     /// The message named `name`.

@@ -1632,12 +1632,11 @@ mod tests {
     }
 
     fn mdp3_datagram(seq: u32, messages: &[Vec<u8>]) -> Vec<u8> {
-        let mut d = Vec::new();
-        Mdp3PacketHeader {
+        let header = Mdp3PacketHeader {
             msg_seq_num: seq,
             sending_time: 0x0102_0304_0506_0708,
-        }
-        .write_to(&mut d);
+        };
+        let mut d = header.to_bytes().to_vec();
         for m in messages {
             d.extend(framed(&FrameFormat::MDP3_MESSAGE, m, 0));
         }

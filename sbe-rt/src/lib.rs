@@ -41,6 +41,10 @@
 //! * `FrameCodec` (feature `tokio`): a tokio-util `Decoder`/`Encoder` of
 //!   any stream framing, yielding `Bytes` messages; `tokio_util` is
 //!   re-exported as `sbe_rt::tokio_util`;
+//! * [`value`]: what fields mean, as values ([`Decimal`], [`Timestamp`]
+//!   and its [`TimeUnit`], [`Date`], [`MonthYear`]) with exact text forms
+//!   and checked conversions to and from wire integers (and, by feature,
+//!   `rust_decimal`, `chrono` and `time`);
 //! * [`include_schema!`]: includes the code `sbe-build` generated for a
 //!   schema.
 //!
@@ -97,11 +101,13 @@
 //! `#[doc(hidden)]`: it is not public API.
 //!
 //! The crate is `no_std` and has no `unsafe` code. Features: `std`
-//! (default; implies `alloc`), `alloc` (the JSON writer and the owned
-//! messages generated code has by default), `serde` (the serde impls of
-//! owned messages generated with `Config::serde(true)`; brings serde,
-//! re-exported for them; implies `alloc`), `bytes` (the framer), `tokio`
-//! (the codec; implies `std` and `bytes`).
+//! (default; implies `alloc`; also `SystemTime` conversions of
+//! [`Timestamp`]), `alloc` (the JSON writer and the owned messages
+//! generated code has by default), `serde` (the serde impls of owned
+//! messages generated with `Config::serde(true)`; brings serde, re-exported
+//! for them; implies `alloc`), `bytes` (the framer), `tokio` (the codec;
+//! implies `std` and `bytes`), and `rust_decimal`, `chrono`, `time`
+//! (conversions of the [`value`] types to and from those crates').
 //!
 //! # Example
 //!
@@ -158,6 +164,7 @@ pub mod framing;
 pub mod group;
 pub mod null;
 pub mod text;
+pub mod value;
 pub mod visit;
 pub mod wire;
 
@@ -180,6 +187,7 @@ pub use error::{Error, Result};
 pub use float::{JavaDouble, JavaFloat};
 pub use framing::Framing;
 pub use null::non_null;
+pub use value::{Date, Decimal, MonthYear, ParseError, RangeError, TimeUnit, Timestamp};
 pub use wire::*;
 
 #[cfg(feature = "alloc")]

@@ -146,7 +146,7 @@ pub(super) fn reads_null_when_absent(view: &FieldView) -> bool {
 }
 
 /// The accessors of a block decoder's fields.
-pub(super) fn field_accessors(fields: &[FieldView]) -> TokenStream {
+pub(super) fn field_accessors(fields: &[FieldView], unstated: sbe_rt::TimeUnit) -> TokenStream {
     let mut out = TokenStream::new();
     for view in fields {
         let f = view.field;
@@ -198,6 +198,12 @@ pub(super) fn field_accessors(fields: &[FieldView]) -> TokenStream {
         } else {
             accessor(quote!(#doc #dep), name, ret, read)
         });
+        if let Some(value_name) = &view.names.value {
+            let option = view.gated || view.val.is_option();
+            out.extend(super::typed::field_getter(
+                &f.meaning, &view.val, value_name, name, option, unstated,
+            ));
+        }
         if let (Some(text_name), Val::Char { len, optional, .. }) = (&view.names.text, &view.val) {
             let text_doc = format!(" `{}` up to its first NUL, as UTF-8 text.", f.name);
             let from_accessor = !(view.gated || *optional);

@@ -71,6 +71,9 @@ pub struct Accessor {
     pub name: String,
     /// The `_str` accessor of a char array or text var data.
     pub text: Option<String>,
+    /// The `_value` accessor (and setter) of an integer timestamp or date
+    /// field, its typed value.
+    pub value: Option<String>,
 }
 
 /// A group: its accessor (the group starter on an encoder) and its types.
@@ -130,6 +133,7 @@ pub fn names(schema: &Schema) -> Api {
                     .map(|m| Accessor {
                         name: m.name.to_string(),
                         text: m.text_name.map(|t| t.to_string()),
+                        value: None,
                     })
                     .collect(),
                 _ => Vec::new(),
@@ -156,6 +160,7 @@ fn block_names(ctx: &mut Ctx, b: &NamedBlock, stem: &str) -> BlockNames {
     let accessor = |a: &blocks::Accessor| Accessor {
         name: a.name.to_string(),
         text: a.text.as_ref().map(ToString::to_string),
+        value: a.value.as_ref().map(ToString::to_string),
     };
     let mut groups = Vec::new();
     for (g, name) in b.groups.iter().zip(&b.names.groups) {

@@ -116,11 +116,13 @@ pub(super) struct BlockNames {
     pub data: Vec<Accessor>,
 }
 
-/// The name of a field's or var data's accessor (and setter), and of its
-/// `_str` twin where the bytes are text.
+/// The name of a field's or var data's accessor (and setter), of its
+/// `_str` twin where the bytes are text, and of its `_value` twin where an
+/// integer is a timestamp or date.
 pub(super) struct Accessor {
     pub name: Ident,
     pub text: Option<Ident>,
+    pub value: Option<Ident>,
 }
 
 impl std::ops::Deref for NamedBlock<'_> {
@@ -232,7 +234,9 @@ fn block_names(b: &NamedBlock) -> BlockNames {
                 _ => false,
             };
             let text = is_char_array.then(|| names::ident(&scope.claim(&format!("{base}_str"))));
-            Accessor { name, text }
+            let value = super::typed::field_has_value(f)
+                .then(|| names::ident(&scope.claim(&format!("{base}_value"))));
+            Accessor { name, text, value }
         })
         .collect();
     let groups = b
@@ -250,7 +254,11 @@ fn block_names(b: &NamedBlock) -> BlockNames {
                 .character_encoding
                 .is_some()
                 .then(|| names::ident(&scope.claim(&format!("{base}_str"))));
-            Accessor { name, text }
+            Accessor {
+                name,
+                text,
+                value: None,
+            }
         })
         .collect();
     BlockNames {

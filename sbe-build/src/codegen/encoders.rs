@@ -8,6 +8,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::blocks::{Accessor, GroupIdents, NamedBlock};
+use super::typed;
 use super::values::{plus, typed_lit, uint_put, Val};
 use super::{deprecated, docs, Ctx};
 use crate::ir::{Group, Message};
@@ -339,7 +340,7 @@ fn encoder_items(ctx: &Ctx, b: &NamedBlock, groups: &[GroupIdents], tail: Tail) 
 /// A setter per field on the wire (constants have none).
 fn field_setters(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
     let mut out = TokenStream::new();
-    for (f, Accessor { name, .. }) in b.fields.iter().zip(&b.names.fields) {
+    for (f, Accessor { name, value, .. }) in b.fields.iter().zip(&b.names.fields) {
         let val = Val::of(ctx, &f.type_name, &f.ty, f.presence, f.const_value.as_ref());
         // The description is on the decoder's accessor (linked from the
         // encoder's own doc): written twice it was a tenth of a venue's file.
@@ -350,6 +351,10 @@ fn field_setters(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
         let dep = deprecated(f.deprecated);
         if let Some(setter) = val.setter(ctx, name, f.offset as usize, &quote!(#doc #dep)) {
             out.extend(setter);
+        }
+        if let Some(value) = value {
+            let unstated = ctx.opts.timestamp_unit;
+            out.extend(typed::field_setter(&f.meaning, &val, value, name, unstated));
         }
     }
     out

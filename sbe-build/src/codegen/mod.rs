@@ -99,6 +99,7 @@ mod owned_serde;
 mod printing;
 mod sections;
 mod setters;
+mod typed;
 mod types;
 mod values;
 
@@ -127,6 +128,9 @@ pub struct Options {
     /// Extra attributes for generated enums and sets: (schema type name or
     /// `.` for all, attribute text such as `#[derive(serde::Serialize)]`).
     pub type_attributes: Vec<(String, String)>,
+    /// The unit of an integer timestamp whose schema states none
+    /// ([`crate::ir::TimeUnitSource::Unstated`]).
+    pub timestamp_unit: sbe_rt::TimeUnit,
 }
 
 impl Default for Options {
@@ -137,6 +141,7 @@ impl Default for Options {
             owned: true,
             serde: false,
             type_attributes: Vec::new(),
+            timestamp_unit: sbe_rt::TimeUnit::Nanos,
         }
     }
 }

@@ -6,6 +6,7 @@ use quote::{format_ident, quote};
 use super::accessors::{self, MemberView};
 use super::json_debug;
 use super::names::{self, Scope};
+use super::typed;
 use super::values::{int_lit, rust_prim, Val};
 use super::{deprecated, docs, Ctx, TypeEntry};
 use crate::ir::{Composite, EnumType, Member, Presence, SetType, TypeKind};
@@ -307,7 +308,15 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
     let len = crate::ir::encoded_length(e.ty).unwrap_or(0) as usize;
     let members = members(ctx, c);
     let decoder = composite_decoder(ctx, e, &dec, len, &members);
-    let setters = composite_setters(ctx, &members);
+    let mut setters = composite_setters(ctx, &members);
+    let value = typed::composite_value_name(&members);
+    let unstated = ctx.opts.timestamp_unit;
+    setters.extend(typed::composite_setter(
+        &e.ty.meaning,
+        &members,
+        &value,
+        unstated,
+    ));
     let enc_doc = format!(
         " Writes composite `{}` ({len} bytes). The members' descriptions are on [`{dec}`].",
         e.key
@@ -373,7 +382,15 @@ fn composite_decoder(
         format!("Composite `{}` ({len} bytes).", e.key),
     );
     let dep = deprecated(e.ty.deprecated);
-    let getters = accessors::member_accessors(ctx, members);
+    let mut getters = accessors::member_accessors(ctx, members);
+    let value = typed::composite_value_name(members);
+    let unstated = ctx.opts.timestamp_unit;
+    getters.extend(typed::composite_getter(
+        &e.ty.meaning,
+        members,
+        &value,
+        unstated,
+    ));
     let null = null_const(ctx, e, len);
     let visit_impls = json_debug::visit_and_debug(ctx, dec, &json_debug::member_fields(members));
     quote! {

@@ -8,7 +8,7 @@
 //!
 //! | kind | what the schema holds |
 //! |---|---|
-//! | [`Meaning::Decimal`] | a composite of `mantissa` and `exponent` (integers of any width; the exponent constant or on the wire) |
+//! | [`Meaning::Decimal`] | a composite of `mantissa` (an integer of any width) and `exponent` (a constant, or an `int8` on the wire) |
 //! | [`Meaning::Timestamp`] | the spec's time composite (`time` + `unit`, with `timezoneHour`/`timezoneMinute` for `TZTimestamp`), or an integer whose `semanticType` is `UTCTimestamp`, `UTCTimeOnly`, `TZTimestamp` or `TZTimeOnly` |
 //! | [`Meaning::Date`] | an integer whose `semanticType` is `LocalMktDate` or `UTCDateOnly`: days since the Unix epoch |
 //! | [`Meaning::MonthYear`] | the `MonthYear` composite (`year`, `month`, and optionally `day`, `week`) |
@@ -79,8 +79,9 @@ impl Meaning {
         }
     }
 
-    /// Whether the value can be null (absent) on the wire: the mantissa,
-    /// the time or the date has a null value. `false` for the kinds that
+    /// Whether the value can be null on the wire: the mantissa, the time
+    /// or the date is optional (a required value with a `nullValue`
+    /// attribute is read as a value, as the reference reads it). `false` for the kinds that
     /// carry no such fact (plain and text values follow their type's
     /// presence).
     #[must_use]
@@ -102,8 +103,7 @@ pub struct DecimalParts {
     pub mantissa: usize,
     /// The exponent: a constant, or the `exponent` member on the wire.
     pub exponent: Exponent,
-    /// The mantissa is optional or has a null value: a null mantissa is
-    /// no value at all.
+    /// The mantissa is optional: a null mantissa is no value at all.
     pub optional: bool,
 }
 
@@ -111,7 +111,7 @@ pub struct DecimalParts {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exponent {
     /// Fixed by the schema (a constant `exponent` member).
-    Constant(i32),
+    Constant(i8),
     /// Read from the wire: the `exponent` member's index.
     Member(usize),
 }
@@ -131,18 +131,18 @@ pub struct TimeParts {
     /// `TZTimestamp` / `TZTimeOnly`: the `timezoneHour` and
     /// `timezoneMinute` members' indices.
     pub zone: Option<(usize, usize)>,
-    /// The time count is optional or has a null value.
+    /// The time count is optional.
     pub optional: bool,
 }
 
 /// Where the unit of a time count comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeUnitSource {
-    /// Fixed by the schema: the spec's unit code, the count of decimal
-    /// digits after the second (0 s, 3 ms, 6 µs, 9 ns).
-    Constant(u8),
-    /// Read from the wire: the `unit` member's index (holding a code as
-    /// above).
+    /// Fixed by the schema (a constant `unit` member, or a field's
+    /// `timeUnit`).
+    Constant(sbe_rt::TimeUnit),
+    /// Read from the wire: the `unit` member's index (holding the spec's
+    /// code, [`sbe_rt::TimeUnit::from_code`]).
     Member(usize),
     /// The schema does not say (an integer field with a time
     /// `semanticType` and no `timeUnit`): the backend's configured unit
@@ -155,7 +155,7 @@ pub enum TimeUnitSource {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct DateParts {
-    /// The value is optional or has a null value.
+    /// The value is optional.
     pub optional: bool,
 }
 

@@ -3,6 +3,7 @@
 //! `exponent`, `time`, `unit`, `year`, ...) for what they say.
 
 use crate::ir::*;
+use sbe_rt::TimeUnit;
 
 /// What a `semanticType` says about an integer's or a composite's values.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -39,7 +40,7 @@ pub(super) fn of_type(semantic_type: Option<&str>, kind: &TypeKind) -> Meaning {
 /// optional field making a scalar optional.
 pub(super) fn of_field(
     semantic_type: Option<&str>,
-    time_unit: Option<u8>,
+    time_unit: Option<TimeUnit>,
     presence: Presence,
     ty: &Type,
 ) -> Meaning {
@@ -66,13 +67,13 @@ pub(super) fn of_data(character_encoding: Option<&str>) -> Meaning {
     }
 }
 
-/// The unit code of a `timeUnit` attribute's name.
-pub(super) fn time_unit_code(name: &str) -> Option<u8> {
+/// The unit a `timeUnit` attribute names.
+pub(super) fn time_unit_named(name: &str) -> Option<TimeUnit> {
     match name {
-        "second" => Some(0),
-        "millisecond" => Some(3),
-        "microsecond" => Some(6),
-        "nanosecond" => Some(9),
+        "second" => Some(TimeUnit::Seconds),
+        "millisecond" => Some(TimeUnit::Millis),
+        "microsecond" => Some(TimeUnit::Micros),
+        "nanosecond" => Some(TimeUnit::Nanos),
         _ => None,
     }
 }
@@ -102,8 +103,11 @@ fn is_integer_scalar(e: &Encoded) -> bool {
     e.length == 1 && !e.var_len && !e.primitive.is_float() && e.primitive != Primitive::Char
 }
 
+/// An optional value may be null. A required one with a `nullValue`
+/// attribute is not: the reference, the generated accessors and `sbe
+/// decode` all read it as a value.
 fn may_be_null(e: &Encoded) -> bool {
-    e.presence == Presence::Optional || e.null_value.is_some()
+    e.presence == Presence::Optional
 }
 
 /// A composite's members by the spec's names, each an integer scalar
@@ -175,9 +179,14 @@ fn of_composite(semantic: Semantic, c: &Composite) -> Meaning {
 
 fn decimal(parts: &Parts) -> Option<Meaning> {
     let (mantissa, m) = parts.wire_integer("mantissa")?;
+    // The exponent is an int8 (as in the spec's decimal composites) or a
+    // constant that fits one.
     let exponent = match parts.constant("exponent") {
-        Some(v) => Exponent::Constant(i32::try_from(v).ok()?),
-        None => Exponent::Member(parts.wire_integer("exponent")?.0),
+        Some(v) => Exponent::Constant(i8::try_from(v).ok()?),
+        None => match parts.wire_integer("exponent")? {
+            (i, e) if e.primitive == Primitive::Int8 => Exponent::Member(i),
+            _ => return None,
+        },
     };
     parts.only(&["mantissa", "exponent"]).then(|| {
         Meaning::Decimal(DecimalParts {
@@ -191,7 +200,7 @@ fn decimal(parts: &Parts) -> Option<Meaning> {
 fn time(semantic: Semantic, parts: &Parts) -> Option<Meaning> {
     let (time, t) = parts.wire_integer("time")?;
     let unit = match parts.constant("unit") {
-        Some(code) => TimeUnitSource::Constant(unit_code(code)?),
+        Some(code) => TimeUnitSource::Constant(TimeUnit::from_code(u8::try_from(code).ok()?)?),
         None => TimeUnitSource::Member(unit_member(parts)?),
     };
     let zone = parts
@@ -211,14 +220,6 @@ fn time(semantic: Semantic, parts: &Parts) -> Option<Meaning> {
                 optional: may_be_null(t),
             })
         })
-}
-
-/// A unit code the spec defines (0, 3, 6, 9).
-fn unit_code(code: i128) -> Option<u8> {
-    match code {
-        0 | 3 | 6 | 9 => u8::try_from(code).ok(),
-        _ => None,
-    }
 }
 
 /// The `unit` member on the wire: an integer or an enum (`TimeUnit`).

@@ -228,11 +228,11 @@ impl Resolver<'_> {
         })
     }
 
-    /// The unit code of a field's `timeUnit` attribute (an early SBE
+    /// The unit a field's `timeUnit` attribute names (an early SBE
     /// draft's, still in the reference's FIX samples), if it has one.
-    fn time_unit(&mut self, e: &Element) -> Option<u8> {
+    fn time_unit(&mut self, e: &Element) -> Option<sbe_rt::TimeUnit> {
         let name = e.attr("timeUnit")?;
-        let code = meaning::time_unit_code(name);
+        let code = meaning::time_unit_named(name);
         if code.is_none() {
             self.warning(&e.pos, format!("unknown timeUnit \"{name}\" (second, millisecond, microsecond or nanosecond): the unit is left unstated"));
         }

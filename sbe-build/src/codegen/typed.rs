@@ -1,0 +1,485 @@
+//! Typed values: the accessors and setters that read and write a value as
+//! the IR's meaning facts say it is ([`Meaning`]): `sbe_rt::Decimal`,
+//! `Timestamp`, `Date` and `MonthYear`, beside the raw accessors, which
+//! stay. A composite's decoder gets `value()` and its encoder
+//! `value(v)`; an integer timestamp or date field gets `<field>_value()`
+//! and the same setter. A typed setter fails with `ValueOutOfRange`
+//! where the value does not fit exactly (digits the exponent cannot hold,
+//! a time before the epoch in an unsigned field, out of range); it never
+//! rounds or wraps.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use super::accessors::MemberView;
+use super::values::{rust_prim, Val};
+use crate::ir::{Exponent, Field, Meaning, Presence, Primitive, TimeUnitSource, TypeKind};
+use sbe_rt::TimeUnit;
+
+/// The tokens of a constant time unit.
+fn unit_tokens(unit: TimeUnit) -> TokenStream {
+    match unit {
+        TimeUnit::Seconds => quote!(::sbe_rt::TimeUnit::Seconds),
+        TimeUnit::Millis => quote!(::sbe_rt::TimeUnit::Millis),
+        TimeUnit::Micros => quote!(::sbe_rt::TimeUnit::Micros),
+        TimeUnit::Nanos => quote!(::sbe_rt::TimeUnit::Nanos),
+    }
+}
+
+/// The constant unit of a time, `None` when it is read from the wire.
+fn constant_unit(unit: TimeUnitSource, unstated: TimeUnit) -> Option<TimeUnit> {
+    match unit {
+        TimeUnitSource::Constant(u) => Some(u),
+        TimeUnitSource::Unstated => Some(unstated),
+        TimeUnitSource::Member(_) => None,
+    }
+}
+
+/// A composite member read through its accessor, `?` where the accessor
+/// gives an `Option` (the typed value is then one too).
+struct Read {
+    expr: TokenStream,
+    fallible: bool,
+}
+
+fn read_member(members: &[MemberView], i: usize) -> Option<Read> {
+    let view = members.get(i)?;
+    let name = &view.name;
+    Some(if view.val.is_option() {
+        Read {
+            expr: quote!(self.#name()?),
+            fallible: true,
+        }
+    } else {
+        Read {
+            expr: quote!(self.#name()),
+            fallible: false,
+        }
+    })
+}
+
+/// The wire primitive of a composite member that is a plain number.
+fn member_prim(members: &[MemberView], i: usize) -> Option<Primitive> {
+    match members.get(i)?.val {
+        Val::Prim { prim, .. } => Some(prim),
+        _ => None,
+    }
+}
+
+/// `expr` (a `from`) as an `Option` of integer type `to`, wrapped by
+/// `some`: as it is, widened, or `None` where it does not fit (spelled so
+/// that no conversion is to the same type, which clippy would flag in the
+/// consumer's crate).
+fn fit(expr: &TokenStream, from: Primitive, to: Primitive, some: TokenStream) -> TokenStream {
+    let ty = rust_prim(to);
+    if from == to {
+        quote!(#some(#expr))
+    } else if widens(from, to) {
+        quote!(#some(<#ty as ::core::convert::From<_>>::from(#expr)))
+    } else {
+        quote!(<#ty as ::core::convert::TryFrom<_>>::try_from(#expr).ok())
+    }
+}
+
+/// Every value of integer type `from` is one of `to`.
+fn widens(from: Primitive, to: Primitive) -> bool {
+    let fits = if from.is_signed() == to.is_signed() {
+        from.size() <= to.size()
+    } else {
+        !from.is_signed() && from.size() < to.size()
+    };
+    fits && from != Primitive::Char
+}
+
+/// A method returning `value` as `ret`, or as `Option<ret>` when a read
+/// on the way is fallible (its doc then says when it is `None`).
+fn getter(
+    doc: &str,
+    name: &Ident,
+    ret: TokenStream,
+    value: TokenStream,
+    fallible: bool,
+) -> TokenStream {
+    if fallible {
+        let doc = format!("{doc}; `None` where it is null.");
+        quote! {
+            #[doc = #doc]
+            #[inline]
+            pub fn #name(&self) -> ::core::option::Option<#ret> {
+                ::core::option::Option::Some(#value)
+            }
+        }
+    } else {
+        let doc = format!("{doc}.");
+        quote! {
+            #[doc = #doc]
+            #[inline]
+            pub fn #name(&self) -> #ret {
+                #value
+            }
+        }
+    }
+}
+
+/// The typed `value()` of a composite's decoder, if its meaning has one.
+pub(super) fn composite_getter(
+    meaning: &Meaning,
+    members: &[MemberView],
+    name: &Ident,
+    unstated: TimeUnit,
+) -> TokenStream {
+    match meaning {
+        Meaning::Decimal(d) => decimal_getter(d.mantissa, d.exponent, members, name),
+        Meaning::Timestamp(t) if t.zone.is_none() => {
+            time_getter(t.time, t.unit, members, name, unstated)
+        }
+        Meaning::MonthYear(parts) => {
+            let member = |i: Option<usize>, to: Primitive| -> TokenStream {
+                let none = quote!(::core::option::Option::None);
+                let Some((view, from)) =
+                    i.and_then(|i| Some((members.get(i)?, member_prim(members, i)?)))
+                else {
+                    return none;
+                };
+                let name = &view.name;
+                let ty = rust_prim(to);
+                if view.val.is_option() && from == to {
+                    quote!(self.#name())
+                } else if view.val.is_option() && widens(from, to) {
+                    quote!(self.#name().map(<#ty as ::core::convert::From<_>>::from))
+                } else if view.val.is_option() {
+                    quote!(self.#name().and_then(|v| <#ty as ::core::convert::TryFrom<_>>::try_from(v).ok()))
+                } else {
+                    fit(
+                        &quote!(self.#name()),
+                        from,
+                        to,
+                        quote!(::core::option::Option::Some),
+                    )
+                }
+            };
+            let year = member(Some(parts.year), Primitive::Uint16);
+            let month = member(Some(parts.month), Primitive::Uint8);
+            let day = member(parts.day, Primitive::Uint8);
+            let week = member(parts.week, Primitive::Uint8);
+            let value =
+                quote!(::sbe_rt::MonthYear { year: #year, month: #month, day: #day, week: #week });
+            let doc = " The MonthYear; a null year makes it null (`MonthYear::is_null`)";
+            getter(doc, name, quote!(::sbe_rt::MonthYear), value, false)
+        }
+        _ => TokenStream::new(),
+    }
+}
+
+fn decimal_getter(
+    mantissa: usize,
+    exponent: Exponent,
+    members: &[MemberView],
+    name: &Ident,
+) -> TokenStream {
+    let Some(m) = read_member(members, mantissa) else {
+        return TokenStream::new();
+    };
+    let (exp, exp_fallible) = match exponent {
+        Exponent::Constant(e) => (quote!(#e), false),
+        Exponent::Member(i) => match read_member(members, i) {
+            Some(r) => (r.expr, r.fallible),
+            None => return TokenStream::new(),
+        },
+    };
+    let mant = m.expr;
+    let value = quote!(::sbe_rt::Decimal::new(::core::convert::Into::<i128>::into(#mant), #exp));
+    let doc = " The decimal `mantissa × 10^exponent`, exact";
+    getter(
+        doc,
+        name,
+        quote!(::sbe_rt::Decimal),
+        value,
+        m.fallible || exp_fallible,
+    )
+}
+
+fn time_getter(
+    time: Option<usize>,
+    unit: TimeUnitSource,
+    members: &[MemberView],
+    name: &Ident,
+    unstated: TimeUnit,
+) -> TokenStream {
+    let Some(t) = time.and_then(|i| read_member(members, i)) else {
+        return TokenStream::new();
+    };
+    let (unit, unit_fallible) = match unit {
+        TimeUnitSource::Member(i) => match (members.get(i), member_prim(members, i)) {
+            (Some(view), Some(prim)) if !view.val.is_option() => {
+                let n = &view.name;
+                let code = if prim == Primitive::Uint8 {
+                    quote!(self.#n())
+                } else {
+                    quote!(<u8 as ::core::convert::TryFrom<_>>::try_from(self.#n()).ok()?)
+                };
+                (quote!(::sbe_rt::TimeUnit::from_code(#code)?), true)
+            }
+            _ => return TokenStream::new(),
+        },
+        other => match constant_unit(other, unstated) {
+            Some(u) => (unit_tokens(u), false),
+            None => return TokenStream::new(),
+        },
+    };
+    let count = t.expr;
+    let value =
+        quote!(::sbe_rt::Timestamp::from_count(::core::convert::Into::<i128>::into(#count), #unit));
+    let doc = " The time as an instant (a time of day as that time on 1970-01-01), in the composite's unit";
+    getter(
+        doc,
+        name,
+        quote!(::sbe_rt::Timestamp),
+        value,
+        t.fallible || unit_fallible,
+    )
+}
+
+/// The typed `value(v)` of a composite's encoder: a decimal (the
+/// exponent constant or written with it) or a time of a constant unit.
+pub(super) fn composite_setter(
+    meaning: &Meaning,
+    members: &[MemberView],
+    name: &Ident,
+    unstated: TimeUnit,
+) -> TokenStream {
+    match meaning {
+        Meaning::Decimal(d) => decimal_setter(d.mantissa, d.exponent, members, name),
+        Meaning::Timestamp(t) if t.zone.is_none() => {
+            let (Some(i), Some(unit)) = (t.time, constant_unit(t.unit, unstated)) else {
+                return TokenStream::new();
+            };
+            let (Some(view), Some(prim)) = (members.get(i), member_prim(members, i)) else {
+                return TokenStream::new();
+            };
+            let (setter, ty, unit) = (&view.name, rust_prim(prim), unit_tokens(unit));
+            let raw = quote!(v.to_units::<#ty>(#unit)?);
+            let doc = " Writes the instant as a count of the composite's unit; `Err(ValueOutOfRange)` if it is not a whole count or does not fit (a time before the epoch in an unsigned count).";
+            typed_setter(
+                doc,
+                name,
+                quote!(::sbe_rt::Timestamp),
+                setter,
+                raw,
+                view.val.is_option(),
+            )
+        }
+        _ => TokenStream::new(),
+    }
+}
+
+fn decimal_setter(
+    mantissa: usize,
+    exponent: Exponent,
+    members: &[MemberView],
+    name: &Ident,
+) -> TokenStream {
+    let (Some(view), Some(prim)) = (members.get(mantissa), member_prim(members, mantissa)) else {
+        return TokenStream::new();
+    };
+    let (setter, ty, optional) = (&view.name, rust_prim(prim), view.val.is_option());
+    match exponent {
+        Exponent::Constant(e) => {
+            let raw = quote!(v.mantissa_at::<#ty>(#e)?);
+            let doc = " Writes the decimal's mantissa at the schema's exponent; `Err(ValueOutOfRange)` if that would lose a digit or overflow the mantissa.";
+            typed_setter(doc, name, quote!(::sbe_rt::Decimal), setter, raw, optional)
+        }
+        Exponent::Member(i) => {
+            let Some(exp) = members.get(i) else {
+                return TokenStream::new();
+            };
+            let exp_setter = &exp.name;
+            let write_exp = if exp.val.is_option() {
+                quote!(self.#exp_setter(::core::option::Option::Some(v.exponent()));)
+            } else {
+                quote!(self.#exp_setter(v.exponent());)
+            };
+            let raw = quote!(v.mantissa_at::<#ty>(v.exponent())?);
+            let write = setter_call(setter, raw, optional);
+            let doc = " Writes the decimal's mantissa and exponent; `Err(ValueOutOfRange)` if the mantissa overflows its type.";
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #name(&mut self, v: ::sbe_rt::Decimal) -> ::sbe_rt::Result<&mut Self> {
+                    #write
+                    #write_exp
+                    ::core::result::Result::Ok(self)
+                }
+            }
+        }
+    }
+}
+
+/// `self.setter(raw)`, `Some(raw)` where the raw setter takes an `Option`.
+fn setter_call(setter: &Ident, raw: TokenStream, optional: bool) -> TokenStream {
+    if optional {
+        quote!(self.#setter(::core::option::Option::Some(#raw));)
+    } else {
+        quote!(self.#setter(#raw);)
+    }
+}
+
+/// A setter `name(v: ty)` writing `raw` (computed from `v`) through the
+/// raw setter; where that takes an `Option`, so does this one (`None`
+/// writes the null).
+fn typed_setter(
+    doc: &str,
+    name: &Ident,
+    ty: TokenStream,
+    setter: &Ident,
+    raw: TokenStream,
+    optional: bool,
+) -> TokenStream {
+    if optional {
+        quote! {
+            #[doc = #doc]
+            #[doc = ""]
+            #[doc = " `None` writes the null value."]
+            #[inline]
+            pub fn #name(&mut self, v: ::core::option::Option<#ty>) -> ::sbe_rt::Result<&mut Self> {
+                let raw = match v {
+                    ::core::option::Option::Some(v) => ::core::option::Option::Some(#raw),
+                    ::core::option::Option::None => ::core::option::Option::None,
+                };
+                self.#setter(raw);
+                ::core::result::Result::Ok(self)
+            }
+        }
+    } else {
+        quote! {
+            #[doc = #doc]
+            #[inline]
+            pub fn #name(&mut self, v: #ty) -> ::sbe_rt::Result<&mut Self> {
+                self.#setter(#raw);
+                ::core::result::Result::Ok(self)
+            }
+        }
+    }
+}
+
+/// Whether a field gets a `<field>_value` twin: an integer timestamp or
+/// date on the wire (a composite's typed value is on its decoder).
+pub(super) fn field_has_value(f: &Field) -> bool {
+    let typed = match &f.meaning {
+        Meaning::Timestamp(t) => t.time.is_none(),
+        Meaning::Date(_) => true,
+        _ => false,
+    };
+    typed
+        && f.presence != Presence::Constant
+        && matches!(&f.ty.kind, TypeKind::Encoded(e) if e.length == 1)
+}
+
+/// The name of a composite's typed `value`: `value`, numbered past a
+/// member of that name.
+pub(super) fn composite_value_name(members: &[MemberView]) -> Ident {
+    let mut scope = super::names::Scope::with(&["wrap", "write_json", "buf", "fmt"]);
+    for m in members {
+        scope.claim(&m.name.to_string());
+    }
+    super::names::ident(&scope.claim("value"))
+}
+
+/// The typed `<field>_value()` of an integer timestamp or date, read
+/// through the raw accessor `raw` (which gives an `Option` when `option`).
+pub(super) fn field_getter(
+    meaning: &Meaning,
+    val: &Val,
+    name: &Ident,
+    raw: &Ident,
+    option: bool,
+    unstated: TimeUnit,
+) -> TokenStream {
+    let Val::Prim { prim, .. } = val else {
+        return TokenStream::new();
+    };
+    let read = if option {
+        quote!(self.#raw()?)
+    } else {
+        quote!(self.#raw())
+    };
+    match meaning {
+        Meaning::Timestamp(t) if t.time.is_none() => {
+            let Some(unit) = constant_unit(t.unit, unstated) else {
+                return TokenStream::new();
+            };
+            let unit = unit_tokens(unit);
+            let value = quote!(::sbe_rt::Timestamp::from_count(::core::convert::Into::<i128>::into(#read), #unit));
+            let doc = format!(" `{raw}` as an instant (a time of day as that time on 1970-01-01)");
+            getter(&doc, name, quote!(::sbe_rt::Timestamp), value, option)
+        }
+        Meaning::Date(_) => {
+            let days = quote!(days);
+            let (value, fallible) = if *prim == Primitive::Int32 {
+                (quote!(::sbe_rt::Date::from_days(#read)), option)
+            } else if widens(*prim, Primitive::Int32) {
+                (
+                    quote!(::sbe_rt::Date::from_days(::core::convert::From::from(#read))),
+                    option,
+                )
+            } else {
+                let fit = fit(
+                    &days,
+                    *prim,
+                    Primitive::Int32,
+                    quote!(::core::option::Option::Some),
+                );
+                (
+                    quote!({ let days = #read; ::sbe_rt::Date::from_days(#fit?) }),
+                    true,
+                )
+            };
+            let doc = format!(" `{raw}` as a date (days since 1970-01-01)");
+            getter(&doc, name, quote!(::sbe_rt::Date), value, fallible)
+        }
+        _ => TokenStream::new(),
+    }
+}
+
+/// The typed setter `<field>_value(v)` of an integer timestamp or date,
+/// writing through the raw setter `raw`.
+pub(super) fn field_setter(
+    meaning: &Meaning,
+    val: &Val,
+    name: &Ident,
+    raw: &Ident,
+    unstated: TimeUnit,
+) -> TokenStream {
+    let Val::Prim { prim, optional, .. } = val else {
+        return TokenStream::new();
+    };
+    let ty = rust_prim(*prim);
+    match meaning {
+        Meaning::Timestamp(t) if t.time.is_none() => {
+            let Some(unit) = constant_unit(t.unit, unstated) else {
+                return TokenStream::new();
+            };
+            let unit = unit_tokens(unit);
+            let count = quote!(v.to_units::<#ty>(#unit)?);
+            let doc = format!(" Sets `{raw}` to the instant as a whole count of its unit; `Err(ValueOutOfRange)` if it is not one or does not fit (a time before the epoch in an unsigned field).");
+            typed_setter(
+                &doc,
+                name,
+                quote!(::sbe_rt::Timestamp),
+                raw,
+                count,
+                *optional,
+            )
+        }
+        Meaning::Date(_) => {
+            let days = if *prim == Primitive::Int32 {
+                quote!(v.days())
+            } else {
+                quote!(<#ty as ::core::convert::TryFrom<i32>>::try_from(v.days()).map_err(|_| ::sbe_rt::RangeError::Overflow)?)
+            };
+            let doc = format!(" Sets `{raw}` to the date's days since 1970-01-01; `Err(ValueOutOfRange)` if they do not fit.");
+            typed_setter(&doc, name, quote!(::sbe_rt::Date), raw, days, *optional)
+        }
+        _ => TokenStream::new(),
+    }
+}

@@ -1,0 +1,463 @@
+//! `sbe decode --format parquet|arrow --out DIR`: the messages of every
+//! input as a dataset per message (`sbe_columnar`), read as `sbe decode`
+//! reads them (files, streams, captures, several schemas). A bad message
+//! is reported as the JSON path reports it and goes to `_errors`.
+
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use sbe_build::ir::Schema;
+use sbe_cli::capture::{self, Fail, Level, Origin};
+use sbe_cli::framing::{FrameError, FrameReader};
+use sbe_cli::multi::{MultiError, Schemas};
+use sbe_cli::otf::decode::{DecodeError, DecodeErrorKind};
+use sbe_columnar::dataset::{self, Compression, DatasetWriter, Existing, Format};
+use sbe_columnar::{Exporter, Frame, Options};
+
+use super::DecodeOptions;
+
+/// What `sbe decode` writes.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum OutFormat {
+    /// JSON lines on standard output.
+    Jsonl,
+    /// A Parquet dataset per message under --out.
+    Parquet,
+    /// Arrow IPC files per message under --out.
+    Arrow,
+}
+
+/// The columnar options of `sbe decode`.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// What to write: jsonl (standard output), or a parquet or arrow
+    /// dataset per message under --out.
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub format: OutFormat,
+    /// The output folder of --format parquet|arrow.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Write each group as a child dataset <Message>.<Group>, one row per
+    /// entry, keyed by msgIndex and the entry index path (default: list
+    /// of struct columns).
+    #[arg(long)]
+    pub flatten: bool,
+    /// Parquet compression: none, snappy, zstd or zstd:LEVEL.
+    #[arg(long, default_value = "zstd:1", value_parser = parse_compression)]
+    pub compression: Compression,
+    /// Add part files to an existing --out folder.
+    #[arg(long, conflicts_with = "overwrite")]
+    pub append: bool,
+    /// Replace an existing --out folder.
+    #[arg(long)]
+    pub overwrite: bool,
+    /// Inputs decoded at once (default: the cores).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+fn parse_compression(s: &str) -> Result<Compression, String> {
+    s.parse()
+}
+
+/// Bytes of a bad message kept in `_errors` at most.
+const ERROR_BYTES: usize = 1 << 20;
+
+/// Runs the columnar export of `inputs`; `Ok(false)` when a message was
+/// bad or an input unreadable.
+pub(crate) fn decode(
+    paths: &[PathBuf],
+    o: &DecodeOptions,
+    a: &Args,
+    inputs: &[String],
+) -> io::Result<bool> {
+    let Some(out) = a.out.as_deref() else {
+        eprintln!("sbe decode: --format parquet|arrow needs --out DIR");
+        return Ok(false);
+    };
+    if inputs.iter().any(|i| i == "-") && inputs.len() > 1 {
+        eprintln!("sbe decode: - (standard input) is the only input or none");
+        return Ok(false);
+    }
+    let Some(loaded) = super::load_all(paths) else {
+        return Ok(false);
+    };
+    let existing = match (a.append, a.overwrite) {
+        (true, _) => Existing::Append,
+        (_, true) => Existing::Overwrite,
+        _ => Existing::Refuse,
+    };
+    if let Err(e) = dataset::prepare(out, existing) {
+        eprintln!("sbe decode: {e}");
+        return Ok(false);
+    }
+    let frames = inputs.iter().any(|i| is_capture(i));
+    let job = Job {
+        paths,
+        loaded: &loaded,
+        o,
+        a,
+        out,
+        frames,
+    };
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, inputs.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<io::Result<bool>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut ok = true;
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(input) = inputs.get(i) else {
+                            return Ok(ok);
+                        };
+                        ok &= job.run(i, input)?;
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err(io::Error::other("a decoding thread failed")))
+            })
+            .collect()
+    });
+    let mut ok = true;
+    for r in results {
+        ok &= r?;
+    }
+    Ok(ok)
+}
+
+/// Whether the file `input` starts with a capture's magic.
+fn is_capture(input: &str) -> bool {
+    let mut head = [0u8; 4];
+    std::fs::File::open(input)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && capture::sniff(&head).is_some()
+}
+
+/// What every input's run shares.
+struct Job<'a> {
+    paths: &'a [PathBuf],
+    loaded: &'a [Schema],
+    o: &'a DecodeOptions,
+    a: &'a Args,
+    out: &'a Path,
+    frames: bool,
+}
+
+impl Job<'_> {
+    /// Decodes input number `n` into its part files.
+    fn run(&self, n: usize, input: &str) -> io::Result<bool> {
+        let Some(schemas) = super::schemas(
+            self.loaded,
+            self.paths,
+            self.o.schema_id_check,
+            self.o.values,
+        ) else {
+            return Ok(false);
+        };
+        let format = match self.a.format {
+            OutFormat::Arrow => Format::Arrow,
+            _ => Format::Parquet(self.a.compression),
+        };
+        let several = self.loaded.len() > 1;
+        let source = match Path::new(input).file_name() {
+            Some(f) if input != "-" => f.to_string_lossy().into_owned(),
+            _ => "stdin".to_string(),
+        };
+        let mut outs = Vec::new();
+        for (i, schema) in self.loaded.iter().enumerate() {
+            let options = Options::default()
+                .flatten(self.a.flatten)
+                .frames(self.frames)
+                .schema_id_check(self.o.schema_id_check)
+                .first_index((n as u64) << 40);
+            let Ok(exporter) = Exporter::new(schema, options) else {
+                eprintln!(
+                    "sbe decode: {}: its message header cannot be read",
+                    schema.package
+                );
+                return Ok(false);
+            };
+            let root = if several {
+                let name = if schema.package.is_empty() {
+                    format!("{}", schema.id)
+                } else {
+                    dataset::source_label(&schema.package)
+                };
+                let _ = i;
+                self.out.join(format!("schema={name}"))
+            } else {
+                self.out.to_path_buf()
+            };
+            let writer = DatasetWriter::new(&root, &source, format);
+            outs.push((exporter, writer));
+        }
+        let mut sink = Sink {
+            schemas: &schemas,
+            outs,
+            templates: &self.o.templates,
+            input,
+            ok: true,
+            failed: None,
+            pending: None,
+        };
+        let (reader, format) = super::sniffed(input)?;
+        let ok = match format {
+            Some(format) => self.capture(&mut sink, format, reader, input)?,
+            None => self.stream(&mut sink, reader, input)?,
+        };
+        sink.record();
+        let mut ok = ok && sink.ok;
+        for (mut ex, mut w) in sink.outs {
+            for (table, batch) in ex.finish() {
+                write(&mut w, &table, &batch)?;
+            }
+            if let Err(e) = w.close() {
+                eprintln!("sbe decode: {e}");
+                ok = false;
+            }
+        }
+        if let Some(e) = sink.failed {
+            return Err(e);
+        }
+        Ok(ok)
+    }
+
+    fn capture(
+        &self,
+        sink: &mut Sink<'_, '_>,
+        format: capture::Format,
+        reader: Box<dyn Read>,
+        input: &str,
+    ) -> io::Result<bool> {
+        let Some(mut cap) = super::open_capture(self.o.skip, format, reader, input, "decode")?
+        else {
+            return Ok(false);
+        };
+        let opts = capture::Options {
+            framing: self.o.framing,
+            order: sink.schemas.byte_order(),
+            filter: self.o.filters.clone(),
+        };
+        let r = capture::run(&mut cap, &opts, sink);
+        super::capture_end(r, !self.o.filters.is_empty(), true, input, "decode")
+    }
+
+    fn stream(
+        &self,
+        sink: &mut Sink<'_, '_>,
+        reader: Box<dyn Read>,
+        input: &str,
+    ) -> io::Result<bool> {
+        if !self.o.filters.is_empty() {
+            eprintln!(
+                "sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none"
+            );
+            return Ok(false);
+        }
+        let mut frames = FrameReader::new(reader, self.o.framing, sink.schemas.byte_order());
+        frames.skip(self.o.skip)?;
+        let mut ok = true;
+        let mut unknown: Option<MultiError> = None;
+        while let Some(r) = frames.next_message(|buf, base| {
+            let r = sink.put(buf, Frame::at(base), base).map(|len| (len, true));
+            r.map_err(|e| match e {
+                Fail::Message(MultiError::Decode(e)) => e,
+                Fail::Message(other) => {
+                    let offset = other.offset();
+                    unknown = Some(other);
+                    DecodeError {
+                        offset,
+                        kind: DecodeErrorKind::Framing("unknown schema id".to_string()),
+                        need: None,
+                    }
+                }
+                Fail::Output(e) => DecodeError {
+                    offset: base,
+                    kind: DecodeErrorKind::Framing(format!("output: {e}")),
+                    need: None,
+                },
+            })
+        }) {
+            match r {
+                Ok(_) => {}
+                Err(FrameError::Io(e)) => return Err(e),
+                Err(e) => {
+                    ok = false;
+                    sink.record();
+                    match unknown.take() {
+                        Some(u) => eprintln!("sbe decode: {input}: {u}"),
+                        None => eprintln!("sbe decode: {input}: {e}"),
+                    }
+                    if sink.failed.is_some() || !self.o.keep_going {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(ok)
+    }
+}
+
+fn write(w: &mut DatasetWriter, table: &str, batch: &arrow_array::RecordBatch) -> io::Result<()> {
+    w.write(table, batch).map_err(io::Error::other)
+}
+
+/// Each message into its schema's exporter, batches out to its part
+/// files as they fill.
+struct Sink<'a, 's> {
+    schemas: &'a Schemas<'s>,
+    outs: Vec<(Exporter<'s>, DatasetWriter)>,
+    templates: &'a [u64],
+    input: &'a str,
+    ok: bool,
+    /// An output error: the run stops.
+    failed: Option<io::Error>,
+    /// The last message refused, kept until the reader gives up on it (a
+    /// truncated one is tried again with more bytes).
+    pending: Option<Refused>,
+}
+
+/// A refused message: which exporter's `_errors` gets it, and what.
+struct Refused {
+    exporter: usize,
+    bytes: Vec<u8>,
+    frame: Frame,
+    kind: &'static str,
+    text: String,
+}
+
+impl Sink<'_, '_> {
+    /// Records the message refused last in `_errors`.
+    fn record(&mut self) {
+        if let Some(r) = self.pending.take() {
+            if let Some((ex, _)) = self.outs.get_mut(r.exporter) {
+                ex.append_error(&r.bytes, &r.frame, r.kind, &r.text);
+            }
+        }
+    }
+}
+
+impl Sink<'_, '_> {
+    /// The message at the start of `buf` (`base`: its offset in the
+    /// input); its length.
+    fn put(&mut self, buf: &[u8], frame: Frame, base: u64) -> Result<usize, Fail> {
+        if !self.templates.is_empty()
+            && !self
+                .schemas
+                .read_header(buf)
+                .is_some_and(|h| self.templates.contains(&h.template_id))
+        {
+            return Ok(self.schemas.message_length(buf, base)?.len);
+        }
+        let picked = self.schemas.pick(buf, base);
+        let index = picked.as_ref().ok().and_then(|e| {
+            self.schemas
+                .entries()
+                .iter()
+                .position(|x| std::ptr::eq(x, *e))
+        });
+        let Some((ex, w)) = index.and_then(|i| self.outs.get_mut(i)) else {
+            let e = match picked {
+                Err(e) => e,
+                Ok(_) => self
+                    .schemas
+                    .message_length(buf, base)
+                    .err()
+                    .unwrap_or_else(|| {
+                        MultiError::Decode(framing_error(base, "no exporter for its schema"))
+                    }),
+            };
+            self.pending = Some(Refused {
+                exporter: 0,
+                bytes: clip(buf).to_vec(),
+                frame,
+                kind: "UnknownSchema",
+                text: e.to_string(),
+            });
+            return Err(Fail::Message(e));
+        };
+        match ex.append(buf, &frame) {
+            Ok(len) => {
+                self.pending = None;
+                for (table, batch) in ex.take_ready() {
+                    if let Err(e) = write(w, &table, &batch) {
+                        self.failed = Some(io::Error::new(e.kind(), e.to_string()));
+                        return Err(Fail::Output(e));
+                    }
+                }
+                Ok(len)
+            }
+            Err(col) => {
+                // The run-time codec's verdict, as the JSON path reports it.
+                let e = match self.schemas.message_length(buf, base) {
+                    Err(e) => e,
+                    Ok(_) => MultiError::Decode(framing_error(base, &col.to_string())),
+                };
+                self.pending = Some(Refused {
+                    exporter: index.unwrap_or(0),
+                    bytes: clip(buf).to_vec(),
+                    frame,
+                    kind: col.kind(),
+                    text: e.to_string(),
+                });
+                Err(Fail::Message(e))
+            }
+        }
+    }
+}
+
+fn framing_error(base: u64, text: &str) -> DecodeError {
+    DecodeError {
+        offset: base,
+        kind: DecodeErrorKind::Framing(text.to_string()),
+        need: None,
+    }
+}
+
+fn clip(buf: &[u8]) -> &[u8] {
+    buf.get(..ERROR_BYTES).unwrap_or(buf)
+}
+
+impl capture::Sink for Sink<'_, '_> {
+    fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
+        let field = |name: &str| {
+            origin
+                .fields
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| *v)
+        };
+        let mut frame = Frame::at(origin.offset);
+        frame.time_ns = origin.time.map(|t| {
+            t.secs
+                .saturating_mul(1_000_000_000)
+                .saturating_add(i64::from(t.nanos))
+        });
+        frame.packet = Some(origin.packet);
+        frame.src = Some(origin.src.to_string());
+        frame.dst = Some(origin.dst.to_string());
+        frame.msg_seq_num = field("msgSeqNum");
+        frame.sending_time = field("sendingTime").and_then(|v| i64::try_from(v).ok());
+        self.put(bytes, frame, origin.offset)
+    }
+
+    fn report(&mut self, level: Level, text: &str) -> io::Result<()> {
+        if level == Level::Error {
+            self.ok = false;
+            self.record();
+        }
+        eprintln!("sbe decode: {}: {text}", self.input);
+        Ok(())
+    }
+}

@@ -1,0 +1,581 @@
+//! `sbe dissector`: a Wireshark Lua dissector generated from the IR.
+//!
+//! One deterministic, readable Lua file: a function per message and per
+//! group (comments naming the schema elements), the framing's packets,
+//! frames and TCP reassembly, and a ProtoField per item under the naming
+//! rule of [`names`]. It decodes as `sbe decode` does: each block by the
+//! block length on the wire and the acting version, groups and var data,
+//! enums by name, sets by choice, nulls, constants, text, decimals and
+//! times from the IR's meaning facts. Bad input becomes expert items,
+//! never a Lua error. It runs on Lua 5.2 (Wireshark 4.0) and 5.4.
+//!
+//! ```
+//! let xml = r#"<messageSchema package="demo" id="7">
+//!   <types>
+//!     <composite name="messageHeader">
+//!       <type name="blockLength" primitiveType="uint16"/>
+//!       <type name="templateId" primitiveType="uint16"/>
+//!       <type name="schemaId" primitiveType="uint16"/>
+//!       <type name="version" primitiveType="uint16"/>
+//!     </composite>
+//!   </types>
+//!   <message name="Ping" id="1"><field name="seq" id="1" type="uint64"/></message>
+//! </messageSchema>"#;
+//! let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
+//! let options = sbe_cli::dissector::Options::new("demo", sbe_rt::framing::Framing::Sofh);
+//! let lua = sbe_cli::dissector::generate(&[schema], &options).unwrap();
+//! assert!(lua.contains("local function s1_Ping(tvb, t, b, ver, blen, lim)"));
+//! assert!(lua.contains(r#"ProtoField.uint64("demo.seq", "seq", base.DEC)"#));
+//! ```
+
+mod blocks;
+pub mod names;
+mod values;
+
+use std::fmt;
+
+use sbe_build::ir::{ByteOrder, Presence, Schema, TypeKind};
+use sbe_rt::framing::{Counts, Endian, Expect, Framing, Width};
+
+use names::{Decl, Fields};
+use values::{member_val, read_slot};
+
+/// What `sbe dissector` was asked for, beside the schemas.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The protocol's name: the filter prefix (`<proto>.<field>`).
+    pub proto: String,
+    /// How messages are framed.
+    pub framing: Framing,
+    /// UDP ports registered (a preference).
+    pub udp_ports: Vec<u16>,
+    /// TCP ports registered (a preference).
+    pub tcp_ports: Vec<u16>,
+}
+
+impl Options {
+    /// Options for protocol `proto` with framing `framing`, no ports.
+    #[must_use]
+    pub fn new(proto: &str, framing: Framing) -> Self {
+        Options {
+            proto: proto.into(),
+            framing,
+            udp_ports: Vec::new(),
+            tcp_ports: Vec::new(),
+        }
+    }
+}
+
+/// Why no dissector could be generated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DissectorError {
+    /// The protocol name is not a Wireshark filter name (lower-case
+    /// letters, digits and `_`, a letter first).
+    ProtoName(String),
+    /// TCP ports with a packet framing, which only datagrams carry.
+    PacketOverTcp,
+    /// No schema was given.
+    NoSchema,
+}
+
+impl fmt::Display for DissectorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DissectorError::ProtoName(p) => write!(
+                f,
+                "protocol name {p:?}: use lower-case letters, digits and _, a letter first"
+            ),
+            DissectorError::PacketOverTcp => f.write_str(
+                "a packet framing (a header per datagram) is carried by UDP only: no --tcp-port",
+            ),
+            DissectorError::NoSchema => f.write_str("no schema given"),
+        }
+    }
+}
+
+impl std::error::Error for DissectorError {}
+
+/// Lua text with indentation.
+#[derive(Default)]
+pub struct Lua {
+    out: String,
+    depth: usize,
+}
+
+impl Lua {
+    /// Each line of `s`, indented.
+    fn line(&mut self, s: &str) {
+        for l in s.lines() {
+            for _ in 0..self.depth {
+                self.out.push_str("  ");
+            }
+            self.out.push_str(l);
+            self.out.push('\n');
+        }
+    }
+
+    /// A line opening a block.
+    fn open(&mut self, s: &str) {
+        self.line(s);
+        self.depth += 1;
+    }
+
+    /// A line closing a block.
+    fn close(&mut self, s: &str) {
+        self.depth = self.depth.saturating_sub(1);
+        self.line(s);
+    }
+}
+
+/// The schema being generated.
+pub struct Sch<'a> {
+    schema: &'a Schema,
+    /// Its id.
+    id: u32,
+    /// Little-endian.
+    le: bool,
+    /// Prefix of its Lua functions: `s1`, `s2`, ... in command-line order.
+    tag: String,
+}
+
+/// The generator's state: the fields declared, the 64-bit constants.
+pub struct Gen {
+    proto: String,
+    fields: Fields,
+    constants: Vec<String>,
+    /// The field [`Gen::decl`] declared last.
+    last: usize,
+}
+
+impl Gen {
+    /// The Lua name of the 64-bit constant `v` of type `kind` (`UInt64`
+    /// or `Int64`), declared once.
+    fn constant(&mut self, kind: &str, v: i128) -> String {
+        // Two's complement: the bits of the value as the wire holds them.
+        let bits = v as u64;
+        let decl = format!("{kind}.fromhex(\"{bits:016x}\")");
+        let n = match self.constants.iter().position(|c| *c == decl) {
+            Some(i) => i + 1,
+            None => {
+                self.constants.push(decl);
+                self.constants.len()
+            }
+        };
+        format!("K[{n}]")
+    }
+
+    fn fixed(&mut self, path: &str, ctor: &str, name: &str, rest: &str) -> usize {
+        let proto = self.proto.clone();
+        self.fields.field(
+            &proto,
+            &Decl {
+                path,
+                type_name: ctor,
+                schema_id: 0,
+                ctor,
+                name,
+                rest: rest.into(),
+            },
+        )
+    }
+}
+
+/// The experts, in declaration order: key, summary, group, severity.
+const EXPERTS: &[(&str, &str, &str, &str)] = &[
+    (
+        "unknown_template",
+        "Unknown template id",
+        "UNDECODED",
+        "WARN",
+    ),
+    ("unknown_schema", "Unknown schema id", "UNDECODED", "WARN"),
+    (
+        "truncated",
+        "Truncated: fewer bytes than needed",
+        "MALFORMED",
+        "ERROR",
+    ),
+    (
+        "count",
+        "Count or length larger than allowed or than the bytes left",
+        "MALFORMED",
+        "ERROR",
+    ),
+    (
+        "short_block",
+        "Block length shorter than the fields need",
+        "MALFORMED",
+        "ERROR",
+    ),
+    ("encoding", "Unexpected encoding type", "PROTOCOL", "ERROR"),
+    ("framing", "Bad frame length", "MALFORMED", "ERROR"),
+    ("bug", "Dissector error", "UNDECODED", "ERROR"),
+];
+
+/// The encoding types a frame may carry, for schemas of byte orders
+/// `orders` (as `sbe decode` expects them: SOFH's by the byte order);
+/// `None` for any.
+fn accepted(f: &Framing, orders: &[Endian]) -> Option<Vec<u16>> {
+    let mut values = Vec::new();
+    for &order in orders {
+        match f.expected_encoding(order)? {
+            Expect::Any => return None,
+            Expect::Value(v) => values.push(v),
+            Expect::Either(a, b) => values.extend([a, b]),
+        }
+    }
+    values.sort_unstable();
+    values.dedup();
+    Some(values)
+}
+
+/// Whether `p` can name a Wireshark protocol (and filter prefix).
+fn valid_proto(p: &str) -> bool {
+    let mut chars = p.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// The Lua dissector of `schemas` as `options` say.
+pub fn generate(schemas: &[Schema], options: &Options) -> Result<String, DissectorError> {
+    if !valid_proto(&options.proto) {
+        return Err(DissectorError::ProtoName(options.proto.clone()));
+    }
+    if schemas.is_empty() {
+        return Err(DissectorError::NoSchema);
+    }
+    if options.framing.is_packet() && !options.tcp_ports.is_empty() {
+        return Err(DissectorError::PacketOverTcp);
+    }
+    let mut g = Gen {
+        proto: options.proto.clone(),
+        fields: Fields::default(),
+        constants: Vec::new(),
+        last: 0,
+    };
+    let orders: Vec<Endian> = schemas
+        .iter()
+        .map(|s| match s.byte_order {
+            ByteOrder::Little => Endian::Little,
+            ByteOrder::Big => Endian::Big,
+        })
+        .collect();
+    let framing = g.framing(options, &orders);
+    let mut body = String::new();
+    let mut list = Vec::new();
+    for (i, schema) in schemas.iter().enumerate() {
+        let s = Sch {
+            schema,
+            id: schema.id,
+            le: schema.byte_order == ByteOrder::Little,
+            tag: format!("s{}", i + 1),
+        };
+        body.push_str(&g.schema(&s));
+        list.push(format!(
+            "{{ is = {0}_is, known = {0}_known, dissect = {0}_dissect }}",
+            s.tag
+        ));
+    }
+    let mut out = preamble(schemas, options);
+    out.push_str(&experts(&options.proto));
+    out.push_str(&g.fields.lua());
+    out.push_str("local K = {}\n");
+    for (i, c) in g.constants.iter().enumerate() {
+        out.push_str(&format!("K[{}] = {c}\n", i + 1));
+    }
+    out.push('\n');
+    out.push_str(include_str!("prelude.lua"));
+    out.push('\n');
+    out.push_str(&framing);
+    out.push('\n');
+    out.push_str(&body);
+    out.push_str(&format!(
+        "local SCHEMAS = {{\n  {}\n}}\n",
+        list.join(",\n  ")
+    ));
+    out.push_str(&g.schema_id_text(schemas));
+    out.push('\n');
+    out.push_str(include_str!("framing.lua"));
+    out.push_str("\nproto.fields = all_fields\n");
+    Ok(lua_escapes(&out))
+}
+
+/// `text` with the `\u{..}` escapes of Rust's string quoting (which Lua
+/// 5.2 lacks) made the decimal byte escapes of the character's UTF-8.
+fn lua_escapes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\\u{") {
+        let (before, after) = rest.split_at(at);
+        out.push_str(before);
+        let tail = after.get(3..).unwrap_or_default();
+        let end = tail.find('}').unwrap_or(0);
+        let c = u32::from_str_radix(tail.get(..end).unwrap_or_default(), 16)
+            .ok()
+            .and_then(char::from_u32);
+        match c {
+            Some(c) => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("\\{b:03}"));
+                }
+                rest = tail.get(end + 1..).unwrap_or_default();
+            }
+            None => {
+                out.push_str("\\u");
+                rest = after.get(2..).unwrap_or_default();
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The file's head: what made it, the protocol, its column name and ports.
+fn preamble(schemas: &[Schema], options: &Options) -> String {
+    let mut out = String::from(
+        "-- Wireshark dissector generated by `sbe dissector` from the schemas below;\n\
+         -- regenerate rather than edit. Load it with `-X lua_script:<file>` or from\n\
+         -- the plugins folder. Runs on Lua 5.2 (Wireshark 4.0) and 5.4.\n",
+    );
+    for s in schemas {
+        let file = s
+            .files
+            .first()
+            .and_then(|f| f.file_name())
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "--   {file}: package {:?}, schema id {}, version {}\n",
+            s.package, s.id, s.version
+        ));
+    }
+    out.push_str(&format!("--   framing: {}\n\n", options.framing));
+    let p = &options.proto;
+    out.push_str(&format!(
+        "local proto = Proto({p:?}, \"SBE ({p})\")\nlocal PROTO_COLUMN = {:?}\n",
+        p.to_uppercase()
+    ));
+    let ports = |v: &[u16]| v.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
+    out.push_str(&format!(
+        "local UDP_PORTS = {:?}\nlocal TCP_PORTS = {:?}\n\n",
+        ports(&options.udp_ports),
+        ports(&options.tcp_ports)
+    ));
+    out
+}
+
+fn experts(proto: &str) -> String {
+    let mut out = String::from("local E = {}\n");
+    for (key, summary, group, severity) in EXPERTS {
+        out.push_str(&format!(
+            "E.{key} = ProtoExpert.new(\"{proto}.{key}\", {summary:?}, expert.group.{group}, expert.severity.{severity})\n"
+        ));
+    }
+    let keys: Vec<String> = EXPERTS.iter().map(|e| format!("E.{}", e.0)).collect();
+    out.push_str(&format!("proto.experts = {{ {} }}\n\n", keys.join(", ")));
+    out
+}
+
+impl Gen {
+    /// The framing's fields and its Lua table `FR`, and the packet header.
+    fn framing(&mut self, options: &Options, orders: &[Endian]) -> String {
+        let f = &options.framing;
+        let mut out = String::from("-- The framing.\nlocal FR = {\n");
+        let mut field = |k: &str, v: String| out.push_str(&format!("  {k} = {v},\n"));
+        field("stream", (!f.is_packet()).to_string());
+        if let Some(p) = f.packet_format() {
+            field("packet", p.header_len.to_string());
+        }
+        let msg = self.fixed("message", "string", "SBE message", "");
+        let hdr = self.fixed("header", "none", "message header", "");
+        let mut extra = format!("local F_MESSAGE, F_HEADER = {msg}, {hdr}\n");
+        match f.frame_format() {
+            None => field("framed", "false".into()),
+            Some(ff) => {
+                let width = match ff.length.width {
+                    Width::U16 => "uint16",
+                    Width::U32 => "uint32",
+                };
+                let fl = self.fixed("frame.length", width, "frame length", "base.DEC");
+                field("framed", "true".into());
+                field("prefix", ff.prefix_len.to_string());
+                field("len_off", ff.length.offset.to_string());
+                field("len_w", ff.length.width.bytes().to_string());
+                field("len_le", (ff.length.order == Endian::Little).to_string());
+                field("counts_message", (ff.counts == Counts::Message).to_string());
+                field("align", ff.align.to_string());
+                field("header", ff.header_len().to_string());
+                field("min", ff.min_frame_len().to_string());
+                field("f_len", fl.to_string());
+                if let Some(enc) = ff.encoding {
+                    let fe =
+                        self.fixed("frame.encodingType", "uint16", "encoding type", "base.HEX");
+                    field("enc_off", enc.offset.to_string());
+                    field("enc_le", (enc.order == Endian::Little).to_string());
+                    field("f_enc", fe.to_string());
+                    let ok = accepted(f, orders).map(|values| {
+                        let entries: Vec<String> = values
+                            .iter()
+                            .map(|v| format!("[{v:#06x}] = true"))
+                            .collect();
+                        format!("{{ {} }}", entries.join(", "))
+                    });
+                    if let Some(ok) = ok {
+                        field("enc_ok", ok);
+                    }
+                }
+            }
+        }
+        out.push_str("}\n");
+        out.push_str(&extra);
+        extra.clear();
+        out.push_str(&self.packet_header(f));
+        out
+    }
+
+    /// Lua `packet_header`: MDP3's sequence number and sending time, a
+    /// custom packet header's bytes.
+    fn packet_header(&mut self, f: &Framing) -> String {
+        let mut w = Lua::default();
+        w.line("-- The packet header under root; what the Info column starts with.");
+        w.open("local function packet_header(tvb, root)");
+        match f {
+            Framing::Mdp3 => {
+                let h = self.fixed("packet", "none", "MDP3 packet header", "");
+                let seq = self.fixed("packet.msgSeqNum", "uint32", "msgSeqNum", "base.DEC");
+                let time = self.fixed(
+                    "packet.sendingTime",
+                    "absolute_time",
+                    "sendingTime",
+                    "base.UTC",
+                );
+                w.line(&format!("local h = root:add(F[{h}], tvb(0, FR.packet))"));
+                w.line(&format!("h:add_le(F[{seq}], tvb(0, 4))"));
+                w.line(&format!(
+                    "time_item(h, F[{time}], tvb(4, 8), tvb(4, 8):le_uint64(), 1, false, \"sendingTime\")"
+                ));
+                w.line("return \"seq \" .. int(tvb(0, 4):le_uint())");
+            }
+            _ => {
+                let h = self.fixed("packet.header", "bytes", "packet header", "");
+                w.line(&format!("root:add(F[{h}], tvb(0, FR.packet))"));
+                w.line("return nil");
+            }
+        }
+        w.close("end");
+        w.out
+    }
+
+    /// Lua `SCHEMA_ID_TEXT`: the schema id a message's header names, as
+    /// the first schema's header reads it; and `MIN_HEADER`.
+    fn schema_id_text(&mut self, schemas: &[Schema]) -> String {
+        let min = schemas.iter().map(|s| s.header().len).min().unwrap_or(0);
+        let first = schemas.first().and_then(|s| s.header().schema_id);
+        let read = first.map_or("\"?\"".into(), |u| {
+            format!("tostring({})", read_slot(u, "o"))
+        });
+        format!(
+            "local MIN_HEADER = {min}\nlocal function SCHEMA_ID_TEXT(tvb, o)\n  if tvb:len() - o < MIN_HEADER then return \"?\" end\n  return {read}\nend\n"
+        )
+    }
+
+    /// The Lua of one schema: its message and group functions, its
+    /// template table and header reader.
+    fn schema(&mut self, s: &Sch) -> String {
+        let schema = s.schema;
+        let mut out = format!(
+            "-- schema {:?} (id {}, version {})\n",
+            schema.package, schema.id, schema.version
+        );
+        let mut table = Vec::new();
+        for m in &schema.messages {
+            let mut fns = Vec::new();
+            let f = self.message(s, m, &mut fns);
+            for x in fns {
+                out.push_str(&x);
+                out.push('\n');
+            }
+            out.push_str(&f);
+            out.push('\n');
+            table.push(format!(
+                "[{}] = {{ {}_{}, {:?} }}",
+                m.id, s.tag, m.name, m.name
+            ));
+        }
+        out.push_str(&format!(
+            "local {}_T = {{\n  {}\n}}\n",
+            s.tag,
+            table.join(",\n  ")
+        ));
+        out.push_str(&self.header(s));
+        out
+    }
+
+    /// `<tag>_is`, `<tag>_known` and `<tag>_dissect`: the header, then
+    /// the message it names.
+    fn header(&mut self, s: &Sch) -> String {
+        let h = s.schema.header();
+        let slot = |u: Option<sbe_rt::wire::Uint>, absent: &str| {
+            u.map_or(absent.to_string(), |u| read_slot(u, "o"))
+        };
+        let len = h.len;
+        // As sbe decode: only a schema id on the wire is checked.
+        let sid = match h.schema_id {
+            Some(u) if u.offset().is_some() => format!("{} == {}", read_slot(u, "o"), s.id),
+            _ => "true".into(),
+        };
+        let tid = slot(h.template_id, "0");
+        let ver = slot(h.version, &s.schema.version.to_string());
+        let blen = slot(h.block_length, "nil");
+        let tag = &s.tag;
+        let mut w = Lua::default();
+        w.open(&format!("local function {tag}_is(tvb, o, lim)"));
+        w.line(&format!("return lim - o >= {len} and {sid}"));
+        w.close("end");
+        w.open(&format!("local function {tag}_known(tvb, o, lim)"));
+        w.line(&format!(
+            "return lim - o >= {len} and {tag}_T[{tid}] ~= nil"
+        ));
+        w.close("end");
+        w.line(&format!(
+            "-- a message of schema {}: its header, then its body",
+            s.id
+        ));
+        w.open(&format!("local function {tag}_dissect(tvb, t, o, lim)"));
+        w.line(&format!(
+            "if lim - o < {len} then return bad(t, E.truncated, \"message header: {len} bytes needed, \" .. (lim - o) .. \" left\") end"
+        ));
+        w.line(&format!("local tid, ver, blen = {tid}, {ver}, {blen}"));
+        w.line(&format!("local entry = {tag}_T[tid]"));
+        w.line("local name = entry and entry[2] or (\"unknown template \" .. int(tid))");
+        w.line("local m = t:add(F[F_MESSAGE], tvb(o, lim - o), name)");
+        w.line(&format!(
+            "m:set_text(name .. \" (templateId \" .. int(tid) .. \", schema {}, version \" .. int(ver) .. \")\")",
+            s.id
+        ));
+        w.line(&format!("local c = m:add(F[F_HEADER], tvb(o, {len}))"));
+        if let TypeKind::Composite(c) = &s.schema.header_type.kind {
+            for m in &c.members {
+                let mut v = member_val("header", m);
+                if v.presence == Presence::Optional {
+                    // A header member shows what it holds.
+                    v.presence = Presence::Required;
+                }
+                self.value(s, &mut w, &v, "c", &values::plus("o", m.offset));
+            }
+        }
+        w.line(&format!(
+            "if not entry then return bad(m, E.unknown_template, \"unknown template id \" .. tid .. \" in schema {}\") end",
+            s.id
+        ));
+        w.line(&format!(
+            "local e = entry[1](tvb, m, o + {len}, ver, blen, lim)"
+        ));
+        w.line("if e then m:set_len(e - o) end");
+        w.line("return e, name");
+        w.close("end");
+        w.out
+    }
+}

@@ -1,0 +1,151 @@
+-- Helpers every generated dissector shares. Lua 5.2 and 5.4 alike: no
+-- integer division or bit operators (Wireshark's `bit` library instead),
+-- 64-bit values as UInt64/Int64, never as Lua numbers.
+local bit = bit
+
+local function isnan(x) return x ~= x end
+
+-- An item of field f over range r, read in the schema's byte order; shown
+-- as null when isnull.
+local function opt(t, f, r, le, isnull, name)
+  local it
+  if le then it = t:add_le(f, r) else it = t:add(f, r) end
+  if isnull then it:set_text(name .. ": null") end
+  return it
+end
+
+-- A char value or array: the bytes up to the first NUL, decoded as enc;
+-- null when optional and the first byte is NUL (or nullbyte).
+local function text(t, f, tvb, o, n, enc, optional, nullbyte, name)
+  local r = tvb(o, n)
+  local raw = tvb:raw(o, n)
+  local cut = string.find(raw, "\0", 1, true)
+  local len = n
+  if cut then len = cut - 1 end
+  local s = ""
+  if len > 0 then s = tvb(o, len):string(enc) end
+  local it = t:add(f, r, s)
+  if optional and (len == 0 or (n == 1 and string.byte(raw, 1) == nullbyte)) then
+    it:set_text(name .. ": null")
+  end
+  return it
+end
+
+-- mantissa x 10^exponent, exactly, as text.
+local function dec_text(m, e)
+  local s = tostring(m)
+  local neg = string.sub(s, 1, 1) == "-"
+  if neg then s = string.sub(s, 2) end
+  if e >= 0 then
+    if s ~= "0" then s = s .. string.rep("0", e) end
+  else
+    local places = -e
+    if #s <= places then s = string.rep("0", places - #s + 1) .. s end
+    s = string.sub(s, 1, #s - places) .. "." .. string.sub(s, #s - places + 1)
+  end
+  if neg then s = "-" .. s end
+  return s
+end
+
+-- count units of per nanoseconds each (a number, UInt64 or Int64) as an
+-- NSTime since the epoch (or midnight).
+local function nstime(c, per)
+  local per_sec = 1000000000 / per
+  if type(c) == "number" then c = Int64(c) end
+  local s = c / per_sec
+  local r = (c % per_sec):tonumber()
+  if r < 0 then
+    s = s - 1
+    r = r + per_sec
+  end
+  return NSTime(s:tonumber(), r * per)
+end
+
+-- Nanoseconds per unit of a wire time unit code (nil for an unknown code).
+local UNIT_NANOS = { [0] = 1000000000, [3] = 1000000, [6] = 1000, [9] = 1 }
+
+-- days since the epoch as a date (UTC).
+local function date_text(days)
+  return os.date("!%Y-%m-%d", days * 86400)
+end
+
+local function hex(v)
+  return string.format("0x%x", v)
+end
+
+-- An integer as text: Lua 5.4 writes a float-held integer as "2.0".
+local function int(v)
+  if type(v) == "number" then return string.format("%d", v) end
+  return tostring(v)
+end
+
+local function num(v)
+  if type(v) == "number" then return v end
+  return v:tonumber()
+end
+
+-- A time item: the instant (or time of day) with the raw count beside;
+-- per is the unit's nanoseconds (nil for a unit code not known).
+local function time_item(t, f, r, v, per, isnull, name)
+  local it
+  if isnull then
+    it = t:add(f, r, NSTime(0, 0))
+    it:set_text(name .. ": null")
+  elseif per then
+    it = t:add(f, r, nstime(v, per))
+    it:append_text(" (" .. int(v) .. ")")
+  else
+    it = t:add(f, r, NSTime(0, 0))
+    it:set_text(name .. ": " .. int(v) .. " (unknown time unit)")
+  end
+  return it
+end
+
+-- A date item: days since the epoch as YYYY-MM-DD, the raw count beside.
+local function date_item(t, f, r, v, isnull, name)
+  local it
+  if isnull then
+    it = t:add(f, r, "")
+    it:set_text(name .. ": null")
+  else
+    it = t:add(f, r, date_text(num(v)))
+    it:append_text(" (" .. int(v) .. ")")
+  end
+  return it
+end
+
+-- A MonthYear as YYYY-MM, then -DD (or wN) when the composite has it.
+local function month_year(y, m, d, w)
+  local s = string.format("%04d-%02d", num(y), num(m))
+  if d then
+    s = s .. string.format("-%02d", num(d))
+  elseif w then
+    s = s .. string.format("w%d", num(w))
+  end
+  return s
+end
+
+-- An expert item on t; nil, so that a reader can return it.
+local function bad(t, e, msg)
+  t:add_proto_expert_info(e, msg)
+  return nil
+end
+
+
+-- A tree that keeps nothing: a message is walked with it to measure its
+-- length (raw framing over TCP) before it is shown. `short` says whether
+-- the walk ran out of bytes (more may come) rather than met bad input.
+local Measure = {}
+Measure.__index = Measure
+local function measure_tree() return setmetatable({ short = false }, Measure) end
+local function self_of(self) return self end
+Measure.add = self_of
+Measure.add_le = self_of
+Measure.set_text = self_of
+Measure.append_text = self_of
+Measure.set_len = self_of
+Measure.set_generated = self_of
+function Measure:add_proto_expert_info(e)
+  if e == E.truncated or e == E.count then self.short = true end
+  return self
+end

@@ -1,0 +1,493 @@
+//! `sbe decode --format parquet|arrow --out DIR` through the real binary:
+//! a capture of two schemas, --flatten, several inputs with --jobs, bad
+//! messages in `_errors`, existing folders, a killed writer, and DuckDB
+//! (via Python) as an independent reader.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{UInt32Type, UInt64Type};
+use arrow_array::RecordBatch;
+use etherparse::PacketBuilder;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+fn schema(rel: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(rel)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn car_schema() -> String {
+    schema("../schemas/car.xml")
+}
+
+fn md_schema() -> String {
+    schema("benches/market-data.xml")
+}
+
+fn encode_each(schema: &str, jsons: &[String]) -> Vec<Vec<u8>> {
+    let input = jsons.join("\n");
+    let (code, bin, err) = common::sbe(&["encode", "--schema", schema, "-"], input.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let n = jsons.len();
+    bin.chunks(bin.len() / n).map(<[u8]>::to_vec).collect()
+}
+
+/// Cars with serial numbers from `first`, each with two performance
+/// figures of two accelerations.
+fn cars(first: u64, n: usize) -> Vec<Vec<u8>> {
+    let jsons: Vec<String> = (0..n as u64)
+        .map(|i| {
+            format!(
+                r#"{{"message":"Car","body":{{"serialNumber":{},"modelYear":2013,"available":"T","code":"A","someNumbers":[1,2,3,4],"vehicleCode":"abcdef","extras":["sportsPack"],"engine":{{"capacity":2000,"numCylinders":4,"manufacturerCode":"123","efficiency":35,"boosterEnabled":"T","booster":{{"BoostType":"NITROUS","horsePower":200}}}},"fuelFigures":[{{"speed":30,"mpg":35.9,"usageDescription":"Urban Cycle"}}],"performanceFigures":[{{"octaneRating":95,"acceleration":[{{"mph":30,"seconds":4.0}},{{"mph":60,"seconds":7.5}}]}},{{"octaneRating":99,"acceleration":[{{"mph":30,"seconds":3.8}},{{"mph":60,"seconds":7.1}}]}}],"manufacturer":"Honda","model":"Civic VTi","activationCode":"abcdef"}}}}"#,
+                first + i
+            )
+        })
+        .collect();
+    encode_each(&car_schema(), &jsons)
+}
+
+const ACTIONS: [&str; 3] = ["New", "Change", "Delete"];
+
+/// Book updates: message `i` has price (4500 + i) and action i % 3.
+fn books(n: usize) -> Vec<Vec<u8>> {
+    let jsons: Vec<String> = (0..n as u64)
+        .map(|i| {
+            format!(
+                r#"{{"message":"BookUpdate","body":{{"transactTime":{},"flags":["EndOfEvent"],"entries":[{{"price":{{"mantissa":{}}},"size":5,"securityId":1001,"rptSeq":{i},"level":1,"action":"{}","entryType":"Bid"}}]}}}}"#,
+                1_700_000_000_000_000_000u64 + i,
+                (4500 + i) * 1_000_000_000,
+                ACTIONS[i as usize % 3]
+            )
+        })
+        .collect();
+    encode_each(&md_schema(), &jsons)
+}
+
+fn udp(payload: &[u8]) -> Vec<u8> {
+    let mut f = Vec::new();
+    PacketBuilder::ethernet2([2, 0, 0, 0, 0, 1], [2, 0, 0, 0, 0, 2])
+        .ipv4([10, 0, 0, 1], [224, 0, 31, 1], 64)
+        .udp(9000, 14310)
+        .write(&mut f, payload)
+        .expect("udp frame");
+    f
+}
+
+/// A little-endian nanosecond pcap of Ethernet frames, packet `i` at
+/// 1709649001 + i seconds and 5 ns.
+fn pcap(frames: &[Vec<u8>]) -> Vec<u8> {
+    let mut f = Vec::new();
+    for v in [0xa1b2_3c4du32, 0x0004_0002, 0, 0, 65535, 1] {
+        f.extend(v.to_le_bytes());
+    }
+    for (i, fr) in frames.iter().enumerate() {
+        for v in [
+            1_709_649_001 + i as u32,
+            5,
+            fr.len() as u32,
+            fr.len() as u32,
+        ] {
+            f.extend(v.to_le_bytes());
+        }
+        f.extend(fr);
+    }
+    f
+}
+
+fn read(path: &Path) -> Vec<RecordBatch> {
+    let f = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    ParquetRecordBatchReaderBuilder::try_new(f)
+        .unwrap()
+        .build()
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect()
+}
+
+/// The batches of every finished part of the dataset at `dir`.
+fn dataset(dir: &Path) -> Vec<RecordBatch> {
+    parts(dir).iter().flat_map(|p| read(p)).collect()
+}
+
+fn parts(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn u64s(batches: &[RecordBatch], col: &str) -> Vec<u64> {
+    batches
+        .iter()
+        .flat_map(|b| {
+            let c = b.column_by_name(col).unwrap_or_else(|| panic!("no {col}"));
+            c.as_primitive::<UInt64Type>().values().to_vec()
+        })
+        .collect()
+}
+
+fn package(path: &str) -> String {
+    sbe_build::ir::load(path).unwrap().package.replace('.', "_")
+}
+
+/// Writes the capture of the two-schema test: cars 700, 701 and three
+/// book updates over two packets.
+fn two_schema_capture(dir: &Path) -> PathBuf {
+    let c = cars(700, 2);
+    let b = books(3);
+    let frames = [
+        udp(&[c[0].clone(), b[0].clone()].concat()),
+        udp(&[b[1].clone(), c[1].clone(), b[2].clone()].concat()),
+    ];
+    let path = dir.join("two.pcap");
+    std::fs::write(&path, pcap(&frames)).unwrap();
+    path
+}
+
+#[test]
+fn a_capture_of_two_schemas_is_a_dataset_per_message_under_its_schema() {
+    let dir = common::scratch("columnar-two");
+    let input = two_schema_capture(&dir);
+    let input = input.to_str().unwrap();
+    let out = dir.join("out");
+    let out_s = out.to_str().unwrap();
+    let (car, md) = (car_schema(), md_schema());
+    let args = [
+        "decode", "--schema", &car, "--schema", &md, "--format", "parquet", "--out", out_s, input,
+    ];
+    let (code, _, err) = common::sbe(&args, b"");
+    assert_eq!(code, 0, "{err}");
+    let cars_dir = out.join(format!("schema={}", package(&car))).join("Car");
+    let books_dir = out
+        .join(format!("schema={}", package(&md)))
+        .join("BookUpdate");
+    assert_eq!(
+        parts(&cars_dir),
+        [cars_dir.join("part-00000-two_pcap.parquet")]
+    );
+    let cars = dataset(&cars_dir);
+    let books = dataset(&books_dir);
+    assert_eq!(cars.iter().map(RecordBatch::num_rows).sum::<usize>(), 2);
+    assert_eq!(books.iter().map(RecordBatch::num_rows).sum::<usize>(), 3);
+    assert_eq!(u64s(&cars, "packet"), [1, 2]);
+    assert_eq!(u64s(&books, "packet"), [1, 2, 2]);
+    let serials: Vec<u64> = u64s(&cars, "serialNumber");
+    assert_eq!(serials, [700, 701]);
+    let ids: Vec<u32> = cars[0]
+        .column_by_name("schemaId")
+        .unwrap()
+        .as_primitive::<UInt32Type>()
+        .values()
+        .to_vec();
+    assert_eq!(ids, [1, 1]);
+    let time = cars[0].column_by_name("time").unwrap();
+    let t = time
+        .as_primitive::<arrow_array::types::TimestampNanosecondType>()
+        .values()
+        .to_vec();
+    assert_eq!(t, [1_709_649_001_000_000_005, 1_709_649_002_000_000_005]);
+    // msgIndex: unique in the dataset.
+    let mut idx = u64s(&books, "msgIndex");
+    idx.dedup();
+    assert_eq!(idx.len(), 3);
+    // Metadata: the schema and the field's SBE type.
+    let f = std::fs::File::open(&parts(&cars_dir)[0]).unwrap();
+    let schema = ParquetRecordBatchReaderBuilder::try_new(f)
+        .unwrap()
+        .schema()
+        .clone();
+    assert_eq!(schema.metadata()["sbe.schemaId"], "1");
+    let serial = schema.field_with_name("serialNumber").unwrap();
+    assert_eq!(serial.metadata()["sbe.type"], "uint64");
+
+    // An existing folder is refused; --append adds a part; --overwrite
+    // starts again.
+    let (code, _, err) = common::sbe(&args, b"");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("exists (give --append or --overwrite)"),
+        "{err}"
+    );
+    let mut more = args.to_vec();
+    more.insert(1, "--append");
+    let (code, _, err) = common::sbe(&more, b"");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(parts(&cars_dir).len(), 2);
+    more[1] = "--overwrite";
+    let (code, _, err) = common::sbe(&more, b"");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(parts(&cars_dir).len(), 1);
+}
+
+#[test]
+fn flatten_writes_each_group_as_a_child_dataset_keyed_by_its_path() {
+    let dir = common::scratch("columnar-flatten");
+    let bin = dir.join("cars.bin");
+    std::fs::write(&bin, cars(1, 3).concat()).unwrap();
+    let out = dir.join("out");
+    let car = car_schema();
+    let args = [
+        "decode",
+        "--schema",
+        &car,
+        "--format",
+        "parquet",
+        "--flatten",
+        "--compression",
+        "snappy",
+        "--out",
+        out.to_str().unwrap(),
+        bin.to_str().unwrap(),
+    ];
+    let (code, _, err) = common::sbe(&args, b"");
+    assert_eq!(code, 0, "{err}");
+    let cars = dataset(&out.join("Car"));
+    assert!(cars[0].column_by_name("performanceFigures").is_none());
+    let perf = dataset(&out.join("Car.performanceFigures"));
+    let acc = dataset(&out.join("Car.performanceFigures.acceleration"));
+    let msg = u64s(&cars, "msgIndex");
+    assert_eq!(
+        u64s(&perf, "msgIndex"),
+        [msg[0], msg[0], msg[1], msg[1], msg[2], msg[2]]
+    );
+    assert_eq!(u64s(&perf, "performanceFiguresIndex"), [0, 1, 0, 1, 0, 1]);
+    assert_eq!(acc.iter().map(RecordBatch::num_rows).sum::<usize>(), 12);
+    assert_eq!(u64s(&acc, "performanceFiguresIndex")[..4], [0, 0, 1, 1]);
+    assert_eq!(u64s(&acc, "accelerationIndex")[..4], [0, 1, 0, 1]);
+    let mph: Vec<u16> = acc[0]
+        .column_by_name("mph")
+        .unwrap()
+        .as_primitive::<arrow_array::types::UInt16Type>()
+        .values()
+        .to_vec();
+    assert_eq!(mph[..4], [30, 60, 30, 60]);
+}
+
+#[test]
+fn several_inputs_at_once_write_a_part_each() {
+    let dir = common::scratch("columnar-jobs");
+    let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
+    std::fs::write(&a, cars(1, 2).concat()).unwrap();
+    std::fs::write(&b, cars(10, 3).concat()).unwrap();
+    let out = dir.join("out");
+    let car = car_schema();
+    let args = [
+        "decode",
+        "--schema",
+        &car,
+        "--format",
+        "parquet",
+        "--jobs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ];
+    let (code, _, err) = common::sbe(&args, b"");
+    assert_eq!(code, 0, "{err}");
+    let d = out.join("Car");
+    assert_eq!(
+        parts(&d),
+        [
+            d.join("part-00000-a_bin.parquet"),
+            d.join("part-00000-b_bin.parquet")
+        ]
+    );
+    let batches = dataset(&d);
+    let mut serials = u64s(&batches, "serialNumber");
+    serials.sort_unstable();
+    assert_eq!(serials, [1, 2, 10, 11, 12]);
+    let mut idx = u64s(&batches, "msgIndex");
+    idx.sort_unstable();
+    idx.dedup();
+    assert_eq!(idx.len(), 5, "msgIndex unique over the inputs");
+}
+
+#[test]
+fn a_bad_message_is_reported_as_today_and_kept_in_errors() {
+    let dir = common::scratch("columnar-errors");
+    let c = cars(1, 2);
+    let mut bad = c[1].clone();
+    bad[4] = 9; // schemaId
+    let bin = dir.join("bad.bin");
+    std::fs::write(&bin, [c[0].clone(), bad.clone()].concat()).unwrap();
+    let car = car_schema();
+    let bin_s = bin.to_str().unwrap();
+    let (json_code, _, json_err) = common::sbe(&["decode", "--schema", &car, bin_s], b"");
+    assert_eq!(json_code, 1);
+    let out = dir.join("out");
+    let args = [
+        "decode",
+        "--schema",
+        &car,
+        "--format",
+        "parquet",
+        "--out",
+        out.to_str().unwrap(),
+        bin_s,
+    ];
+    let (code, _, err) = common::sbe(&args, b"");
+    assert_eq!(code, 1);
+    assert_eq!(err, json_err);
+    assert_eq!(u64s(&dataset(&out.join("Car")), "serialNumber"), [1]);
+    let errors = dataset(&out.join("_errors"));
+    assert_eq!(errors.iter().map(RecordBatch::num_rows).sum::<usize>(), 1);
+    let e = &errors[0];
+    assert_eq!(
+        e.column_by_name("kind")
+            .unwrap()
+            .as_string::<i32>()
+            .value(0),
+        "WrongSchemaId"
+    );
+    let text = e
+        .column_by_name("error")
+        .unwrap()
+        .as_string::<i32>()
+        .value(0);
+    assert!(json_err.contains(text), "{text} in {json_err}");
+    let bytes = e
+        .column_by_name("bytes")
+        .unwrap()
+        .as_binary::<i32>()
+        .value(0);
+    assert_eq!(bytes, bad);
+    assert_eq!(u64s(&errors, "offset"), [c[0].len() as u64]);
+}
+
+#[test]
+fn arrow_ipc_files_hold_the_same_tables() {
+    let dir = common::scratch("columnar-arrow");
+    let bin = dir.join("cars.bin");
+    std::fs::write(&bin, cars(5, 2).concat()).unwrap();
+    let out = dir.join("out");
+    let car = car_schema();
+    let args = [
+        "decode",
+        "--schema",
+        &car,
+        "--format",
+        "arrow",
+        "--out",
+        out.to_str().unwrap(),
+        bin.to_str().unwrap(),
+    ];
+    let (code, _, err) = common::sbe(&args, b"");
+    assert_eq!(code, 0, "{err}");
+    let path = out.join("Car").join("part-00000-cars_bin.arrow");
+    let f = std::fs::File::open(&path).unwrap();
+    let r = arrow_ipc::reader::FileReader::try_new(f, None).unwrap();
+    let batches: Vec<RecordBatch> = r.map(|b| b.unwrap()).collect();
+    assert_eq!(u64s(&batches, "offset").len(), 2);
+    assert_eq!(u64s(&batches, "serialNumber"), [5, 6]);
+}
+
+#[test]
+fn a_killed_writer_leaves_only_temporary_names() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = common::scratch("columnar-killed");
+    let out = dir.join("out");
+    let md = md_schema();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sbe"))
+        .args(["decode", "--schema", &md, "--format", "parquet", "--out"])
+        .arg(&out)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // More than one batch (64 Ki rows): the first part is open, and
+    // standard input stays open.
+    let one = books(1).remove(0);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&one.repeat(70_000)).unwrap();
+    stdin.flush().unwrap();
+    let dataset = out.join("BookUpdate");
+    let mut open = Vec::new();
+    for _ in 0..600 {
+        open = std::fs::read_dir(&dataset)
+            .map(|d| d.map(|e| e.unwrap().file_name()).collect::<Vec<_>>())
+            .unwrap_or_default();
+        if !open.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    child.kill().unwrap();
+    let _ = child.wait();
+    drop(stdin);
+    assert!(!open.is_empty(), "no part was opened");
+    let names: Vec<String> = std::fs::read_dir(&dataset)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, [".part-00000-stdin.parquet.tmp"]);
+}
+
+/// DuckDB, through Python, reads the dataset: row counts per message, a
+/// sum of decimal prices, the distinct enum names.
+#[test]
+fn duckdb_reads_the_dataset() {
+    let has_duckdb = Command::new("python3")
+        .args(["-c", "import duckdb"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_duckdb {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "python3 with duckdb is missing (.ci/run installs it)"
+        );
+        eprintln!("skipping duckdb_reads_the_dataset: no python3 with duckdb (pip install duckdb)");
+        return;
+    }
+    let dir = common::scratch("columnar-duckdb");
+    let input = two_schema_capture(&dir);
+    let out = dir.join("out");
+    let (car, md) = (car_schema(), md_schema());
+    let args = [
+        "decode",
+        "--schema",
+        &car,
+        "--schema",
+        &md,
+        "--format",
+        "parquet",
+        "--out",
+        out.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ];
+    let (code, _, err) = common::sbe(&args, b"");
+    assert_eq!(code, 0, "{err}");
+    let script = r#"
+import duckdb, sys
+out = sys.argv[1]
+con = duckdb.connect()
+cars = con.execute(f"select count(*) from read_parquet('{out}/*/Car/*.parquet')").fetchone()[0]
+books = con.execute(f"select count(*) from read_parquet('{out}/*/BookUpdate/*.parquet')").fetchone()[0]
+total, names = con.execute(f"""
+    select sum(e.price)::varchar, count(distinct e.action)
+    from (select unnest(entries) as e from read_parquet('{out}/*/BookUpdate/*.parquet'))
+""").fetchone()
+print(cars, books, total, names)
+"#;
+    let r = Command::new("python3")
+        .args(["-c", script])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    // Prices 4500, 4501 and 4502, exactly; actions New, Change, Delete.
+    assert_eq!(stdout.trim(), "2 3 13503.000000000 3");
+}

@@ -1,0 +1,303 @@
+//! Writing tables as a dataset: one folder per table, holding part files
+//! `part-NNNNN-<source>.parquet` (or `.arrow`, Arrow IPC files). A part is
+//! written as `.part-NNNNN-<source>.parquet.tmp` and renamed when closed,
+//! so a killed run or a full disk leaves no file that readers (which skip
+//! names starting with `.`, and glob `*.parquet`) take as complete.
+//!
+//! ```no_run
+//! use sbe_columnar::dataset::{DatasetWriter, Format, Compression};
+//! # fn run(batch: arrow_array::RecordBatch) -> Result<(), sbe_columnar::dataset::DatasetError> {
+//! let mut w = DatasetWriter::new("out".as_ref(), "capture", Format::Parquet(Compression::Zstd(1)));
+//! w.write("Trade", &batch)?;
+//! let parts = w.close()?; // out/Trade/part-00000-capture.parquet
+//! # Ok(()) }
+//! ```
+
+use std::collections::HashMap;
+use std::fs::{self, File};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use arrow_array::RecordBatch;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression as PqCompression, ZstdLevel};
+use parquet::file::properties::WriterProperties;
+
+/// Rows of a Parquet row group at most.
+pub const ROW_GROUP_ROWS: usize = 64 * 1024;
+/// Bytes a Parquet row group buffers before it is flushed.
+pub const ROW_GROUP_BYTES: usize = 128 << 20;
+
+/// A part file's compression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// Uncompressed.
+    None,
+    /// Snappy.
+    Snappy,
+    /// Zstandard at a level (1 by default).
+    Zstd(i32),
+}
+
+impl FromStr for Compression {
+    type Err = String;
+
+    /// `none`, `snappy`, `zstd` or `zstd:LEVEL`.
+    fn from_str(s: &str) -> Result<Compression, String> {
+        match s.split_once(':') {
+            None if s == "none" => Ok(Compression::None),
+            None if s == "snappy" => Ok(Compression::Snappy),
+            None if s == "zstd" => Ok(Compression::Zstd(1)),
+            Some(("zstd", level)) => level
+                .parse::<i32>()
+                .ok()
+                .filter(|l| ZstdLevel::try_new(*l).is_ok())
+                .map(Compression::Zstd)
+                .ok_or_else(|| format!("zstd level `{level}`: give 1 to 22")),
+            _ => Err(format!(
+                "compression `{s}`: give none, snappy, zstd or zstd:LEVEL"
+            )),
+        }
+    }
+}
+
+/// The file format of the parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Parquet, compressed.
+    Parquet(Compression),
+    /// Arrow IPC files.
+    Arrow,
+}
+
+impl Format {
+    fn extension(self) -> &'static str {
+        match self {
+            Format::Parquet(_) => "parquet",
+            Format::Arrow => "arrow",
+        }
+    }
+}
+
+/// A dataset could not be written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DatasetError {
+    /// The file system refused.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The Parquet or Arrow writer refused a batch.
+    #[error("{path}: {message}")]
+    Write {
+        /// The part file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// The output folder exists and neither appending nor overwriting was
+    /// asked for.
+    #[error("{0}: exists (give --append or --overwrite)")]
+    Exists(PathBuf),
+}
+
+/// What to do with an output folder that exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Existing {
+    /// Refuse it.
+    Refuse,
+    /// Add parts beside those there.
+    Append,
+    /// Remove it first.
+    Overwrite,
+}
+
+/// Makes `dir` ready for a run: refused, kept or emptied as `existing`
+/// says when it is there, created when not.
+pub fn prepare(dir: &Path, existing: Existing) -> Result<(), DatasetError> {
+    let io_err = |source| DatasetError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    if dir.exists() {
+        match existing {
+            Existing::Refuse => return Err(DatasetError::Exists(dir.to_path_buf())),
+            Existing::Append => {}
+            Existing::Overwrite => fs::remove_dir_all(dir).map_err(io_err)?,
+        }
+    }
+    fs::create_dir_all(dir).map_err(io_err)
+}
+
+/// A source label as a part file's name holds it: letters, digits, `-` and
+/// `_` kept, anything else (`.` too) `_`.
+#[must_use]
+pub fn source_label(name: &str) -> String {
+    let label: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if label.is_empty() {
+        "stdin".to_string()
+    } else {
+        label
+    }
+}
+
+enum Writer {
+    Parquet(ArrowWriter<File>),
+    Arrow(arrow_ipc::writer::FileWriter<File>),
+}
+
+struct Part {
+    tmp: PathBuf,
+    done: PathBuf,
+    writer: Writer,
+}
+
+/// Writes batches into one part file per table, under `root`.
+pub struct DatasetWriter {
+    root: PathBuf,
+    source: String,
+    format: Format,
+    parts: HashMap<String, Part>,
+}
+
+impl DatasetWriter {
+    /// A writer of parts named for `source` into table folders under
+    /// `root` (which exists: see [`prepare`]).
+    #[must_use]
+    pub fn new(root: &Path, source: &str, format: Format) -> DatasetWriter {
+        DatasetWriter {
+            root: root.to_path_buf(),
+            source: source_label(source),
+            format,
+            parts: HashMap::new(),
+        }
+    }
+
+    /// Appends `batch` to `table`'s part, opening it on the first batch.
+    pub fn write(&mut self, table: &str, batch: &RecordBatch) -> Result<(), DatasetError> {
+        if !self.parts.contains_key(table) {
+            let part = self.open(table, batch)?;
+            self.parts.insert(table.to_string(), part);
+        }
+        let Some(part) = self.parts.get_mut(table) else {
+            return Ok(());
+        };
+        let failed = |e: &dyn std::fmt::Display| DatasetError::Write {
+            path: part.tmp.clone(),
+            message: e.to_string(),
+        };
+        match &mut part.writer {
+            Writer::Parquet(w) => {
+                w.write(batch).map_err(|e| failed(&e))?;
+                if w.in_progress_size() >= ROW_GROUP_BYTES {
+                    w.flush().map_err(|e| failed(&e))?;
+                }
+            }
+            Writer::Arrow(w) => w.write(batch).map_err(|e| failed(&e))?,
+        }
+        Ok(())
+    }
+
+    fn open(&self, table: &str, batch: &RecordBatch) -> Result<Part, DatasetError> {
+        let dir = self.root.join(table);
+        fs::create_dir_all(&dir).map_err(|source| DatasetError::Io {
+            path: dir.clone(),
+            source,
+        })?;
+        let ext = self.format.extension();
+        let n = next_part(&dir, &format!("-{}.{ext}", self.source));
+        let name = format!("part-{n:05}-{}.{ext}", self.source);
+        let done = dir.join(&name);
+        let tmp = dir.join(format!(".{name}.tmp"));
+        let file = File::create(&tmp).map_err(|source| DatasetError::Io {
+            path: tmp.clone(),
+            source,
+        })?;
+        let failed = |e: &dyn std::fmt::Display| DatasetError::Write {
+            path: tmp.clone(),
+            message: e.to_string(),
+        };
+        let schema = batch.schema();
+        let writer = match self.format {
+            Format::Parquet(c) => {
+                let compression = match c {
+                    Compression::None => PqCompression::UNCOMPRESSED,
+                    Compression::Snappy => PqCompression::SNAPPY,
+                    Compression::Zstd(l) => {
+                        PqCompression::ZSTD(ZstdLevel::try_new(l).map_err(|e| failed(&e))?)
+                    }
+                };
+                let props = WriterProperties::builder()
+                    .set_compression(compression)
+                    .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+                    .build();
+                Writer::Parquet(
+                    ArrowWriter::try_new(file, schema, Some(props)).map_err(|e| failed(&e))?,
+                )
+            }
+            Format::Arrow => Writer::Arrow(
+                arrow_ipc::writer::FileWriter::try_new(file, &schema).map_err(|e| failed(&e))?,
+            ),
+        };
+        Ok(Part { tmp, done, writer })
+    }
+
+    /// Closes every part and gives it its final name; returns those names.
+    pub fn close(self) -> Result<Vec<PathBuf>, DatasetError> {
+        let mut done = Vec::new();
+        for (_, part) in self.parts {
+            let failed = |e: &dyn std::fmt::Display| DatasetError::Write {
+                path: part.tmp.clone(),
+                message: e.to_string(),
+            };
+            match part.writer {
+                Writer::Parquet(w) => {
+                    w.close().map_err(|e| failed(&e))?;
+                }
+                Writer::Arrow(mut w) => w.finish().map_err(|e| failed(&e))?,
+            }
+            fs::rename(&part.tmp, &part.done).map_err(|source| DatasetError::Io {
+                path: part.done.clone(),
+                source,
+            })?;
+            done.push(part.done);
+        }
+        done.sort();
+        Ok(done)
+    }
+}
+
+/// The first part number no file of this source in `dir` uses (finished
+/// or not): parts of other sources, written at the same time, keep their
+/// own numbers.
+fn next_part(dir: &Path, tail: &str) -> u32 {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let name = name.trim_start_matches('.');
+            let name = name.strip_suffix(".tmp").unwrap_or(name);
+            let rest = name.strip_prefix("part-")?.strip_suffix(tail)?;
+            rest.get(..5)?.parse::<u32>().ok()
+        })
+        .map(|n| n + 1)
+        .max()
+        .unwrap_or(0)
+}

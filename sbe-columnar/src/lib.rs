@@ -1,0 +1,374 @@
+//! SBE messages to Arrow record batches, typed from the schema's IR: one
+//! table per message, its columns named as the schema's fields, their
+//! Arrow types from the meaning facts (`sbe_build::ir::Meaning`). Feed the
+//! batches to DataFusion or Polars in process, or write them as a Parquet
+//! or Arrow IPC dataset with [`dataset`] (what `sbe decode --format
+//! parquet` does).
+//!
+//! | schema value | Arrow type |
+//! |---|---|
+//! | decimal, constant exponent | `Decimal128(p, -exponent)`, `p` the mantissa type's digits |
+//! | decimal, exponent on the wire | `Float64`, plus `<name>_exact`: struct of the mantissa and exponent |
+//! | timestamp | `Timestamp(unit, UTC)`; nanoseconds when the unit is on the wire or unstated |
+//! | time of day | `Time64(ns)` |
+//! | date | `Date32` |
+//! | enum | `Dictionary(UInt16, Utf8)` of the names, plus `<name>_raw`: the value when it is outside the enum |
+//! | set | `List<Utf8>` of the choices set, plus `<name>_raw`: the integer |
+//! | char, char array | `Utf8` (cut at NUL) |
+//! | var data | `Utf8` with a character encoding, else `Binary` |
+//! | integer, float | the same width |
+//! | other composite | `Struct` of its members |
+//! | group | `List<Struct>` (or a child table with `flatten`) |
+//!
+//! A null value, an optional value at null and a field newer than the
+//! acting version are Arrow nulls.
+//!
+//! ```
+//! let xml = r#"<messageSchema package="demo" id="1">
+//!   <types>
+//!     <composite name="messageHeader">
+//!       <type name="blockLength" primitiveType="uint16"/>
+//!       <type name="templateId" primitiveType="uint16"/>
+//!       <type name="schemaId" primitiveType="uint16"/>
+//!       <type name="version" primitiveType="uint16"/>
+//!     </composite>
+//!     <composite name="PRICE9">
+//!       <type name="mantissa" primitiveType="int64"/>
+//!       <type name="exponent" primitiveType="int8" presence="constant">-9</type>
+//!     </composite>
+//!   </types>
+//!   <message name="Trade" id="1">
+//!     <field name="px" id="1" type="PRICE9"/>
+//!   </message>
+//! </messageSchema>"#;
+//! let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
+//! let mut ex = sbe_columnar::Exporter::new(&schema, sbe_columnar::Options::default()).unwrap();
+//! let msg = [8, 0, 1, 0, 1, 0, 0, 0, 0x00, 0xca, 0x9a, 0x3b, 0, 0, 0, 0]; // px = 1.000000000
+//! assert_eq!(ex.append(&msg, &sbe_columnar::Frame::at(0)), Ok(16));
+//! let batches = ex.finish();
+//! let (name, batch) = &batches[0];
+//! assert_eq!(name, "Trade");
+//! let px = batch.column_by_name("px").unwrap();
+//! assert_eq!(px.data_type(), &arrow_schema::DataType::Decimal128(19, 9));
+//! ```
+#![deny(missing_docs)]
+// Input never reaches a panic: no indexing, unwrap or expect outside tests.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::indexing_slicing,
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic
+    )
+)]
+
+pub mod dataset;
+mod error;
+mod errors;
+mod meta;
+mod node;
+mod table;
+
+use std::collections::{HashMap, HashSet};
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use sbe_build::ir::{Header, Schema};
+use sbe_rt::__private::codec;
+
+pub use error::ExportError;
+pub use meta::Frame;
+
+use meta::{HeaderValues, MetaCols};
+use node::Cx;
+use table::{Plan, Table, Walk};
+
+/// The name of the table of messages that could not be decoded.
+pub const ERRORS: &str = "_errors";
+
+/// How the tables are made.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Options {
+    /// Groups as child tables `<Message>.<Group>` (one row per entry,
+    /// keyed by `msgIndex` and the entry index path) instead of
+    /// `List<Struct>` columns.
+    pub flatten: bool,
+    /// Rows of a table after which its batch is ready ([`Exporter::take_ready`]).
+    pub batch_rows: usize,
+    /// Whether message tables have the capture frame columns (`time`,
+    /// `packet`, `src`, `dst`, `msgSeqNum`, `sendingTime`).
+    pub frames: bool,
+    /// Refuse a message whose header names another schema id (as the
+    /// generated decoders do).
+    pub schema_id_check: bool,
+    /// The first `msgIndex`: give each exporter writing into one dataset
+    /// its own range.
+    pub first_index: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            flatten: false,
+            batch_rows: 64 * 1024,
+            frames: false,
+            schema_id_check: true,
+            first_index: 0,
+        }
+    }
+}
+
+impl Options {
+    /// Set [`Options::flatten`].
+    #[must_use]
+    pub fn flatten(mut self, on: bool) -> Options {
+        self.flatten = on;
+        self
+    }
+
+    /// Set [`Options::frames`].
+    #[must_use]
+    pub fn frames(mut self, on: bool) -> Options {
+        self.frames = on;
+        self
+    }
+
+    /// Set [`Options::batch_rows`].
+    #[must_use]
+    pub fn batch_rows(mut self, rows: usize) -> Options {
+        self.batch_rows = rows.max(1);
+        self
+    }
+
+    /// Set [`Options::schema_id_check`].
+    #[must_use]
+    pub fn schema_id_check(mut self, on: bool) -> Options {
+        self.schema_id_check = on;
+        self
+    }
+
+    /// Set [`Options::first_index`].
+    #[must_use]
+    pub fn first_index(mut self, index: u64) -> Options {
+        self.first_index = index;
+        self
+    }
+}
+
+/// The schema cannot be exported.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetupError {
+    /// The message header has no fixed length or no template id.
+    #[error("message header `{0}` has no fixed length or no integer template id")]
+    Header(String),
+}
+
+/// Turns one schema's messages into record batches, one table per
+/// message (and per group with [`Options::flatten`]), plus [`ERRORS`].
+pub struct Exporter<'s> {
+    schema: &'s Schema,
+    cx: Cx,
+    header: Header,
+    by_id: HashMap<u64, usize>,
+    tables: Vec<Table>,
+    errors: errors::ErrorTable,
+    next_index: u64,
+    options: Options,
+    ready: Vec<(String, RecordBatch)>,
+}
+
+impl<'s> Exporter<'s> {
+    /// An exporter of `schema`'s messages.
+    pub fn new(schema: &'s Schema, options: Options) -> Result<Exporter<'s>, SetupError> {
+        let header = schema.header();
+        if header.len == 0 || header.template_id.is_none() {
+            return Err(SetupError::Header(schema.header_type.name.clone()));
+        }
+        let plan = Plan {
+            flatten: options.flatten,
+        };
+        let mut by_id = HashMap::new();
+        let tables = schema
+            .messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                by_id.entry(u64::from(m.id)).or_insert(i);
+                let taken: HashSet<String> = m
+                    .block
+                    .fields
+                    .iter()
+                    .map(|f| f.name.clone())
+                    .chain(m.block.groups.iter().map(|g| g.name.clone()))
+                    .chain(m.block.data.iter().map(|d| d.name.clone()))
+                    .collect();
+                let meta = MetaCols::new(true, options.frames, &taken);
+                Table::message(&m.name, &m.block, plan, meta, metadata(schema, m.id))
+            })
+            .collect();
+        Ok(Exporter {
+            schema,
+            cx: Cx {
+                order: schema.byte_order,
+            },
+            header,
+            by_id,
+            tables,
+            errors: errors::ErrorTable::new(metadata(schema, 0)),
+            next_index: options.first_index,
+            options,
+            ready: Vec::new(),
+        })
+    }
+
+    /// The schema.
+    pub fn schema(&self) -> &'s Schema {
+        self.schema
+    }
+
+    /// Every table's name and Arrow schema: each message's, its
+    /// flattened groups', and [`ERRORS`].
+    pub fn schemas(&self) -> Vec<(String, SchemaRef)> {
+        let mut out = Vec::new();
+        for t in &self.tables {
+            t.schemas(&mut out);
+        }
+        out.push((ERRORS.to_string(), self.errors.schema()));
+        out
+    }
+
+    /// Decodes the message at the start of `bytes` into its table's next
+    /// row (and its flattened groups' rows); returns the bytes it took.
+    /// A message that breaks a rule adds nothing: the error says why, and
+    /// [`Exporter::append_error`] records it in [`ERRORS`].
+    pub fn append(&mut self, bytes: &[u8], frame: &Frame) -> Result<usize, ExportError> {
+        let (h, block_len, table) = self.header(bytes)?;
+        let walk = Walk {
+            cx: self.cx,
+            buf: bytes,
+            version: h.version,
+        };
+        let Some(message) = self.schema.messages.get(table) else {
+            return Err(ExportError::UnknownTemplate(h.template_id));
+        };
+        let required = message.block.end_at(h.version) as usize;
+        codec::check_block_length(block_len, required)
+            .map_err(|e| ExportError::rule(&message.name, self.header.len, e))?;
+        let mut pos = self.header.len;
+        let index = self.next_index;
+        let mut keys = vec![index];
+        walk.block(&message.block, None, &mut pos, block_len, &mut keys)?;
+        let Some(t) = self.tables.get_mut(table) else {
+            return Err(ExportError::UnknownTemplate(h.template_id));
+        };
+        let mut end = self.header.len;
+        t.meta.push(index, h, frame);
+        t.rows += 1;
+        // Checked above: the same walk cannot fail now.
+        walk.block(
+            &message.block,
+            Some(&mut t.block),
+            &mut end,
+            block_len,
+            &mut keys,
+        )?;
+        self.next_index += 1;
+        let bound = self.options.batch_rows;
+        t.ready(bound, false, &mut self.ready);
+        Ok(pos)
+    }
+
+    /// Records a message that could not be decoded, with its bytes and
+    /// the error's text, in [`ERRORS`].
+    pub fn append_error(&mut self, bytes: &[u8], frame: &Frame, kind: &str, error: &str) {
+        self.errors.push(bytes, frame, kind, error);
+        if self.errors.rows() >= self.options.batch_rows {
+            if let Ok(b) = self.errors.take_batch() {
+                self.ready.push((ERRORS.to_string(), b));
+            }
+        }
+    }
+
+    /// The batches that reached [`Options::batch_rows`] rows since the
+    /// last call.
+    pub fn take_ready(&mut self) -> Vec<(String, RecordBatch)> {
+        std::mem::take(&mut self.ready)
+    }
+
+    /// Every batch not taken yet: the ready ones and the rest of every
+    /// table (tables without rows give none).
+    pub fn finish(&mut self) -> Vec<(String, RecordBatch)> {
+        let mut out = std::mem::take(&mut self.ready);
+        for t in &mut self.tables {
+            t.ready(0, true, &mut out);
+        }
+        if self.errors.rows() > 0 {
+            if let Ok(b) = self.errors.take_batch() {
+                out.push((ERRORS.to_string(), b));
+            }
+        }
+        out
+    }
+
+    /// The header's values, the root block length, and the message's
+    /// table, with the header's rules checked.
+    fn header(&self, bytes: &[u8]) -> Result<(HeaderValues, usize, usize), ExportError> {
+        let hl = self.header.len;
+        let truncated = || ExportError::truncated("message header", 0, hl, bytes.len());
+        let h = bytes.get(..hl).ok_or_else(truncated)?;
+        let template_id = self
+            .header
+            .template_id
+            .and_then(|s| s.try_get(h))
+            .ok_or_else(truncated)?;
+        let schema_id = self.header.schema_id.and_then(|s| s.try_get(h));
+        if let (true, Some(at), Some(actual)) = (
+            self.options.schema_id_check,
+            self.header.schema_id.and_then(sbe_rt::wire::Uint::offset),
+            schema_id,
+        ) {
+            codec::check_schema_id(actual, u64::from(self.schema.id))
+                .map_err(|e| ExportError::rule("message header", at, e))?;
+        }
+        let table = *self
+            .by_id
+            .get(&template_id)
+            .ok_or(ExportError::UnknownTemplate(template_id))?;
+        let block_len = match self.header.block_length.and_then(|s| s.try_get(h)) {
+            Some(v) => codec::to_usize(v),
+            None => self
+                .schema
+                .messages
+                .get(table)
+                .map_or(0, |m| m.block.block_length as usize),
+        };
+        let version = match self.header.version.and_then(|s| s.try_get(h)) {
+            Some(v) => u32::try_from(v).unwrap_or(u32::MAX),
+            None => self.schema.version,
+        };
+        let values = HeaderValues {
+            template_id,
+            schema_id,
+            version,
+        };
+        Ok((values, block_len, table))
+    }
+}
+
+/// A table's schema metadata: which schema, version and source.
+fn metadata(schema: &Schema, template_id: u32) -> HashMap<String, String> {
+    let mut m = HashMap::new();
+    m.insert("sbe.schemaId".to_string(), schema.id.to_string());
+    m.insert("sbe.schemaVersion".to_string(), schema.version.to_string());
+    m.insert("sbe.package".to_string(), schema.package.clone());
+    if let Some(f) = schema.files.first() {
+        m.insert("sbe.source".to_string(), f.display().to_string());
+    }
+    if template_id > 0 {
+        m.insert("sbe.templateId".to_string(), template_id.to_string());
+    }
+    m
+}

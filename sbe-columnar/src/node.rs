@@ -1,0 +1,1180 @@
+//! Columns of one value of a type: what the IR says the value is
+//! ([`plan`]), how its bytes are read into Arrow buffers
+//! ([`Node::fill`]), and the arrays they make ([`Node::finish`]). One
+//! schema value can make two columns (an enum's names and its raw
+//! integers, a set's choices and its integer, a wire-exponent decimal's
+//! float and its exact parts).
+
+use std::sync::Arc;
+
+use arrow_array::builder::{BinaryBuilder, ListBuilder, StringBuilder};
+use arrow_array::types::*;
+use arrow_array::{
+    ArrayRef, Date32Array, Decimal128Array, DictionaryArray, Float32Array, Float64Array, ListArray,
+    PrimitiveArray, StringArray, StructArray, Time64NanosecondArray, TimestampMicrosecondArray,
+    TimestampMillisecondArray, TimestampNanosecondArray, TimestampSecondArray, UInt16Array,
+};
+use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{DataType, Field, FieldRef, Fields, TimeUnit as ArrowUnit};
+use sbe_build::ir::{
+    ByteOrder, ConstValue, Encoded, Exponent, Meaning, Presence, Primitive, Scalar, TimeUnitSource,
+    Type, TypeKind,
+};
+use sbe_rt::TimeUnit;
+
+/// The time zone of every timestamp column.
+pub(crate) const UTC: &str = "UTC";
+
+/// What a fill reads with.
+#[derive(Clone, Copy)]
+pub(crate) struct Cx {
+    pub order: ByteOrder,
+}
+
+/// Arrow's width for an SBE integer primitive (`char` as its byte).
+pub(crate) fn int_type(p: Primitive) -> DataType {
+    match p {
+        Primitive::Int8 => DataType::Int8,
+        Primitive::Int16 => DataType::Int16,
+        Primitive::Int32 => DataType::Int32,
+        Primitive::Int64 => DataType::Int64,
+        Primitive::Uint8 | Primitive::Char => DataType::UInt8,
+        Primitive::Uint16 => DataType::UInt16,
+        Primitive::Uint32 => DataType::UInt32,
+        Primitive::Uint64 => DataType::UInt64,
+        Primitive::Float => DataType::Float32,
+        Primitive::Double => DataType::Float64,
+    }
+}
+
+/// An integer column's array from values kept as `i64` (a `uint64` as its
+/// bits), cut to the primitive's width.
+pub(crate) fn int_array(p: Primitive, vals: Vec<i64>, nulls: &mut NullBufferBuilder) -> ArrayRef {
+    let nulls = nulls.finish();
+    macro_rules! arr {
+        ($t:ty, $n:ty) => {
+            Arc::new(PrimitiveArray::<$t>::new(
+                ScalarBuffer::from(vals.into_iter().map(|v| v as $n).collect::<Vec<$n>>()),
+                nulls,
+            ))
+        };
+    }
+    match p {
+        Primitive::Int8 => arr!(Int8Type, i8),
+        Primitive::Int16 => arr!(Int16Type, i16),
+        Primitive::Int32 => arr!(Int32Type, i32),
+        Primitive::Uint8 | Primitive::Char => arr!(UInt8Type, u8),
+        Primitive::Uint16 => arr!(UInt16Type, u16),
+        Primitive::Uint32 => arr!(UInt32Type, u32),
+        Primitive::Uint64 => arr!(UInt64Type, u64),
+        _ => arr!(Int64Type, i64),
+    }
+}
+
+/// Decimal digits of the largest magnitude of an integer primitive.
+fn digits(p: Primitive) -> u8 {
+    match p {
+        Primitive::Int8 | Primitive::Uint8 | Primitive::Char => 3,
+        Primitive::Int16 | Primitive::Uint16 => 5,
+        Primitive::Int32 | Primitive::Uint32 => 10,
+        Primitive::Int64 => 19,
+        _ => 20,
+    }
+}
+
+/// An integer of primitive `p` at `buf[at..]`.
+fn get(cx: Cx, p: Primitive, buf: &[u8], at: usize) -> Option<i128> {
+    p.get(cx.order, buf, at)
+}
+
+/// Characters as a string: UTF-8 (lossy) or ISO-8859-1, as `sbe decode`
+/// shows them.
+pub(crate) fn text(bytes: &[u8], utf8: bool) -> String {
+    if utf8 {
+        String::from_utf8_lossy(bytes).into_owned()
+    } else {
+        bytes.iter().map(|&b| char::from(b)).collect()
+    }
+}
+
+/// `characterEncoding` names UTF-8.
+pub(crate) fn is_utf8(enc: Option<&str>) -> bool {
+    enc.is_some_and(|e| e.eq_ignore_ascii_case("utf-8") || e.eq_ignore_ascii_case("utf8"))
+}
+
+/// An integer's null when the value is optional.
+fn int_null(e: &Encoded, optional: bool) -> Option<i128> {
+    match (optional || e.presence == Presence::Optional, e.null()) {
+        (true, Scalar::Int(v)) => Some(v),
+        _ => None,
+    }
+}
+
+/// A member's encoded facts, when it is a single encoded value.
+fn encoded_member(ty: &Type, index: usize) -> Option<(&Encoded, usize)> {
+    let TypeKind::Composite(c) = &ty.kind else {
+        return None;
+    };
+    let m = c.members.get(index)?;
+    match &m.ty.kind {
+        TypeKind::Encoded(e) => Some((e, m.offset as usize)),
+        _ => None,
+    }
+}
+
+/// A member's name.
+fn member_name(ty: &Type, index: usize) -> String {
+    match &ty.kind {
+        TypeKind::Composite(c) => c.members.get(index).map(|m| m.ty.name.clone()),
+        _ => None,
+    }
+    .unwrap_or_default()
+}
+
+/// Where a time's unit comes from, resolved for reading.
+enum UnitAt {
+    Fixed(TimeUnit),
+    Wire { at: usize, prim: Primitive },
+}
+
+/// The columns of one value. `at` is the value's offset in the bytes
+/// given to [`Node::fill`].
+pub(crate) enum Node {
+    Int {
+        at: usize,
+        prim: Primitive,
+        null: Option<i128>,
+        vals: Vec<i64>,
+        nulls: NullBufferBuilder,
+    },
+    Float {
+        at: usize,
+        double: bool,
+        null: Option<f64>,
+        vals: Vec<f64>,
+        nulls: NullBufferBuilder,
+    },
+    Text {
+        at: usize,
+        len: usize,
+        /// `Some(null char)` for an optional single char; arrays: `optional`.
+        null_char: Option<u8>,
+        optional: bool,
+        utf8: bool,
+        b: StringBuilder,
+    },
+    /// A fixed array of a non-char primitive.
+    Array {
+        at: usize,
+        count: usize,
+        stride: usize,
+        field: FieldRef,
+        offsets: Vec<i32>,
+        nulls: NullBufferBuilder,
+        elem: Box<Node>,
+    },
+    Const {
+        value: ConstLit,
+        rows: usize,
+        nulls: NullBufferBuilder,
+    },
+    Enum {
+        at: usize,
+        prim: Primitive,
+        null: Option<i128>,
+        values: Vec<i128>,
+        names: ArrayRef,
+        keys: Vec<u16>,
+        key_nulls: NullBufferBuilder,
+        raw: Vec<i64>,
+        raw_nulls: NullBufferBuilder,
+    },
+    Set {
+        at: usize,
+        prim: Primitive,
+        choices: Vec<(String, u32)>,
+        raw: Vec<i64>,
+        raw_nulls: NullBufferBuilder,
+        list: ListBuilder<StringBuilder>,
+    },
+    Decimal {
+        at: usize,
+        prim: Primitive,
+        null: Option<i128>,
+        /// 10^exponent for a positive exponent folded into the mantissa.
+        factor: i128,
+        precision: u8,
+        scale: i8,
+        vals: Vec<i128>,
+        nulls: NullBufferBuilder,
+    },
+    WireDecimal {
+        at: usize,
+        prim: Primitive,
+        null: Option<i128>,
+        exp_at: usize,
+        exp_prim: Primitive,
+        exp_null: Option<i128>,
+        parts: Fields,
+        floats: Vec<f64>,
+        float_nulls: NullBufferBuilder,
+        mantissas: Vec<i64>,
+        mantissa_nulls: NullBufferBuilder,
+        exponents: Vec<i64>,
+        exponent_nulls: NullBufferBuilder,
+        nulls: NullBufferBuilder,
+    },
+    Time {
+        at: usize,
+        prim: Primitive,
+        null: Option<i128>,
+        unit: UnitAtBox,
+        out: ArrowUnit,
+        of_day: bool,
+        vals: Vec<i64>,
+        nulls: NullBufferBuilder,
+        /// The wire value where the time column cannot hold it (a
+        /// `uint64` past `i64`, a count past `i64` nanoseconds, a unit
+        /// code of no unit): `None` where that cannot happen.
+        raw: Option<(Vec<i64>, NullBufferBuilder)>,
+    },
+    Date {
+        at: usize,
+        prim: Primitive,
+        null: Option<i128>,
+        vals: Vec<i32>,
+        nulls: NullBufferBuilder,
+    },
+    Struct {
+        at: usize,
+        fields: Fields,
+        children: Vec<Node>,
+        nulls: NullBufferBuilder,
+    },
+}
+
+/// [`UnitAt`] behind a name the enum can hold.
+pub(crate) struct UnitAtBox(UnitAt);
+
+/// A constant's value as a column holds it.
+#[derive(Clone)]
+pub(crate) enum ConstLit {
+    Str(String),
+    Int(Primitive, i64),
+    Float(bool, f64),
+}
+
+/// The Arrow field of a column, with the SBE type and meaning in its
+/// metadata.
+pub(crate) fn field(name: &str, dt: DataType, sbe_type: &str, semantic: &str) -> Field {
+    let meta = [
+        ("sbe.type".to_string(), sbe_type.to_string()),
+        ("sbe.semanticType".to_string(), semantic.to_string()),
+    ];
+    Field::new(name, dt, true).with_metadata(meta.into_iter().collect())
+}
+
+/// A value to plan the columns of: a field or a composite member.
+pub(crate) struct Spec<'a> {
+    /// The column's name.
+    pub name: &'a str,
+    /// Its type.
+    pub ty: &'a Type,
+    /// What it means.
+    pub meaning: &'a Meaning,
+    /// The type's name in the schema (the field metadata's `sbe.type`).
+    pub type_name: &'a str,
+    /// The field's `semanticType`, if any.
+    pub semantic: Option<&'a str>,
+    /// Its offset in the bytes given to [`Node::fill`].
+    pub at: usize,
+    /// The field is optional.
+    pub optional: bool,
+    /// The field's constant value, for a constant field.
+    pub constant: Option<&'a ConstValue>,
+}
+
+/// The columns of a value: the node, and its Arrow fields (one or two).
+pub(crate) fn plan(v: Spec<'_>) -> (Node, Vec<Field>) {
+    let Spec {
+        name,
+        ty,
+        meaning,
+        type_name,
+        semantic,
+        at,
+        optional,
+        constant,
+    } = v;
+    let sem = semantic
+        .or(ty.semantic_type.as_deref())
+        .unwrap_or(meaning.kind());
+    let f = |dt: DataType| field(name, dt, type_name, sem);
+    if let Some(c) = constant.or(match &ty.kind {
+        TypeKind::Encoded(e) if e.presence == Presence::Constant => e.const_value.as_ref(),
+        _ => None,
+    }) {
+        let prim = match &ty.kind {
+            TypeKind::Encoded(e) => Some(e.primitive),
+            _ => None,
+        };
+        let value = match c {
+            ConstValue::Text(s) => ConstLit::Str(s.clone()),
+            ConstValue::EnumValue { value_name, .. } => ConstLit::Str(value_name.clone()),
+            ConstValue::Number(Scalar::Int(v)) if prim == Some(Primitive::Char) => {
+                ConstLit::Str(text(&[u8::try_from(*v).unwrap_or(0)], false))
+            }
+            ConstValue::Number(Scalar::Int(v)) => {
+                ConstLit::Int(prim.unwrap_or(Primitive::Int64), *v as i64)
+            }
+            ConstValue::Number(Scalar::Float(v)) => {
+                ConstLit::Float(prim != Some(Primitive::Float), *v)
+            }
+        };
+        let dt = match &value {
+            ConstLit::Str(_) => DataType::Utf8,
+            ConstLit::Int(p, _) => int_type(*p),
+            ConstLit::Float(true, _) => DataType::Float64,
+            ConstLit::Float(false, _) => DataType::Float32,
+        };
+        let node = Node::Const {
+            value,
+            rows: 0,
+            nulls: NullBufferBuilder::new(0),
+        };
+        return (node, vec![f(dt)]);
+    }
+    if let Some(planned) = plan_meaning(name, ty, meaning, type_name, sem, at) {
+        return planned;
+    }
+    match &ty.kind {
+        TypeKind::Encoded(e) => plan_encoded(e, at, optional, f),
+        TypeKind::Enum(en) => {
+            let names: Vec<&str> = en.values.iter().map(|v| v.name.as_str()).collect();
+            let optional = optional || en.presence == Presence::Optional;
+            let node = Node::Enum {
+                at,
+                prim: en.encoding,
+                null: optional.then_some(en.null_value),
+                values: en.values.iter().map(|v| v.value).collect(),
+                names: Arc::new(StringArray::from(names)),
+                keys: Vec::new(),
+                key_nulls: NullBufferBuilder::new(0),
+                raw: Vec::new(),
+                raw_nulls: NullBufferBuilder::new(0),
+            };
+            let dict = DataType::Dictionary(Box::new(DataType::UInt16), Box::new(DataType::Utf8));
+            let raw = field(
+                &format!("{name}_raw"),
+                int_type(en.encoding),
+                type_name,
+                sem,
+            );
+            (node, vec![f(dict), raw])
+        }
+        TypeKind::Set(s) => {
+            let node = Node::Set {
+                at,
+                prim: s.encoding,
+                choices: s.choices.iter().map(|c| (c.name.clone(), c.bit)).collect(),
+                raw: Vec::new(),
+                raw_nulls: NullBufferBuilder::new(0),
+                list: ListBuilder::new(StringBuilder::new()),
+            };
+            let list = DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)));
+            let raw = field(&format!("{name}_raw"), int_type(s.encoding), type_name, sem);
+            (node, vec![f(list), raw])
+        }
+        TypeKind::Composite(c) => {
+            let mut fields = Vec::new();
+            let mut children = Vec::new();
+            for m in &c.members {
+                let tn = m.type_name.as_deref().unwrap_or(&m.ty.name);
+                let (node, fs) = plan(Spec {
+                    name: &m.ty.name,
+                    ty: &m.ty,
+                    meaning: &m.ty.meaning,
+                    type_name: tn,
+                    semantic: None,
+                    at: m.offset as usize,
+                    optional: false,
+                    constant: None,
+                });
+                children.push(node);
+                fields.extend(fs);
+            }
+            let fields = Fields::from(fields);
+            let dt = DataType::Struct(fields.clone());
+            let node = Node::Struct {
+                at,
+                fields,
+                children,
+                nulls: NullBufferBuilder::new(0),
+            };
+            (node, vec![f(dt)])
+        }
+    }
+}
+
+fn plan_encoded(
+    e: &Encoded,
+    at: usize,
+    optional: bool,
+    f: impl Fn(DataType) -> Field,
+) -> (Node, Vec<Field>) {
+    let optional = optional || e.presence == Presence::Optional;
+    if e.primitive == Primitive::Char {
+        let null_char = u8::try_from(int_null(e, true).unwrap_or(0)).unwrap_or(0);
+        let node = Node::Text {
+            at,
+            len: e.length.max(1) as usize,
+            null_char: (e.length <= 1).then_some(null_char),
+            optional,
+            utf8: is_utf8(e.character_encoding.as_deref()),
+            b: StringBuilder::new(),
+        };
+        return (node, vec![f(DataType::Utf8)]);
+    }
+    let scalar = |at: usize| -> Node {
+        if e.primitive.is_float() {
+            Node::Float {
+                at,
+                double: e.primitive == Primitive::Double,
+                null: optional.then(|| e.null().as_f64()),
+                vals: Vec::new(),
+                nulls: NullBufferBuilder::new(0),
+            }
+        } else {
+            Node::Int {
+                at,
+                prim: e.primitive,
+                null: int_null(e, optional),
+                vals: Vec::new(),
+                nulls: NullBufferBuilder::new(0),
+            }
+        }
+    };
+    if e.length == 1 {
+        return (scalar(at), vec![f(int_type(e.primitive))]);
+    }
+    let item = Arc::new(Field::new("item", int_type(e.primitive), true));
+    let node = Node::Array {
+        at,
+        count: e.length as usize,
+        stride: e.primitive.size() as usize,
+        field: item.clone(),
+        offsets: vec![0],
+        nulls: NullBufferBuilder::new(0),
+        elem: Box::new(scalar(0)),
+    };
+    (node, vec![f(DataType::List(item))])
+}
+
+/// The columns of a decimal, a time or a date, from the meaning facts;
+/// `None` for the other meanings (and for a decimal no Arrow decimal
+/// holds, which stays its composite).
+fn plan_meaning(
+    name: &str,
+    ty: &Type,
+    meaning: &Meaning,
+    type_name: &str,
+    sem: &str,
+    at: usize,
+) -> Option<(Node, Vec<Field>)> {
+    let f = |n: &str, dt: DataType| field(n, dt, type_name, sem);
+    match meaning {
+        Meaning::Decimal(d) => {
+            let (m, m_at) = encoded_member(ty, d.mantissa)?;
+            let null = match (d.optional, m.null()) {
+                (true, Scalar::Int(v)) => Some(v),
+                _ => None,
+            };
+            if let Exponent::Constant(exp) = d.exponent {
+                let digits = digits(m.primitive);
+                let (factor, precision, scale) = if exp > 0 {
+                    let p = digits.checked_add(exp as u8).filter(|p| *p <= 38)?;
+                    (10i128.pow(exp as u32), p, 0)
+                } else {
+                    let scale = exp.checked_neg().filter(|s| *s <= 38)?;
+                    (1, digits.max(scale as u8).min(38), scale)
+                };
+                let node = Node::Decimal {
+                    at: at + m_at,
+                    prim: m.primitive,
+                    null,
+                    factor,
+                    precision,
+                    scale,
+                    vals: Vec::new(),
+                    nulls: NullBufferBuilder::new(0),
+                };
+                return Some((node, vec![f(name, DataType::Decimal128(precision, scale))]));
+            }
+            let Exponent::Member(ei) = d.exponent else {
+                return None;
+            };
+            let (e, e_at) = encoded_member(ty, ei)?;
+            let parts = Fields::from(vec![
+                Field::new(member_name(ty, d.mantissa), int_type(m.primitive), true),
+                Field::new(member_name(ty, ei), int_type(e.primitive), true),
+            ]);
+            let node = Node::WireDecimal {
+                at: at + m_at,
+                prim: m.primitive,
+                null,
+                exp_at: at + e_at,
+                exp_prim: e.primitive,
+                exp_null: int_null(e, false),
+                parts: parts.clone(),
+                floats: Vec::new(),
+                float_nulls: NullBufferBuilder::new(0),
+                mantissas: Vec::new(),
+                mantissa_nulls: NullBufferBuilder::new(0),
+                exponents: Vec::new(),
+                exponent_nulls: NullBufferBuilder::new(0),
+                nulls: NullBufferBuilder::new(0),
+            };
+            let exact = f(&format!("{name}_exact"), DataType::Struct(parts));
+            Some((node, vec![f(name, DataType::Float64), exact]))
+        }
+        Meaning::Timestamp(t) if t.zone.is_none() => {
+            let (prim, t_at, null) = match t.time {
+                Some(i) => {
+                    let (e, off) = encoded_member(ty, i)?;
+                    (e.primitive, at + off, int_null(e, t.optional))
+                }
+                None => match &ty.kind {
+                    TypeKind::Encoded(e) => (e.primitive, at, int_null(e, t.optional)),
+                    _ => return None,
+                },
+            };
+            let unit = match t.unit {
+                TimeUnitSource::Constant(u) => UnitAt::Fixed(u),
+                TimeUnitSource::Unstated => UnitAt::Fixed(TimeUnit::Nanos),
+                TimeUnitSource::Member(i) => {
+                    let (e, off) = encoded_member(ty, i)?;
+                    UnitAt::Wire {
+                        at: at + off,
+                        prim: e.primitive,
+                    }
+                }
+                // A source this crate does not know: the composite stays.
+                #[allow(unreachable_patterns)]
+                _ => return None,
+            };
+            let out = match (&unit, t.of_day) {
+                (_, true) | (UnitAt::Wire { .. }, _) => ArrowUnit::Nanosecond,
+                (UnitAt::Fixed(u), false) => arrow_unit(*u),
+            };
+            let dt = if t.of_day {
+                DataType::Time64(ArrowUnit::Nanosecond)
+            } else {
+                DataType::Timestamp(out, Some(UTC.into()))
+            };
+            let converts = t.of_day || matches!(unit, UnitAt::Wire { .. });
+            let lossy = converts || prim == Primitive::Uint64;
+            let node = Node::Time {
+                at: t_at,
+                prim,
+                null,
+                unit: UnitAtBox(unit),
+                out,
+                of_day: t.of_day,
+                vals: Vec::new(),
+                nulls: NullBufferBuilder::new(0),
+                raw: lossy.then(|| (Vec::new(), NullBufferBuilder::new(0))),
+            };
+            let mut fields = vec![f(name, dt)];
+            if lossy {
+                fields.push(f(&format!("{name}_raw"), int_type(prim)));
+            }
+            Some((node, fields))
+        }
+        Meaning::Date(d) => {
+            let TypeKind::Encoded(e) = &ty.kind else {
+                return None;
+            };
+            let node = Node::Date {
+                at,
+                prim: e.primitive,
+                null: int_null(e, d.optional),
+                vals: Vec::new(),
+                nulls: NullBufferBuilder::new(0),
+            };
+            Some((node, vec![f(name, DataType::Date32)]))
+        }
+        _ => None,
+    }
+}
+
+fn arrow_unit(u: TimeUnit) -> ArrowUnit {
+    match u {
+        TimeUnit::Seconds => ArrowUnit::Second,
+        TimeUnit::Millis => ArrowUnit::Millisecond,
+        TimeUnit::Micros => ArrowUnit::Microsecond,
+        TimeUnit::Nanos => ArrowUnit::Nanosecond,
+    }
+}
+
+/// `v`, unless it is the null.
+fn non_null(v: Option<i128>, null: Option<i128>) -> Option<i128> {
+    v.filter(|v| Some(*v) != null)
+}
+
+fn push_i64(vals: &mut Vec<i64>, nulls: &mut NullBufferBuilder, v: Option<i64>) {
+    vals.push(v.unwrap_or(0));
+    nulls.append(v.is_some());
+}
+
+impl Node {
+    /// Reads the value at `base + at` of `buf` (bytes checked by the walk;
+    /// bytes not there read as null).
+    pub(crate) fn fill(&mut self, cx: Cx, buf: &[u8], base: usize) {
+        match self {
+            Node::Int {
+                at,
+                prim,
+                null,
+                vals,
+                nulls,
+            } => {
+                let v = non_null(get(cx, *prim, buf, base + *at), *null);
+                push_i64(vals, nulls, v.map(|v| v as i64));
+            }
+            Node::Float {
+                at,
+                double,
+                null,
+                vals,
+                nulls,
+            } => {
+                let v = if *double {
+                    get(cx, Primitive::Double, buf, base + *at).map(|b| {
+                        let v = f64::from_bits(b as u64);
+                        (
+                            v,
+                            null.is_some_and(|n| sbe_rt::null::NullValue::is_null(v, n)),
+                        )
+                    })
+                } else {
+                    get(cx, Primitive::Float, buf, base + *at).map(|b| {
+                        let v = f32::from_bits(b as u32);
+                        let is_null =
+                            null.is_some_and(|n| sbe_rt::null::NullValue::is_null(v, n as f32));
+                        (f64::from(v), is_null)
+                    })
+                };
+                let v = v.and_then(|(v, is_null)| (!is_null && !v.is_nan()).then_some(v));
+                vals.push(v.unwrap_or(0.0));
+                nulls.append(v.is_some());
+            }
+            Node::Text {
+                at,
+                len,
+                null_char,
+                optional,
+                utf8,
+                b,
+            } => {
+                let start = base + *at;
+                let Some(bytes) = buf.get(start..start + *len) else {
+                    b.append_null();
+                    return;
+                };
+                let absent = match null_char {
+                    Some(n) => sbe_rt::null::non_null_char(bytes.first().copied().unwrap_or(0), *n)
+                        .is_none(),
+                    None => sbe_rt::null::non_empty_chars(bytes).is_none(),
+                };
+                if *optional && absent {
+                    b.append_null();
+                } else {
+                    b.append_value(text(sbe_rt::text::trim_nul(bytes), *utf8));
+                }
+            }
+            Node::Array {
+                at,
+                count,
+                stride,
+                offsets,
+                nulls,
+                elem,
+                ..
+            } => {
+                for i in 0..*count {
+                    elem.fill(cx, buf, base + *at + i * *stride);
+                }
+                let last = offsets.last().copied().unwrap_or(0);
+                offsets.push(last + *count as i32);
+                nulls.append_non_null();
+            }
+            Node::Const { rows, nulls, .. } => {
+                *rows += 1;
+                nulls.append_non_null();
+            }
+            Node::Enum {
+                at,
+                prim,
+                null,
+                values,
+                keys,
+                key_nulls,
+                raw,
+                raw_nulls,
+                ..
+            } => {
+                let v = get(cx, *prim, buf, base + *at);
+                let key = v.and_then(|v| values.iter().position(|x| *x == v));
+                keys.push(key.map_or(0, |k| k as u16));
+                key_nulls.append(key.is_some());
+                let outside = v.filter(|v| key.is_none() && Some(*v) != *null);
+                push_i64(raw, raw_nulls, outside.map(|v| v as i64));
+            }
+            Node::Set {
+                at,
+                prim,
+                choices,
+                raw,
+                raw_nulls,
+                list,
+            } => {
+                let v = get(cx, *prim, buf, base + *at).unwrap_or(0) as u64;
+                push_i64(raw, raw_nulls, Some(v as i64));
+                let width = prim.size() * 8;
+                let names = choices.iter().map(|(n, b)| (n.as_str(), *b));
+                sbe_rt::visit::for_each_bit(v, width, names, |bit| {
+                    if let sbe_rt::visit::Bit::Choice(name) = bit {
+                        list.values().append_value(name);
+                    }
+                });
+                list.append(true);
+            }
+            Node::Decimal {
+                at,
+                prim,
+                null,
+                factor,
+                vals,
+                nulls,
+                ..
+            } => {
+                let v = non_null(get(cx, *prim, buf, base + *at), *null);
+                let v = v.and_then(|m| m.checked_mul(*factor));
+                vals.push(v.unwrap_or(0));
+                nulls.append(v.is_some());
+            }
+            Node::WireDecimal {
+                at,
+                prim,
+                null,
+                exp_at,
+                exp_prim,
+                exp_null,
+                floats,
+                float_nulls,
+                mantissas,
+                mantissa_nulls,
+                exponents,
+                exponent_nulls,
+                nulls,
+                ..
+            } => {
+                let m = non_null(get(cx, *prim, buf, base + *at), *null);
+                let e = non_null(get(cx, *exp_prim, buf, base + *exp_at), *exp_null);
+                let value = match (m, e) {
+                    (Some(m), Some(e)) => i8::try_from(e)
+                        .ok()
+                        .map(|e| sbe_rt::Decimal::new(m, e).to_f64()),
+                    _ => None,
+                };
+                floats.push(value.unwrap_or(0.0));
+                float_nulls.append(value.is_some());
+                push_i64(mantissas, mantissa_nulls, m.map(|m| m as i64));
+                push_i64(exponents, exponent_nulls, e.map(|e| e as i64));
+                nulls.append_non_null();
+            }
+            Node::Time {
+                at,
+                prim,
+                null,
+                unit,
+                out,
+                of_day,
+                vals,
+                nulls,
+                raw,
+            } => {
+                let wire = non_null(get(cx, *prim, buf, base + *at), *null);
+                let v = wire.and_then(|v| match &unit.0 {
+                    // The column's unit is the wire's: the count as it is.
+                    UnitAt::Fixed(_) if !*of_day && *out != ArrowUnit::Nanosecond => {
+                        i64::try_from(v).ok()
+                    }
+                    UnitAt::Fixed(u) => i64::try_from(v.checked_mul(u.nanos())?).ok(),
+                    UnitAt::Wire { at, prim } => {
+                        let code = get(cx, *prim, buf, base + *at)?;
+                        let u = TimeUnit::from_code(u8::try_from(code).ok()?)?;
+                        i64::try_from(v.checked_mul(u.nanos())?).ok()
+                    }
+                });
+                push_i64(vals, nulls, v);
+                if let Some((raw, raw_nulls)) = raw {
+                    let lost = wire.filter(|_| v.is_none());
+                    push_i64(raw, raw_nulls, lost.map(|w| w as i64));
+                }
+            }
+            Node::Date {
+                at,
+                prim,
+                null,
+                vals,
+                nulls,
+            } => {
+                let v = non_null(get(cx, *prim, buf, base + *at), *null);
+                let v = v.and_then(|v| i32::try_from(v).ok());
+                vals.push(v.unwrap_or(0));
+                nulls.append(v.is_some());
+            }
+            Node::Struct {
+                at,
+                children,
+                nulls,
+                ..
+            } => {
+                for c in children {
+                    c.fill(cx, buf, base + *at);
+                }
+                nulls.append_non_null();
+            }
+        }
+    }
+
+    /// A row where the value is absent (a field newer than the acting
+    /// version).
+    pub(crate) fn push_null(&mut self) {
+        match self {
+            Node::Int { vals, nulls, .. } => push_i64(vals, nulls, None),
+            Node::Float { vals, nulls, .. } => {
+                vals.push(0.0);
+                nulls.append_null();
+            }
+            Node::Text { b, .. } => b.append_null(),
+            Node::Array { offsets, nulls, .. } => {
+                let last = offsets.last().copied().unwrap_or(0);
+                offsets.push(last);
+                nulls.append_null();
+            }
+            Node::Const { rows, nulls, .. } => {
+                *rows += 1;
+                nulls.append_null();
+            }
+            Node::Enum {
+                keys,
+                key_nulls,
+                raw,
+                raw_nulls,
+                ..
+            } => {
+                keys.push(0);
+                key_nulls.append_null();
+                push_i64(raw, raw_nulls, None);
+            }
+            Node::Set {
+                raw,
+                raw_nulls,
+                list,
+                ..
+            } => {
+                push_i64(raw, raw_nulls, None);
+                list.append(false);
+            }
+            Node::Decimal { vals, nulls, .. } => {
+                vals.push(0);
+                nulls.append_null();
+            }
+            Node::WireDecimal {
+                floats,
+                float_nulls,
+                mantissas,
+                mantissa_nulls,
+                exponents,
+                exponent_nulls,
+                nulls,
+                ..
+            } => {
+                floats.push(0.0);
+                float_nulls.append_null();
+                push_i64(mantissas, mantissa_nulls, None);
+                push_i64(exponents, exponent_nulls, None);
+                nulls.append_null();
+            }
+            Node::Time {
+                vals, nulls, raw, ..
+            } => {
+                push_i64(vals, nulls, None);
+                if let Some((raw, raw_nulls)) = raw {
+                    push_i64(raw, raw_nulls, None);
+                }
+            }
+            Node::Date { vals, nulls, .. } => {
+                vals.push(0);
+                nulls.append_null();
+            }
+            Node::Struct {
+                children, nulls, ..
+            } => {
+                for c in children {
+                    c.push_null();
+                }
+                nulls.append_null();
+            }
+        }
+    }
+
+    /// The arrays of the rows so far (one per field [`plan`] gave), and
+    /// the node emptied for the next batch.
+    pub(crate) fn finish(&mut self, out: &mut Vec<ArrayRef>) {
+        match self {
+            Node::Int {
+                prim, vals, nulls, ..
+            } => out.push(int_array(*prim, std::mem::take(vals), nulls)),
+            Node::Float {
+                double,
+                vals,
+                nulls,
+                ..
+            } => {
+                let vals = std::mem::take(vals);
+                let nulls = nulls.finish();
+                out.push(if *double {
+                    Arc::new(Float64Array::new(ScalarBuffer::from(vals), nulls))
+                } else {
+                    let v: Vec<f32> = vals.into_iter().map(|v| v as f32).collect();
+                    Arc::new(Float32Array::new(ScalarBuffer::from(v), nulls))
+                });
+            }
+            Node::Text { b, .. } => out.push(Arc::new(b.finish())),
+            Node::Array {
+                field,
+                offsets,
+                nulls,
+                elem,
+                ..
+            } => {
+                let mut values = Vec::new();
+                elem.finish(&mut values);
+                let offsets = std::mem::replace(offsets, vec![0]);
+                let values = values
+                    .pop()
+                    .unwrap_or_else(|| arrow_array::new_empty_array(field.data_type()));
+                out.push(Arc::new(ListArray::new(
+                    field.clone(),
+                    OffsetBuffer::new(ScalarBuffer::from(offsets)),
+                    values,
+                    nulls.finish(),
+                )));
+            }
+            Node::Const { value, rows, nulls } => {
+                let n = std::mem::take(rows);
+                let nulls = nulls.finish();
+                out.push(match value {
+                    ConstLit::Str(s) => {
+                        let a: StringArray = (0..n)
+                            .map(|i| {
+                                nulls
+                                    .as_ref()
+                                    .is_none_or(|b| b.is_valid(i))
+                                    .then_some(s.as_str())
+                            })
+                            .collect();
+                        Arc::new(a)
+                    }
+                    ConstLit::Int(p, v) => {
+                        let mut nb = NullBufferBuilder::new(n);
+                        match &nulls {
+                            Some(b) => (0..n).for_each(|i| nb.append(b.is_valid(i))),
+                            None => nb.append_n_non_nulls(n),
+                        }
+                        int_array(*p, vec![*v; n], &mut nb)
+                    }
+                    ConstLit::Float(true, v) => {
+                        Arc::new(Float64Array::new(ScalarBuffer::from(vec![*v; n]), nulls))
+                    }
+                    ConstLit::Float(false, v) => Arc::new(Float32Array::new(
+                        ScalarBuffer::from(vec![*v as f32; n]),
+                        nulls,
+                    )),
+                });
+            }
+            Node::Enum {
+                prim,
+                names,
+                keys,
+                key_nulls,
+                raw,
+                raw_nulls,
+                ..
+            } => {
+                let keys =
+                    UInt16Array::new(ScalarBuffer::from(std::mem::take(keys)), key_nulls.finish());
+                // The keys index `names` by construction.
+                let dict = DictionaryArray::<UInt16Type>::try_new(keys, names.clone());
+                out.push(match dict {
+                    Ok(d) => Arc::new(d),
+                    Err(_) => arrow_array::new_null_array(
+                        &DataType::Dictionary(Box::new(DataType::UInt16), Box::new(DataType::Utf8)),
+                        0,
+                    ),
+                });
+                out.push(int_array(*prim, std::mem::take(raw), raw_nulls));
+            }
+            Node::Set {
+                prim,
+                raw,
+                raw_nulls,
+                list,
+                ..
+            } => {
+                out.push(Arc::new(list.finish()));
+                out.push(int_array(*prim, std::mem::take(raw), raw_nulls));
+            }
+            Node::Decimal {
+                precision,
+                scale,
+                vals,
+                nulls,
+                ..
+            } => {
+                let a =
+                    Decimal128Array::new(ScalarBuffer::from(std::mem::take(vals)), nulls.finish());
+                out.push(Arc::new(
+                    a.with_precision_and_scale(*precision, *scale)
+                        .unwrap_or_else(|_| Decimal128Array::from(Vec::<i128>::new())),
+                ));
+            }
+            Node::WireDecimal {
+                prim,
+                exp_prim,
+                parts,
+                floats,
+                float_nulls,
+                mantissas,
+                mantissa_nulls,
+                exponents,
+                exponent_nulls,
+                nulls,
+                ..
+            } => {
+                out.push(Arc::new(Float64Array::new(
+                    ScalarBuffer::from(std::mem::take(floats)),
+                    float_nulls.finish(),
+                )));
+                let m = int_array(*prim, std::mem::take(mantissas), mantissa_nulls);
+                let e = int_array(*exp_prim, std::mem::take(exponents), exponent_nulls);
+                out.push(struct_array(parts, vec![m, e], nulls));
+            }
+            Node::Time {
+                out: unit,
+                of_day,
+                vals,
+                nulls,
+                raw,
+                prim,
+                ..
+            } => {
+                let v = ScalarBuffer::from(std::mem::take(vals));
+                let n = nulls.finish();
+                out.push(match (*of_day, unit) {
+                    (true, _) => Arc::new(Time64NanosecondArray::new(v, n)),
+                    (_, ArrowUnit::Second) => {
+                        Arc::new(TimestampSecondArray::new(v, n).with_timezone(UTC))
+                    }
+                    (_, ArrowUnit::Millisecond) => {
+                        Arc::new(TimestampMillisecondArray::new(v, n).with_timezone(UTC))
+                    }
+                    (_, ArrowUnit::Microsecond) => {
+                        Arc::new(TimestampMicrosecondArray::new(v, n).with_timezone(UTC))
+                    }
+                    (_, ArrowUnit::Nanosecond) => {
+                        Arc::new(TimestampNanosecondArray::new(v, n).with_timezone(UTC))
+                    }
+                });
+                if let Some((raw, raw_nulls)) = raw {
+                    out.push(int_array(*prim, std::mem::take(raw), raw_nulls));
+                }
+            }
+            Node::Date { vals, nulls, .. } => out.push(Arc::new(Date32Array::new(
+                ScalarBuffer::from(std::mem::take(vals)),
+                nulls.finish(),
+            ))),
+            Node::Struct {
+                fields,
+                children,
+                nulls,
+                ..
+            } => {
+                let mut arrays = Vec::new();
+                for c in children.iter_mut() {
+                    c.finish(&mut arrays);
+                }
+                out.push(struct_array(fields, arrays, nulls));
+            }
+        }
+    }
+}
+
+/// A struct array of `arrays` (which match `fields`), or nulls when they
+/// do not.
+pub(crate) fn struct_array(
+    fields: &Fields,
+    arrays: Vec<ArrayRef>,
+    nulls: &mut NullBufferBuilder,
+) -> ArrayRef {
+    let len = nulls.len();
+    let valid = nulls.finish();
+    match StructArray::try_new(fields.clone(), arrays, valid) {
+        Ok(s) => Arc::new(s),
+        Err(_) => arrow_array::new_null_array(&DataType::Struct(fields.clone()), len),
+    }
+}
+
+/// A var data's column.
+pub(crate) enum DataCol {
+    Text { utf8: bool, b: StringBuilder },
+    Bin(BinaryBuilder),
+}
+
+impl DataCol {
+    pub(crate) fn new(meaning: &Meaning, encoding: Option<&str>) -> DataCol {
+        match meaning {
+            Meaning::Text => DataCol::Text {
+                utf8: is_utf8(encoding),
+                b: StringBuilder::new(),
+            },
+            _ => DataCol::Bin(BinaryBuilder::new()),
+        }
+    }
+
+    pub(crate) fn data_type(&self) -> DataType {
+        match self {
+            DataCol::Text { .. } => DataType::Utf8,
+            DataCol::Bin(_) => DataType::Binary,
+        }
+    }
+
+    pub(crate) fn push(&mut self, bytes: Option<&[u8]>) {
+        match (self, bytes) {
+            (DataCol::Text { utf8, b }, Some(v)) => b.append_value(text(v, *utf8)),
+            (DataCol::Text { b, .. }, None) => b.append_null(),
+            (DataCol::Bin(b), Some(v)) => b.append_value(v),
+            (DataCol::Bin(b), None) => b.append_null(),
+        }
+    }
+
+    pub(crate) fn finish(&mut self) -> ArrayRef {
+        match self {
+            DataCol::Text { b, .. } => Arc::new(b.finish()),
+            DataCol::Bin(b) => Arc::new(b.finish()),
+        }
+    }
+}

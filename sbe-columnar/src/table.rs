@@ -1,0 +1,386 @@
+//! A block's columns (its fields, groups and var data) and the walk that
+//! fills them from a message's bytes, by the IR's wire facts and the
+//! rules of `sbe_rt::__private::codec` (the ones generated decoders and
+//! `sbe decode` apply): a message is first walked without filling
+//! anything, so that one that breaks a rule leaves no partial row.
+
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, ListArray, RecordBatch, UInt64Array};
+use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{DataType, Field, FieldRef, Fields, Schema as ArrowSchema, SchemaRef};
+use sbe_build::ir::{Block, Data, Group, Presence};
+use sbe_rt::__private::codec;
+
+use crate::error::ExportError;
+use crate::node::{self, Cx, DataCol, Node};
+
+/// The columns of one block.
+pub(crate) struct BlockCols {
+    fields: Vec<(u32, Node)>,
+    groups: Vec<GroupCol>,
+    data: Vec<(u32, DataCol)>,
+    /// The Arrow fields, in column order.
+    pub arrow: Vec<Field>,
+}
+
+/// A group's columns: a list of structs, or a child table.
+pub(crate) enum GroupCol {
+    Nested {
+        field: FieldRef,
+        offsets: Vec<i32>,
+        nulls: NullBufferBuilder,
+        entry: Box<BlockCols>,
+    },
+    Flat(Box<Table>),
+}
+
+/// How a table's rows are keyed: a message's own header and frame
+/// columns, or a flattened group's key path.
+pub(crate) struct Table {
+    pub name: String,
+    pub schema: SchemaRef,
+    /// Key columns: `msgIndex` and the entry indices of the path.
+    pub keys: Vec<Vec<u64>>,
+    /// The meta columns a message table has before its fields (filled by
+    /// the exporter).
+    pub meta: crate::meta::MetaCols,
+    pub block: BlockCols,
+    pub rows: usize,
+}
+
+/// Options the planning reads.
+#[derive(Clone, Copy)]
+pub(crate) struct Plan {
+    pub flatten: bool,
+}
+
+impl BlockCols {
+    pub(crate) fn new(block: &Block, plan: Plan, path: &str, keys: &[String]) -> BlockCols {
+        let mut arrow = Vec::new();
+        let mut fields = Vec::new();
+        for f in &block.fields {
+            let constant = (f.presence == Presence::Constant)
+                .then_some(f.const_value.as_ref())
+                .flatten();
+            let (n, fs) = node::plan(node::Spec {
+                name: &f.name,
+                ty: &f.ty,
+                meaning: &f.meaning,
+                type_name: &f.type_name,
+                semantic: f.semantic_type.as_deref(),
+                at: f.offset as usize,
+                optional: f.presence == Presence::Optional,
+                constant,
+            });
+            arrow.extend(fs);
+            fields.push((f.since_version, n));
+        }
+        let mut groups = Vec::new();
+        for g in &block.groups {
+            let child_path = format!("{path}.{}", g.name);
+            if plan.flatten {
+                let mut child_keys = keys.to_vec();
+                child_keys.push(format!("{}Index", g.name));
+                groups.push(GroupCol::Flat(Box::new(Table::child(
+                    &child_path,
+                    &g.block,
+                    plan,
+                    child_keys,
+                ))));
+            } else {
+                let entry = BlockCols::new(&g.block, plan, &child_path, keys);
+                let st = DataType::Struct(Fields::from(entry.arrow.clone()));
+                let item = Arc::new(Field::new("item", st, true));
+                arrow.push(node::field(
+                    &g.name,
+                    DataType::List(item.clone()),
+                    &g.dimension_type.name,
+                    "group",
+                ));
+                groups.push(GroupCol::Nested {
+                    field: item,
+                    offsets: vec![0],
+                    nulls: NullBufferBuilder::new(0),
+                    entry: Box::new(entry),
+                });
+            }
+        }
+        let mut data = Vec::new();
+        for d in &block.data {
+            let col = DataCol::new(&d.meaning, d.character_encoding.as_deref());
+            arrow.push(node::field(
+                &d.name,
+                col.data_type(),
+                &d.encoding_type.name,
+                d.meaning.kind(),
+            ));
+            data.push((d.since_version, col));
+        }
+        BlockCols {
+            fields,
+            groups,
+            data,
+            arrow,
+        }
+    }
+
+    /// The arrays of the rows so far, in column order.
+    fn finish(&mut self, out: &mut Vec<ArrayRef>) {
+        for (_, n) in &mut self.fields {
+            n.finish(out);
+        }
+        for g in &mut self.groups {
+            if let GroupCol::Nested {
+                field,
+                offsets,
+                nulls,
+                entry,
+            } = g
+            {
+                let mut arrays = Vec::new();
+                entry.finish(&mut arrays);
+                let fields = match field.data_type() {
+                    DataType::Struct(f) => f.clone(),
+                    _ => Fields::empty(),
+                };
+                let len = offsets.last().copied().unwrap_or(0) as usize;
+                let mut valid = NullBufferBuilder::new(len);
+                valid.append_n_non_nulls(len);
+                let values = node::struct_array(&fields, arrays, &mut valid);
+                let offsets = std::mem::replace(offsets, vec![0]);
+                let list = ListArray::try_new(
+                    field.clone(),
+                    OffsetBuffer::new(ScalarBuffer::from(offsets)),
+                    values,
+                    nulls.finish(),
+                );
+                out.push(match list {
+                    Ok(l) => Arc::new(l),
+                    Err(_) => arrow_array::new_null_array(&DataType::List(field.clone()), 0),
+                });
+            }
+        }
+        for (_, d) in &mut self.data {
+            out.push(d.finish());
+        }
+    }
+
+    /// Batches of the child tables that hold `bound` rows or more (all of
+    /// them when `all`).
+    fn ready(&mut self, bound: usize, all: bool, out: &mut Vec<(String, RecordBatch)>) {
+        for g in &mut self.groups {
+            match g {
+                GroupCol::Flat(t) => t.ready(bound, all, out),
+                GroupCol::Nested { entry, .. } => entry.ready(bound, all, out),
+            }
+        }
+    }
+
+    /// The schemas of the child tables.
+    fn child_schemas(&self, out: &mut Vec<(String, SchemaRef)>) {
+        for g in &self.groups {
+            match g {
+                GroupCol::Flat(t) => {
+                    out.push((t.name.clone(), t.schema.clone()));
+                    t.block.child_schemas(out);
+                }
+                GroupCol::Nested { entry, .. } => entry.child_schemas(out),
+            }
+        }
+    }
+}
+
+impl Table {
+    /// A flattened group's table.
+    fn child(name: &str, block: &Block, plan: Plan, keys: Vec<String>) -> Table {
+        let block_cols = BlockCols::new(block, plan, name, &keys);
+        let mut fields: Vec<Field> = keys
+            .iter()
+            .map(|k| Field::new(k, DataType::UInt64, false))
+            .collect();
+        fields.extend(block_cols.arrow.iter().cloned());
+        Table {
+            name: name.to_string(),
+            schema: Arc::new(ArrowSchema::new(fields)),
+            keys: vec![Vec::new(); keys.len()],
+            meta: crate::meta::MetaCols::none(),
+            block: block_cols,
+            rows: 0,
+        }
+    }
+
+    /// A message's table: meta columns, then the root block's.
+    pub(crate) fn message(
+        name: &str,
+        block: &Block,
+        plan: Plan,
+        meta: crate::meta::MetaCols,
+        metadata: std::collections::HashMap<String, String>,
+    ) -> Table {
+        let block_cols = BlockCols::new(block, plan, name, &["msgIndex".to_string()]);
+        let mut fields = meta.fields();
+        fields.extend(block_cols.arrow.iter().cloned());
+        Table {
+            name: name.to_string(),
+            schema: Arc::new(ArrowSchema::new_with_metadata(fields, metadata)),
+            keys: Vec::new(),
+            meta,
+            block: block_cols,
+            rows: 0,
+        }
+    }
+
+    /// The rows so far as a batch, the table emptied.
+    pub(crate) fn take_batch(&mut self) -> Result<RecordBatch, ExportError> {
+        let mut arrays: Vec<ArrayRef> = Vec::new();
+        for k in &mut self.keys {
+            arrays.push(Arc::new(UInt64Array::from(std::mem::take(k))));
+        }
+        self.meta.finish(&mut arrays);
+        self.block.finish(&mut arrays);
+        self.rows = 0;
+        RecordBatch::try_new(self.schema.clone(), arrays)
+            .map_err(|e| ExportError::Arrow(e.to_string()))
+    }
+
+    pub(crate) fn ready(&mut self, bound: usize, all: bool, out: &mut Vec<(String, RecordBatch)>) {
+        if (all && self.rows > 0) || (self.rows >= bound && bound > 0) {
+            if let Ok(b) = self.take_batch() {
+                out.push((self.name.clone(), b));
+            }
+        }
+        self.block.ready(bound, all, out);
+    }
+
+    /// This table's schema and its child tables'.
+    pub(crate) fn schemas(&self, out: &mut Vec<(String, SchemaRef)>) {
+        out.push((self.name.clone(), self.schema.clone()));
+        self.block.child_schemas(out);
+    }
+}
+
+/// The walk over one message's bytes.
+pub(crate) struct Walk<'b> {
+    pub cx: Cx,
+    pub buf: &'b [u8],
+    pub version: u32,
+}
+
+impl Walk<'_> {
+    /// `len` bytes at `at`, or a truncation naming `what`.
+    fn take(&self, at: usize, len: usize, what: &str) -> Result<&[u8], ExportError> {
+        at.checked_add(len)
+            .and_then(|end| self.buf.get(at..end))
+            .ok_or_else(|| ExportError::truncated(what, at, len, self.buf.len()))
+    }
+
+    /// The root block or an entry: `block_len` bytes at `*pos`, then the
+    /// groups and var data; `*pos` ends after them. With `cols`, the
+    /// values go into them (and `keys` is the entry's key path).
+    pub(crate) fn block(
+        &self,
+        block: &Block,
+        mut cols: Option<&mut BlockCols>,
+        pos: &mut usize,
+        block_len: usize,
+        keys: &mut Vec<u64>,
+    ) -> Result<(), ExportError> {
+        let bytes = self.take(*pos, block_len, "block")?;
+        if let Some(c) = cols.as_deref_mut() {
+            for (since, n) in &mut c.fields {
+                if *since > self.version {
+                    n.push_null();
+                } else {
+                    n.fill(self.cx, bytes, 0);
+                }
+            }
+        }
+        *pos = pos.saturating_add(block_len);
+        for (i, g) in block.groups.iter().enumerate() {
+            let gc = cols.as_deref_mut().and_then(|c| c.groups.get_mut(i));
+            if g.block.since_version > self.version {
+                if let Some(GroupCol::Nested { offsets, nulls, .. }) = gc {
+                    let last = offsets.last().copied().unwrap_or(0);
+                    offsets.push(last);
+                    nulls.append_null();
+                }
+                continue;
+            }
+            self.group(g, gc, pos, keys)?;
+        }
+        for (i, d) in block.data.iter().enumerate() {
+            let dc = cols.as_deref_mut().and_then(|c| c.data.get_mut(i));
+            if d.since_version > self.version {
+                if let Some((_, dc)) = dc {
+                    dc.push(None);
+                }
+                continue;
+            }
+            let bytes = self.data(d, pos)?;
+            if let Some((_, dc)) = dc {
+                dc.push(Some(bytes));
+            }
+        }
+        Ok(())
+    }
+
+    fn group(
+        &self,
+        g: &Group,
+        mut col: Option<&mut GroupCol>,
+        pos: &mut usize,
+        keys: &mut Vec<u64>,
+    ) -> Result<(), ExportError> {
+        let layout = g.dimension(self.cx.order);
+        let dim = self.take(*pos, layout.len, "group dimension")?;
+        let block_len = codec::to_usize(layout.block_length.get(dim));
+        let count = codec::to_usize(layout.count.get(dim));
+        let required = g.block.end_at(self.version) as usize;
+        codec::check_group(count, block_len, layout.max_count, required)
+            .map_err(|e| ExportError::rule(&g.name, *pos, e))?;
+        let dim_at = *pos;
+        *pos += layout.len;
+        let min_entry = block_len.saturating_add(g.entry_tail(self.version) as usize);
+        codec::check_entries(self.buf, *pos, count, min_entry).map_err(|e| {
+            let at = if *pos > self.buf.len() { *pos } else { dim_at };
+            ExportError::rule(&g.name, at, e)
+        })?;
+        for i in 0..count {
+            let entry = match col.as_deref_mut() {
+                None => None,
+                Some(GroupCol::Nested { entry, .. }) => Some(&mut **entry),
+                Some(GroupCol::Flat(t)) => {
+                    for (k, v) in t.keys.iter_mut().zip(keys.iter().chain([&(i as u64)])) {
+                        k.push(*v);
+                    }
+                    t.rows += 1;
+                    Some(&mut t.block)
+                }
+            };
+            keys.push(i as u64);
+            let r = self.block(&g.block, entry, pos, block_len, keys);
+            keys.pop();
+            r?;
+        }
+        if let Some(GroupCol::Nested { offsets, nulls, .. }) = col {
+            let last = offsets.last().copied().unwrap_or(0);
+            offsets.push(last + count as i32);
+            nulls.append_non_null();
+        }
+        Ok(())
+    }
+
+    /// A var data's bytes at `*pos`; `*pos` ends after them.
+    fn data(&self, d: &Data, pos: &mut usize) -> Result<&[u8], ExportError> {
+        let lay = d.var_data(self.cx.order);
+        let prefix = self.take(*pos, lay.data_offset, "var data prefix")?;
+        let len = codec::to_usize(lay.length.get(prefix));
+        codec::check_length(len, lay.max_length)
+            .map_err(|e| ExportError::rule(&d.name, *pos, e))?;
+        *pos += lay.data_offset;
+        let bytes = self.take(*pos, len, "var data")?;
+        *pos += len;
+        Ok(bytes)
+    }
+}
