@@ -37,7 +37,7 @@ pub(crate) struct Args {
     /// The output folder of --format parquet|arrow.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Write each group as a child dataset <Message>.<Group>, one row per
+    /// Write each group as a child dataset MESSAGE.GROUP, one row per
     /// entry, keyed by msgIndex and the entry index path (default: list
     /// of struct columns).
     #[arg(long)]
