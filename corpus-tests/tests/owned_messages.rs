@@ -13,7 +13,7 @@ fn trade() -> o::Trade {
         side: o::Side::Buy,
         level: Some(o::Level::High),
         flags: o::Flags::URGENT | o::Flags::HIDDEN,
-        price: o::Price { mantissa: -12345 },
+        price: sbe_rt::Decimal::new(-12345, -4),
         name: "Grüß".into(),
         code: Some("ab".into()),
         letter: Some(b'x'),
@@ -155,6 +155,10 @@ fn values_that_do_not_fit_are_errors_not_panics() {
         m.encode(&mut vec![0u8; 1 << 16]),
         Err(sbe_rt::Error::CountOutOfRange { .. })
     ));
+    // A decimal with more digits than the schema's exponent holds.
+    let mut m = trade();
+    m.price = sbe_rt::Decimal::new(1, -5);
+    assert!(matches!(encode(&m), Err(sbe_rt::Error::ValueOutOfRange)));
     let m = trade();
     for n in 0..m.encoded_length() {
         assert!(m.encode(&mut vec![0u8; n]).is_err(), "{n} bytes");

@@ -146,3 +146,160 @@ fn an_older_message_reads_a_newer_typed_field_as_none() {
     };
     assert_eq!(q.expires_value(), None);
 }
+
+#[test]
+fn month_year_writes_from_its_value() {
+    let mut buf = [0u8; 256];
+    let len = encode(&mut buf).expect("encode");
+    let mut q = QuoteEncoder::wrap(&mut buf[..len]).expect("wrap");
+    let june = MonthYear::new(2024, 6).with_day(20);
+    q.maturity().value(june).expect("fits");
+    let Ok(Message::Quote(q)) = values::decode(&buf[..len]) else {
+        panic!("a Quote");
+    };
+    assert_eq!(q.maturity().value(), june);
+    assert_eq!(q.maturity().value().to_string(), "20240620");
+    // Every member is optional here: null writes each one's null.
+    let mut q = QuoteEncoder::wrap(&mut buf[..len]).expect("wrap");
+    q.maturity().value(MonthYear::NULL).expect("fits");
+    let Ok(Message::Quote(q)) = values::decode(&buf[..len]) else {
+        panic!("a Quote");
+    };
+    assert!(q.maturity().value().is_null());
+    assert_eq!(q.maturity().year(), None);
+}
+
+#[test]
+fn a_month_year_the_composite_cannot_hold_is_an_error_and_writes_nothing() {
+    let march = |q: &mut QuoteEncoder| {
+        q.contract().value(MonthYear::new(2025, 3)).expect("fits");
+    };
+    let mut want = [0u8; 256];
+    let len = encode_then(&mut want, march).expect("encode");
+    let mut got = [0u8; 256];
+    let refused = |q: &mut QuoteEncoder| {
+        march(q);
+        // No day or week member to hold one; a required year may not be null.
+        let refused = [
+            MonthYear::new(2026, 1).with_day(5),
+            MonthYear::new(2026, 1).with_week(2),
+            MonthYear {
+                year: None,
+                ..MonthYear::new(2026, 1)
+            },
+        ];
+        for v in refused {
+            assert_eq!(
+                q.contract().value(v).map(|_| ()),
+                Err(Error::ValueOutOfRange),
+                "{v:?}"
+            );
+        }
+    };
+    assert_eq!(encode_then(&mut got, refused), Ok(len));
+    assert_eq!(got, want, "a refused MonthYear writes nothing");
+    let Ok(Message::Quote(q)) = values::decode(&got[..len]) else {
+        panic!("a Quote");
+    };
+    assert_eq!(
+        q.contract().map(|c| c.value()),
+        Some(MonthYear::new(2025, 3))
+    );
+}
+
+/// The owned Quote holds the typed values (`Decimal`, `Timestamp`, `Date`,
+/// `MonthYear`) where the meaning has them both ways, writes the bytes it
+/// was read from, and goes through serde in the wire form: the body of
+/// `to_json`.
+#[test]
+fn an_owned_message_holds_typed_values_and_writes_its_bytes_back() {
+    let mut buf = [0u8; 256];
+    let len = encode(&mut buf).expect("encode");
+    let bytes = &buf[..len];
+    let message = values::decode(bytes).expect("decodes");
+    let Message::Quote(q) = &message;
+    let owned: values::Quote = q.to_owned().expect("to_owned");
+    assert_eq!(owned.price, "123.45".parse::<Decimal>().expect("decimal"));
+    assert_eq!(owned.size, Decimal::new(1200, 0));
+    assert_eq!(owned.sent, ts("2024-01-02T03:04:05.123456789Z"));
+    assert_eq!(owned.sent_ms, ts("1969-12-31T23:59:59.999Z"));
+    assert_eq!(owned.stamp, ts("2024-01-02T03:04:05.123456Z"));
+    assert_eq!(owned.trade_date, Date::from_ymd(2024, 6, 14));
+    assert_eq!(
+        owned.settle_date,
+        Date::from_ymd(1969, 7, 20).expect("date")
+    );
+    assert_eq!(owned.maturity, MonthYear::new(2024, 6).with_week(3));
+    assert_eq!(owned.expires, Some(None));
+    let mut again = vec![0u8; owned.encoded_length()];
+    let n = owned.encode(&mut again).expect("encode");
+    assert_eq!(&again[..n], bytes);
+
+    let json = serde_json::to_string(&owned).expect("serializes");
+    let whole: serde_json::Value = serde_json::from_str(&message.to_json()).expect("JSON");
+    let ours: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(Some(&ours), whole.get("body"), "{json}");
+    let back: values::Quote = serde_json::from_str(&json).expect("deserializes");
+    assert_eq!(back, owned);
+
+    // A value the wire cannot hold is an error, not a rounded value.
+    let mut late = owned.clone();
+    late.sent = ts("1969-12-31T23:59:59Z");
+    assert_eq!(late.encode(&mut again), Err(Error::ValueOutOfRange));
+    assert!(serde_json::to_string(&late).is_err());
+}
+
+#[test]
+fn a_zoned_time_reads_the_specs_example_and_writes_from_its_value() {
+    // The spec's TZTimestamp: 8:30 on 17 September 2013 in Chicago
+    // (-6:00), in nanoseconds.
+    let spec = [
+        0x00, 0x50, 0xd4, 0x89, 0xfe, 0xa2, 0x24, 0x13, 0x09, 0xfa, 0x00,
+    ];
+    let chicago = values::TzTimestampDecoder::wrap(&spec)
+        .expect("11 bytes")
+        .value()
+        .expect("a zoned time");
+    assert_eq!(chicago.to_string(), "2013-09-17T08:30:00.000000000-06:00");
+    assert_eq!(chicago.instant(), ts("2013-09-17T14:30:00Z"));
+    let mut bad_unit = spec;
+    bad_unit[8] = 5;
+    let decoder = values::TzTimestampDecoder::wrap(&bad_unit).expect("11 bytes");
+    assert_eq!(decoder.value(), None, "unit code 5 is no unit");
+
+    let write = |q: &mut QuoteEncoder| {
+        q.local_ms().value(chicago).expect("whole milliseconds");
+    };
+    let mut want = [0u8; 256];
+    let len = encode_then(&mut want, write).expect("encode");
+    let Ok(Message::Quote(q)) = values::decode(&want[..len]) else {
+        panic!("a Quote");
+    };
+    let local_ms = q.local_ms().expect("version 1");
+    assert_eq!(local_ms.value(), Some(chicago));
+    assert_eq!(local_ms.time(), 1_379_406_600_000);
+    assert_eq!(
+        (local_ms.timezone_hour(), local_ms.timezone_minute()),
+        (-6, 0)
+    );
+
+    // A nanosecond the unit cannot hold; -00:30, whose sign the hour
+    // cannot carry: refused, and nothing written.
+    let mut got = [0u8; 256];
+    let refused = |q: &mut QuoteEncoder| {
+        write(q);
+        let late = sbe_rt::ZonedTimestamp::from_parts(ts("2013-09-17T08:30:00.000000001Z"), -6, 0)
+            .expect("zoned");
+        assert_eq!(
+            q.local_ms().value(late).map(|_| ()),
+            Err(Error::ValueOutOfRange)
+        );
+        let west = sbe_rt::ZonedTimestamp::new(chicago.local(), -30).expect("zoned");
+        assert_eq!(
+            q.local_ms().value(west).map(|_| ()),
+            Err(Error::ValueOutOfRange)
+        );
+    };
+    assert_eq!(encode_then(&mut got, refused), Ok(len));
+    assert_eq!(got, want, "a refused zoned time writes nothing");
+}

@@ -1,7 +1,9 @@
 //! Encodes a stream of car and market-data messages into a ring buffer
 //! (sbe-rt's `bytes` adapter), splits it back into messages without
 //! copying, decodes them, prints a few as JSON and ends with a count and a
-//! checksum.
+//! checksum. Each trade summary also goes, as an owned message (exact
+//! `Decimal` prices, `Timestamp` times), through a channel to a thread that
+//! keeps a ledger of the volume traded.
 
 // `pub`: the program uses a part of the generated API; in a private
 // module the rest would warn as dead code.
@@ -18,6 +20,8 @@ pub mod md {
 use sbe_rt::bytes::{Bytes, BytesMut};
 use sbe_rt::bytes_adapter::{append_with, share};
 use sbe_rt::{Decimal, Error, Framer, Timestamp};
+use std::sync::mpsc;
+use std::thread;
 
 const MESSAGES: u64 = 10_000;
 
@@ -120,6 +124,35 @@ fn message_length(buf: &[u8]) -> Result<usize, Error> {
     }
 }
 
+/// What the ledger thread adds up from the owned trade summaries it is sent.
+#[derive(Debug, Default)]
+struct Ledger {
+    summaries: u64,
+    trades: u64,
+    /// The sum of every trade's size, exact.
+    volume: Decimal,
+    /// The price and time of the last trade.
+    last: Option<(Decimal, Timestamp)>,
+}
+
+/// Receives owned trade summaries until the channel closes: an owned
+/// message needs no buffer, so it can outlive the frame it was read from.
+fn ledger(rx: mpsc::Receiver<md::MarketDataIncrementalRefreshTrades>) -> Ledger {
+    let mut ledger = Ledger::default();
+    for summary in rx {
+        ledger.summaries += 1;
+        for trade in &summary.md_inc_grp {
+            ledger.trades += 1;
+            ledger.volume = ledger
+                .volume
+                .checked_add(trade.md_entry_size)
+                .unwrap_or(ledger.volume);
+            ledger.last = Some((trade.md_entry_px, summary.transact_time));
+        }
+    }
+    ledger
+}
+
 fn main() -> Result<(), Error> {
     // Producer: encode the stream into a buffer, as if read from a socket.
     // Each message is encoded in place at the end of the buffer.
@@ -131,6 +164,8 @@ fn main() -> Result<(), Error> {
     // Consumer: feed the ring buffer in 4 KiB chunks and split off each
     // whole message (raw framing: each sized by its own header, groups and
     // var data) without copying it.
+    let (to_ledger, from_consumer) = mpsc::sync_channel(1024);
+    let ledger = thread::spawn(move || ledger(from_consumer));
     let mut framer = Framer::with_capacity(64 * 1024);
     let (mut count, mut cars, mut checksum) = (0u64, 0u64, 0u64);
     for chunk in stream.chunks(4096) {
@@ -153,6 +188,14 @@ fn main() -> Result<(), Error> {
                 }
                 Decoded::Md(m) => {
                     let md::Message::MarketDataIncrementalRefreshTrades(t) = &m;
+                    // Owned, it writes back the frame's bytes, and can be sent away.
+                    let owned = t.to_owned()?;
+                    let mut again = vec![0u8; owned.encoded_length()];
+                    let written = owned.encode(&mut again)?;
+                    assert_eq!(again.get(..written), Some(&frame[..]));
+                    to_ledger
+                        .send(owned)
+                        .expect("the ledger thread runs until the channel closes");
                     for e in t.md_inc_grp() {
                         checksum = checksum
                             .wrapping_mul(31)
@@ -176,6 +219,14 @@ fn main() -> Result<(), Error> {
         }
     }
     assert_eq!(framer.buffered(), 0, "a partial message was left over");
+    drop(to_ledger);
+    let ledger = ledger.join().expect("the ledger thread does not panic");
+    if let Some((px, at)) = ledger.last {
+        println!(
+            "ledger: {} summaries, {} trades, volume {}, last {px} at {at}",
+            ledger.summaries, ledger.trades, ledger.volume
+        );
+    }
     println!(
         "decoded {count} messages ({cars} cars, {} trade summaries), checksum {checksum:016x}",
         count - cars

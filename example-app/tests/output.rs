@@ -1,5 +1,6 @@
 //! What `cargo run -p example-app` prints: two cars and two trade
-//! summaries as JSON, with prices a market could quote, and the count.
+//! summaries as JSON, with prices a market could quote, the ledger the
+//! owned summaries sent to another thread add up to, and the count.
 
 use std::process::Command;
 
@@ -61,6 +62,16 @@ fn prints_realistic_trades_and_the_count() {
             .filter(|l| l.starts_with(r#"{"message":"Car""#))
             .count(),
         2,
+        "{text}"
+    );
+    // The owned summaries sent to the ledger thread: every one arrived,
+    // with its exact sizes (two trades of 10 each) and its last time.
+    let ledger: Vec<&str> = text.lines().filter(|l| l.starts_with("ledger: ")).collect();
+    assert_eq!(
+        ledger,
+        [
+            "ledger: 6666 summaries, 13332 trades, volume 133320, last 123.5 at 2023-11-14T22:13:20.000009998Z"
+        ],
         "{text}"
     );
     let last = text.lines().last().unwrap_or_default();

@@ -187,7 +187,9 @@ pub use error::{Error, Result};
 pub use float::{JavaDouble, JavaFloat};
 pub use framing::Framing;
 pub use null::non_null;
-pub use value::{Date, Decimal, MonthYear, ParseError, RangeError, TimeUnit, Timestamp};
+pub use value::{
+    Date, Decimal, MonthYear, ParseError, RangeError, TimeUnit, Timestamp, ZonedTimestamp,
+};
 pub use wire::*;
 
 #[cfg(feature = "alloc")]

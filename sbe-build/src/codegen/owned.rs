@@ -14,7 +14,10 @@
 //! their own `Copy` types, optional values `Option`s, numeric arrays
 //! arrays), except that a char array is a `String` (its bytes up to the
 //! first NUL, UTF-8 or ISO-8859-1 as its `characterEncoding` says; written
-//! back NUL-padded) and a composite its owned struct; constants are not
+//! back NUL-padded) and a composite its owned struct, or its typed value
+//! (`sbe_rt::Decimal`, `Timestamp`, `MonthYear`) where the IR's meaning
+//! gives one that its decoder reads and its encoder writes back exactly
+//! (`typed::owned_value`); constants are not
 //! held (they are not on the wire); var data is a `String` where it is
 //! text (`Meaning::Text`), else a `Vec<u8>`; a group is a `Vec` of its
 //! owned entries. An item newer than its block is an `Option` of that,
@@ -252,8 +255,60 @@ impl Parts {
     }
 }
 
+/// How an owned struct holds a value: its type, its value read from the
+/// decoder (`read` the accessor's), the statements writing `v: &T` with
+/// encoder `e`, and how serde maps it.
+struct Held {
+    ty: TokenStream,
+    read: TokenStream,
+    write: TokenStream,
+    kind: Kind,
+}
+
+impl Held {
+    /// `val` of type `ty` held in `name` (its decoder accessor's value
+    /// `read`, owned type `owned`): as the typed value where the
+    /// composite's meaning has one both ways, else as its shape says.
+    fn of(
+        ctx: &Ctx,
+        (val, ty, field): (&Val, &crate::ir::Type, Option<&crate::ir::Field>),
+        name: &Ident,
+        read: TokenStream,
+        owned: TokenStream,
+    ) -> Held {
+        let unstated = ctx.opts.timestamp_unit;
+        if let Some((typed, wire, unit)) =
+            field.and_then(|f| super::typed::owned_field_value(f, val, unstated))
+        {
+            let conv = quote!(::sbe_rt::__private::owned::WireInt);
+            return Held {
+                ty: typed,
+                read: quote!(#conv::<#wire>::from_wire(#read, #unit)?),
+                write: quote!(e.#name(#conv::<#wire>::to_wire(*v, #unit)?);),
+                kind: Kind::Wire { wire, unit },
+            };
+        }
+        if let (Val::Comp { dec, .. }, Some((typed, value))) =
+            (val, super::typed::owned_value(ctx, ty))
+        {
+            return Held {
+                ty: typed,
+                read: quote!(#read.#value()),
+                write: quote!(e.#name().#value(*v)?;),
+                kind: Kind::Typed(owned_of(dec)),
+            };
+        }
+        Held {
+            ty: owned,
+            read: val.owned_from(read),
+            write: val.owned_write(name, quote!(v)),
+            kind: Kind::of(val),
+        }
+    }
+}
+
 /// The owned parts of a block's fields (constants are not held).
-fn field_parts(parts: &mut Parts, fields: &[FieldView]) {
+fn field_parts(ctx: &Ctx, parts: &mut Parts, fields: &[FieldView]) {
     for view in fields {
         let f = view.field;
         let Some(ty) = view.val.owned_type() else {
@@ -277,15 +332,16 @@ fn field_parts(parts: &mut Parts, fields: &[FieldView]) {
             ),
             None => format!("`{}` (id {}).", f.name, f.id),
         };
+        let item = Held::of(ctx, (&view.val, &f.ty, Some(f)), name, read, ty);
         parts.push(
             doc,
             name,
-            ty,
+            item.ty,
             gated,
-            view.val.owned_from(read),
-            view.val.owned_write(name, quote!(v)),
+            item.read,
+            item.write,
             view.val.absent_write(name),
-            (&f.name, Kind::of(&view.val)),
+            (&f.name, item.kind),
         );
     }
 }
@@ -447,7 +503,7 @@ pub(super) fn block(
 ) -> TokenStream {
     let fields = field_views(ctx, b);
     let mut parts = Parts::default();
-    field_parts(&mut parts, &fields);
+    field_parts(ctx, &mut parts, &fields);
     section_parts(ctx, &mut parts, b, groups);
     let Parts {
         decls,
@@ -564,7 +620,7 @@ fn derives(_ctx: &Ctx) -> TokenStream {
 /// bytes, decoder `dec` and encoder `enc`, made of `members`.
 pub(super) fn composite(
     ctx: &Ctx,
-    key: &str,
+    (key, ty): (&str, &crate::ir::Type),
     (owned, dec, enc): (&Ident, &Ident, &Ident),
     len: usize,
     members: &[MemberView],
@@ -584,18 +640,24 @@ pub(super) fn composite(
             continue;
         };
         let name = &view.name;
+        let item = Held::of(
+            ctx,
+            (&view.val, &view.member.ty, None),
+            name,
+            quote!(self.#name()),
+            ty,
+        );
+        let (ty, from, write) = (&item.ty, &item.read, &item.write);
         serde.push(Item::Held {
             key: key.clone(),
             ident: name.clone(),
             ty: ty.clone(),
-            kind: Kind::of(&view.val),
+            kind: item.kind.clone(),
             gated: false,
         });
         let doc = docs(None, format!("`{}`.", view.member.ty.name));
         decls.extend(quote!(#doc pub #name: #ty,));
-        let from = view.val.owned_from(quote!(self.#name()));
         inits.extend(quote!(#name: #from,));
-        let write = view.val.owned_write(name, quote!(v));
         writes.extend(quote!({ let v = &self.#name; #write }));
     }
     let e = if writes.is_empty() {
@@ -606,7 +668,9 @@ pub(super) fn composite(
     let doc = format!(" Composite `{key}`, owned: its values, made by [`{dec}::to_owned`].");
     let derive = derives(ctx);
     let serde_impls = if owned_serde::on(ctx) {
-        owned_serde::impls(owned, key, &format!("composite `{key}`"), &serde)
+        let mut impls = owned_serde::impls(owned, key, &format!("composite `{key}`"), &serde);
+        impls.extend(typed_impl(ctx, ty, (owned, dec, enc), len));
+        impls
     } else {
         TokenStream::new()
     };
@@ -641,6 +705,36 @@ pub(super) fn composite(
             #[allow(clippy::wrong_self_convention)]
             pub fn to_owned(&self) -> ::sbe_rt::Result<#owned> {
                 ::core::result::Result::Ok(#owned { #inits })
+            }
+        }
+    }
+}
+
+/// `serde_owned::Typed` of a composite's owned struct where an owned
+/// message holds the composite as its typed value: through the
+/// composite's encoder and decoder, whose typed `value(v)` and `value()`
+/// are the one conversion.
+fn typed_impl(
+    ctx: &Ctx,
+    ty: &crate::ir::Type,
+    (owned, dec, enc): (&Ident, &Ident, &Ident),
+    len: usize,
+) -> TokenStream {
+    let Some((value_ty, value)) = super::typed::owned_value(ctx, ty) else {
+        return TokenStream::new();
+    };
+    quote! {
+        impl ::sbe_rt::__private::serde_owned::Typed for #owned {
+            type Value = #value_ty;
+            fn from_value(v: #value_ty) -> ::sbe_rt::Result<Self> {
+                let mut b = [0u8; #len];
+                #enc::wrap(&mut b)?.#value(v)?;
+                #dec::wrap(&b)?.to_owned()
+            }
+            fn value(&self) -> ::sbe_rt::Result<#value_ty> {
+                let mut b = [0u8; #len];
+                self.encode(&mut b)?;
+                ::core::result::Result::Ok(#dec::wrap(&b)?.#value())
             }
         }
     }

@@ -15,7 +15,7 @@ use super::values::Val;
 use super::Ctx;
 
 /// How a value is mapped (`sbe_rt::__private::serde_owned`).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(super) enum Kind {
     /// `Json`: numbers, floats, `Option`s, arrays, text.
     Json,
@@ -28,6 +28,15 @@ pub(super) enum Kind {
     Char { utf8: bool },
     /// Opaque var data.
     Hex,
+    /// A composite's typed value (`sbe_rt::Decimal`, ...), written as the
+    /// composite whose owned struct this is (`Typed`).
+    Typed(Ident),
+    /// A typed value held for an integer field, written as that integer
+    /// (`wire`, in `unit` where a timestamp).
+    Wire {
+        wire: TokenStream,
+        unit: TokenStream,
+    },
 }
 
 impl Kind {
@@ -42,27 +51,37 @@ impl Kind {
     }
 
     /// `v` (a `&T` expression) as the `&impl Serialize` written.
-    fn wrap(self, v: TokenStream) -> TokenStream {
+    fn wrap(&self, v: TokenStream) -> TokenStream {
         let p = quote!(::sbe_rt::__private::serde_owned);
         match self {
             Kind::Json => quote!(&#p::AsJson(#v)),
             Kind::Plain | Kind::Nested => v,
             Kind::Char { utf8 } => {
+                let utf8 = *utf8;
                 quote!(&::sbe_rt::__private::serde_owned::SerChar::ser(*#v, #utf8))
             }
             Kind::Hex => quote!(&#p::Hex(#v)),
+            Kind::Typed(c) => quote!(&#p::AsComposite::<#c>(#v)),
+            Kind::Wire { wire, unit } => {
+                quote!(&#p::AsWire::<#wire, _>(#v, #unit, ::core::marker::PhantomData))
+            }
         }
     }
 
     /// The seed reading a value of type `ty` under `key`.
-    fn seed(self, key: &str, ty: &TokenStream) -> TokenStream {
+    fn seed(&self, key: &str, ty: &TokenStream) -> TokenStream {
         let p = quote!(::sbe_rt::__private::serde_owned);
         match self {
             Kind::Json => quote!(#p::json::<#ty>(#key)),
             Kind::Plain => quote!(#p::plain::<#ty>(#key)),
             Kind::Nested => quote!(#p::nested::<#ty>(#key)),
-            Kind::Char { utf8 } => quote!(#p::one_char::<#ty>(#key, #utf8)),
+            Kind::Char { utf8 } => {
+                let utf8 = *utf8;
+                quote!(#p::one_char::<#ty>(#key, #utf8))
+            }
             Kind::Hex => quote!(#p::hex(#key)),
+            Kind::Typed(c) => quote!(#p::composite_value::<#c>(#key)),
+            Kind::Wire { wire, unit } => quote!(#p::wire_value::<#wire, #ty>(#key, #unit)),
         }
     }
 }

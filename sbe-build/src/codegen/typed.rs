@@ -13,7 +13,9 @@ use quote::quote;
 
 use super::accessors::MemberView;
 use super::values::{rust_prim, Val};
-use crate::ir::{Exponent, Field, Meaning, Presence, Primitive, TimeUnitSource, TypeKind};
+use crate::ir::{
+    Exponent, Field, Meaning, MonthYearParts, Presence, Primitive, TimeUnitSource, Type, TypeKind,
+};
 use sbe_rt::TimeUnit;
 
 /// The tokens of a constant time unit.
@@ -130,9 +132,10 @@ pub(super) fn composite_getter(
 ) -> TokenStream {
     match meaning {
         Meaning::Decimal(d) => decimal_getter(d.mantissa, d.exponent, members, name),
-        Meaning::Timestamp(t) if t.zone.is_none() => {
-            time_getter(t.time, t.unit, members, name, unstated)
-        }
+        Meaning::Timestamp(t) => match t.zone {
+            None => time_getter(t.time, t.unit, members, name, unstated),
+            Some(zone) => zoned_getter(t, zone, members, name, unstated),
+        },
         Meaning::MonthYear(parts) => {
             let member = |i: Option<usize>, to: Primitive| -> TokenStream {
                 let none = quote!(::core::option::Option::None);
@@ -199,6 +202,40 @@ fn decimal_getter(
     )
 }
 
+/// The instant a time composite's `time` and `unit` give, and whether
+/// reading it may fail (a null time, a unit code that is no unit).
+fn time_value(
+    time: Option<usize>,
+    unit: TimeUnitSource,
+    members: &[MemberView],
+    unstated: TimeUnit,
+) -> Option<(TokenStream, bool)> {
+    let t = time.and_then(|i| read_member(members, i))?;
+    let (unit, unit_fallible) = match unit {
+        TimeUnitSource::Member(i) => {
+            // A number, or an enum (the reference's `TimeUnit`) read raw.
+            let view = members.get(i).filter(|v| !v.val.is_option())?;
+            let n = &view.name;
+            let (raw, prim) = match &view.val {
+                Val::Prim { prim, .. } => (quote!(self.#n()), *prim),
+                Val::Enum { ty, .. } => (quote!(self.#n().raw()), ty.encoding),
+                _ => return None,
+            };
+            let code = if prim == Primitive::Uint8 {
+                raw
+            } else {
+                quote!(<u8 as ::core::convert::TryFrom<_>>::try_from(#raw).ok()?)
+            };
+            (quote!(::sbe_rt::TimeUnit::from_code(#code)?), true)
+        }
+        other => (unit_tokens(constant_unit(other, unstated)?), false),
+    };
+    let count = t.expr;
+    let value =
+        quote!(::sbe_rt::Timestamp::from_count(::core::convert::Into::<i128>::into(#count), #unit));
+    Some((value, t.fallible || unit_fallible))
+}
+
 fn time_getter(
     time: Option<usize>,
     unit: TimeUnitSource,
@@ -206,42 +243,103 @@ fn time_getter(
     name: &Ident,
     unstated: TimeUnit,
 ) -> TokenStream {
-    let Some(t) = time.and_then(|i| read_member(members, i)) else {
+    let Some((value, fallible)) = time_value(time, unit, members, unstated) else {
         return TokenStream::new();
     };
-    let (unit, unit_fallible) = match unit {
-        TimeUnitSource::Member(i) => match (members.get(i), member_prim(members, i)) {
-            (Some(view), Some(prim)) if !view.val.is_option() => {
-                let n = &view.name;
-                let code = if prim == Primitive::Uint8 {
-                    quote!(self.#n())
-                } else {
-                    quote!(<u8 as ::core::convert::TryFrom<_>>::try_from(self.#n()).ok()?)
-                };
-                (quote!(::sbe_rt::TimeUnit::from_code(#code)?), true)
-            }
-            _ => return TokenStream::new(),
-        },
-        other => match constant_unit(other, unstated) {
-            Some(u) => (unit_tokens(u), false),
-            None => return TokenStream::new(),
-        },
-    };
-    let count = t.expr;
-    let value =
-        quote!(::sbe_rt::Timestamp::from_count(::core::convert::Into::<i128>::into(#count), #unit));
     let doc = " The time as an instant (a time of day as that time on 1970-01-01), in the composite's unit";
-    getter(
-        doc,
-        name,
-        quote!(::sbe_rt::Timestamp),
-        value,
-        t.fallible || unit_fallible,
-    )
+    getter(doc, name, quote!(::sbe_rt::Timestamp), value, fallible)
+}
+
+/// A zoned time's member `i` (`timezoneHour`, `timezoneMinute`) as `to`
+/// (`i8`, `u8`), `?` where it does not fit or is null.
+fn zone_member(members: &[MemberView], i: usize, to: Primitive) -> Option<TokenStream> {
+    let read = read_member(members, i)?.expr;
+    let from = member_prim(members, i)?;
+    let ty = rust_prim(to);
+    Some(if from == to {
+        read
+    } else {
+        quote!(<#ty as ::core::convert::TryFrom<_>>::try_from(#read).ok()?)
+    })
+}
+
+/// A `TZTimestamp` / `TZTimeOnly` composite's `value()`: its local time
+/// and offset, `None` where a member is null or the offset is no offset.
+fn zoned_getter(
+    t: &crate::ir::TimeParts,
+    (hour, minute): (usize, usize),
+    members: &[MemberView],
+    name: &Ident,
+    unstated: TimeUnit,
+) -> TokenStream {
+    let Some((local, _)) = time_value(t.time, t.unit, members, unstated) else {
+        return TokenStream::new();
+    };
+    let (Some(hour), Some(minute)) = (
+        zone_member(members, hour, Primitive::Int8),
+        zone_member(members, minute, Primitive::Uint8),
+    ) else {
+        return TokenStream::new();
+    };
+    let doc = " The local time and its offset from UTC (a time of day as that time on 1970-01-01); `None` where a member is null or a unit code or an offset is none (a minute past 59).";
+    quote! {
+        #[doc = #doc]
+        #[inline]
+        pub fn #name(&self) -> ::core::option::Option<::sbe_rt::ZonedTimestamp> {
+            ::sbe_rt::ZonedTimestamp::from_parts(#local, #hour, #minute).ok()
+        }
+    }
+}
+
+/// A `TZTimestamp` / `TZTimeOnly` composite's `value(v)` where its unit is
+/// a constant: the local time as a count of it, the offset as the hour
+/// (with the sign) and minute.
+fn zoned_setter(
+    t: &crate::ir::TimeParts,
+    (hour, minute): (usize, usize),
+    members: &[MemberView],
+    name: &Ident,
+    unstated: TimeUnit,
+) -> TokenStream {
+    let (Some(i), Some(unit)) = (t.time, constant_unit(t.unit, unstated)) else {
+        return TokenStream::new();
+    };
+    let (mut writes, unit) = (TokenStream::new(), unit_tokens(unit));
+    let overflow = quote!(::sbe_rt::RangeError::Overflow);
+    let parts = [
+        (i, quote!(v.local().to_units(#unit)?)),
+        (hour, quote!(hour)),
+        (minute, quote!(minute)),
+    ];
+    for (i, raw) in parts {
+        let (Some(view), Some(prim)) = (members.get(i), member_prim(members, i)) else {
+            return TokenStream::new();
+        };
+        let ty = rust_prim(prim);
+        let raw = if i == hour && prim != Primitive::Int8 || i == minute && prim != Primitive::Uint8
+        {
+            quote!(<#ty as ::core::convert::TryFrom<_>>::try_from(#raw).map_err(|_| #overflow)?)
+        } else {
+            raw
+        };
+        writes.extend(quote!(let raw: #ty = #raw;));
+        writes.extend(setter_call(&view.name, quote!(raw), view.val.is_option()));
+    }
+    let doc = " Writes the local time as a count of the composite's unit and the offset as its hour and minute; `Err(ValueOutOfRange)` if the time is not a whole count or does not fit, or the offset is west of UTC by less than an hour (the sign is on the hour).";
+    quote! {
+        #[doc = #doc]
+        #[inline]
+        pub fn #name(&mut self, v: ::sbe_rt::ZonedTimestamp) -> ::sbe_rt::Result<&mut Self> {
+            let (hour, minute) = v.offset_parts()?;
+            #writes
+            ::core::result::Result::Ok(self)
+        }
+    }
 }
 
 /// The typed `value(v)` of a composite's encoder: a decimal (the
-/// exponent constant or written with it) or a time of a constant unit.
+/// exponent constant or written with it), a time of a constant unit or a
+/// MonthYear.
 pub(super) fn composite_setter(
     meaning: &Meaning,
     members: &[MemberView],
@@ -250,7 +348,12 @@ pub(super) fn composite_setter(
 ) -> TokenStream {
     match meaning {
         Meaning::Decimal(d) => decimal_setter(d.mantissa, d.exponent, members, name),
-        Meaning::Timestamp(t) if t.zone.is_none() => {
+        Meaning::Timestamp(
+            t @ crate::ir::TimeParts {
+                zone: Some(zone), ..
+            },
+        ) => zoned_setter(t, *zone, members, name, unstated),
+        Meaning::Timestamp(t) => {
             let (Some(i), Some(unit)) = (t.time, constant_unit(t.unit, unstated)) else {
                 return TokenStream::new();
             };
@@ -269,8 +372,171 @@ pub(super) fn composite_setter(
                 view.val.is_option(),
             )
         }
+        Meaning::MonthYear(parts) => month_year_setter(parts, members, name),
         _ => TokenStream::new(),
     }
+}
+
+/// The MonthYear parts a composite holds: (the value's field, the member,
+/// the value's integer type), `None` where a part has no member.
+fn month_year_parts(parts: &MonthYearParts) -> [(&'static str, Option<usize>, Primitive); 4] {
+    [
+        ("year", Some(parts.year), Primitive::Uint16),
+        ("month", Some(parts.month), Primitive::Uint8),
+        ("day", parts.day, Primitive::Uint8),
+        ("week", parts.week, Primitive::Uint8),
+    ]
+}
+
+/// Whether every MonthYear member is a plain number the setter can write.
+fn month_year_writable(parts: &MonthYearParts, members: &[MemberView]) -> bool {
+    month_year_parts(parts)
+        .iter()
+        .all(|(_, i, _)| i.is_none_or(|i| member_prim(members, i).is_some()))
+}
+
+/// The MonthYear encoder's `value(v)`: each part converted first (a part
+/// the composite has no member for, or a null part of a required member,
+/// is `Err(ValueOutOfRange)`), then written, so that an error writes
+/// nothing.
+fn month_year_setter(parts: &MonthYearParts, members: &[MemberView], name: &Ident) -> TokenStream {
+    if !month_year_writable(parts, members) {
+        return TokenStream::new();
+    }
+    let overflow = quote!(::sbe_rt::RangeError::Overflow);
+    let (mut checks, mut writes) = (TokenStream::new(), TokenStream::new());
+    for (part, i, from) in month_year_parts(parts) {
+        let field = super::names::ident(part);
+        let Some((view, prim)) = i.and_then(|i| Some((members.get(i)?, member_prim(members, i)?)))
+        else {
+            checks.extend(quote! {
+                if v.#field.is_some() {
+                    return ::core::result::Result::Err(#overflow.into());
+                }
+            });
+            continue;
+        };
+        let ty = rust_prim(prim);
+        let conv = if prim == from {
+            quote!(x)
+        } else if widens(from, prim) {
+            quote!(<#ty as ::core::convert::From<_>>::from(x))
+        } else {
+            quote!(<#ty as ::core::convert::TryFrom<_>>::try_from(x).map_err(|_| #overflow)?)
+        };
+        let setter = &view.name;
+        if view.val.is_option() && prim == from {
+            checks.extend(quote!(let #field = v.#field;));
+        } else if view.val.is_option() {
+            checks.extend(quote! {
+                let #field = match v.#field {
+                    ::core::option::Option::Some(x) => ::core::option::Option::Some(#conv),
+                    ::core::option::Option::None => ::core::option::Option::None,
+                };
+            });
+        } else {
+            checks.extend(quote! {
+                let #field = match v.#field {
+                    ::core::option::Option::Some(x) => #conv,
+                    ::core::option::Option::None => return ::core::result::Result::Err(#overflow.into()),
+                };
+            });
+        }
+        writes.extend(quote!(self.#setter(#field);));
+    }
+    let doc = " Writes the MonthYear's parts; `Err(ValueOutOfRange)`, with nothing written, where a part does not fit its member, is set where the composite has no member for it, or is null where its member is required.";
+    quote! {
+        #[doc = #doc]
+        #[inline]
+        pub fn #name(&mut self, v: ::sbe_rt::MonthYear) -> ::sbe_rt::Result<&mut Self> {
+            #checks
+            #writes
+            ::core::result::Result::Ok(self)
+        }
+    }
+}
+
+/// The typed value an owned struct holds for a composite of type `ty`,
+/// and the name of the composite's typed `value`: where the decoder's
+/// `value()` and the encoder's `value(v)` both exist and take the same
+/// type, so that the owned value reads and writes back exactly.
+pub(super) fn owned_value(ctx: &super::Ctx, ty: &Type) -> Option<(TokenStream, Ident)> {
+    let TypeKind::Composite(c) = &ty.kind else {
+        return None;
+    };
+    let members = super::types::members(ctx, c);
+    let unstated = ctx.opts.timestamp_unit;
+    let plain_member = |i: usize| Some((members.get(i)?, member_prim(&members, i)?).0);
+    let (value, optional) = match &ty.meaning {
+        Meaning::Decimal(d) => {
+            let m = plain_member(d.mantissa)?;
+            match d.exponent {
+                Exponent::Constant(_) => (quote!(::sbe_rt::Decimal), m.val.is_option()),
+                Exponent::Member(i) => {
+                    let e = members.get(i)?;
+                    if m.val.is_option() || e.val.is_option() {
+                        return None;
+                    }
+                    (quote!(::sbe_rt::Decimal), false)
+                }
+            }
+        }
+        Meaning::Timestamp(t) if t.zone.is_none() => {
+            constant_unit(t.unit, unstated)?;
+            (
+                quote!(::sbe_rt::Timestamp),
+                plain_member(t.time?)?.val.is_option(),
+            )
+        }
+        Meaning::MonthYear(parts) if month_year_writable(parts, &members) => {
+            (quote!(::sbe_rt::MonthYear), false)
+        }
+        _ => return None,
+    };
+    let ty = if optional {
+        quote!(::core::option::Option<#value>)
+    } else {
+        value
+    };
+    Some((ty, composite_value_name(&members)))
+}
+
+/// The typed value an owned struct holds for an integer timestamp or
+/// date field of shape `val`: (its type, the wire integer's, the unit),
+/// converted with `sbe_rt::__private::owned::WireInt`. A date whose wire
+/// type does not widen to `i32` days stays an integer: its value could
+/// fail to read.
+pub(super) fn owned_field_value(
+    f: &Field,
+    val: &Val,
+    unstated: TimeUnit,
+) -> Option<(TokenStream, TokenStream, TokenStream)> {
+    let Val::Prim { prim, optional, .. } = val else {
+        return None;
+    };
+    if !field_has_value(f) {
+        return None;
+    }
+    let (value, unit) = match &f.meaning {
+        Meaning::Timestamp(t) if t.time.is_none() => (
+            quote!(::sbe_rt::Timestamp),
+            unit_tokens(constant_unit(t.unit, unstated)?),
+        ),
+        Meaning::Date(_) if *prim == Primitive::Int32 || widens(*prim, Primitive::Int32) => {
+            (quote!(::sbe_rt::Date), unit_tokens(unstated))
+        }
+        _ => return None,
+    };
+    let wire = rust_prim(*prim);
+    Some(if *optional {
+        (
+            quote!(::core::option::Option<#value>),
+            quote!(::core::option::Option<#wire>),
+            unit,
+        )
+    } else {
+        (value, wire, unit)
+    })
 }
 
 fn decimal_setter(

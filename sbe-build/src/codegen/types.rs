@@ -323,7 +323,7 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
     );
     let dep = deprecated(e.ty.deprecated);
     let owned = if ctx.opts.owned {
-        super::owned::composite(ctx, &e.key, (base, &dec, &enc), len, &members)
+        super::owned::composite(ctx, (&e.key, e.ty), (base, &dec, &enc), len, &members)
     } else {
         TokenStream::new()
     };

@@ -76,6 +76,63 @@ pub fn text_len(s: &str, utf8: bool) -> usize {
     }
 }
 
+/// A typed value an owned message holds for an integer field: a timestamp
+/// (a count of the field's unit) or a date (days since 1970-01-01), read
+/// and written as the field's typed accessor and setter do (the same
+/// `Timestamp::from_count` / `to_units` and `Date::from_days` / `days`).
+///
+/// ```
+/// use sbe_rt::__private::owned::WireInt;
+/// use sbe_rt::{Date, TimeUnit, Timestamp};
+///
+/// let t = <Timestamp as WireInt<u64>>::from_wire(1_500, TimeUnit::Millis).unwrap();
+/// assert_eq!(t, Timestamp::from_nanos(1_500_000_000));
+/// assert_eq!(WireInt::<u64>::to_wire(t, TimeUnit::Millis), Ok(1_500));
+/// assert!(WireInt::<u64>::to_wire(Timestamp::from_nanos(-1), TimeUnit::Nanos).is_err());
+/// let none: Option<Timestamp> = WireInt::<Option<u64>>::from_wire(None, TimeUnit::Nanos).unwrap();
+/// assert_eq!(none, None);
+/// assert_eq!(WireInt::<u16>::to_wire(Date::from_days(19_000), TimeUnit::Nanos), Ok(19_000));
+/// ```
+pub trait WireInt<W>: Sized + Copy {
+    /// The value of wire integer `w` (`unit`: a timestamp's; a date has
+    /// none); `Err` where it does not fit (days beyond `i32`).
+    fn from_wire(w: W, unit: crate::TimeUnit) -> core::result::Result<Self, crate::RangeError>;
+    /// The wire integer; `Err` where the value does not fit it exactly.
+    fn to_wire(self, unit: crate::TimeUnit) -> core::result::Result<W, crate::RangeError>;
+}
+
+impl<W: Into<i128> + TryFrom<i128> + Copy> WireInt<W> for crate::Timestamp {
+    fn from_wire(w: W, unit: crate::TimeUnit) -> core::result::Result<Self, crate::RangeError> {
+        Ok(Self::from_count(w.into(), unit))
+    }
+    fn to_wire(self, unit: crate::TimeUnit) -> core::result::Result<W, crate::RangeError> {
+        self.to_units(unit)
+    }
+}
+
+impl<W: Into<i128> + TryFrom<i128> + Copy> WireInt<W> for crate::Date {
+    fn from_wire(w: W, _: crate::TimeUnit) -> core::result::Result<Self, crate::RangeError> {
+        let days = i32::try_from(w.into()).map_err(|_| crate::RangeError::Overflow)?;
+        Ok(Self::from_days(days))
+    }
+    fn to_wire(self, _: crate::TimeUnit) -> core::result::Result<W, crate::RangeError> {
+        W::try_from(i128::from(self.days())).map_err(|_| crate::RangeError::Overflow)
+    }
+}
+
+/// An optional field: `None` is the null, both ways.
+impl<W: Copy, T: WireInt<W>> WireInt<Option<W>> for Option<T> {
+    fn from_wire(
+        w: Option<W>,
+        unit: crate::TimeUnit,
+    ) -> core::result::Result<Self, crate::RangeError> {
+        w.map(|w| T::from_wire(w, unit)).transpose()
+    }
+    fn to_wire(self, unit: crate::TimeUnit) -> core::result::Result<Option<W>, crate::RangeError> {
+        self.map(|v| v.to_wire(unit)).transpose()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

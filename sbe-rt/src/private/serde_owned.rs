@@ -645,6 +645,88 @@ impl<'de> DeserializeSeed<'de> for Field<Vec<u8>, HexKind> {
     }
 }
 
+/// An owned composite struct whose values an owned message holds as one
+/// typed value ([`Decimal`](crate::Decimal), [`Timestamp`](crate::Timestamp),
+/// [`MonthYear`](crate::MonthYear)): the generated impl converts through
+/// the composite's own encoder and decoder (its typed `value(v)` and
+/// `value()`), so serde writes the value in its wire form, the composite's
+/// JSON.
+pub trait Typed: Sized {
+    /// The typed value (an `Option` of it where the composite may be null).
+    type Value: Copy;
+    /// The composite holding `v`; `Err` where `v` does not fit it.
+    fn from_value(v: Self::Value) -> crate::Result<Self>;
+    /// The typed value the composite holds.
+    fn value(&self) -> crate::Result<Self::Value>;
+}
+
+/// Writes a typed value as its composite `C`.
+pub struct AsComposite<'a, C: Typed>(pub &'a C::Value);
+
+impl<C: Typed + Serialize> Serialize for AsComposite<'_, C> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match C::from_value(*self.0) {
+            Ok(c) => c.serialize(s),
+            Err(e) => Err(serde::ser::Error::custom(e)),
+        }
+    }
+}
+
+/// How a [`Field`] reads its value: as composite `C`, then its typed value.
+pub struct CompositeKind<C>(PhantomData<C>);
+
+/// Reads field `name` as composite `C` (which names its own fields in
+/// errors) and gives its typed value.
+pub fn composite_value<C: Typed>(name: &'static str) -> Field<C::Value, CompositeKind<C>> {
+    Field {
+        name,
+        kind: CompositeKind(PhantomData),
+        _t: PhantomData,
+    }
+}
+
+impl<'de, C: Typed + Deserialize<'de>> DeserializeSeed<'de> for Field<C::Value, CompositeKind<C>> {
+    type Value = C::Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<C::Value, D::Error> {
+        let c = C::deserialize(d)?;
+        c.value()
+            .map_err(|e| of_field(self.name, de::Error::custom(e)))
+    }
+}
+
+/// Writes a typed value held for an integer field (a timestamp, a date)
+/// as that integer, `W` ([`WireInt`](super::owned::WireInt)).
+pub struct AsWire<'a, W, T>(pub &'a T, pub crate::TimeUnit, pub PhantomData<W>);
+
+impl<W: Json, T: super::owned::WireInt<W>> Serialize for AsWire<'_, W, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0.to_wire(self.1) {
+            Ok(w) => w.ser(s),
+            Err(e) => Err(serde::ser::Error::custom(e)),
+        }
+    }
+}
+
+/// How a [`Field`] reads its value: as the integer `W`, then its typed value.
+pub struct WireKind<W>(crate::TimeUnit, PhantomData<W>);
+
+/// Reads field `name` as integer `W` and gives its typed value `T`.
+pub fn wire_value<W, T>(name: &'static str, unit: crate::TimeUnit) -> Field<T, WireKind<W>> {
+    Field {
+        name,
+        kind: WireKind(unit, PhantomData),
+        _t: PhantomData,
+    }
+}
+
+impl<'de, W: Json, T: super::owned::WireInt<W>> DeserializeSeed<'de> for Field<T, WireKind<W>> {
+    type Value = T;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        let w = W::de(d).map_err(|e| of_field(self.name, e))?;
+        T::from_wire(w, self.kind.0).map_err(|e| of_field(self.name, de::Error::custom(e)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -135,6 +135,23 @@ impl Decimal {
         T::try_from(self.rescale(exponent)?).map_err(|_| RangeError::Overflow)
     }
 
+    /// The exact sum, at the smaller of the two exponents; `None` where
+    /// its mantissa would overflow `i128`.
+    ///
+    /// ```
+    /// use sbe_rt::Decimal;
+    ///
+    /// let sum = Decimal::new(12_345, -2).checked_add(Decimal::new(5, -3));
+    /// assert_eq!(sum, Some(Decimal::new(123_455, -3)));
+    /// assert_eq!(Decimal::new(i128::MAX, 0).checked_add(Decimal::new(1, 0)), None);
+    /// ```
+    pub fn checked_add(self, other: Self) -> Option<Self> {
+        let exponent = self.exponent.min(other.exponent);
+        let a = self.rescale(exponent).ok()?;
+        let b = other.rescale(exponent).ok()?;
+        Some(Self::new(a.checked_add(b)?, exponent))
+    }
+
     /// The nearest `f64` (correctly rounded: the decimal string is parsed
     /// by `core`'s float parser); `±inf` beyond `f64`'s range.
     ///

@@ -7,6 +7,8 @@
 //! * [`Timestamp`] and [`TimeUnit`]: nanoseconds since the Unix epoch, from
 //!   and to a count of the SBE time composite's unit, printed as RFC 3339
 //!   (`2024-01-02T03:04:05.123456789Z`);
+//! * [`ZonedTimestamp`]: a local time and its offset from UTC
+//!   (`TZTimestamp`), printed as RFC 3339 with the offset;
 //! * [`Date`]: days since the Unix epoch (`LocalMktDate`, `UTCDateOnly`),
 //!   printed as ISO 8601 (`2024-01-02`);
 //! * [`MonthYear`]: the `MonthYear` composite, each member nullable,
@@ -31,6 +33,7 @@ mod time_unit;
 mod timestamp;
 mod timestamp_str;
 mod wire;
+mod zoned;
 
 pub use date::Date;
 pub use decimal::Decimal;
@@ -38,3 +41,4 @@ pub use error::{ParseError, RangeError};
 pub use month_year::MonthYear;
 pub use time_unit::TimeUnit;
 pub use timestamp::Timestamp;
+pub use zoned::ZonedTimestamp;
