@@ -2,6 +2,56 @@
 -- integer division or bit operators (Wireshark's `bit` library instead),
 -- 64-bit values as UInt64/Int64, never as Lua numbers.
 local bit = bit
+local sbyte = string.byte
+
+-- The bytes of the tvb being dissected, set as each call starts: the
+-- header, dimension and length members and the 8- to 32-bit values are
+-- read from it, without a TvbRange (a userdata to allocate and finalize)
+-- per read.
+local RAW = ""
+local function u8(o) return (sbyte(RAW, o + 1)) end
+local function u16le(o)
+  local a, b = sbyte(RAW, o + 1, o + 2)
+  return a + b * 256
+end
+local function u16be(o)
+  local a, b = sbyte(RAW, o + 1, o + 2)
+  return a * 256 + b
+end
+local function u32le(o)
+  local a, b, c, d = sbyte(RAW, o + 1, o + 4)
+  return a + b * 256 + c * 65536 + d * 16777216
+end
+local function u32be(o)
+  local a, b, c, d = sbyte(RAW, o + 1, o + 4)
+  return a * 16777216 + b * 65536 + c * 256 + d
+end
+-- v (unsigned, below 2 * half) as two's complement.
+local function signed(v, half)
+  if v >= half then return v - 2 * half end
+  return v
+end
+
+-- Which fields to add: every one to a visible tree (a packet shown or
+-- printed), else only those a filter, column or tap references, asked of
+-- Wireshark once a call. An item not added leaves its children to its
+-- parent, as Wireshark's own faked items do.
+local CUR = nil
+local WANT_MT = {
+  __index = function(w, k)
+    local v = CUR:referenced(F[k])
+    w[k] = v
+    return v
+  end,
+}
+local W = ALL
+
+-- The call on tvb under tree starts: its bytes, the fields it adds.
+local function begin(tvb, tree)
+  RAW = tvb:raw()
+  CUR = tree
+  if tree.visible then W = ALL else W = setmetatable({}, WANT_MT) end
+end
 
 local function isnan(x) return x ~= x end
 
