@@ -51,15 +51,15 @@ end
 -- one expected.
 local function frame_fields(tvb, root, o)
   if W[FR.f_len] then
-    local r = tvb(o + FR.len_off, FR.len_w)
-    if FR.len_le then root:add_le(F[FR.f_len], r) else root:add(F[FR.f_len], r) end
+    local r = RANGE(tvb, o + FR.len_off, FR.len_w)
+    if FR.len_le then ADD_LE(root, F[FR.f_len], r) else ADD(root, F[FR.f_len], r) end
   end
   if not FR.enc_off then return true end
   local at = o + FR.enc_off
   local et
   if FR.enc_le then et = u16le(at) else et = u16be(at) end
   if W[FR.f_enc] then
-    if FR.enc_le then root:add_le(F[FR.f_enc], tvb(at, 2)) else root:add(F[FR.f_enc], tvb(at, 2)) end
+    if FR.enc_le then ADD_LE(root, F[FR.f_enc], RANGE(tvb, at, 2)) else ADD(root, F[FR.f_enc], RANGE(tvb, at, 2)) end
   end
   if FR.enc_ok and not FR.enc_ok[et] then
     root:add_proto_expert_info(E.encoding, "encoding type " .. hex(et) .. " is not one expected")
@@ -131,7 +131,10 @@ local function stream_unit(tvb, o, len)
     return padded, flen
   end
   local m = measure_tree()
+  local wanted = W
+  W = NONE
   local e = one_message(tvb, m, o, len, {})
+  W = wanted
   if e then return e - o, e - o end
   if m.short then return nil, DESEGMENT_ONE_MORE_SEGMENT end
   return false, "message cannot be read"

@@ -293,7 +293,7 @@ impl Gen {
                     "false".into()
                 };
                 w.line(&format!(
-                    "if W[{f}] then time_item({t}, F[{f}], tvb({at}, {n}), {value}, {per}, {null_test}, {:?}) end",
+                    "if W[{f}] then time_item({t}, F[{f}], RANGE(tvb, {at}, {n}), {value}, {per}, {null_test}, {:?}) end",
                     v.name
                 ));
             }
@@ -305,7 +305,7 @@ impl Gen {
                     "false".into()
                 };
                 w.line(&format!(
-                    "if W[{f}] then date_item({t}, F[{f}], tvb({at}, {n}), {value}, {null_test}, {:?}) end",
+                    "if W[{f}] then date_item({t}, F[{f}], RANGE(tvb, {at}, {n}), {value}, {null_test}, {:?}) end",
                     v.name
                 ));
             }
@@ -315,15 +315,15 @@ impl Gen {
                     rest = format!("{rest}, {vs}");
                 }
                 let f = self.decl(s, v, ctor(p), rest);
-                let add = if s.le { "add_le" } else { "add" };
+                let add = if s.le { "ADD_LE" } else { "ADD" };
                 if null.is_some() {
                     w.line(&format!(
-                        "if W[{f}] then opt({t}, F[{f}], tvb({at}, {n}), {}, {null_test}, {:?}) end",
+                        "if W[{f}] then opt({t}, F[{f}], RANGE(tvb, {at}, {n}), {}, {null_test}, {:?}) end",
                         s.le, v.name
                     ));
                 } else {
                     w.line(&format!(
-                        "if W[{f}] then {t}:{add}(F[{f}], tvb({at}, {n})) end"
+                        "if W[{f}] then {add}({t}, F[{f}], RANGE(tvb, {at}, {n})) end"
                     ));
                 }
             }
@@ -343,14 +343,14 @@ impl Gen {
         let p = set.encoding;
         let n = p.size();
         let f = self.decl(s, v, ctor(p), "base.HEX".into());
-        let add = if s.le { "add_le" } else { "add" };
+        let add = if s.le { "ADD_LE" } else { "ADD" };
         w.open("do");
         // The range made once, when the first item wants it.
         w.line("local r");
         w.line(&format!("local v = {}", read(p, at, s.le)));
         w.line(&format!("local c = {t}"));
         w.line(&format!(
-            "if W[{f}] then\n  r = tvb({at}, {n})\n  c = {t}:{add}(F[{f}], r)\nend"
+            "if W[{f}] then\n  r = RANGE(tvb, {at}, {n})\n  c = {add}({t}, F[{f}], r)\nend"
         ));
         let parent = self.fields.path_of(f);
         for choice in &set.choices {
@@ -371,7 +371,7 @@ impl Gen {
             };
             let mask = 1u64 << bit.min(31);
             w.line(&format!(
-                "if W[{cf}] then\n  r = r or tvb({at}, {n})\n  c:add(F[{cf}], r, bit.band({word}, {mask:#x}) ~= 0)\nend"
+                "if W[{cf}] then\n  r = r or RANGE(tvb, {at}, {n})\n  ADD(c, F[{cf}], r, bit.band({word}, {mask:#x}) ~= 0)\nend"
             ));
         }
         w.close("end");
@@ -411,7 +411,7 @@ impl Gen {
                 let f = self.decl(s, v, "string", String::new());
                 let label = format!("{}: {value_name} ({value})", v.name);
                 w.line(&format!(
-                    "if W[{f}] then {t}:add(F[{f}], {value_name:?}):set_text({label:?}):set_generated() end"
+                    "if W[{f}] then SET_GENERATED(SET_TEXT(ADD({t}, F[{f}], {value_name:?}), {label:?})) end"
                 ));
                 return;
             }
@@ -427,7 +427,7 @@ impl Gen {
             None => return,
         };
         w.line(&format!(
-            "if W[{f}] then {t}:add(F[{f}], {value}):set_generated() end"
+            "if W[{f}] then SET_GENERATED(ADD({t}, F[{f}], {value})) end"
         ));
     }
 
@@ -452,7 +452,7 @@ impl Gen {
             }
         };
         w.open("do");
-        let range = format!("tvb({at}, {len})");
+        let range = format!("RANGE(tvb, {at}, {len})");
         match v.meaning {
             Meaning::Decimal(d) => {
                 let (m, p) = member_at(d.mantissa).unwrap_or(("0".into(), Primitive::Int64));
@@ -468,10 +468,10 @@ impl Gen {
                 w.line(&format!("local c = {t}"));
                 w.open(&format!("if W[{f}] then"));
                 w.line(&format!("local m = {m}"));
-                w.line(&format!("c = {t}:add(F[{f}], {range}, dec_text(m, {e}))"));
+                w.line(&format!("c = ADD({t}, F[{f}], {range}, dec_text(m, {e}))"));
                 if null != "false" {
                     let label = format!("{}: null", v.name);
-                    w.line(&format!("if {null} then c:set_text({label:?}) end"));
+                    w.line(&format!("if {null} then SET_TEXT(c, {label:?}) end"));
                 }
                 w.close("end");
             }
@@ -506,7 +506,7 @@ impl Gen {
                 let f = self.decl(s, v, "string", String::new());
                 w.line(&format!("local c = {t}"));
                 w.line(&format!(
-                    "if W[{f}] then c = {t}:add(F[{f}], {range}, month_year({}, {}, {}, {})) end",
+                    "if W[{f}] then c = ADD({t}, F[{f}], {range}, month_year({}, {}, {}, {})) end",
                     part(Some(my.year)),
                     part(Some(my.month)),
                     part(my.day),
@@ -516,7 +516,7 @@ impl Gen {
             _ => {
                 let f = self.decl(s, v, "none", String::new());
                 w.line(&format!("local c = {t}"));
-                w.line(&format!("if W[{f}] then c = {t}:add(F[{f}], {range}) end"));
+                w.line(&format!("if W[{f}] then c = ADD({t}, F[{f}], {range}) end"));
             }
         }
         let parent = self.fields.path_of(self.last);
