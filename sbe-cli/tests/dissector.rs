@@ -335,6 +335,22 @@ fn mdp3_packets() {
         ],
     );
     assert_eq!(filtered.trim(), "42");
+    // Filters on a tree that is not visible (no -T fields or -V), where the
+    // dissector adds only the fields Wireshark references: nested ones
+    // under items not added, and a filter that matches nothing.
+    for (filter, seqs) in [
+        ("mdp3.securityId == 1003", "42"),
+        ("mdp3.price == \"-0.000000001\"", "41,42"),
+        ("mdp3.entries.entry && mdp3.rptSeq == 1", "41"),
+        ("mdp3.level == 3", ""),
+    ] {
+        let (out, _) = tshark(&lua, &cap, &["-Y", filter]);
+        let shown: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.split("seq ").nth(1)?.split(':').next())
+            .collect();
+        assert_eq!(shown.join(","), seqs, "{filter}: {out}");
+    }
     let (null, _) = tshark(&lua, &cap, &["-V"]);
     assert!(null.contains("size: null"), "{null}");
 }

@@ -149,11 +149,15 @@ impl Gen {
         w.line(&format!("local bl = {}", read_slot(dim.block_length, "o")));
         w.line(&format!("local n = {}", read_slot(dim.count, "o")));
         let gf = self.group_item(s, g);
-        w.line(&format!("local g = t:add(F[{gf}], tvb(o, {}))", dim.len));
+        // An item not wanted is its parent (see the prelude's `W`).
+        w.line("local g = t");
+        w.open(&format!("if W[{gf}] then"));
+        w.line(&format!("g = ADD(t, F[{gf}], RANGE(tvb, o, {}))", dim.len));
         w.line(&format!(
-            "g:set_text({:?} .. int(n) .. \" entries\")",
+            "SET_TEXT(g, {:?} .. int(n) .. \" entries\")",
             format!("{}: ", g.name)
         ));
+        w.close("end");
         let dv = Val {
             ty: &g.dimension_type,
             path: self.fields.path_of(gf),
@@ -186,14 +190,17 @@ impl Gen {
         let ef = self.entry_item(s, g, gf);
         w.open("for i = 0, n - 1 do");
         w.line("local b = o");
-        w.line(&format!("local e = g:add(F[{ef}], tvb(o, bl))"));
-        w.line("e:set_text(\"entry \" .. int(i))");
+        w.line("local e = g");
+        w.open(&format!("if W[{ef}] then"));
+        w.line(&format!("e = ADD(g, F[{ef}], RANGE(tvb, o, bl))"));
+        w.line("SET_TEXT(e, \"entry \" .. int(i))");
+        w.close("end");
         self.fields(s, &mut w, &g.block, "e", "b");
         w.line("o = b + bl");
         self.sections(s, &mut w, &g.block, name, "e", out);
-        w.line("e:set_len(o - b)");
+        w.line("if e ~= g then SET_LEN(e, o - b) end");
         w.close("end");
-        w.line("g:set_len(o - start)");
+        w.line("if g ~= t then SET_LEN(g, o - start) end");
         w.line("return o");
         w.close("end");
         w.out
@@ -260,15 +267,18 @@ impl Gen {
             "if n > {} then return bad({t}, E.count, {:?} .. n .. \" is above its maximum {}\") end", vd.max_length, format!("{}: length ", d.name), vd.max_length));
         w.line(&format!(
             "if n > lim - o - {doff} then return bad({t}, E.count, {:?} .. n .. \" is larger than the \" .. (lim - o - {doff}) .. \" bytes left\") end", format!("{}: length ", d.name)));
-        w.line(&format!("local r = tvb(o + {doff}, n)"));
+        w.line(&format!("local d = {t}"));
+        w.open(&format!("if W[{f}] then"));
+        w.line(&format!("local r = RANGE(tvb, o + {doff}, n)"));
         if text {
             let enc = text_encoding(d.character_encoding.as_deref());
             w.line("local s = \"\"");
             w.line(&format!("if n > 0 then s = r:string({enc}) end"));
-            w.line(&format!("local d = {t}:add(F[{f}], r, s)"));
+            w.line(&format!("d = ADD({t}, F[{f}], r, s)"));
         } else {
-            w.line(&format!("local d = {t}:add(F[{f}], r)"));
+            w.line(&format!("d = ADD({t}, F[{f}], r)"));
         }
+        w.close("end");
         let dv_path = self.fields.path_of(f);
         if let TypeKind::Composite(c) = &d.encoding_type.kind {
             for m in &c.members {

@@ -30,9 +30,13 @@ end
 -- length; "short" and the bytes its header needs; or "bad" and why.
 local function frame_at(tvb, o, have)
   if have < FR.header then return "short", FR.header end
-  local r = tvb(o + FR.len_off, FR.len_w)
+  local at = o + FR.len_off
   local n
-  if FR.len_le then n = r:le_uint() else n = r:uint() end
+  if FR.len_w == 2 then
+    if FR.len_le then n = u16le(at) else n = u16be(at) end
+  else
+    if FR.len_le then n = u32le(at) else n = u32be(at) end
+  end
   local flen = n
   if FR.counts_message then flen = FR.prefix + n end
   if flen < FR.min then
@@ -46,17 +50,16 @@ end
 -- The frame's own fields under root; false when its encoding type is not
 -- one expected.
 local function frame_fields(tvb, root, o)
-  local r = tvb(o + FR.len_off, FR.len_w)
-  if FR.len_le then root:add_le(F[FR.f_len], r) else root:add(F[FR.f_len], r) end
+  if W[FR.f_len] then
+    local r = RANGE(tvb, o + FR.len_off, FR.len_w)
+    if FR.len_le then ADD_LE(root, F[FR.f_len], r) else ADD(root, F[FR.f_len], r) end
+  end
   if not FR.enc_off then return true end
-  local er = tvb(o + FR.enc_off, 2)
+  local at = o + FR.enc_off
   local et
-  if FR.enc_le then
-    et = er:le_uint()
-    root:add_le(F[FR.f_enc], er)
-  else
-    et = er:uint()
-    root:add(F[FR.f_enc], er)
+  if FR.enc_le then et = u16le(at) else et = u16be(at) end
+  if W[FR.f_enc] then
+    if FR.enc_le then ADD_LE(root, F[FR.f_enc], RANGE(tvb, at, 2)) else ADD(root, F[FR.f_enc], RANGE(tvb, at, 2)) end
   end
   if FR.enc_ok and not FR.enc_ok[et] then
     root:add_proto_expert_info(E.encoding, "encoding type " .. hex(et) .. " is not one expected")
@@ -128,7 +131,10 @@ local function stream_unit(tvb, o, len)
     return padded, flen
   end
   local m = measure_tree()
+  local wanted = W
+  W = NONE
   local e = one_message(tvb, m, o, len, {})
+  W = wanted
   if e then return e - o, e - o end
   if m.short then return nil, DESEGMENT_ONE_MORE_SEGMENT end
   return false, "message cannot be read"
@@ -171,6 +177,7 @@ local function dissect_stream(tvb, pinfo, tree)
 end
 
 function proto.dissector(tvb, pinfo, tree)
+  begin(tvb, tree)
   -- 2: PT_TCP in Wireshark's port types.
   if pinfo.port_type == 2 then return dissect_stream(tvb, pinfo, tree) end
   return dissect_datagram(tvb, pinfo, tree)
@@ -188,6 +195,7 @@ local function looks_like(tvb)
 end
 
 local function heuristic(tvb, pinfo, tree)
+  begin(tvb, tree)
   if not looks_like(tvb) then return false end
   -- The rest of the conversation (TCP segments mid-frame) comes here too.
   pinfo.conversation = proto

@@ -7,7 +7,10 @@
 //! block length on the wire and the acting version, groups and var data,
 //! enums by name, sets by choice, nulls, constants, text, decimals and
 //! times from the IR's meaning facts. Bad input becomes expert items,
-//! never a Lua error. It runs on Lua 5.2 (Wireshark 4.0) and 5.4.
+//! never a Lua error. It runs on Lua 5.2 (Wireshark 4.0) and 5.4. A tree
+//! that is not visible gets only the fields Wireshark references
+//! (`TreeItem:referenced`); values that steer the walk are read from the
+//! tvb's bytes, not through a TvbRange each.
 //!
 //! ```
 //! let xml = r#"<messageSchema package="demo" id="7">
@@ -451,16 +454,23 @@ impl Gen {
                     "sendingTime",
                     "base.UTC",
                 );
-                w.line(&format!("local h = root:add(F[{h}], tvb(0, FR.packet))"));
-                w.line(&format!("h:add_le(F[{seq}], tvb(0, 4))"));
+                w.line("local h = root");
                 w.line(&format!(
-                    "time_item(h, F[{time}], tvb(4, 8), tvb(4, 8):le_uint64(), 1, false, \"sendingTime\")"
+                    "if W[{h}] then h = ADD(root, F[{h}], RANGE(tvb, 0, FR.packet)) end"
                 ));
-                w.line("return \"seq \" .. int(tvb(0, 4):le_uint())");
+                w.line(&format!(
+                    "if W[{seq}] then ADD_LE(h, F[{seq}], RANGE(tvb, 0, 4)) end"
+                ));
+                w.line(&format!(
+                    "if W[{time}] then time_item(h, F[{time}], RANGE(tvb, 4, 8), tvb(4, 8):le_uint64(), 1, false, \"sendingTime\") end"
+                ));
+                w.line("return \"seq \" .. int(u32le(0))");
             }
             _ => {
                 let h = self.fixed("packet.header", "bytes", "packet header", "");
-                w.line(&format!("root:add(F[{h}], tvb(0, FR.packet))"));
+                w.line(&format!(
+                    "if W[{h}] then ADD(root, F[{h}], RANGE(tvb, 0, FR.packet)) end"
+                ));
                 w.line("return nil");
             }
         }
@@ -550,12 +560,19 @@ impl Gen {
         w.line(&format!("local tid, ver, blen = {tid}, {ver}, {blen}"));
         w.line(&format!("local entry = {tag}_T[tid]"));
         w.line("local name = entry and entry[2] or (\"unknown template \" .. int(tid))");
-        w.line("local m = t:add(F[F_MESSAGE], tvb(o, lim - o), name)");
+        // An item not wanted is its parent (see the prelude's `W`).
+        w.line("local m = t");
+        w.open("if W[F_MESSAGE] then");
+        w.line("m = ADD(t, F[F_MESSAGE], RANGE(tvb, o, lim - o), name)");
         w.line(&format!(
-            "m:set_text(name .. \" (templateId \" .. int(tid) .. \", schema {}, version \" .. int(ver) .. \")\")",
+            "SET_TEXT(m, name .. \" (templateId \" .. int(tid) .. \", schema {}, version \" .. int(ver) .. \")\")",
             s.id
         ));
-        w.line(&format!("local c = m:add(F[F_HEADER], tvb(o, {len}))"));
+        w.close("end");
+        w.line("local c = m");
+        w.line(&format!(
+            "if W[F_HEADER] then c = ADD(m, F[F_HEADER], RANGE(tvb, o, {len})) end"
+        ));
         if let TypeKind::Composite(c) = &s.schema.header_type.kind {
             for m in &c.members {
                 let mut v = member_val("header", m);
@@ -573,7 +590,7 @@ impl Gen {
         w.line(&format!(
             "local e = entry[1](tvb, m, o + {len}, ver, blen, lim)"
         ));
-        w.line("if e then m:set_len(e - o) end");
+        w.line("if e and m ~= t then SET_LEN(m, e - o) end");
         w.line("return e, name");
         w.close("end");
         w.out

@@ -131,7 +131,10 @@ impl Fields {
                 i + 1
             ));
         }
-        out.push_str("local all_fields = {}\nfor i = 1, #F do all_fields[i] = F[i] end\n");
+        // ALL: every field wanted (a visible tree), see the prelude's `W`.
+        out.push_str(
+            "local all_fields, ALL = {}, {}\nfor i = 1, #F do\n  all_fields[i] = F[i]\n  ALL[i] = true\nend\n",
+        );
         out
     }
 

@@ -2,6 +2,71 @@
 -- integer division or bit operators (Wireshark's `bit` library instead),
 -- 64-bit values as UInt64/Int64, never as Lua numbers.
 local bit = bit
+local sbyte = string.byte
+
+-- The bytes of the tvb being dissected, set as each call starts: the
+-- header, dimension and length members and the 8- to 32-bit values are
+-- read from it, without a TvbRange (a userdata to allocate and finalize)
+-- per read.
+local RAW = ""
+local function u8(o) return (sbyte(RAW, o + 1)) end
+local function u16le(o)
+  local a, b = sbyte(RAW, o + 1, o + 2)
+  return a + b * 256
+end
+local function u16be(o)
+  local a, b = sbyte(RAW, o + 1, o + 2)
+  return a * 256 + b
+end
+local function u32le(o)
+  local a, b, c, d = sbyte(RAW, o + 1, o + 4)
+  return a + b * 256 + c * 65536 + d * 16777216
+end
+local function u32be(o)
+  local a, b, c, d = sbyte(RAW, o + 1, o + 4)
+  return a * 16777216 + b * 65536 + c * 256 + d
+end
+-- v (unsigned, below 2 * half) as two's complement.
+local function signed(v, half)
+  if v >= half then return v - 2 * half end
+  return v
+end
+
+-- Wireshark's methods, looked up once: a call through a userdata's
+-- __index costs about as much as the call itself. Only real TreeItems
+-- and Tvbs are passed to them (the measuring walk adds no items).
+local function method(class, name)
+  local f = class and class[name]
+  if type(f) == "function" then return f end
+  return function(self, ...) return self[name](self, ...) end
+end
+local ADD, ADD_LE = method(TreeItem, "add"), method(TreeItem, "add_le")
+local SET_TEXT, APPEND_TEXT = method(TreeItem, "set_text"), method(TreeItem, "append_text")
+local SET_LEN, SET_GENERATED = method(TreeItem, "set_len"), method(TreeItem, "set_generated")
+local RANGE = method(Tvb, "range")
+
+-- Which fields to add: every one to a visible tree (a packet shown or
+-- printed), else only those a filter, column or tap references, asked of
+-- Wireshark once a call. An item not added leaves its children to its
+-- parent, as Wireshark's own faked items do.
+local CUR = nil
+local WANT_MT = {
+  __index = function(w, k)
+    local v = CUR:referenced(F[k])
+    w[k] = v
+    return v
+  end,
+}
+local W = ALL
+-- No field: the walk that measures a message before it is shown.
+local NONE = {}
+
+-- The call on tvb under tree starts: its bytes, the fields it adds.
+local function begin(tvb, tree)
+  RAW = tvb:raw()
+  CUR = tree
+  if tree.visible then W = ALL else W = setmetatable({}, WANT_MT) end
+end
 
 local function isnan(x) return x ~= x end
 
@@ -9,24 +74,24 @@ local function isnan(x) return x ~= x end
 -- as null when isnull.
 local function opt(t, f, r, le, isnull, name)
   local it
-  if le then it = t:add_le(f, r) else it = t:add(f, r) end
-  if isnull then it:set_text(name .. ": null") end
+  if le then it = ADD_LE(t, f, r) else it = ADD(t, f, r) end
+  if isnull then SET_TEXT(it, name .. ": null") end
   return it
 end
 
 -- A char value or array: the bytes up to the first NUL, decoded as enc;
 -- null when optional and the first byte is NUL (or nullbyte).
 local function text(t, f, tvb, o, n, enc, optional, nullbyte, name)
-  local r = tvb(o, n)
-  local raw = tvb:raw(o, n)
+  local r = RANGE(tvb, o, n)
+  local raw = string.sub(RAW, o + 1, o + n)
   local cut = string.find(raw, "\0", 1, true)
   local len = n
   if cut then len = cut - 1 end
   local s = ""
-  if len > 0 then s = tvb(o, len):string(enc) end
-  local it = t:add(f, r, s)
+  if len > 0 then s = RANGE(tvb, o, len):string(enc) end
+  local it = ADD(t, f, r, s)
   if optional and (len == 0 or (n == 1 and string.byte(raw, 1) == nullbyte)) then
-    it:set_text(name .. ": null")
+    SET_TEXT(it, name .. ": null")
   end
   return it
 end
@@ -89,14 +154,14 @@ end
 local function time_item(t, f, r, v, per, isnull, name)
   local it
   if isnull then
-    it = t:add(f, r, NSTime(0, 0))
-    it:set_text(name .. ": null")
+    it = ADD(t, f, r, NSTime(0, 0))
+    SET_TEXT(it, name .. ": null")
   elseif per then
-    it = t:add(f, r, nstime(v, per))
-    it:append_text(" (" .. int(v) .. ")")
+    it = ADD(t, f, r, nstime(v, per))
+    APPEND_TEXT(it, " (" .. int(v) .. ")")
   else
-    it = t:add(f, r, NSTime(0, 0))
-    it:set_text(name .. ": " .. int(v) .. " (unknown time unit)")
+    it = ADD(t, f, r, NSTime(0, 0))
+    SET_TEXT(it, name .. ": " .. int(v) .. " (unknown time unit)")
   end
   return it
 end
@@ -105,11 +170,11 @@ end
 local function date_item(t, f, r, v, isnull, name)
   local it
   if isnull then
-    it = t:add(f, r, "")
-    it:set_text(name .. ": null")
+    it = ADD(t, f, r, "")
+    SET_TEXT(it, name .. ": null")
   else
-    it = t:add(f, r, date_text(num(v)))
-    it:append_text(" (" .. int(v) .. ")")
+    it = ADD(t, f, r, date_text(num(v)))
+    APPEND_TEXT(it, " (" .. int(v) .. ")")
   end
   return it
 end

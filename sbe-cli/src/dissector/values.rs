@@ -83,8 +83,22 @@ pub fn plus(base: &str, offset: impl Into<u64>) -> String {
     }
 }
 
-/// Lua reading the primitive `p` at offset `at` in byte order `le`.
+/// Lua reading the primitive `p` at offset `at` in byte order `le`: an
+/// integer of up to 32 bits from the prelude's `RAW` bytes (a number), a
+/// 64-bit one as `UInt64`/`Int64` and a float through a TvbRange.
 pub fn read(p: Primitive, at: &str, le: bool) -> String {
+    let signed = match p {
+        Primitive::Int8 => Some("128"),
+        Primitive::Int16 => Some("32768"),
+        Primitive::Int32 => Some("2147483648"),
+        _ => None,
+    };
+    if let Some(unsigned) = raw_uint(p.size() as usize, at, le) {
+        return match signed {
+            Some(half) => format!("signed({unsigned}, {half})"),
+            None => unsigned,
+        };
+    }
     let n = p.size();
     let e = if le { "le_" } else { "" };
     let kind = match p {
@@ -98,18 +112,33 @@ pub fn read(p: Primitive, at: &str, le: bool) -> String {
     format!("tvb({at}, {n}):{e}{kind}()")
 }
 
+/// Lua reading an unsigned integer of `n` bytes (1, 2 or 4) at `at` from
+/// the prelude's `RAW` bytes; `None` for another width.
+fn raw_uint(n: usize, at: &str, le: bool) -> Option<String> {
+    let f = match (n, le) {
+        (1, _) => "u8",
+        (2, true) => "u16le",
+        (2, false) => "u16be",
+        (4, true) => "u32le",
+        (4, false) => "u32be",
+        _ => return None,
+    };
+    Some(format!("{f}({at})"))
+}
+
 /// Lua reading the slot `u` (a header, dimension or length member) at
 /// `base` + its offset, as a Lua number.
 pub fn read_slot(u: Uint, base: &str) -> String {
-    let at = |o: usize, n: u32, how: &str| format!("tvb({}, {n}):{how}()", plus(base, o as u64));
+    let at = |o: usize| plus(base, o as u64);
+    let raw = |o: usize, n: usize, le: bool| raw_uint(n, &at(o), le).unwrap_or_default();
     match u {
-        Uint::U8(o) => at(o, 1, "uint"),
-        Uint::U16Le(o) => at(o, 2, "le_uint"),
-        Uint::U16Be(o) => at(o, 2, "uint"),
-        Uint::U32Le(o) => at(o, 4, "le_uint"),
-        Uint::U32Be(o) => at(o, 4, "uint"),
-        Uint::U64Le(o) => format!("{}:tonumber()", at(o, 8, "le_uint64")),
-        Uint::U64Be(o) => format!("{}:tonumber()", at(o, 8, "uint64")),
+        Uint::U8(o) => raw(o, 1, true),
+        Uint::U16Le(o) => raw(o, 2, true),
+        Uint::U16Be(o) => raw(o, 2, false),
+        Uint::U32Le(o) => raw(o, 4, true),
+        Uint::U32Be(o) => raw(o, 4, false),
+        Uint::U64Le(o) => format!("tvb({}, 8):le_uint64():tonumber()", at(o)),
+        Uint::U64Be(o) => format!("tvb({}, 8):uint64():tonumber()", at(o)),
         Uint::Const(v) => v.to_string(),
     }
 }
@@ -205,7 +234,7 @@ impl Gen {
                 Scalar::Float(_) => 0,
             };
             w.line(&format!(
-                "text({t}, F[{f}], tvb, {at}, {}, {enc}, {optional}, {null}, {:?})",
+                "if W[{f}] then text({t}, F[{f}], tvb, {at}, {}, {enc}, {optional}, {null}, {:?}) end",
                 e.length, v.name
             ));
             return;
@@ -264,7 +293,7 @@ impl Gen {
                     "false".into()
                 };
                 w.line(&format!(
-                    "time_item({t}, F[{f}], tvb({at}, {n}), {value}, {per}, {null_test}, {:?})",
+                    "if W[{f}] then time_item({t}, F[{f}], RANGE(tvb, {at}, {n}), {value}, {per}, {null_test}, {:?}) end",
                     v.name
                 ));
             }
@@ -276,7 +305,7 @@ impl Gen {
                     "false".into()
                 };
                 w.line(&format!(
-                    "date_item({t}, F[{f}], tvb({at}, {n}), {value}, {null_test}, {:?})",
+                    "if W[{f}] then date_item({t}, F[{f}], RANGE(tvb, {at}, {n}), {value}, {null_test}, {:?}) end",
                     v.name
                 ));
             }
@@ -286,14 +315,16 @@ impl Gen {
                     rest = format!("{rest}, {vs}");
                 }
                 let f = self.decl(s, v, ctor(p), rest);
-                let add = if s.le { "add_le" } else { "add" };
+                let add = if s.le { "ADD_LE" } else { "ADD" };
                 if null.is_some() {
                     w.line(&format!(
-                        "opt({t}, F[{f}], tvb({at}, {n}), {}, {null_test}, {:?})",
+                        "if W[{f}] then opt({t}, F[{f}], RANGE(tvb, {at}, {n}), {}, {null_test}, {:?}) end",
                         s.le, v.name
                     ));
                 } else {
-                    w.line(&format!("{t}:{add}(F[{f}], tvb({at}, {n}))"));
+                    w.line(&format!(
+                        "if W[{f}] then {add}({t}, F[{f}], RANGE(tvb, {at}, {n})) end"
+                    ));
                 }
             }
         }
@@ -312,11 +343,15 @@ impl Gen {
         let p = set.encoding;
         let n = p.size();
         let f = self.decl(s, v, ctor(p), "base.HEX".into());
-        let add = if s.le { "add_le" } else { "add" };
+        let add = if s.le { "ADD_LE" } else { "ADD" };
         w.open("do");
-        w.line(&format!("local r = tvb({at}, {n})"));
+        // The range made once, when the first item wants it.
+        w.line("local r");
         w.line(&format!("local v = {}", read(p, at, s.le)));
-        w.line(&format!("local c = {t}:{add}(F[{f}], r)"));
+        w.line(&format!("local c = {t}"));
+        w.line(&format!(
+            "if W[{f}] then\n  r = RANGE(tvb, {at}, {n})\n  c = {add}({t}, F[{f}], r)\nend"
+        ));
         let parent = self.fields.path_of(f);
         for choice in &set.choices {
             let cv = Val {
@@ -336,7 +371,7 @@ impl Gen {
             };
             let mask = 1u64 << bit.min(31);
             w.line(&format!(
-                "c:add(F[{cf}], r, bit.band({word}, {mask:#x}) ~= 0)"
+                "if W[{cf}] then\n  r = r or RANGE(tvb, {at}, {n})\n  ADD(c, F[{cf}], r, bit.band({word}, {mask:#x}) ~= 0)\nend"
             ));
         }
         w.close("end");
@@ -376,7 +411,7 @@ impl Gen {
                 let f = self.decl(s, v, "string", String::new());
                 let label = format!("{}: {value_name} ({value})", v.name);
                 w.line(&format!(
-                    "{t}:add(F[{f}], {value_name:?}):set_text({label:?}):set_generated()"
+                    "if W[{f}] then SET_GENERATED(SET_TEXT(ADD({t}, F[{f}], {value_name:?}), {label:?})) end"
                 ));
                 return;
             }
@@ -391,7 +426,9 @@ impl Gen {
             }
             None => return,
         };
-        w.line(&format!("{t}:add(F[{f}], {value}):set_generated()"));
+        w.line(&format!(
+            "if W[{f}] then SET_GENERATED(ADD({t}, F[{f}], {value})) end"
+        ));
     }
 
     /// A composite: an item (a decimal's exact value, a time, a
@@ -415,7 +452,7 @@ impl Gen {
             }
         };
         w.open("do");
-        let range = format!("tvb({at}, {len})");
+        let range = format!("RANGE(tvb, {at}, {len})");
         match v.meaning {
             Meaning::Decimal(d) => {
                 let (m, p) = member_at(d.mantissa).unwrap_or(("0".into(), Primitive::Int64));
@@ -428,14 +465,15 @@ impl Gen {
                     _ => "false".into(),
                 };
                 let f = self.decl(s, v, "string", String::new());
+                w.line(&format!("local c = {t}"));
+                w.open(&format!("if W[{f}] then"));
                 w.line(&format!("local m = {m}"));
-                w.line(&format!(
-                    "local c = {t}:add(F[{f}], {range}, dec_text(m, {e}))"
-                ));
+                w.line(&format!("c = ADD({t}, F[{f}], {range}, dec_text(m, {e}))"));
                 if null != "false" {
                     let label = format!("{}: null", v.name);
-                    w.line(&format!("if {null} then c:set_text({label:?}) end"));
+                    w.line(&format!("if {null} then SET_TEXT(c, {label:?}) end"));
                 }
+                w.close("end");
             }
             Meaning::Timestamp(tp) if tp.time.is_some() => {
                 let i = tp.time.unwrap_or(0);
@@ -457,16 +495,18 @@ impl Gen {
                     ("absolute_time", "base.UTC".into())
                 };
                 let f = self.decl(s, v, ctor, rest);
+                w.line(&format!("local c = {t}"));
                 w.line(&format!(
-                    "local c = time_item({t}, F[{f}], {range}, {value}, {per}, {null}, {:?})",
+                    "if W[{f}] then c = time_item({t}, F[{f}], {range}, {value}, {per}, {null}, {:?}) end",
                     v.name
                 ));
             }
             Meaning::MonthYear(my) => {
                 let part = |i: Option<usize>| i.and_then(member_at).map_or("nil".into(), |x| x.0);
                 let f = self.decl(s, v, "string", String::new());
+                w.line(&format!("local c = {t}"));
                 w.line(&format!(
-                    "local c = {t}:add(F[{f}], {range}, month_year({}, {}, {}, {}))",
+                    "if W[{f}] then c = ADD({t}, F[{f}], {range}, month_year({}, {}, {}, {})) end",
                     part(Some(my.year)),
                     part(Some(my.month)),
                     part(my.day),
@@ -475,7 +515,8 @@ impl Gen {
             }
             _ => {
                 let f = self.decl(s, v, "none", String::new());
-                w.line(&format!("local c = {t}:add(F[{f}], {range})"));
+                w.line(&format!("local c = {t}"));
+                w.line(&format!("if W[{f}] then c = ADD({t}, F[{f}], {range}) end"));
             }
         }
         let parent = self.fields.path_of(self.last);
