@@ -91,6 +91,14 @@ pub(crate) fn decode(
         eprintln!("sbe decode: {e}");
         return Ok(false);
     }
+    let names: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    let numbers = match dataset::claim_inputs(out, &names) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("sbe decode: {e}");
+            return Ok(false);
+        }
+    };
     let frames = inputs.iter().any(|i| is_capture(i));
     let job = Job {
         paths,
@@ -115,7 +123,8 @@ pub(crate) fn decode(
                         let Some(input) = inputs.get(i) else {
                             return Ok(ok);
                         };
-                        ok &= job.run(i, input)?;
+                        let number = numbers.get(i).copied().unwrap_or(i as u64);
+                        ok &= job.run(number, input)?;
                     }
                 })
             })
@@ -155,8 +164,9 @@ struct Job<'a> {
 }
 
 impl Job<'_> {
-    /// Decodes input number `n` into its part files.
-    fn run(&self, n: usize, input: &str) -> io::Result<bool> {
+    /// Decodes the input the dataset numbers `n` (its `msgIndex` range)
+    /// into its part files.
+    fn run(&self, n: u64, input: &str) -> io::Result<bool> {
         let Some(schemas) = super::schemas(
             self.loaded,
             self.paths,
@@ -180,7 +190,7 @@ impl Job<'_> {
                 .flatten(self.a.flatten)
                 .frames(self.frames)
                 .schema_id_check(self.o.schema_id_check)
-                .first_index((n as u64) << 40);
+                .first_index(n << 40);
             let Ok(exporter) = Exporter::new(schema, options) else {
                 eprintln!(
                     "sbe decode: {}: its message header cannot be read",
@@ -210,6 +220,8 @@ impl Job<'_> {
             ok: true,
             failed: None,
             pending: None,
+            frame: Frame::default(),
+            addrs: None,
         };
         let (reader, format) = super::sniffed(input)?;
         let ok = match format {
@@ -270,7 +282,7 @@ impl Job<'_> {
         let mut ok = true;
         let mut unknown: Option<MultiError> = None;
         while let Some(r) = frames.next_message(|buf, base| {
-            let r = sink.put(buf, Frame::at(base), base).map(|len| (len, true));
+            let r = sink.put(buf, &Frame::at(base), base).map(|len| (len, true));
             r.map_err(|e| match e {
                 Fail::Message(MultiError::Decode(e)) => e,
                 Fail::Message(other) => {
@@ -326,6 +338,11 @@ struct Sink<'a, 's> {
     /// The last message refused, kept until the reader gives up on it (a
     /// truncated one is tried again with more bytes).
     pending: Option<Refused>,
+    /// The capture frame of the message, kept from one message to the
+    /// next: its addresses are formatted again only when they change.
+    frame: Frame,
+    /// The sender and receiver `frame` holds as text.
+    addrs: Option<(std::net::SocketAddr, std::net::SocketAddr)>,
 }
 
 /// A refused message: which exporter's `_errors` gets it, and what.
@@ -351,7 +368,7 @@ impl Sink<'_, '_> {
 impl Sink<'_, '_> {
     /// The message at the start of `buf` (`base`: its offset in the
     /// input); its length.
-    fn put(&mut self, buf: &[u8], frame: Frame, base: u64) -> Result<usize, Fail> {
+    fn put(&mut self, buf: &[u8], frame: &Frame, base: u64) -> Result<usize, Fail> {
         if !self.templates.is_empty()
             && !self
                 .schemas
@@ -381,13 +398,13 @@ impl Sink<'_, '_> {
             self.pending = Some(Refused {
                 exporter: 0,
                 bytes: clip(buf).to_vec(),
-                frame,
+                frame: frame.clone(),
                 kind: "UnknownSchema",
                 text: e.to_string(),
             });
             return Err(Fail::Message(e));
         };
-        match ex.append(buf, &frame) {
+        match ex.append(buf, frame) {
             Ok(len) => {
                 self.pending = None;
                 for (table, batch) in ex.take_ready() {
@@ -407,7 +424,7 @@ impl Sink<'_, '_> {
                 self.pending = Some(Refused {
                     exporter: index.unwrap_or(0),
                     bytes: clip(buf).to_vec(),
-                    frame,
+                    frame: frame.clone(),
                     kind: col.kind(),
                     text: e.to_string(),
                 });
@@ -438,18 +455,24 @@ impl capture::Sink for Sink<'_, '_> {
                 .find(|(n, _)| *n == name)
                 .map(|(_, v)| *v)
         };
-        let mut frame = Frame::at(origin.offset);
+        let mut frame = std::mem::take(&mut self.frame);
+        frame.offset = Some(origin.offset);
         frame.time_ns = origin.time.map(|t| {
             t.secs
                 .saturating_mul(1_000_000_000)
                 .saturating_add(i64::from(t.nanos))
         });
         frame.packet = Some(origin.packet);
-        frame.src = Some(origin.src.to_string());
-        frame.dst = Some(origin.dst.to_string());
+        if self.addrs != Some((origin.src, origin.dst)) {
+            frame.src = Some(origin.src.to_string());
+            frame.dst = Some(origin.dst.to_string());
+            self.addrs = Some((origin.src, origin.dst));
+        }
         frame.msg_seq_num = field("msgSeqNum");
         frame.sending_time = field("sendingTime").and_then(|v| i64::try_from(v).ok());
-        self.put(bytes, frame, origin.offset)
+        let r = self.put(bytes, &frame, origin.offset);
+        self.frame = frame;
+        r
     }
 
     fn report(&mut self, level: Level, text: &str) -> io::Result<()> {

@@ -82,7 +82,15 @@ fn digits(p: Primitive) -> u8 {
     }
 }
 
+/// The values so far, the vector left with room for as many: the next
+/// batch is about as long, and growing it again copies each value.
+pub(crate) fn take<T>(v: &mut Vec<T>) -> Vec<T> {
+    let rows = v.len();
+    std::mem::replace(v, Vec::with_capacity(rows))
+}
+
 /// An integer of primitive `p` at `buf[at..]`.
+#[inline]
 fn get(cx: Cx, p: Primitive, buf: &[u8], at: usize) -> Option<i128> {
     p.get(cx.order, buf, at)
 }
@@ -617,10 +625,12 @@ fn arrow_unit(u: TimeUnit) -> ArrowUnit {
 }
 
 /// `v`, unless it is the null.
+#[inline]
 fn non_null(v: Option<i128>, null: Option<i128>) -> Option<i128> {
     v.filter(|v| Some(*v) != null)
 }
 
+#[inline]
 fn push_i64(vals: &mut Vec<i64>, nulls: &mut NullBufferBuilder, v: Option<i64>) {
     vals.push(v.unwrap_or(0));
     nulls.append(v.is_some());
@@ -937,14 +947,14 @@ impl Node {
         match self {
             Node::Int {
                 prim, vals, nulls, ..
-            } => out.push(int_array(*prim, std::mem::take(vals), nulls)),
+            } => out.push(int_array(*prim, take(vals), nulls)),
             Node::Float {
                 double,
                 vals,
                 nulls,
                 ..
             } => {
-                let vals = std::mem::take(vals);
+                let vals = take(vals);
                 let nulls = nulls.finish();
                 out.push(if *double {
                     Arc::new(Float64Array::new(ScalarBuffer::from(vals), nulls))
@@ -1016,7 +1026,7 @@ impl Node {
                 ..
             } => {
                 let keys =
-                    UInt16Array::new(ScalarBuffer::from(std::mem::take(keys)), key_nulls.finish());
+                    UInt16Array::new(ScalarBuffer::from(take(keys)), key_nulls.finish());
                 // The keys index `names` by construction.
                 let dict = DictionaryArray::<UInt16Type>::try_new(keys, names.clone());
                 out.push(match dict {
@@ -1026,7 +1036,7 @@ impl Node {
                         0,
                     ),
                 });
-                out.push(int_array(*prim, std::mem::take(raw), raw_nulls));
+                out.push(int_array(*prim, take(raw), raw_nulls));
             }
             Node::Set {
                 prim,
@@ -1036,7 +1046,7 @@ impl Node {
                 ..
             } => {
                 out.push(Arc::new(list.finish()));
-                out.push(int_array(*prim, std::mem::take(raw), raw_nulls));
+                out.push(int_array(*prim, take(raw), raw_nulls));
             }
             Node::Decimal {
                 precision,
@@ -1046,7 +1056,7 @@ impl Node {
                 ..
             } => {
                 let a =
-                    Decimal128Array::new(ScalarBuffer::from(std::mem::take(vals)), nulls.finish());
+                    Decimal128Array::new(ScalarBuffer::from(take(vals)), nulls.finish());
                 out.push(Arc::new(
                     a.with_precision_and_scale(*precision, *scale)
                         .unwrap_or_else(|_| Decimal128Array::from(Vec::<i128>::new())),
@@ -1066,11 +1076,11 @@ impl Node {
                 ..
             } => {
                 out.push(Arc::new(Float64Array::new(
-                    ScalarBuffer::from(std::mem::take(floats)),
+                    ScalarBuffer::from(take(floats)),
                     float_nulls.finish(),
                 )));
-                let m = int_array(*prim, std::mem::take(mantissas), mantissa_nulls);
-                let e = int_array(*exp_prim, std::mem::take(exponents), exponent_nulls);
+                let m = int_array(*prim, take(mantissas), mantissa_nulls);
+                let e = int_array(*exp_prim, take(exponents), exponent_nulls);
                 out.push(struct_array(parts, vec![m, e], nulls));
             }
             Node::Time {
@@ -1082,7 +1092,7 @@ impl Node {
                 prim,
                 ..
             } => {
-                let v = ScalarBuffer::from(std::mem::take(vals));
+                let v = ScalarBuffer::from(take(vals));
                 let n = nulls.finish();
                 out.push(match (*of_day, unit) {
                     (true, _) => Arc::new(Time64NanosecondArray::new(v, n)),
@@ -1100,11 +1110,11 @@ impl Node {
                     }
                 });
                 if let Some((raw, raw_nulls)) = raw {
-                    out.push(int_array(*prim, std::mem::take(raw), raw_nulls));
+                    out.push(int_array(*prim, take(raw), raw_nulls));
                 }
             }
             Node::Date { vals, nulls, .. } => out.push(Arc::new(Date32Array::new(
-                ScalarBuffer::from(std::mem::take(vals)),
+                ScalarBuffer::from(take(vals)),
                 nulls.finish(),
             ))),
             Node::Struct {
