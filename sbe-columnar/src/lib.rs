@@ -68,6 +68,7 @@ mod error;
 mod errors;
 mod meta;
 mod node;
+mod nulls;
 mod table;
 
 use std::collections::{HashMap, HashSet};

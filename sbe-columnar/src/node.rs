@@ -14,7 +14,9 @@ use arrow_array::{
     PrimitiveArray, StringArray, StructArray, Time64NanosecondArray, TimestampMicrosecondArray,
     TimestampMillisecondArray, TimestampNanosecondArray, TimestampSecondArray, UInt16Array,
 };
-use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{OffsetBuffer, ScalarBuffer};
+
+use crate::nulls::Nulls;
 use arrow_schema::{DataType, Field, FieldRef, Fields, TimeUnit as ArrowUnit};
 use sbe_build::ir::{
     ByteOrder, ConstValue, Encoded, Exponent, Meaning, Presence, Primitive, Scalar, TimeUnitSource,
@@ -49,7 +51,7 @@ pub(crate) fn int_type(p: Primitive) -> DataType {
 
 /// An integer column's array from values kept as `i64` (a `uint64` as its
 /// bits), cut to the primitive's width.
-pub(crate) fn int_array(p: Primitive, vals: Vec<i64>, nulls: &mut NullBufferBuilder) -> ArrayRef {
+pub(crate) fn int_array(p: Primitive, vals: Vec<i64>, nulls: &mut Nulls) -> ArrayRef {
     let nulls = nulls.finish();
     macro_rules! arr {
         ($t:ty, $n:ty) => {
@@ -90,9 +92,10 @@ pub(crate) fn take<T>(v: &mut Vec<T>) -> Vec<T> {
 }
 
 /// An integer of primitive `p` at `buf[at..]`.
-#[inline]
+#[inline(always)]
 fn get(cx: Cx, p: Primitive, buf: &[u8], at: usize) -> Option<i128> {
-    p.get(cx.order, buf, at)
+    let bits = p.slot(cx.order, at).try_get(buf)?;
+    Some(p.from_bits(bits))
 }
 
 /// Characters as a string: UTF-8 (lossy) or ISO-8859-1, as `sbe decode`
@@ -153,14 +156,14 @@ pub(crate) enum Node {
         prim: Primitive,
         null: Option<i128>,
         vals: Vec<i64>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
     Float {
         at: usize,
         double: bool,
         null: Option<f64>,
         vals: Vec<f64>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
     Text {
         at: usize,
@@ -178,13 +181,13 @@ pub(crate) enum Node {
         stride: usize,
         field: FieldRef,
         offsets: Vec<i32>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
         elem: Box<Node>,
     },
     Const {
         value: ConstLit,
         rows: usize,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
     Enum {
         at: usize,
@@ -193,16 +196,16 @@ pub(crate) enum Node {
         values: Vec<i128>,
         names: ArrayRef,
         keys: Vec<u16>,
-        key_nulls: NullBufferBuilder,
+        key_nulls: Nulls,
         raw: Vec<i64>,
-        raw_nulls: NullBufferBuilder,
+        raw_nulls: Nulls,
     },
     Set {
         at: usize,
         prim: Primitive,
         choices: Vec<(String, u32)>,
         raw: Vec<i64>,
-        raw_nulls: NullBufferBuilder,
+        raw_nulls: Nulls,
         list: ListBuilder<StringBuilder>,
     },
     Decimal {
@@ -214,7 +217,7 @@ pub(crate) enum Node {
         precision: u8,
         scale: i8,
         vals: Vec<i128>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
     WireDecimal {
         at: usize,
@@ -225,12 +228,12 @@ pub(crate) enum Node {
         exp_null: Option<i128>,
         parts: Fields,
         floats: Vec<f64>,
-        float_nulls: NullBufferBuilder,
+        float_nulls: Nulls,
         mantissas: Vec<i64>,
-        mantissa_nulls: NullBufferBuilder,
+        mantissa_nulls: Nulls,
         exponents: Vec<i64>,
-        exponent_nulls: NullBufferBuilder,
-        nulls: NullBufferBuilder,
+        exponent_nulls: Nulls,
+        nulls: Nulls,
     },
     Time {
         at: usize,
@@ -240,24 +243,24 @@ pub(crate) enum Node {
         out: ArrowUnit,
         of_day: bool,
         vals: Vec<i64>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
         /// The wire value where the time column cannot hold it (a
         /// `uint64` past `i64`, a count past `i64` nanoseconds, a unit
         /// code of no unit): `None` where that cannot happen.
-        raw: Option<(Vec<i64>, NullBufferBuilder)>,
+        raw: Option<(Vec<i64>, Nulls)>,
     },
     Date {
         at: usize,
         prim: Primitive,
         null: Option<i128>,
         vals: Vec<i32>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
     Struct {
         at: usize,
         fields: Fields,
         children: Vec<Node>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
 }
 
@@ -348,7 +351,7 @@ pub(crate) fn plan(v: Spec<'_>) -> (Node, Vec<Field>) {
         let node = Node::Const {
             value,
             rows: 0,
-            nulls: NullBufferBuilder::new(0),
+            nulls: Nulls::new(),
         };
         return (node, vec![f(dt)]);
     }
@@ -367,9 +370,9 @@ pub(crate) fn plan(v: Spec<'_>) -> (Node, Vec<Field>) {
                 values: en.values.iter().map(|v| v.value).collect(),
                 names: Arc::new(StringArray::from(names)),
                 keys: Vec::new(),
-                key_nulls: NullBufferBuilder::new(0),
+                key_nulls: Nulls::new(),
                 raw: Vec::new(),
-                raw_nulls: NullBufferBuilder::new(0),
+                raw_nulls: Nulls::new(),
             };
             let dict = DataType::Dictionary(Box::new(DataType::UInt16), Box::new(DataType::Utf8));
             let raw = field(
@@ -386,7 +389,7 @@ pub(crate) fn plan(v: Spec<'_>) -> (Node, Vec<Field>) {
                 prim: s.encoding,
                 choices: s.choices.iter().map(|c| (c.name.clone(), c.bit)).collect(),
                 raw: Vec::new(),
-                raw_nulls: NullBufferBuilder::new(0),
+                raw_nulls: Nulls::new(),
                 list: ListBuilder::new(StringBuilder::new()),
             };
             let list = DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)));
@@ -417,7 +420,7 @@ pub(crate) fn plan(v: Spec<'_>) -> (Node, Vec<Field>) {
                 at,
                 fields,
                 children,
-                nulls: NullBufferBuilder::new(0),
+                nulls: Nulls::new(),
             };
             (node, vec![f(dt)])
         }
@@ -450,7 +453,7 @@ fn plan_encoded(
                 double: e.primitive == Primitive::Double,
                 null: optional.then(|| e.null().as_f64()),
                 vals: Vec::new(),
-                nulls: NullBufferBuilder::new(0),
+                nulls: Nulls::new(),
             }
         } else {
             Node::Int {
@@ -458,7 +461,7 @@ fn plan_encoded(
                 prim: e.primitive,
                 null: int_null(e, optional),
                 vals: Vec::new(),
-                nulls: NullBufferBuilder::new(0),
+                nulls: Nulls::new(),
             }
         }
     };
@@ -472,7 +475,7 @@ fn plan_encoded(
         stride: e.primitive.size() as usize,
         field: item.clone(),
         offsets: vec![0],
-        nulls: NullBufferBuilder::new(0),
+        nulls: Nulls::new(),
         elem: Box::new(scalar(0)),
     };
     (node, vec![f(DataType::List(item))])
@@ -514,7 +517,7 @@ fn plan_meaning(
                     precision,
                     scale,
                     vals: Vec::new(),
-                    nulls: NullBufferBuilder::new(0),
+                    nulls: Nulls::new(),
                 };
                 return Some((node, vec![f(name, DataType::Decimal128(precision, scale))]));
             }
@@ -535,12 +538,12 @@ fn plan_meaning(
                 exp_null: int_null(e, false),
                 parts: parts.clone(),
                 floats: Vec::new(),
-                float_nulls: NullBufferBuilder::new(0),
+                float_nulls: Nulls::new(),
                 mantissas: Vec::new(),
-                mantissa_nulls: NullBufferBuilder::new(0),
+                mantissa_nulls: Nulls::new(),
                 exponents: Vec::new(),
-                exponent_nulls: NullBufferBuilder::new(0),
-                nulls: NullBufferBuilder::new(0),
+                exponent_nulls: Nulls::new(),
+                nulls: Nulls::new(),
             };
             let exact = f(&format!("{name}_exact"), DataType::Struct(parts));
             Some((node, vec![f(name, DataType::Float64), exact]))
@@ -589,8 +592,8 @@ fn plan_meaning(
                 out,
                 of_day: t.of_day,
                 vals: Vec::new(),
-                nulls: NullBufferBuilder::new(0),
-                raw: lossy.then(|| (Vec::new(), NullBufferBuilder::new(0))),
+                nulls: Nulls::new(),
+                raw: lossy.then(|| (Vec::new(), Nulls::new())),
             };
             let mut fields = vec![f(name, dt)];
             if lossy {
@@ -607,7 +610,7 @@ fn plan_meaning(
                 prim: e.primitive,
                 null: int_null(e, d.optional),
                 vals: Vec::new(),
-                nulls: NullBufferBuilder::new(0),
+                nulls: Nulls::new(),
             };
             Some((node, vec![f(name, DataType::Date32)]))
         }
@@ -631,7 +634,7 @@ fn non_null(v: Option<i128>, null: Option<i128>) -> Option<i128> {
 }
 
 #[inline]
-fn push_i64(vals: &mut Vec<i64>, nulls: &mut NullBufferBuilder, v: Option<i64>) {
+fn push_i64(vals: &mut Vec<i64>, nulls: &mut Nulls, v: Option<i64>) {
     vals.push(v.unwrap_or(0));
     nulls.append(v.is_some());
 }
@@ -1000,7 +1003,7 @@ impl Node {
                         Arc::new(a)
                     }
                     ConstLit::Int(p, v) => {
-                        let mut nb = NullBufferBuilder::new(n);
+                        let mut nb = Nulls::new();
                         match &nulls {
                             Some(b) => (0..n).for_each(|i| nb.append(b.is_valid(i))),
                             None => nb.append_n_non_nulls(n),
@@ -1138,7 +1141,7 @@ impl Node {
 pub(crate) fn struct_array(
     fields: &Fields,
     arrays: Vec<ArrayRef>,
-    nulls: &mut NullBufferBuilder,
+    nulls: &mut Nulls,
 ) -> ArrayRef {
     let len = nulls.len();
     let valid = nulls.finish();

@@ -7,7 +7,9 @@
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, ListArray, RecordBatch, UInt64Array};
-use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{OffsetBuffer, ScalarBuffer};
+
+use crate::nulls::Nulls;
 use arrow_schema::{DataType, Field, FieldRef, Fields, Schema as ArrowSchema, SchemaRef};
 use sbe_build::ir::{Block, ByteOrder, Data, Group, Presence};
 use sbe_rt::__private::codec;
@@ -30,7 +32,7 @@ pub(crate) enum GroupCol {
     Nested {
         field: FieldRef,
         offsets: Vec<i32>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
         entry: Box<BlockCols>,
     },
     Flat(Box<Table>),
@@ -102,7 +104,7 @@ impl BlockCols {
                 groups.push(GroupCol::Nested {
                     field: item,
                     offsets: vec![0],
-                    nulls: NullBufferBuilder::new(0),
+                    nulls: Nulls::new(),
                     entry: Box::new(entry),
                 });
             }
@@ -146,7 +148,7 @@ impl BlockCols {
                     _ => Fields::empty(),
                 };
                 let len = offsets.last().copied().unwrap_or(0) as usize;
-                let mut valid = NullBufferBuilder::new(len);
+                let mut valid = Nulls::new();
                 valid.append_n_non_nulls(len);
                 let values = node::struct_array(&fields, arrays, &mut valid);
                 let offsets = std::mem::replace(offsets, vec![0]);
