@@ -772,7 +772,9 @@ impl Node {
                 ..
             } => {
                 let v = non_null(get(cx, *prim, buf, base + *at), *null);
-                let v = v.and_then(|m| m.checked_mul(*factor));
+                // A factor of 1 (a scale, not a folded exponent) skips the
+                // 128-bit multiply's call.
+                let v = v.and_then(|m| if *factor == 1 { Some(m) } else { m.checked_mul(*factor) });
                 vals.push(v.unwrap_or(0));
                 nulls.append(v.is_some());
             }
