@@ -196,7 +196,9 @@ impl MetaCols {
             ))));
             out.push(Arc::new(self.src.finish()));
             out.push(Arc::new(self.dst.finish()));
-            out.push(Arc::new(UInt64Array::from(crate::node::take(&mut self.seq))));
+            out.push(Arc::new(UInt64Array::from(crate::node::take(
+                &mut self.seq,
+            ))));
             let s = TimestampNanosecondArray::from(crate::node::take(&mut self.sending));
             out.push(Arc::new(s.with_timezone(UTC)));
         }

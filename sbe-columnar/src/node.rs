@@ -774,7 +774,13 @@ impl Node {
                 let v = non_null(get(cx, *prim, buf, base + *at), *null);
                 // A factor of 1 (a scale, not a folded exponent) skips the
                 // 128-bit multiply's call.
-                let v = v.and_then(|m| if *factor == 1 { Some(m) } else { m.checked_mul(*factor) });
+                let v = v.and_then(|m| {
+                    if *factor == 1 {
+                        Some(m)
+                    } else {
+                        m.checked_mul(*factor)
+                    }
+                });
                 vals.push(v.unwrap_or(0));
                 nulls.append(v.is_some());
             }
@@ -1030,8 +1036,7 @@ impl Node {
                 raw_nulls,
                 ..
             } => {
-                let keys =
-                    UInt16Array::new(ScalarBuffer::from(take(keys)), key_nulls.finish());
+                let keys = UInt16Array::new(ScalarBuffer::from(take(keys)), key_nulls.finish());
                 // The keys index `names` by construction.
                 let dict = DictionaryArray::<UInt16Type>::try_new(keys, names.clone());
                 out.push(match dict {
@@ -1060,8 +1065,7 @@ impl Node {
                 nulls,
                 ..
             } => {
-                let a =
-                    Decimal128Array::new(ScalarBuffer::from(take(vals)), nulls.finish());
+                let a = Decimal128Array::new(ScalarBuffer::from(take(vals)), nulls.finish());
                 out.push(Arc::new(
                     a.with_precision_and_scale(*precision, *scale)
                         .unwrap_or_else(|_| Decimal128Array::from(Vec::<i128>::new())),
@@ -1140,11 +1144,7 @@ impl Node {
 
 /// A struct array of `arrays` (which match `fields`), or nulls when they
 /// do not.
-pub(crate) fn struct_array(
-    fields: &Fields,
-    arrays: Vec<ArrayRef>,
-    nulls: &mut Nulls,
-) -> ArrayRef {
+pub(crate) fn struct_array(fields: &Fields, arrays: Vec<ArrayRef>, nulls: &mut Nulls) -> ArrayRef {
     let len = nulls.len();
     let valid = nulls.finish();
     match StructArray::try_new(fields.clone(), arrays, valid) {
