@@ -387,3 +387,44 @@ fn next_part(dir: &Path, tail: &str) -> u32 {
         .max()
         .unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arrow_array::{Int64Array, RecordBatch, StringArray};
+    use arrow_schema::{DataType, Field, Schema};
+    use parquet::basic::Encoding;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+
+    use super::*;
+
+    #[test]
+    fn integers_are_delta_packed_and_text_has_a_dictionary() {
+        let dir = std::env::temp_dir().join(format!("sbe-columnar-enc-{}", std::process::id()));
+        prepare(&dir, Existing::Overwrite).unwrap();
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("n", DataType::Int64, true),
+            Field::new("s", DataType::Utf8, true),
+        ]));
+        let batch = RecordBatch::try_new(
+            schema,
+            vec![
+                Arc::new(Int64Array::from(vec![10, 11, 13])),
+                Arc::new(StringArray::from(vec!["a", "b", "a"])),
+            ],
+        )
+        .unwrap();
+        let mut w = DatasetWriter::new(&dir, "t", Format::Parquet(Compression::Zstd(1)));
+        w.write("T", &batch).unwrap();
+        let parts = w.close().unwrap();
+        let r = SerializedFileReader::new(File::open(&parts[0]).unwrap()).unwrap();
+        let rg = r.metadata().row_group(0);
+        let n: Vec<Encoding> = rg.column(0).encodings().collect();
+        let s: Vec<Encoding> = rg.column(1).encodings().collect();
+        fs::remove_dir_all(&dir).unwrap();
+        assert!(n.contains(&Encoding::DELTA_BINARY_PACKED), "{n:?}");
+        assert!(!n.contains(&Encoding::RLE_DICTIONARY), "{n:?}");
+        assert!(s.contains(&Encoding::RLE_DICTIONARY), "{s:?}");
+    }
+}
