@@ -91,6 +91,14 @@ pub(crate) fn decode(
         eprintln!("sbe decode: {e}");
         return Ok(false);
     }
+    let names: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    let numbers = match dataset::claim_inputs(out, &names) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("sbe decode: {e}");
+            return Ok(false);
+        }
+    };
     let frames = inputs.iter().any(|i| is_capture(i));
     let job = Job {
         paths,
@@ -115,7 +123,8 @@ pub(crate) fn decode(
                         let Some(input) = inputs.get(i) else {
                             return Ok(ok);
                         };
-                        ok &= job.run(i, input)?;
+                        let number = numbers.get(i).copied().unwrap_or(i as u64);
+                        ok &= job.run(number, input)?;
                     }
                 })
             })
@@ -155,8 +164,9 @@ struct Job<'a> {
 }
 
 impl Job<'_> {
-    /// Decodes input number `n` into its part files.
-    fn run(&self, n: usize, input: &str) -> io::Result<bool> {
+    /// Decodes the input the dataset numbers `n` (its `msgIndex` range)
+    /// into its part files.
+    fn run(&self, n: u64, input: &str) -> io::Result<bool> {
         let Some(schemas) = super::schemas(
             self.loaded,
             self.paths,
@@ -175,12 +185,14 @@ impl Job<'_> {
             _ => "stdin".to_string(),
         };
         let mut outs = Vec::new();
+        let mut writers = Vec::new();
         for (i, schema) in self.loaded.iter().enumerate() {
             let options = Options::default()
                 .flatten(self.a.flatten)
                 .frames(self.frames)
                 .schema_id_check(self.o.schema_id_check)
-                .first_index((n as u64) << 40);
+                .first_index(n << 40)
+                .batch_rows(BATCH_ROWS);
             let Ok(exporter) = Exporter::new(schema, options) else {
                 eprintln!(
                     "sbe decode: {}: its message header cannot be read",
@@ -199,36 +211,55 @@ impl Job<'_> {
             } else {
                 self.out.to_path_buf()
             };
-            let writer = DatasetWriter::new(&root, &source, format);
-            outs.push((exporter, writer));
+            writers.push(DatasetWriter::new(&root, &source, format));
+            outs.push(exporter);
         }
-        let mut sink = Sink {
-            schemas: &schemas,
-            outs,
-            templates: &self.o.templates,
-            input,
-            ok: true,
-            failed: None,
-            pending: None,
-        };
+        // Encoding and compressing the batches runs on a thread of its
+        // own, beside the decoding.
+        let (tx, rx) = std::sync::mpsc::sync_channel(WRITE_QUEUE);
+        std::thread::scope(|s| {
+            let writer = s.spawn(move || write_all(writers, rx));
+            let sink = Sink {
+                schemas: &schemas,
+                outs,
+                tx,
+                templates: &self.o.templates,
+                input,
+                ok: true,
+                failed: None,
+                pending: None,
+                frame: Frame::default(),
+                addrs: None,
+            };
+            let read = self.read(sink, input);
+            let written = writer
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("the writing thread failed")));
+            // The writer's own error first: the reader's is that it stopped.
+            let written = written?;
+            Ok(read? && written)
+        })
+    }
+
+    /// Reads `input` into `sink`'s exporters, and hands their last
+    /// batches to the writer.
+    fn read(&self, mut sink: Sink<'_, '_>, input: &str) -> io::Result<bool> {
         let (reader, format) = super::sniffed(input)?;
         let ok = match format {
             Some(format) => self.capture(&mut sink, format, reader, input)?,
             None => self.stream(&mut sink, reader, input)?,
         };
         sink.record();
-        let mut ok = ok && sink.ok;
-        for (mut ex, mut w) in sink.outs {
-            for (table, batch) in ex.finish() {
-                write(&mut w, &table, &batch)?;
-            }
-            if let Err(e) = w.close() {
-                eprintln!("sbe decode: {e}");
-                ok = false;
-            }
-        }
+        let ok = ok && sink.ok;
         if let Some(e) = sink.failed {
             return Err(e);
+        }
+        for (i, ex) in sink.outs.iter_mut().enumerate() {
+            for (table, batch) in ex.finish() {
+                if sink.tx.send((i, table, batch)).is_err() {
+                    return Err(writer_stopped());
+                }
+            }
         }
         Ok(ok)
     }
@@ -270,7 +301,7 @@ impl Job<'_> {
         let mut ok = true;
         let mut unknown: Option<MultiError> = None;
         while let Some(r) = frames.next_message(|buf, base| {
-            let r = sink.put(buf, Frame::at(base), base).map(|len| (len, true));
+            let r = sink.put(buf, &Frame::at(base), base).map(|len| (len, true));
             r.map_err(|e| match e {
                 Fail::Message(MultiError::Decode(e)) => e,
                 Fail::Message(other) => {
@@ -309,15 +340,50 @@ impl Job<'_> {
     }
 }
 
-fn write(w: &mut DatasetWriter, table: &str, batch: &arrow_array::RecordBatch) -> io::Result<()> {
-    w.write(table, batch).map_err(io::Error::other)
+/// Batches the reader may be ahead of the writer by: none waits, one is
+/// filled while the other is written (each batch in flight is memory).
+const WRITE_QUEUE: usize = 0;
+
+/// Messages of a batch: half a row group, so that a job holds two
+/// batches' columns, and Parquet's levels of one, in under 128 MB.
+const BATCH_ROWS: usize = dataset::ROW_GROUP_ROWS / 2;
+
+/// A batch for the writer: which schema's dataset, which table.
+type Batch = (usize, String, arrow_array::RecordBatch);
+
+/// Writes each batch into its dataset's part, then closes every part;
+/// `Ok(false)` when a part could not be closed.
+fn write_all(
+    mut writers: Vec<DatasetWriter>,
+    batches: std::sync::mpsc::Receiver<Batch>,
+) -> io::Result<bool> {
+    for (i, table, batch) in batches {
+        if let Some(w) = writers.get_mut(i) {
+            w.write(&table, &batch).map_err(io::Error::other)?;
+        }
+    }
+    let mut ok = true;
+    for w in writers {
+        if let Err(e) = w.close() {
+            eprintln!("sbe decode: {e}");
+            ok = false;
+        }
+    }
+    Ok(ok)
+}
+
+/// The error of a reader whose writer stopped (the writer has the cause).
+fn writer_stopped() -> io::Error {
+    io::Error::other("the writer stopped")
 }
 
 /// Each message into its schema's exporter, batches out to its part
 /// files as they fill.
 struct Sink<'a, 's> {
     schemas: &'a Schemas<'s>,
-    outs: Vec<(Exporter<'s>, DatasetWriter)>,
+    outs: Vec<Exporter<'s>>,
+    /// To the writer.
+    tx: std::sync::mpsc::SyncSender<Batch>,
     templates: &'a [u64],
     input: &'a str,
     ok: bool,
@@ -326,6 +392,11 @@ struct Sink<'a, 's> {
     /// The last message refused, kept until the reader gives up on it (a
     /// truncated one is tried again with more bytes).
     pending: Option<Refused>,
+    /// The capture frame of the message, kept from one message to the
+    /// next: its addresses are formatted again only when they change.
+    frame: Frame,
+    /// The sender and receiver `frame` holds as text.
+    addrs: Option<(std::net::SocketAddr, std::net::SocketAddr)>,
 }
 
 /// A refused message: which exporter's `_errors` gets it, and what.
@@ -341,7 +412,7 @@ impl Sink<'_, '_> {
     /// Records the message refused last in `_errors`.
     fn record(&mut self) {
         if let Some(r) = self.pending.take() {
-            if let Some((ex, _)) = self.outs.get_mut(r.exporter) {
+            if let Some(ex) = self.outs.get_mut(r.exporter) {
                 ex.append_error(&r.bytes, &r.frame, r.kind, &r.text);
             }
         }
@@ -351,7 +422,7 @@ impl Sink<'_, '_> {
 impl Sink<'_, '_> {
     /// The message at the start of `buf` (`base`: its offset in the
     /// input); its length.
-    fn put(&mut self, buf: &[u8], frame: Frame, base: u64) -> Result<usize, Fail> {
+    fn put(&mut self, buf: &[u8], frame: &Frame, base: u64) -> Result<usize, Fail> {
         if !self.templates.is_empty()
             && !self
                 .schemas
@@ -367,7 +438,7 @@ impl Sink<'_, '_> {
                 .iter()
                 .position(|x| std::ptr::eq(x, *e))
         });
-        let Some((ex, w)) = index.and_then(|i| self.outs.get_mut(i)) else {
+        let Some((i, ex)) = index.and_then(|i| Some((i, self.outs.get_mut(i)?))) else {
             let e = match picked {
                 Err(e) => e,
                 Ok(_) => self
@@ -381,19 +452,19 @@ impl Sink<'_, '_> {
             self.pending = Some(Refused {
                 exporter: 0,
                 bytes: clip(buf).to_vec(),
-                frame,
+                frame: frame.clone(),
                 kind: "UnknownSchema",
                 text: e.to_string(),
             });
             return Err(Fail::Message(e));
         };
-        match ex.append(buf, &frame) {
+        match ex.append(buf, frame) {
             Ok(len) => {
                 self.pending = None;
                 for (table, batch) in ex.take_ready() {
-                    if let Err(e) = write(w, &table, &batch) {
-                        self.failed = Some(io::Error::new(e.kind(), e.to_string()));
-                        return Err(Fail::Output(e));
+                    if self.tx.send((i, table, batch)).is_err() {
+                        self.failed = Some(writer_stopped());
+                        return Err(Fail::Output(writer_stopped()));
                     }
                 }
                 Ok(len)
@@ -407,7 +478,7 @@ impl Sink<'_, '_> {
                 self.pending = Some(Refused {
                     exporter: index.unwrap_or(0),
                     bytes: clip(buf).to_vec(),
-                    frame,
+                    frame: frame.clone(),
                     kind: col.kind(),
                     text: e.to_string(),
                 });
@@ -438,18 +509,24 @@ impl capture::Sink for Sink<'_, '_> {
                 .find(|(n, _)| *n == name)
                 .map(|(_, v)| *v)
         };
-        let mut frame = Frame::at(origin.offset);
+        let mut frame = std::mem::take(&mut self.frame);
+        frame.offset = Some(origin.offset);
         frame.time_ns = origin.time.map(|t| {
             t.secs
                 .saturating_mul(1_000_000_000)
                 .saturating_add(i64::from(t.nanos))
         });
         frame.packet = Some(origin.packet);
-        frame.src = Some(origin.src.to_string());
-        frame.dst = Some(origin.dst.to_string());
+        if self.addrs != Some((origin.src, origin.dst)) {
+            frame.src = Some(origin.src.to_string());
+            frame.dst = Some(origin.dst.to_string());
+            self.addrs = Some((origin.src, origin.dst));
+        }
         frame.msg_seq_num = field("msgSeqNum");
         frame.sending_time = field("sendingTime").and_then(|v| i64::try_from(v).ok());
-        self.put(bytes, frame, origin.offset)
+        let r = self.put(bytes, &frame, origin.offset);
+        self.frame = frame;
+        r
     }
 
     fn report(&mut self, level: Level, text: &str) -> io::Result<()> {

@@ -495,13 +495,20 @@ fn open(input: &str) -> io::Result<Box<dyn Read>> {
     let f = File::open(input).map_err(|e| io::Error::new(e.kind(), format!("{input}: {e}")))?;
     let size = f.metadata().map(|m| m.len()).unwrap_or(0);
     if io::stderr().is_terminal() && size >= 64 << 20 {
-        let bar = indicatif::ProgressBar::new(size);
+        // One set of bars for the run: inputs read at once (--jobs) each
+        // get a line of their own.
+        static BARS: std::sync::OnceLock<indicatif::MultiProgress> = std::sync::OnceLock::new();
+        let bar = BARS
+            .get_or_init(indicatif::MultiProgress::new)
+            .add(indicatif::ProgressBar::new(size));
         bar.set_style(
             indicatif::ProgressStyle::with_template(
-                "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+                "{prefix} {bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
+        let name = Path::new(input).file_name().unwrap_or_default();
+        bar.set_prefix(name.to_string_lossy().into_owned());
         return Ok(Box::new(bar.wrap_read(f)));
     }
     Ok(Box::new(f))

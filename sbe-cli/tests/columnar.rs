@@ -221,6 +221,11 @@ fn a_capture_of_two_schemas_is_a_dataset_per_message_under_its_schema() {
     let (code, _, err) = common::sbe(&more, b"");
     assert_eq!(code, 0, "{err}");
     assert_eq!(parts(&cars_dir).len(), 2);
+    // The appended run's msgIndex values are not the first run's.
+    let mut idx = u64s(&dataset(&cars_dir), "msgIndex");
+    idx.sort_unstable();
+    idx.dedup();
+    assert_eq!(idx.len(), 4, "msgIndex unique across --append runs");
     more[1] = "--overwrite";
     let (code, _, err) = common::sbe(&more, b"");
     assert_eq!(code, 0, "{err}");

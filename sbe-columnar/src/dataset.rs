@@ -21,7 +21,7 @@ use std::str::FromStr;
 
 use arrow_array::RecordBatch;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression as PqCompression, ZstdLevel};
+use parquet::basic::{Compression as PqCompression, Encoding, Type as PhysicalType, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 
 /// Rows of a Parquet row group at most.
@@ -134,6 +134,62 @@ pub fn prepare(dir: &Path, existing: Existing) -> Result<(), DatasetError> {
     fs::create_dir_all(dir).map_err(io_err)
 }
 
+/// The marker a dataset keeps per input it was given: `.sbe-input-NNNNNN`
+/// at its root (hidden, so readers skip it), holding the input's name.
+const INPUT_MARK: &str = ".sbe-input-";
+
+/// Claims a dataset-wide number for each of `inputs`, in order: numbers
+/// that no earlier run into `dir` (kept with [`Existing::Append`]) and no
+/// run at the same time took, so that `msgIndex`, which counts from the
+/// input's number, stays unique across `--append` runs. A fresh folder
+/// gives `0, 1, 2, …`. Each claim is a marker file made with
+/// `create_new`, which one process at most can win.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("sbe-claim-doc-{}", std::process::id()));
+/// sbe_columnar::dataset::prepare(&dir, sbe_columnar::dataset::Existing::Overwrite).unwrap();
+/// let first = sbe_columnar::dataset::claim_inputs(&dir, &["a.pcap", "b.pcap"]).unwrap();
+/// let again = sbe_columnar::dataset::claim_inputs(&dir, &["a.pcap"]).unwrap();
+/// assert_eq!((first, again), (vec![0, 1], vec![2]));
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn claim_inputs(dir: &Path, inputs: &[&str]) -> Result<Vec<u64>, DatasetError> {
+    let io_err = |path: PathBuf| move |source| DatasetError::Io { path, source };
+    let taken = fs::read_dir(dir)
+        .map_err(io_err(dir.to_path_buf()))?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name();
+            name.to_str()?.strip_prefix(INPUT_MARK)?.parse::<u64>().ok()
+        })
+        .map(|n| n + 1)
+        .max()
+        .unwrap_or(0);
+    let mut next = taken;
+    let mut claimed = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        loop {
+            let path = dir.join(format!("{INPUT_MARK}{next:06}"));
+            match fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(mut f) => {
+                    io::Write::write_all(&mut f, input.as_bytes()).map_err(io_err(path))?;
+                    break;
+                }
+                // Another run took it first: try the next.
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => next += 1,
+                Err(e) => return Err(io_err(path)(e)),
+            }
+        }
+        claimed.push(next);
+        next += 1;
+    }
+    Ok(claimed)
+}
+
 /// A source label as a part file's name holds it: letters, digits, `-` and
 /// `_` kept, anything else (`.` too) `_`.
 #[must_use]
@@ -241,10 +297,14 @@ impl DatasetWriter {
                         PqCompression::ZSTD(ZstdLevel::try_new(l).map_err(|e| failed(&e))?)
                     }
                 };
-                let props = WriterProperties::builder()
-                    .set_compression(compression)
-                    .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-                    .build();
+                let props = encodings(
+                    WriterProperties::builder()
+                        .set_compression(compression)
+                        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS)),
+                    &schema,
+                )
+                .map_err(|e| failed(&e))?
+                .build();
                 Writer::Parquet(
                     ArrowWriter::try_new(file, schema, Some(props)).map_err(|e| failed(&e))?,
                 )
@@ -281,6 +341,32 @@ impl DatasetWriter {
     }
 }
 
+/// Each column's encoding: a dictionary for the text columns (strings,
+/// enum names, set choices, addresses), where values repeat; integers
+/// (timestamps, counters, sequence numbers: mostly ascending or close
+/// to one another) delta-packed; the rest plain. Hashing every number
+/// into a dictionary, and compressing plain integers, cost more than
+/// they saved.
+fn encodings(
+    props: parquet::file::properties::WriterPropertiesBuilder,
+    schema: &arrow_schema::Schema,
+) -> Result<parquet::file::properties::WriterPropertiesBuilder, parquet::errors::ParquetError> {
+    let descr = parquet::arrow::ArrowSchemaConverter::new().convert(schema)?;
+    let mut props = props.set_dictionary_enabled(false);
+    for c in descr.columns() {
+        match c.physical_type() {
+            PhysicalType::BYTE_ARRAY => {
+                props = props.set_column_dictionary_enabled(c.path().clone(), true);
+            }
+            PhysicalType::INT32 | PhysicalType::INT64 => {
+                props = props.set_column_encoding(c.path().clone(), Encoding::DELTA_BINARY_PACKED);
+            }
+            _ => {}
+        }
+    }
+    Ok(props)
+}
+
 /// The first part number no file of this source in `dir` uses (finished
 /// or not): parts of other sources, written at the same time, keep their
 /// own numbers.
@@ -300,4 +386,45 @@ fn next_part(dir: &Path, tail: &str) -> u32 {
         .map(|n| n + 1)
         .max()
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arrow_array::{Int64Array, RecordBatch, StringArray};
+    use arrow_schema::{DataType, Field, Schema};
+    use parquet::basic::Encoding;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+
+    use super::*;
+
+    #[test]
+    fn integers_are_delta_packed_and_text_has_a_dictionary() {
+        let dir = std::env::temp_dir().join(format!("sbe-columnar-enc-{}", std::process::id()));
+        prepare(&dir, Existing::Overwrite).unwrap();
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("n", DataType::Int64, true),
+            Field::new("s", DataType::Utf8, true),
+        ]));
+        let batch = RecordBatch::try_new(
+            schema,
+            vec![
+                Arc::new(Int64Array::from(vec![10, 11, 13])),
+                Arc::new(StringArray::from(vec!["a", "b", "a"])),
+            ],
+        )
+        .unwrap();
+        let mut w = DatasetWriter::new(&dir, "t", Format::Parquet(Compression::Zstd(1)));
+        w.write("T", &batch).unwrap();
+        let parts = w.close().unwrap();
+        let r = SerializedFileReader::new(File::open(&parts[0]).unwrap()).unwrap();
+        let rg = r.metadata().row_group(0);
+        let n: Vec<Encoding> = rg.column(0).encodings().collect();
+        let s: Vec<Encoding> = rg.column(1).encodings().collect();
+        fs::remove_dir_all(&dir).unwrap();
+        assert!(n.contains(&Encoding::DELTA_BINARY_PACKED), "{n:?}");
+        assert!(!n.contains(&Encoding::RLE_DICTIONARY), "{n:?}");
+        assert!(s.contains(&Encoding::RLE_DICTIONARY), "{s:?}");
+    }
 }

@@ -68,6 +68,7 @@ mod error;
 mod errors;
 mod meta;
 mod node;
+mod nulls;
 mod table;
 
 use std::collections::{HashMap, HashSet};
@@ -82,7 +83,7 @@ pub use meta::Frame;
 
 use meta::{HeaderValues, MetaCols};
 use node::Cx;
-use table::{Plan, Table, Walk};
+use table::{Plan, Shape, Table, Walk};
 
 /// The name of the table of messages that could not be decoded.
 pub const ERRORS: &str = "_errors";
@@ -174,6 +175,11 @@ pub struct Exporter<'s> {
     header: Header,
     by_id: HashMap<u64, usize>,
     tables: Vec<Table>,
+    /// Each message's wire facts, beside its table.
+    shapes: Vec<Shape<'s>>,
+    /// The key path of the entry being filled (reused from message to
+    /// message).
+    keys: Vec<u64>,
     errors: errors::ErrorTable,
     next_index: u64,
     options: Options,
@@ -209,7 +215,14 @@ impl<'s> Exporter<'s> {
                 Table::message(&m.name, &m.block, plan, meta, metadata(schema, m.id))
             })
             .collect();
+        let shapes = schema
+            .messages
+            .iter()
+            .map(|m| Shape::new(&m.block, schema.byte_order, schema.version))
+            .collect();
         Ok(Exporter {
+            shapes,
+            keys: Vec::new(),
             schema,
             cx: Cx {
                 order: schema.byte_order,
@@ -251,16 +264,20 @@ impl<'s> Exporter<'s> {
             buf: bytes,
             version: h.version,
         };
-        let Some(message) = self.schema.messages.get(table) else {
+        let (Some(message), Some(shape)) =
+            (self.schema.messages.get(table), self.shapes.get(table))
+        else {
             return Err(ExportError::UnknownTemplate(h.template_id));
         };
-        let required = message.block.end_at(h.version) as usize;
+        let required = shape.required(h.version);
         codec::check_block_length(block_len, required)
             .map_err(|e| ExportError::rule(&message.name, self.header.len, e))?;
         let mut pos = self.header.len;
         let index = self.next_index;
-        let mut keys = vec![index];
-        walk.block(&message.block, None, &mut pos, block_len, &mut keys)?;
+        let keys = &mut self.keys;
+        keys.clear();
+        keys.push(index);
+        walk.block(shape, None, &mut pos, block_len, keys)?;
         let Some(t) = self.tables.get_mut(table) else {
             return Err(ExportError::UnknownTemplate(h.template_id));
         };
@@ -268,13 +285,7 @@ impl<'s> Exporter<'s> {
         t.meta.push(index, h, frame);
         t.rows += 1;
         // Checked above: the same walk cannot fail now.
-        walk.block(
-            &message.block,
-            Some(&mut t.block),
-            &mut end,
-            block_len,
-            &mut keys,
-        )?;
+        walk.block(shape, Some(&mut t.block), &mut end, block_len, keys)?;
         self.next_index += 1;
         let bound = self.options.batch_rows;
         t.ready(bound, false, &mut self.ready);

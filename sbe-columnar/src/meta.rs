@@ -173,31 +173,33 @@ impl MetaCols {
         if !self.on {
             return;
         }
-        out.push(Arc::new(UInt64Array::from(std::mem::take(
+        out.push(Arc::new(UInt64Array::from(crate::node::take(
             &mut self.msg_index,
         ))));
-        out.push(Arc::new(UInt32Array::from(std::mem::take(
+        out.push(Arc::new(UInt32Array::from(crate::node::take(
             &mut self.template_id,
         ))));
-        out.push(Arc::new(UInt32Array::from(std::mem::take(
+        out.push(Arc::new(UInt32Array::from(crate::node::take(
             &mut self.schema_id,
         ))));
-        out.push(Arc::new(UInt32Array::from(std::mem::take(
+        out.push(Arc::new(UInt32Array::from(crate::node::take(
             &mut self.version,
         ))));
-        out.push(Arc::new(UInt64Array::from(std::mem::take(
+        out.push(Arc::new(UInt64Array::from(crate::node::take(
             &mut self.offset,
         ))));
         if self.frames {
-            let t = TimestampNanosecondArray::from(std::mem::take(&mut self.time));
+            let t = TimestampNanosecondArray::from(crate::node::take(&mut self.time));
             out.push(Arc::new(t.with_timezone(UTC)));
-            out.push(Arc::new(UInt64Array::from(std::mem::take(
+            out.push(Arc::new(UInt64Array::from(crate::node::take(
                 &mut self.packet,
             ))));
             out.push(Arc::new(self.src.finish()));
             out.push(Arc::new(self.dst.finish()));
-            out.push(Arc::new(UInt64Array::from(std::mem::take(&mut self.seq))));
-            let s = TimestampNanosecondArray::from(std::mem::take(&mut self.sending));
+            out.push(Arc::new(UInt64Array::from(crate::node::take(
+                &mut self.seq,
+            ))));
+            let s = TimestampNanosecondArray::from(crate::node::take(&mut self.sending));
             out.push(Arc::new(s.with_timezone(UTC)));
         }
     }

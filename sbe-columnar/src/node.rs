@@ -14,7 +14,9 @@ use arrow_array::{
     PrimitiveArray, StringArray, StructArray, Time64NanosecondArray, TimestampMicrosecondArray,
     TimestampMillisecondArray, TimestampNanosecondArray, TimestampSecondArray, UInt16Array,
 };
-use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{OffsetBuffer, ScalarBuffer};
+
+use crate::nulls::Nulls;
 use arrow_schema::{DataType, Field, FieldRef, Fields, TimeUnit as ArrowUnit};
 use sbe_build::ir::{
     ByteOrder, ConstValue, Encoded, Exponent, Meaning, Presence, Primitive, Scalar, TimeUnitSource,
@@ -49,7 +51,7 @@ pub(crate) fn int_type(p: Primitive) -> DataType {
 
 /// An integer column's array from values kept as `i64` (a `uint64` as its
 /// bits), cut to the primitive's width.
-pub(crate) fn int_array(p: Primitive, vals: Vec<i64>, nulls: &mut NullBufferBuilder) -> ArrayRef {
+pub(crate) fn int_array(p: Primitive, vals: Vec<i64>, nulls: &mut Nulls) -> ArrayRef {
     let nulls = nulls.finish();
     macro_rules! arr {
         ($t:ty, $n:ty) => {
@@ -82,9 +84,18 @@ fn digits(p: Primitive) -> u8 {
     }
 }
 
+/// The values so far, the vector left with room for as many: the next
+/// batch is about as long, and growing it again copies each value.
+pub(crate) fn take<T>(v: &mut Vec<T>) -> Vec<T> {
+    let rows = v.len();
+    std::mem::replace(v, Vec::with_capacity(rows))
+}
+
 /// An integer of primitive `p` at `buf[at..]`.
+#[inline(always)]
 fn get(cx: Cx, p: Primitive, buf: &[u8], at: usize) -> Option<i128> {
-    p.get(cx.order, buf, at)
+    let bits = p.slot(cx.order, at).try_get(buf)?;
+    Some(p.from_bits(bits))
 }
 
 /// Characters as a string: UTF-8 (lossy) or ISO-8859-1, as `sbe decode`
@@ -145,14 +156,14 @@ pub(crate) enum Node {
         prim: Primitive,
         null: Option<i128>,
         vals: Vec<i64>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
     Float {
         at: usize,
         double: bool,
         null: Option<f64>,
         vals: Vec<f64>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
     Text {
         at: usize,
@@ -170,13 +181,13 @@ pub(crate) enum Node {
         stride: usize,
         field: FieldRef,
         offsets: Vec<i32>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
         elem: Box<Node>,
     },
     Const {
         value: ConstLit,
         rows: usize,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
     Enum {
         at: usize,
@@ -185,16 +196,16 @@ pub(crate) enum Node {
         values: Vec<i128>,
         names: ArrayRef,
         keys: Vec<u16>,
-        key_nulls: NullBufferBuilder,
+        key_nulls: Nulls,
         raw: Vec<i64>,
-        raw_nulls: NullBufferBuilder,
+        raw_nulls: Nulls,
     },
     Set {
         at: usize,
         prim: Primitive,
         choices: Vec<(String, u32)>,
         raw: Vec<i64>,
-        raw_nulls: NullBufferBuilder,
+        raw_nulls: Nulls,
         list: ListBuilder<StringBuilder>,
     },
     Decimal {
@@ -206,7 +217,7 @@ pub(crate) enum Node {
         precision: u8,
         scale: i8,
         vals: Vec<i128>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
     WireDecimal {
         at: usize,
@@ -217,12 +228,12 @@ pub(crate) enum Node {
         exp_null: Option<i128>,
         parts: Fields,
         floats: Vec<f64>,
-        float_nulls: NullBufferBuilder,
+        float_nulls: Nulls,
         mantissas: Vec<i64>,
-        mantissa_nulls: NullBufferBuilder,
+        mantissa_nulls: Nulls,
         exponents: Vec<i64>,
-        exponent_nulls: NullBufferBuilder,
-        nulls: NullBufferBuilder,
+        exponent_nulls: Nulls,
+        nulls: Nulls,
     },
     Time {
         at: usize,
@@ -232,24 +243,24 @@ pub(crate) enum Node {
         out: ArrowUnit,
         of_day: bool,
         vals: Vec<i64>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
         /// The wire value where the time column cannot hold it (a
         /// `uint64` past `i64`, a count past `i64` nanoseconds, a unit
         /// code of no unit): `None` where that cannot happen.
-        raw: Option<(Vec<i64>, NullBufferBuilder)>,
+        raw: Option<(Vec<i64>, Nulls)>,
     },
     Date {
         at: usize,
         prim: Primitive,
         null: Option<i128>,
         vals: Vec<i32>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
     Struct {
         at: usize,
         fields: Fields,
         children: Vec<Node>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
 }
 
@@ -340,7 +351,7 @@ pub(crate) fn plan(v: Spec<'_>) -> (Node, Vec<Field>) {
         let node = Node::Const {
             value,
             rows: 0,
-            nulls: NullBufferBuilder::new(0),
+            nulls: Nulls::new(),
         };
         return (node, vec![f(dt)]);
     }
@@ -359,9 +370,9 @@ pub(crate) fn plan(v: Spec<'_>) -> (Node, Vec<Field>) {
                 values: en.values.iter().map(|v| v.value).collect(),
                 names: Arc::new(StringArray::from(names)),
                 keys: Vec::new(),
-                key_nulls: NullBufferBuilder::new(0),
+                key_nulls: Nulls::new(),
                 raw: Vec::new(),
-                raw_nulls: NullBufferBuilder::new(0),
+                raw_nulls: Nulls::new(),
             };
             let dict = DataType::Dictionary(Box::new(DataType::UInt16), Box::new(DataType::Utf8));
             let raw = field(
@@ -378,7 +389,7 @@ pub(crate) fn plan(v: Spec<'_>) -> (Node, Vec<Field>) {
                 prim: s.encoding,
                 choices: s.choices.iter().map(|c| (c.name.clone(), c.bit)).collect(),
                 raw: Vec::new(),
-                raw_nulls: NullBufferBuilder::new(0),
+                raw_nulls: Nulls::new(),
                 list: ListBuilder::new(StringBuilder::new()),
             };
             let list = DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)));
@@ -409,7 +420,7 @@ pub(crate) fn plan(v: Spec<'_>) -> (Node, Vec<Field>) {
                 at,
                 fields,
                 children,
-                nulls: NullBufferBuilder::new(0),
+                nulls: Nulls::new(),
             };
             (node, vec![f(dt)])
         }
@@ -442,7 +453,7 @@ fn plan_encoded(
                 double: e.primitive == Primitive::Double,
                 null: optional.then(|| e.null().as_f64()),
                 vals: Vec::new(),
-                nulls: NullBufferBuilder::new(0),
+                nulls: Nulls::new(),
             }
         } else {
             Node::Int {
@@ -450,7 +461,7 @@ fn plan_encoded(
                 prim: e.primitive,
                 null: int_null(e, optional),
                 vals: Vec::new(),
-                nulls: NullBufferBuilder::new(0),
+                nulls: Nulls::new(),
             }
         }
     };
@@ -464,7 +475,7 @@ fn plan_encoded(
         stride: e.primitive.size() as usize,
         field: item.clone(),
         offsets: vec![0],
-        nulls: NullBufferBuilder::new(0),
+        nulls: Nulls::new(),
         elem: Box::new(scalar(0)),
     };
     (node, vec![f(DataType::List(item))])
@@ -506,7 +517,7 @@ fn plan_meaning(
                     precision,
                     scale,
                     vals: Vec::new(),
-                    nulls: NullBufferBuilder::new(0),
+                    nulls: Nulls::new(),
                 };
                 return Some((node, vec![f(name, DataType::Decimal128(precision, scale))]));
             }
@@ -527,12 +538,12 @@ fn plan_meaning(
                 exp_null: int_null(e, false),
                 parts: parts.clone(),
                 floats: Vec::new(),
-                float_nulls: NullBufferBuilder::new(0),
+                float_nulls: Nulls::new(),
                 mantissas: Vec::new(),
-                mantissa_nulls: NullBufferBuilder::new(0),
+                mantissa_nulls: Nulls::new(),
                 exponents: Vec::new(),
-                exponent_nulls: NullBufferBuilder::new(0),
-                nulls: NullBufferBuilder::new(0),
+                exponent_nulls: Nulls::new(),
+                nulls: Nulls::new(),
             };
             let exact = f(&format!("{name}_exact"), DataType::Struct(parts));
             Some((node, vec![f(name, DataType::Float64), exact]))
@@ -581,8 +592,8 @@ fn plan_meaning(
                 out,
                 of_day: t.of_day,
                 vals: Vec::new(),
-                nulls: NullBufferBuilder::new(0),
-                raw: lossy.then(|| (Vec::new(), NullBufferBuilder::new(0))),
+                nulls: Nulls::new(),
+                raw: lossy.then(|| (Vec::new(), Nulls::new())),
             };
             let mut fields = vec![f(name, dt)];
             if lossy {
@@ -599,7 +610,7 @@ fn plan_meaning(
                 prim: e.primitive,
                 null: int_null(e, d.optional),
                 vals: Vec::new(),
-                nulls: NullBufferBuilder::new(0),
+                nulls: Nulls::new(),
             };
             Some((node, vec![f(name, DataType::Date32)]))
         }
@@ -617,11 +628,13 @@ fn arrow_unit(u: TimeUnit) -> ArrowUnit {
 }
 
 /// `v`, unless it is the null.
+#[inline]
 fn non_null(v: Option<i128>, null: Option<i128>) -> Option<i128> {
     v.filter(|v| Some(*v) != null)
 }
 
-fn push_i64(vals: &mut Vec<i64>, nulls: &mut NullBufferBuilder, v: Option<i64>) {
+#[inline]
+fn push_i64(vals: &mut Vec<i64>, nulls: &mut Nulls, v: Option<i64>) {
     vals.push(v.unwrap_or(0));
     nulls.append(v.is_some());
 }
@@ -759,7 +772,15 @@ impl Node {
                 ..
             } => {
                 let v = non_null(get(cx, *prim, buf, base + *at), *null);
-                let v = v.and_then(|m| m.checked_mul(*factor));
+                // A factor of 1 (a scale, not a folded exponent) skips the
+                // 128-bit multiply's call.
+                let v = v.and_then(|m| {
+                    if *factor == 1 {
+                        Some(m)
+                    } else {
+                        m.checked_mul(*factor)
+                    }
+                });
                 vals.push(v.unwrap_or(0));
                 nulls.append(v.is_some());
             }
@@ -937,14 +958,14 @@ impl Node {
         match self {
             Node::Int {
                 prim, vals, nulls, ..
-            } => out.push(int_array(*prim, std::mem::take(vals), nulls)),
+            } => out.push(int_array(*prim, take(vals), nulls)),
             Node::Float {
                 double,
                 vals,
                 nulls,
                 ..
             } => {
-                let vals = std::mem::take(vals);
+                let vals = take(vals);
                 let nulls = nulls.finish();
                 out.push(if *double {
                     Arc::new(Float64Array::new(ScalarBuffer::from(vals), nulls))
@@ -990,7 +1011,7 @@ impl Node {
                         Arc::new(a)
                     }
                     ConstLit::Int(p, v) => {
-                        let mut nb = NullBufferBuilder::new(n);
+                        let mut nb = Nulls::new();
                         match &nulls {
                             Some(b) => (0..n).for_each(|i| nb.append(b.is_valid(i))),
                             None => nb.append_n_non_nulls(n),
@@ -1015,8 +1036,7 @@ impl Node {
                 raw_nulls,
                 ..
             } => {
-                let keys =
-                    UInt16Array::new(ScalarBuffer::from(std::mem::take(keys)), key_nulls.finish());
+                let keys = UInt16Array::new(ScalarBuffer::from(take(keys)), key_nulls.finish());
                 // The keys index `names` by construction.
                 let dict = DictionaryArray::<UInt16Type>::try_new(keys, names.clone());
                 out.push(match dict {
@@ -1026,7 +1046,7 @@ impl Node {
                         0,
                     ),
                 });
-                out.push(int_array(*prim, std::mem::take(raw), raw_nulls));
+                out.push(int_array(*prim, take(raw), raw_nulls));
             }
             Node::Set {
                 prim,
@@ -1036,7 +1056,7 @@ impl Node {
                 ..
             } => {
                 out.push(Arc::new(list.finish()));
-                out.push(int_array(*prim, std::mem::take(raw), raw_nulls));
+                out.push(int_array(*prim, take(raw), raw_nulls));
             }
             Node::Decimal {
                 precision,
@@ -1045,8 +1065,7 @@ impl Node {
                 nulls,
                 ..
             } => {
-                let a =
-                    Decimal128Array::new(ScalarBuffer::from(std::mem::take(vals)), nulls.finish());
+                let a = Decimal128Array::new(ScalarBuffer::from(take(vals)), nulls.finish());
                 out.push(Arc::new(
                     a.with_precision_and_scale(*precision, *scale)
                         .unwrap_or_else(|_| Decimal128Array::from(Vec::<i128>::new())),
@@ -1066,11 +1085,11 @@ impl Node {
                 ..
             } => {
                 out.push(Arc::new(Float64Array::new(
-                    ScalarBuffer::from(std::mem::take(floats)),
+                    ScalarBuffer::from(take(floats)),
                     float_nulls.finish(),
                 )));
-                let m = int_array(*prim, std::mem::take(mantissas), mantissa_nulls);
-                let e = int_array(*exp_prim, std::mem::take(exponents), exponent_nulls);
+                let m = int_array(*prim, take(mantissas), mantissa_nulls);
+                let e = int_array(*exp_prim, take(exponents), exponent_nulls);
                 out.push(struct_array(parts, vec![m, e], nulls));
             }
             Node::Time {
@@ -1082,7 +1101,7 @@ impl Node {
                 prim,
                 ..
             } => {
-                let v = ScalarBuffer::from(std::mem::take(vals));
+                let v = ScalarBuffer::from(take(vals));
                 let n = nulls.finish();
                 out.push(match (*of_day, unit) {
                     (true, _) => Arc::new(Time64NanosecondArray::new(v, n)),
@@ -1100,11 +1119,11 @@ impl Node {
                     }
                 });
                 if let Some((raw, raw_nulls)) = raw {
-                    out.push(int_array(*prim, std::mem::take(raw), raw_nulls));
+                    out.push(int_array(*prim, take(raw), raw_nulls));
                 }
             }
             Node::Date { vals, nulls, .. } => out.push(Arc::new(Date32Array::new(
-                ScalarBuffer::from(std::mem::take(vals)),
+                ScalarBuffer::from(take(vals)),
                 nulls.finish(),
             ))),
             Node::Struct {
@@ -1125,11 +1144,7 @@ impl Node {
 
 /// A struct array of `arrays` (which match `fields`), or nulls when they
 /// do not.
-pub(crate) fn struct_array(
-    fields: &Fields,
-    arrays: Vec<ArrayRef>,
-    nulls: &mut NullBufferBuilder,
-) -> ArrayRef {
+pub(crate) fn struct_array(fields: &Fields, arrays: Vec<ArrayRef>, nulls: &mut Nulls) -> ArrayRef {
     let len = nulls.len();
     let valid = nulls.finish();
     match StructArray::try_new(fields.clone(), arrays, valid) {

@@ -31,6 +31,7 @@ impl Primitive {
     /// assert_eq!(Primitive::Char.slot(ByteOrder::Big, 0), Uint::U8(0));
     /// ```
     #[must_use]
+    #[inline]
     pub fn slot(self, order: ByteOrder, offset: usize) -> Uint {
         Uint::new(self.size() as usize, order == ByteOrder::Big, offset)
     }
@@ -46,6 +47,7 @@ impl Primitive {
     /// assert_eq!(Primitive::Int64.from_bits(u64::MAX), -1);
     /// ```
     #[must_use]
+    #[inline]
     pub fn from_bits(self, bits: u64) -> i128 {
         match self {
             Primitive::Int8 => i128::from(bits as u8 as i8),
@@ -66,6 +68,7 @@ impl Primitive {
     /// assert_eq!(Primitive::Int16.get(ByteOrder::Big, &[0, 0xff], 1), None);
     /// ```
     #[must_use]
+    #[inline]
     pub fn get(self, order: ByteOrder, buf: &[u8], at: usize) -> Option<i128> {
         self.slot(order, at)
             .try_get(buf)
@@ -133,6 +136,7 @@ impl Primitive {
     }
 
     /// Size in bytes.
+    #[inline]
     pub fn size(self) -> u32 {
         match self {
             Primitive::Char | Primitive::Int8 | Primitive::Uint8 => 1,
@@ -143,6 +147,7 @@ impl Primitive {
     }
 
     /// float or double.
+    #[inline]
     pub fn is_float(self) -> bool {
         matches!(self, Primitive::Float | Primitive::Double)
     }
