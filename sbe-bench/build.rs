@@ -1,6 +1,7 @@
 //! Generates this project's codecs (`sbe_build`, into `$OUT_DIR/baseline.rs`
 //! and `$OUT_DIR/market_data.rs`) and the peer's (ergo-sbe, into
-//! `$OUT_DIR/ergo_*/`) from the same `schemas/` files.
+//! `$OUT_DIR/ergo_*/`, with its domain objects) from the same `schemas/`
+//! files.
 
 use std::path::{Path, PathBuf};
 
@@ -22,7 +23,12 @@ fn main() {
 fn ergo(schema: &Path, module: &str, out: &Path) {
     let ir = ergo_sbe::parse_file(schema).unwrap_or_else(|e| panic!("{}: {e}", schema.display()));
     let schema = ergo_sbe::Schema::from_ir(ir);
-    let set = ergo_sbe::Generator::new(ergo_sbe::GenerationConfig::new(module))
+    // Domain objects (`CarDomain`, ...) with `String` var data, the shape
+    // of this project's owned messages; they are items beside the
+    // flyweights (the flyweight code is the same with or without them).
+    let config = ergo_sbe::GenerationConfig::new(module)
+        .with_domain_objects(ergo_sbe::DomainVarData::Strings);
+    let set = ergo_sbe::Generator::new(config)
         .generate(&schema)
         .unwrap_or_else(|e| panic!("{module}: {e}"));
     let dir = out.join(module);

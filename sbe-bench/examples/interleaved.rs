@@ -15,14 +15,17 @@
 //! cargo run --release -p sbe-bench --example interleaved [rounds] [group...]
 //! ```
 //!
-//! With group names after the rounds, only those groups run.
+//! With group names after the rounds, only those groups run. The owned
+//! groups (`{car,md}_owned_{decode,encode}`) come in a second table whose
+//! columns are this project's owned messages, its flyweight, and ergo-sbe's
+//! domain objects.
 
 use sbe_bench::data::{CAR, MD};
 use sbe_bench::fold::fold4;
 use sbe_bench::streams::{
     car_message, car_ring, drain, filled, md_message, md_stream, ring_cursor,
 };
-use sbe_bench::{ergo, raw, this};
+use sbe_bench::{ergo, owned, raw, this};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -63,6 +66,16 @@ fn drained<'s, E: std::fmt::Debug + 's>(
         let ns = start.elapsed().as_nanos() as f64 / n as f64;
         black_box(acc);
         ns
+    }
+}
+
+/// Prints a table's header (and a blank line before it), unless the
+/// command line names groups and none of `groups`.
+fn header(groups: &[&str], columns: &str) {
+    if groups.iter().any(|g| wanted(g)) {
+        println!();
+        println!("{columns}");
+        println!("|---|---|---|---|---|---|");
     }
 }
 
@@ -143,10 +156,17 @@ fn main() {
     let (ring, offsets) = car_ring();
     let (car_v, md_v) = (CAR, MD);
 
-    println!(
-        "| group | this | raw | ergo_sbe | this/raw (quartiles) | this/ergo_sbe (quartiles) |"
+    header(
+        &[
+            "car_decode",
+            "car_encode",
+            "md_decode",
+            "md_encode",
+            "ring_4u32",
+            "frame_stream",
+        ],
+        "| group | this | raw | ergo_sbe | this/raw (quartiles) | this/ergo_sbe (quartiles) |",
     );
-    println!("|---|---|---|---|---|---|");
     group(
         "car_decode",
         rounds,
@@ -204,6 +224,55 @@ fn main() {
             drained(&stream, ergo::md_len, ergo::md_decode),
         );
     }
+    owned_groups(rounds, car_msg, md_msg);
+}
+
+/// The owned groups: owned decode (bytes to owned value, its values
+/// folded) and encode (owned value to bytes), ours against our flyweight
+/// and ergo-sbe's domain objects.
+fn owned_groups(rounds: usize, car_msg: &[u8], md_msg: &[u8]) {
+    header(
+        &[
+            "car_owned_decode",
+            "car_owned_encode",
+            "md_owned_decode",
+            "md_owned_encode",
+        ],
+        "| group | this (owned) | flyweight | ergo_sbe (DTO) | this/flyweight (quartiles) | this/ergo_sbe (quartiles) |",
+    );
+    let (car_v, md_v) = (CAR, MD);
+    let (car_o, md_o) = (owned::car(), owned::md());
+    let (car_dto, md_dto) = (owned::ergo_car(), owned::ergo_md());
+    group(
+        "car_owned_decode",
+        rounds,
+        || owned::car_decode(black_box(car_msg)).expect("decode"),
+        || this::car_decode(black_box(car_msg)).expect("decode"),
+        || owned::ergo_car_decode(black_box(car_msg)).expect("decode"),
+    );
+    let (mut p1, mut p2, mut p3) = (Page::new(), Page::new(), Page::new());
+    let (o1, o2, o3) = (p1.out(), p2.out(), p3.out());
+    group(
+        "car_owned_encode",
+        rounds,
+        || owned::car_encode(black_box(&car_o), black_box(&mut *o1)).expect("encode") as u64,
+        || this::car_encode(black_box(&car_v), black_box(&mut *o2)).expect("encode") as u64,
+        || owned::ergo_car_encode(black_box(&car_dto), black_box(&mut *o3)).expect("encode") as u64,
+    );
+    group(
+        "md_owned_decode",
+        rounds,
+        || owned::md_decode(black_box(md_msg)).expect("decode"),
+        || this::md_decode(black_box(md_msg)).expect("decode"),
+        || owned::ergo_md_decode(black_box(md_msg)).expect("decode"),
+    );
+    group(
+        "md_owned_encode",
+        rounds,
+        || owned::md_encode(black_box(&md_o), black_box(&mut *o1)).expect("encode") as u64,
+        || this::md_encode(black_box(&md_v), black_box(&mut *o2)).expect("encode") as u64,
+        || owned::ergo_md_encode(black_box(&md_dto), black_box(&mut *o3)).expect("encode") as u64,
+    );
 }
 
 /// A page-aligned page, whose first 256 bytes an encoder writes to.

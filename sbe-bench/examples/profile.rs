@@ -7,7 +7,10 @@
 //!
 //! Operations: `{car,md}_{decode,encode}/{this,raw,ergo_sbe}` and
 //! `{ring_4u32,md_len}/{this,raw,ergo_sbe}` (`md_len`: the length function
-//! `frame_stream` gives the framer); `{car,md}_text/this`: the generated
+//! `frame_stream` gives the framer);
+//! `{car,md}_owned_{decode,encode}/{this,flyweight,ergo_sbe}` (owned
+//! messages: ours, our flyweight, ergo-sbe's domain objects);
+//! `{car,md}_text/this`: the generated
 //! `to_json` and `Debug` of one message. Instructions per operation are the
 //! total of the run, less that of a run with 0 iterations, divided by the
 //! iteration count (`sbe-bench/scripts/instructions.sh` does this for every
@@ -16,7 +19,7 @@
 use sbe_bench::data::{CAR, MD};
 use sbe_bench::fold::fold4;
 use sbe_bench::streams::{car_message, car_ring, md_message, ring_cursor};
-use sbe_bench::{ergo, raw, this};
+use sbe_bench::{ergo, owned, raw, this};
 use std::hint::black_box;
 
 fn main() {
@@ -69,7 +72,9 @@ fn main() {
         "md_len/this" => Box::new(|| this::md_len(black_box(md_msg)).unwrap().unwrap() as u64),
         "md_len/raw" => Box::new(|| raw::md_len(black_box(md_msg)).unwrap().unwrap() as u64),
         "md_len/ergo_sbe" => Box::new(|| ergo::md_len(black_box(md_msg)).unwrap().unwrap() as u64),
-        other => panic!("unknown operation {other}"),
+        other => {
+            owned_op(other, car_msg, md_msg).unwrap_or_else(|| panic!("unknown operation {other}"))
+        }
     };
     let mut acc = 0u64;
     for _ in 0..n {
@@ -77,4 +82,60 @@ fn main() {
     }
     drop(run);
     println!("{op} x{n}: {acc}");
+}
+
+/// The operations of the owned groups (in a function of their own, so that
+/// the other operations' closures compile as they did before these).
+fn owned_op<'a>(
+    op: &str,
+    car_msg: &'a [u8],
+    md_msg: &'a [u8],
+) -> Option<Box<dyn FnMut() -> u64 + 'a>> {
+    let mut out = [0u8; 256];
+    let run: Box<dyn FnMut() -> u64 + 'a> = match op {
+        "car_owned_decode/this" => Box::new(move || owned::car_decode(black_box(car_msg)).unwrap()),
+        "car_owned_decode/flyweight" => {
+            Box::new(move || this::car_decode(black_box(car_msg)).unwrap())
+        }
+        "car_owned_decode/ergo_sbe" => {
+            Box::new(move || owned::ergo_car_decode(black_box(car_msg)).unwrap())
+        }
+        "car_owned_encode/this" => {
+            let car = owned::car();
+            Box::new(move || {
+                owned::car_encode(black_box(&car), black_box(&mut out)).unwrap() as u64
+            })
+        }
+        "car_owned_encode/flyweight" => {
+            Box::new(move || this::car_encode(black_box(&CAR), black_box(&mut out)).unwrap() as u64)
+        }
+        "car_owned_encode/ergo_sbe" => {
+            let car = owned::ergo_car();
+            Box::new(move || {
+                owned::ergo_car_encode(black_box(&car), black_box(&mut out)).unwrap() as u64
+            })
+        }
+        "md_owned_decode/this" => Box::new(move || owned::md_decode(black_box(md_msg)).unwrap()),
+        "md_owned_decode/flyweight" => {
+            Box::new(move || this::md_decode(black_box(md_msg)).unwrap())
+        }
+        "md_owned_decode/ergo_sbe" => {
+            Box::new(move || owned::ergo_md_decode(black_box(md_msg)).unwrap())
+        }
+        "md_owned_encode/this" => {
+            let md = owned::md();
+            Box::new(move || owned::md_encode(black_box(&md), black_box(&mut out)).unwrap() as u64)
+        }
+        "md_owned_encode/flyweight" => {
+            Box::new(move || this::md_encode(black_box(&MD), black_box(&mut out)).unwrap() as u64)
+        }
+        "md_owned_encode/ergo_sbe" => {
+            let md = owned::ergo_md();
+            Box::new(move || {
+                owned::ergo_md_encode(black_box(&md), black_box(&mut out)).unwrap() as u64
+            })
+        }
+        _ => return None,
+    };
+    Some(run)
 }

@@ -15,6 +15,9 @@ if [ ${#ops[@]} -eq 0 ]; then
   for g in car_decode car_encode md_decode md_encode ring_4u32 md_len; do
     for c in this raw ergo_sbe; do ops+=("$g/$c"); done
   done
+  for g in car_owned_decode car_owned_encode md_owned_decode md_owned_encode; do
+    for c in this flyweight ergo_sbe; do ops+=("$g/$c"); done
+  done
   ops+=(car_text/this md_text/this)
 fi
 cargo build --release -q -p sbe-bench --example profile

@@ -113,3 +113,71 @@ fn short_buffers_are_errors_not_panics() {
         }
     }
 }
+
+/// The owned contenders (this project's owned messages, ergo-sbe's domain
+/// objects) fold the flyweights' checksum and write the same bytes.
+mod owned_messages {
+    use super::*;
+    use sbe_bench::owned;
+
+    #[test]
+    fn owned_decoders_fold_the_flyweight_checksum() {
+        let car = raw_car();
+        let sum = this::car_decode(&car).unwrap();
+        assert_eq!(owned::car_decode(&car).unwrap(), sum);
+        assert_eq!(owned::ergo_car_decode(&car).unwrap(), sum);
+        let md = raw_md();
+        let sum = this::md_decode(&md).unwrap();
+        assert_eq!(owned::md_decode(&md).unwrap(), sum);
+        assert_eq!(owned::ergo_md_decode(&md).unwrap(), sum);
+    }
+
+    #[test]
+    fn owned_values_hold_the_data() {
+        let car = owned::car();
+        assert_eq!(car.serial_number, CAR.serial_number);
+        assert_eq!(car.vehicle_code, "abcdef");
+        assert_eq!(car.fuel_figures.len(), CAR.fuel_figures.len());
+        assert_eq!(car.performance_figures[1].acceleration[2].mph, 100);
+        assert_eq!(car.manufacturer, CAR.manufacturer);
+        assert_eq!(car.encoded_length(), CAR_LEN);
+        let dto = owned::ergo_car();
+        assert_eq!(dto.activation_code, CAR.activation_code);
+        assert_eq!(owned::md().md_inc_grp.len(), MD.entries.len());
+        assert_eq!(owned::ergo_md().md_inc_grp.len(), MD.entries.len());
+    }
+
+    #[test]
+    fn owned_encoders_write_the_flyweight_bytes() {
+        let mut buf = [0u8; 256];
+        let n = owned::car_encode(&owned::car(), &mut buf).unwrap();
+        assert_eq!(buf[..n], raw_car()[..]);
+        let n = owned::ergo_car_encode(&owned::ergo_car(), &mut buf).unwrap();
+        assert_eq!(buf[..n], raw_car()[..]);
+        let n = owned::md_encode(&owned::md(), &mut buf).unwrap();
+        assert_eq!(buf[..n], raw_md()[..]);
+        let n = owned::ergo_md_encode(&owned::ergo_md(), &mut buf).unwrap();
+        assert_eq!(buf[..n], raw_md()[..]);
+    }
+
+    #[test]
+    fn owned_short_buffers_are_errors() {
+        let (car, md) = (raw_car(), raw_md());
+        let (car_v, md_v) = (owned::car(), owned::md());
+        let (ergo_car, ergo_md) = (owned::ergo_car(), owned::ergo_md());
+        for cut in 0..car.len() {
+            assert!(owned::car_decode(&car[..cut]).is_err(), "cut {cut}");
+            assert!(owned::ergo_car_decode(&car[..cut]).is_err(), "cut {cut}");
+            let mut buf = vec![0u8; cut];
+            assert!(owned::car_encode(&car_v, &mut buf).is_err());
+            assert!(owned::ergo_car_encode(&ergo_car, &mut buf).is_err());
+        }
+        for cut in 0..md.len() {
+            assert!(owned::md_decode(&md[..cut]).is_err(), "cut {cut}");
+            assert!(owned::ergo_md_decode(&md[..cut]).is_err(), "cut {cut}");
+            let mut buf = vec![0u8; cut];
+            assert!(owned::md_encode(&md_v, &mut buf).is_err());
+            assert!(owned::ergo_md_encode(&ergo_md, &mut buf).is_err());
+        }
+    }
+}

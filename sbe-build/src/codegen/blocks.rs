@@ -37,6 +37,7 @@ const RESERVED: &[&str] = &[
     "sbe_step",
     "sbe_end",
     "sbe_at",
+    "sbe_owned",
     "checked_length",
     "at",
     "required",

@@ -142,14 +142,14 @@ impl Val<'_> {
                 optional,
                 ..
             } if *len > 1 => {
-                if *optional {
+                // The array's bytes, padded: the setter then copies a known length.
+                let value = if *optional {
                     // Null is "": NUL bytes, as an array that starts with NUL reads as null.
-                    quote! {
-                        e.#name(::sbe_rt::__private::owned::text_bytes(#place.as_deref().unwrap_or_default(), #utf8)?)?;
-                    }
+                    quote!(#place.as_deref().unwrap_or_default())
                 } else {
-                    quote!(e.#name(::sbe_rt::__private::owned::text_bytes(#place, #utf8)?)?;)
-                }
+                    quote!(#place)
+                };
+                quote!(e.#name(::sbe_rt::__private::owned::char_array_bytes::<#len>(#value, #utf8)?)?;)
             }
             Val::Comp { .. } => quote!(#place.sbe_write(&mut e.#name())?;),
             Val::Array {
@@ -353,14 +353,16 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
     for ((g, name), idents) in b.groups.iter().zip(&b.names.groups).zip(groups) {
         let owned = &idents.owned;
         let gated = b.is_gated(g.block.since_version);
-        let collect = quote!(.map(|x| x.to_owned()).collect::<::sbe_rt::Result<#vec<#owned>>>()?);
+        let collect =
+            |it: TokenStream| quote!(::sbe_rt::__private::owned::entries(#it, |x| x.to_owned())?);
         let read = if gated {
+            let it = collect(quote!(it));
             quote!(match self.#name() {
-                ::core::option::Option::Some(it) => it #collect,
+                ::core::option::Option::Some(it) => #it,
                 ::core::option::Option::None => #vec::new(),
             })
         } else {
-            quote!(self.#name() #collect)
+            collect(quote!(self.#name()))
         };
         let write = quote! {
             let mut g = e.#name(v.len())?;
@@ -528,7 +530,7 @@ pub(super) fn block(
         (
             "message",
             format!("Message `{name}`, owned: its values, made by [`{dec}::to_owned`], written by `encode`."),
-            " The message's values, owned; its groups and var data checked first (`checked_length`).",
+            " The message's values, owned; its groups and var data checked (`checked_length`, whose error comes first).",
         )
     } else {
         (
@@ -537,7 +539,6 @@ pub(super) fn block(
             " The entry's values, owned.",
         )
     };
-    let check = root.then(|| quote!(self.checked_length()?;));
     let root_fns = if root {
         let encoder = format_ident!("{}Encoder", owned);
         let encode_doc = format!(
@@ -560,6 +561,7 @@ pub(super) fn block(
     } else {
         TokenStream::new()
     };
+    let to_owned = to_owned_fns(owned, &inits, root, to_owned_doc);
     let write_doc = format!(" Writes the {what}'s values with its encoder.");
     let len_doc = format!(" Bytes of the {what} (header excluded).");
     let derive = derives(ctx);
@@ -588,6 +590,7 @@ pub(super) fn block(
             #root_fns
 
             #[doc = #write_doc]
+            #[inline]
             fn sbe_write(&self, #e: &mut #enc) -> ::sbe_rt::Result<()> {
                 #writes
                 ::core::result::Result::Ok(())
@@ -601,12 +604,40 @@ pub(super) fn block(
 
         #[allow(deprecated)]
         impl #dec<'_> {
-            #[doc = #to_owned_doc]
+            #to_owned
+        }
+    }
+}
+
+/// A decoder's `to_owned` making `owned` of `inits`. A message's reads its
+/// values first and checks its groups and var data after (`checked_length`,
+/// by then a read of the positions the reads cached, where checking first
+/// walks them twice), and the check's error comes first, as if it had run
+/// first.
+fn to_owned_fns(owned: &Ident, inits: &TokenStream, root: bool, doc: &str) -> TokenStream {
+    let make = quote!(::core::result::Result::Ok(#owned { #inits }));
+    if !root {
+        return quote! {
+            #[doc = #doc]
             #[allow(clippy::wrong_self_convention)]
             pub fn to_owned(&self) -> ::sbe_rt::Result<#owned> {
-                #check
-                ::core::result::Result::Ok(#owned { #inits })
+                #make
             }
+        };
+    }
+    quote! {
+        #[doc = #doc]
+        #[allow(clippy::wrong_self_convention)]
+        pub fn to_owned(&self) -> ::sbe_rt::Result<#owned> {
+            let owned = self.sbe_owned();
+            self.checked_length()?;
+            owned
+        }
+
+        /// The message's values, read without checking its groups and var
+        /// data first ([`to_owned`](Self::to_owned) checks them after).
+        fn sbe_owned(&self) -> ::sbe_rt::Result<#owned> {
+            #make
         }
     }
 }
@@ -693,6 +724,7 @@ pub(super) fn composite(
             }
 
             /// Writes the composite's values with its encoder.
+            #[inline]
             fn sbe_write(&self, #e: &mut #enc<'_>) -> ::sbe_rt::Result<()> {
                 #writes
                 ::core::result::Result::Ok(())

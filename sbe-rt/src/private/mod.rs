@@ -15,8 +15,8 @@
 //! * `alloc` (feature `alloc`): the `alloc` crate, so that generated code
 //!   names `alloc::string::String` without an `extern crate alloc` of
 //!   the crate including it.
-//! * [`owned`] (feature `alloc`): the text conversions of the owned
-//!   messages.
+//! * [`owned`] (feature `alloc`): the text conversions and the entry
+//!   collection of the owned messages.
 //! * `serde` and `serde_owned` (feature `serde`): the serde crate, and
 //!   FORMAT.md's JSON mapping of the owned messages' values as serde
 //!   sees them.

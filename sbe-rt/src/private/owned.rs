@@ -6,6 +6,7 @@
 
 use alloc::borrow::Cow;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
 use crate::text::{as_str, trim_nul};
@@ -20,12 +21,43 @@ use crate::text::{as_str, trim_nul};
 /// assert_eq!(text(b"gr\xfc\xdfe", false).as_deref(), Ok("grüße"));
 /// assert!(text(b"gr\xfc", true).is_err());
 /// ```
+#[inline]
 pub fn text(bytes: &[u8], utf8: bool) -> Result<String> {
-    if utf8 {
+    // ASCII reads the same in both encodings, and is the common case of
+    // ISO-8859-1 text: one copy instead of a `char` at a time.
+    if utf8 || is_ascii(bytes) {
         as_str(bytes).map(String::from)
     } else {
-        Ok(bytes.iter().map(|&b| char::from(b)).collect())
+        Ok(latin1(bytes))
     }
+}
+
+/// Whether `bytes` are all ASCII, as `<[u8]>::is_ascii`, in two reads of
+/// up to 8 bytes (which may overlap) for the short texts of messages, where
+/// `is_ascii` tests one byte at a time below 8 bytes and after the last
+/// whole word.
+#[inline]
+fn is_ascii(bytes: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let ends = |n| bytes.len() >= n && bytes.len() <= 2 * n;
+    if ends(8) {
+        if let (Some(a), Some(b)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+            return (u64::from_ne_bytes(*a) | u64::from_ne_bytes(*b)) & HIGH == 0;
+        }
+    } else if ends(4) {
+        if let (Some(a), Some(b)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+            return (u32::from_ne_bytes(*a) | u32::from_ne_bytes(*b)) & 0x8080_8080 == 0;
+        }
+    } else if bytes.len() < 4 {
+        return bytes.iter().fold(0, |acc, &b| acc | b) < 0x80;
+    }
+    bytes.is_ascii()
+}
+
+/// ISO-8859-1 bytes as a `String`: one code point per byte.
+#[cold]
+fn latin1(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
 }
 
 /// A char array's value: its bytes up to the first NUL, as [`text`].
@@ -35,6 +67,7 @@ pub fn text(bytes: &[u8], utf8: bool) -> Result<String> {
 ///
 /// assert_eq!(char_array(b"ab\0\0", true).as_deref(), Ok("ab"));
 /// ```
+#[inline]
 pub fn char_array(bytes: &[u8], utf8: bool) -> Result<String> {
     text(trim_nul(bytes), utf8)
 }
@@ -51,14 +84,94 @@ pub fn char_array(bytes: &[u8], utf8: bool) -> Result<String> {
 /// assert!(text_bytes("€", false).is_err());
 /// # Ok::<(), sbe_rt::Error>(())
 /// ```
+// Always inlined: `utf8` is a constant at every call, and the ASCII test
+// a few instructions, where a call returning a `Result<Cow>` costs more
+// than both.
+#[inline(always)]
 pub fn text_bytes(s: &str, utf8: bool) -> Result<Cow<'_, [u8]>> {
-    if utf8 || s.is_ascii() {
+    if utf8 || is_ascii(s.as_bytes()) {
         return Ok(Cow::Borrowed(s.as_bytes()));
     }
+    latin1_bytes(s).map(Cow::Owned)
+}
+
+/// A char array's value `s` as the array's `N` bytes, NUL-padded: the
+/// bytes [`text_bytes`] writes `s` as, `Err(LengthOutOfRange)` when they
+/// are more than `N`. The encoder's setter takes the array (writing it as
+/// it would write `s`'s bytes and pad them).
+///
+/// ```
+/// use sbe_rt::__private::owned::char_array_bytes;
+/// use sbe_rt::Error;
+///
+/// assert_eq!(char_array_bytes::<4>("ab", true), Ok(*b"ab\0\0"));
+/// assert_eq!(char_array_bytes::<3>("123", false), Ok(*b"123"));
+/// assert_eq!(char_array_bytes::<2>("é", false), Ok(*b"\xe9\0"));
+/// assert_eq!(
+///     char_array_bytes::<2>("abc", true),
+///     Err(Error::LengthOutOfRange { length: 3, max: 2 })
+/// );
+/// ```
+#[inline(always)]
+pub fn char_array_bytes<const N: usize>(s: &str, utf8: bool) -> Result<[u8; N]> {
+    let bytes = text_bytes(s, utf8)?;
+    // A value that fills the array (codes, mostly) is one copy of a
+    // length known here.
+    if let Ok(full) = <[u8; N]>::try_from(&*bytes) {
+        return Ok(full);
+    }
+    let mut out = [0u8; N];
+    match out.get_mut(..bytes.len()) {
+        Some(head) => head.copy_from_slice(&bytes),
+        None => {
+            return Err(Error::LengthOutOfRange {
+                length: bytes.len() as u64,
+                max: N as u64,
+            })
+        }
+    }
+    Ok(out)
+}
+
+/// The ISO-8859-1 bytes of `s`, which is not ASCII.
+#[cold]
+fn latin1_bytes(s: &str) -> Result<Vec<u8>> {
     s.char_indices()
         .map(|(offset, c)| u8::try_from(c).map_err(|_| Error::InvalidText { offset }))
-        .collect::<Result<alloc::vec::Vec<u8>>>()
-        .map(Cow::Owned)
+        .collect()
+}
+
+/// Entries [`entries`] makes room for ahead, at most: a group's count is
+/// only checked against the message once the message's `checked_length`
+/// has walked it, and an entry's `to_owned` may be called without that, so
+/// a count that lies (up to `u32::MAX`) must not size an allocation.
+pub const ENTRIES_AHEAD: usize = 1024;
+
+/// The owned entries of a group: `owned` of each entry of `entries`, into
+/// a `Vec` made with room for the group's count (up to [`ENTRIES_AHEAD`])
+/// rather than grown from empty.
+///
+/// ```
+/// use sbe_rt::__private::owned::entries;
+/// use sbe_rt::Error;
+///
+/// let v = entries([1u8, 2, 3].into_iter(), |x| Ok(u16::from(x) * 2))?;
+/// assert_eq!(v.capacity(), 3);
+/// assert_eq!(v, [2, 4, 6]);
+/// let bad = entries([1u8].into_iter(), |_| Err::<u8, _>(Error::InvalidText { offset: 0 }));
+/// assert!(bad.is_err());
+/// # Ok::<(), sbe_rt::Error>(())
+/// ```
+#[inline]
+pub fn entries<I, T>(entries: I, mut owned: impl FnMut(I::Item) -> Result<T>) -> Result<Vec<T>>
+where
+    I: ExactSizeIterator,
+{
+    let mut v = Vec::with_capacity(entries.len().min(ENTRIES_AHEAD));
+    for entry in entries {
+        v.push(owned(entry)?);
+    }
+    Ok(v)
 }
 
 /// How many bytes [`text_bytes`] writes `s` as (ISO-8859-1: one per code
@@ -145,6 +258,52 @@ mod tests {
         assert_eq!(s.chars().count(), 256);
         assert_eq!(text_len(&s, false), 256);
         assert_eq!(text_bytes(&s, false).as_deref(), Ok(&bytes[..]));
+    }
+
+    /// An iterator whose count lies, as a group's count may before its
+    /// message is checked.
+    struct Lying(u8);
+
+    impl Iterator for Lying {
+        type Item = u8;
+        fn next(&mut self) -> Option<u8> {
+            self.0 = self.0.checked_sub(1)?;
+            Some(self.0)
+        }
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            (usize::MAX, Some(usize::MAX))
+        }
+    }
+
+    impl ExactSizeIterator for Lying {}
+
+    #[test]
+    fn a_lying_count_does_not_size_the_allocation() {
+        let v = entries(Lying(2), |x| Ok([x; 64])).unwrap_or_default();
+        assert_eq!(v.len(), 2);
+        assert!(v.capacity() <= ENTRIES_AHEAD);
+    }
+
+    #[test]
+    fn ascii_and_latin1_text_read_the_same_as_one_char_a_byte() {
+        for bytes in [&b"Urban Cycle"[..], b"caf\xe9", b"", b"\x7f\x80\xff"] {
+            let slow: String = bytes.iter().map(|&b| char::from(b)).collect();
+            assert_eq!(text(bytes, false).as_deref(), Ok(&*slow));
+            assert_eq!(text_bytes(&slow, false).as_deref(), Ok(bytes));
+        }
+    }
+
+    #[test]
+    fn is_ascii_is_the_standard_library_s_at_every_length_and_position() {
+        for len in 0..40 {
+            let ascii = alloc::vec![b'a'; len];
+            assert!(is_ascii(&ascii), "{len}");
+            for at in 0..len {
+                let mut high = ascii.clone();
+                high[at] = 0x80;
+                assert!(!is_ascii(&high), "{len} {at}");
+            }
+        }
     }
 
     #[test]
