@@ -96,7 +96,7 @@ fn a_value_that_does_not_fit_exactly_is_an_error_and_writes_nothing() {
     let len = encode(&mut want).expect("encode");
     let mut got = [0u8; 256];
     let refused = |q: &mut QuoteEncoder| {
-        let out_of_range = Err(Error::ValueOutOfRange);
+        let out_of_range = Err(Error::value_out_of_range());
         // 0.0000000001 needs a tenth exponent digit; 1250 is not a whole
         // number of hundreds; a uint32 mantissa holds no negative.
         assert_eq!(

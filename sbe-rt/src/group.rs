@@ -553,16 +553,13 @@ mod tests {
         let buf = [1, 0, 11, 0];
         assert_eq!(
             Blocks::<Fixed, true>::check(&buf, 0, 0).map(|r| r.1),
-            Err(Error::CountOutOfRange { count: 11, max: 10 })
+            Err(Error::count_out_of_range(11, 10))
         );
         // Block too short for version 1's fields, with an entry to read.
         let buf = [1, 0, 1, 0, 5];
         assert_eq!(
             Blocks::<Fixed, true>::check(&buf, 0, 1).map(|r| r.1),
-            Err(Error::BlockLengthTooShort {
-                block_length: 1,
-                required: 2
-            })
+            Err(Error::block_length_too_short(1, 2))
         );
         // An empty group's short block length is not used, so not refused.
         assert_eq!(Blocks::<Fixed, true>::skip(&[0, 0, 0, 0], 0, 1), Ok(4));
@@ -579,10 +576,7 @@ mod tests {
         assert_eq!((g.count(), done.get()), (2, 6));
         let g = Blocks::<Fixed, true>::open(&buf[..5], Ok(0), 0, Some(&done));
         assert_eq!(g.count(), 0);
-        let e = Error::Truncated {
-            needed: 1,
-            available: 0,
-        };
+        let e = Error::truncated(1, 0);
         assert_eq!(
             Blocks::<Fixed, false>::open(&buf, Err(e), 0, None).count(),
             0
@@ -616,10 +610,7 @@ mod tests {
         let lying = [1, 0, 9, 0, 1, 0];
         assert_eq!(
             Entries::<Named>::skip(&lying, 0, 0),
-            Err(Error::Truncated {
-                needed: 22,
-                available: 6
-            })
+            Err(Error::truncated(22, 6))
         );
     }
 }

@@ -56,7 +56,7 @@ pub fn text_bytes(s: &str, utf8: bool) -> Result<Cow<'_, [u8]>> {
         return Ok(Cow::Borrowed(s.as_bytes()));
     }
     s.char_indices()
-        .map(|(offset, c)| u8::try_from(c).map_err(|_| Error::InvalidText { offset }))
+        .map(|(offset, c)| u8::try_from(c).map_err(|_| Error::invalid_text(offset)))
         .collect::<Result<alloc::vec::Vec<u8>>>()
         .map(Cow::Owned)
 }
@@ -94,7 +94,7 @@ mod tests {
     fn code_points_above_latin1_are_refused_where_they_are() {
         assert_eq!(
             text_bytes("ab€", false),
-            Err(Error::InvalidText { offset: 2 })
+            Err(Error::invalid_text(2))
         );
     }
 }
