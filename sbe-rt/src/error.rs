@@ -273,6 +273,9 @@ impl ErrorDetails {
 /// assert!(matches!(r, Err(e) if e.error_kind() == ErrorKind::Truncated));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+// `repr(transparent)`: the cold builders below return it as a `u64` in
+// one register under the C ABI.
+#[repr(transparent)]
 pub struct Error(NonZeroU64);
 
 // The word's fields. The kind (1 to 11, never 0: the niche that keeps
@@ -416,49 +419,56 @@ impl Error {
     /// [`ErrorKind::Truncated`]: `needed` bytes from the start of the
     /// buffer, of which only `available` exist.
     #[must_use]
-    pub const fn truncated(needed: usize, available: usize) -> Error {
-        Error::of(ErrorKind::Truncated, wide(needed), wide(available))
+    #[inline(always)]
+    pub fn truncated(needed: usize, available: usize) -> Error {
+        cold::truncated(needed, available)
     }
 
     /// [`ErrorKind::UnknownTemplateId`]: the header's `template_id`.
     #[must_use]
-    pub const fn unknown_template_id(template_id: u64) -> Error {
-        Error::of_one(ErrorKind::UnknownTemplateId, template_id)
+    #[inline(always)]
+    pub fn unknown_template_id(template_id: u64) -> Error {
+        cold::unknown_template_id(template_id)
     }
 
     /// [`ErrorKind::WrongSchemaId`]: the schema's id, `expected`, and the
     /// header's, `actual`.
     #[must_use]
-    pub const fn wrong_schema_id(expected: u64, actual: u64) -> Error {
-        Error::of(ErrorKind::WrongSchemaId, expected, actual)
+    #[inline(always)]
+    pub fn wrong_schema_id(expected: u64, actual: u64) -> Error {
+        cold::wrong_schema_id(expected, actual)
     }
 
     /// [`ErrorKind::BlockLengthTooShort`]: the `block_length` read, below
     /// the `required` one.
     #[must_use]
-    pub const fn block_length_too_short(block_length: u64, required: u64) -> Error {
-        Error::of(ErrorKind::BlockLengthTooShort, block_length, required)
+    #[inline(always)]
+    pub fn block_length_too_short(block_length: u64, required: u64) -> Error {
+        cold::block_length_too_short(block_length, required)
     }
 
     /// [`ErrorKind::CountOutOfRange`]: the `count` read or asked for, above
     /// `max`.
     #[must_use]
-    pub const fn count_out_of_range(count: u64, max: u64) -> Error {
-        Error::of_limited(ErrorKind::CountOutOfRange, count, max)
+    #[inline(always)]
+    pub fn count_out_of_range(count: u64, max: u64) -> Error {
+        cold::count_out_of_range(count, max)
     }
 
     /// [`ErrorKind::LengthOutOfRange`]: the `length` read or asked for,
     /// above `max`.
     #[must_use]
-    pub const fn length_out_of_range(length: u64, max: u64) -> Error {
-        Error::of_limited(ErrorKind::LengthOutOfRange, length, max)
+    #[inline(always)]
+    pub fn length_out_of_range(length: u64, max: u64) -> Error {
+        cold::length_out_of_range(length, max)
     }
 
     /// [`ErrorKind::InvalidText`]: the first bad byte is at `offset` within
     /// the text.
     #[must_use]
-    pub const fn invalid_text(offset: usize) -> Error {
-        Error::of_one(ErrorKind::InvalidText, wide(offset))
+    #[inline(always)]
+    pub fn invalid_text(offset: usize) -> Error {
+        cold::invalid_text(offset)
     }
 
     /// [`ErrorKind::WrongOrder`].
@@ -476,13 +486,9 @@ impl Error {
     /// [`ErrorKind::FrameLength`]: the `length` declared, outside
     /// `min..=max`.
     #[must_use]
-    pub const fn frame_length(length: u64, min: u64, max: u64) -> Error {
-        Error::from_code(
-            ErrorKind::FrameLength,
-            sat(length, FRAME_LENGTH_BITS)
-                | sat(min, FRAME_MIN_BITS) << FRAME_LENGTH_BITS
-                | frame_max_code(max) << (FRAME_MAX_AT - KIND_BITS),
-        )
+    #[inline(always)]
+    pub fn frame_length(length: u64, min: u64, max: u64) -> Error {
+        cold::frame_length(length, min, max)
     }
 
     /// [`ErrorKind::FrameEncoding`]: the `encoding_type` read, not one of
@@ -610,6 +616,72 @@ impl Error {
                 }
             }
         }
+    }
+}
+
+/// The builders of the errors with numbers, out of line. Generated code
+/// checks a bound and, only when it fails, calls one of these: the packing
+/// and saturating then stay off the hot path (inline, LLVM computes them
+/// before the branch, or hoists them out of loops), and the call does not
+/// keep the caller's values in memory. They are `extern "C"` because a call
+/// to one then cannot unwind (a Rust-ABI function of another crate might,
+/// and each call would need landing pads that run the callers' `Drop`s, so
+/// encoders held on the stack instead of in registers).
+mod cold {
+    use super::{frame_max_code, sat, FRAME_LENGTH_BITS, FRAME_MAX_AT, FRAME_MIN_BITS, KIND_BITS};
+    use super::{wide, Error, ErrorKind};
+
+    #[cold]
+    #[inline(never)]
+    pub(super) extern "C" fn truncated(needed: usize, available: usize) -> Error {
+        Error::of(ErrorKind::Truncated, wide(needed), wide(available))
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) extern "C" fn unknown_template_id(template_id: u64) -> Error {
+        Error::of_one(ErrorKind::UnknownTemplateId, template_id)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) extern "C" fn wrong_schema_id(expected: u64, actual: u64) -> Error {
+        Error::of(ErrorKind::WrongSchemaId, expected, actual)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) extern "C" fn block_length_too_short(block_length: u64, required: u64) -> Error {
+        Error::of(ErrorKind::BlockLengthTooShort, block_length, required)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) extern "C" fn count_out_of_range(count: u64, max: u64) -> Error {
+        Error::of_limited(ErrorKind::CountOutOfRange, count, max)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) extern "C" fn length_out_of_range(length: u64, max: u64) -> Error {
+        Error::of_limited(ErrorKind::LengthOutOfRange, length, max)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) extern "C" fn invalid_text(offset: usize) -> Error {
+        Error::of_one(ErrorKind::InvalidText, wide(offset))
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) extern "C" fn frame_length(length: u64, min: u64, max: u64) -> Error {
+        Error::from_code(
+            ErrorKind::FrameLength,
+            sat(length, FRAME_LENGTH_BITS)
+                | sat(min, FRAME_MIN_BITS) << FRAME_LENGTH_BITS
+                | frame_max_code(max) << (FRAME_MAX_AT - KIND_BITS),
+        )
     }
 }
 

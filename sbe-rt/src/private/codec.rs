@@ -55,7 +55,7 @@ pub fn check_template_id(actual: u64, expected: u64) -> Result<()> {
 ///     sbe_rt::ErrorDetails::Truncated { available: 3, .. }
 /// ));
 /// ```
-#[cold]
+#[inline(always)]
 #[must_use]
 pub fn no_section(buf: &[u8]) -> Error {
     Error::truncated(usize::MAX, buf.len())
@@ -246,8 +246,11 @@ pub fn block_at<const N: usize>(buf: &[u8], start: usize, len: usize) -> Result<
     }
 }
 
+// `extern "C"`, so that a call cannot unwind (see `crate::error`'s cold
+// builders): the callers' values stay in registers.
 #[cold]
-fn truncated(start: usize, need: usize, available: usize) -> Error {
+#[inline(never)]
+extern "C" fn truncated(start: usize, need: usize, available: usize) -> Error {
     Error::truncated(start.saturating_add(need), available)
 }
 

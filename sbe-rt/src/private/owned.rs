@@ -92,9 +92,6 @@ mod tests {
 
     #[test]
     fn code_points_above_latin1_are_refused_where_they_are() {
-        assert_eq!(
-            text_bytes("ab€", false),
-            Err(Error::invalid_text(2))
-        );
+        assert_eq!(text_bytes("ab€", false), Err(Error::invalid_text(2)));
     }
 }

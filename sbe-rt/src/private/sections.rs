@@ -128,7 +128,7 @@ impl<const N: usize> Sections<N> {
     /// against `buf` before adding to it, so the cache is walked only when
     /// that read fails. (Testing for the unknown start first cost every
     /// read of a message's var data a compare.)
-    #[inline]
+    #[inline(always)]
     pub fn data<'a, S, R>(&self, i: usize, buf: &[u8], version: u32, step: S, read: R) -> &'a [u8]
     where
         S: Step,
