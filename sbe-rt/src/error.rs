@@ -421,14 +421,14 @@ impl Error {
     #[must_use]
     #[inline(always)]
     pub fn truncated(needed: usize, available: usize) -> Error {
-        cold::truncated(needed, available)
+        Error::of(ErrorKind::Truncated, wide(needed), wide(available))
     }
 
     /// [`ErrorKind::UnknownTemplateId`]: the header's `template_id`.
     #[must_use]
     #[inline(always)]
     pub fn unknown_template_id(template_id: u64) -> Error {
-        cold::unknown_template_id(template_id)
+        Error::of_one(ErrorKind::UnknownTemplateId, template_id)
     }
 
     /// [`ErrorKind::WrongSchemaId`]: the schema's id, `expected`, and the
@@ -436,7 +436,7 @@ impl Error {
     #[must_use]
     #[inline(always)]
     pub fn wrong_schema_id(expected: u64, actual: u64) -> Error {
-        cold::wrong_schema_id(expected, actual)
+        Error::of(ErrorKind::WrongSchemaId, expected, actual)
     }
 
     /// [`ErrorKind::BlockLengthTooShort`]: the `block_length` read, below
@@ -444,7 +444,7 @@ impl Error {
     #[must_use]
     #[inline(always)]
     pub fn block_length_too_short(block_length: u64, required: u64) -> Error {
-        cold::block_length_too_short(block_length, required)
+        Error::of(ErrorKind::BlockLengthTooShort, block_length, required)
     }
 
     /// [`ErrorKind::CountOutOfRange`]: the `count` read or asked for, above
@@ -452,7 +452,7 @@ impl Error {
     #[must_use]
     #[inline(always)]
     pub fn count_out_of_range(count: u64, max: u64) -> Error {
-        cold::count_out_of_range(count, max)
+        slow::count_out_of_range(count, max)
     }
 
     /// [`ErrorKind::LengthOutOfRange`]: the `length` read or asked for,
@@ -460,7 +460,7 @@ impl Error {
     #[must_use]
     #[inline(always)]
     pub fn length_out_of_range(length: u64, max: u64) -> Error {
-        cold::length_out_of_range(length, max)
+        slow::length_out_of_range(length, max)
     }
 
     /// [`ErrorKind::InvalidText`]: the first bad byte is at `offset` within
@@ -468,7 +468,7 @@ impl Error {
     #[must_use]
     #[inline(always)]
     pub fn invalid_text(offset: usize) -> Error {
-        cold::invalid_text(offset)
+        Error::of_one(ErrorKind::InvalidText, wide(offset))
     }
 
     /// [`ErrorKind::WrongOrder`].
@@ -488,7 +488,7 @@ impl Error {
     #[must_use]
     #[inline(always)]
     pub fn frame_length(length: u64, min: u64, max: u64) -> Error {
-        cold::frame_length(length, min, max)
+        slow::frame_length(length, min, max)
     }
 
     /// [`ErrorKind::FrameEncoding`]: the `encoding_type` read, not one of
@@ -627,55 +627,43 @@ impl Error {
 /// to one then cannot unwind (a Rust-ABI function of another crate might,
 /// and each call would need landing pads that run the callers' `Drop`s, so
 /// encoders held on the stack instead of in registers).
-mod cold {
+pub(crate) mod slow {
     use super::{frame_max_code, sat, FRAME_LENGTH_BITS, FRAME_MAX_AT, FRAME_MIN_BITS, KIND_BITS};
     use super::{wide, Error, ErrorKind};
 
     #[cold]
     #[inline(never)]
-    pub(super) extern "C" fn truncated(needed: usize, available: usize) -> Error {
+    pub(crate) extern "C" fn truncated(needed: usize, available: usize) -> Error {
         Error::of(ErrorKind::Truncated, wide(needed), wide(available))
     }
 
     #[cold]
     #[inline(never)]
-    pub(super) extern "C" fn unknown_template_id(template_id: u64) -> Error {
-        Error::of_one(ErrorKind::UnknownTemplateId, template_id)
-    }
-
-    #[cold]
-    #[inline(never)]
-    pub(super) extern "C" fn wrong_schema_id(expected: u64, actual: u64) -> Error {
-        Error::of(ErrorKind::WrongSchemaId, expected, actual)
-    }
-
-    #[cold]
-    #[inline(never)]
-    pub(super) extern "C" fn block_length_too_short(block_length: u64, required: u64) -> Error {
+    pub(crate) extern "C" fn block_length_too_short(block_length: u64, required: u64) -> Error {
         Error::of(ErrorKind::BlockLengthTooShort, block_length, required)
     }
 
     #[cold]
     #[inline(never)]
-    pub(super) extern "C" fn count_out_of_range(count: u64, max: u64) -> Error {
-        Error::of_limited(ErrorKind::CountOutOfRange, count, max)
-    }
-
-    #[cold]
-    #[inline(never)]
-    pub(super) extern "C" fn length_out_of_range(length: u64, max: u64) -> Error {
-        Error::of_limited(ErrorKind::LengthOutOfRange, length, max)
-    }
-
-    #[cold]
-    #[inline(never)]
-    pub(super) extern "C" fn invalid_text(offset: usize) -> Error {
+    pub(crate) extern "C" fn invalid_text(offset: usize) -> Error {
         Error::of_one(ErrorKind::InvalidText, wide(offset))
     }
 
     #[cold]
     #[inline(never)]
-    pub(super) extern "C" fn frame_length(length: u64, min: u64, max: u64) -> Error {
+    pub(crate) extern "C" fn count_out_of_range(count: u64, max: u64) -> Error {
+        Error::of_limited(ErrorKind::CountOutOfRange, count, max)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) extern "C" fn length_out_of_range(length: u64, max: u64) -> Error {
+        Error::of_limited(ErrorKind::LengthOutOfRange, length, max)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) extern "C" fn frame_length(length: u64, min: u64, max: u64) -> Error {
         Error::from_code(
             ErrorKind::FrameLength,
             sat(length, FRAME_LENGTH_BITS)

@@ -16,7 +16,7 @@
 //! # Ok::<(), sbe_rt::Error>(())
 //! ```
 
-use crate::error::{Error, Result};
+use crate::error::{slow, Error, Result};
 use crate::wire::slice_mut;
 
 /// The bytes of `bytes` before its first NUL, or all of them when there is
@@ -51,7 +51,7 @@ pub fn trim_nul(bytes: &[u8]) -> &[u8] {
 /// ```
 #[inline]
 pub fn as_str(bytes: &[u8]) -> Result<&str> {
-    core::str::from_utf8(bytes).map_err(|e| Error::invalid_text(e.valid_up_to()))
+    core::str::from_utf8(bytes).map_err(|e| slow::invalid_text(e.valid_up_to()))
 }
 
 /// Writes `src` into the char array `dst[offset..offset + len]` and pads the

@@ -17,7 +17,7 @@
 
 use core::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{slow, Error, Result};
 
 /// `v` as a `usize`, saturating (on 32-bit targets a huge count or length
 /// then fails its range check instead of wrapping).
@@ -58,7 +58,7 @@ pub fn check_template_id(actual: u64, expected: u64) -> Result<()> {
 #[inline(always)]
 #[must_use]
 pub fn no_section(buf: &[u8]) -> Error {
-    Error::truncated(usize::MAX, buf.len())
+    slow::truncated(usize::MAX, buf.len())
 }
 
 /// Fails with [`ErrorKind::BlockLengthTooShort`](crate::ErrorKind::BlockLengthTooShort) when `block_length < required`.
@@ -153,7 +153,7 @@ pub const MAX_EMPTY_ENTRIES: usize = 1 << 20;
 pub fn check_entries(buf: &[u8], start: usize, count: usize, min_entry: usize) -> Result<()> {
     let need = start.saturating_add(count.saturating_mul(min_entry));
     if need > buf.len() {
-        return Err(Error::truncated(need, buf.len()));
+        return Err(slow::truncated(need, buf.len()));
     }
     if min_entry == 0 && count > MAX_EMPTY_ENTRIES {
         return Err(Error::count_out_of_range(
@@ -205,7 +205,7 @@ pub fn check_length(len: usize, max: u64) -> Result<u64> {
 pub fn array_at<const N: usize>(buf: &[u8], offset: usize) -> Result<&[u8; N]> {
     match buf.get(offset..).and_then(<[u8]>::first_chunk::<N>) {
         Some(a) => Ok(a),
-        None => Err(Error::truncated(offset.saturating_add(N), buf.len())),
+        None => Err(slow::truncated(offset.saturating_add(N), buf.len())),
     }
 }
 
@@ -251,7 +251,7 @@ pub fn block_at<const N: usize>(buf: &[u8], start: usize, len: usize) -> Result<
 #[cold]
 #[inline(never)]
 extern "C" fn truncated(start: usize, need: usize, available: usize) -> Error {
-    Error::truncated(start.saturating_add(need), available)
+    slow::truncated(start.saturating_add(need), available)
 }
 
 /// The end of var data of `len` bytes starting at `start`: checks
@@ -264,7 +264,7 @@ pub fn data_end(buf: &[u8], start: usize, len: u64, max: u64) -> Result<usize> {
     }
     match start.checked_add(to_usize(len)) {
         Some(end) if end <= buf.len() => Ok(end),
-        end => Err(Error::truncated(end.unwrap_or(usize::MAX), buf.len())),
+        end => Err(slow::truncated(end.unwrap_or(usize::MAX), buf.len())),
     }
 }
 
@@ -277,7 +277,7 @@ pub fn blocks_end(buf: &[u8], start: usize, count: usize, block_length: usize) -
         .and_then(|n| n.checked_add(start))
         .unwrap_or(usize::MAX);
     if end > buf.len() {
-        return Err(Error::truncated(end, buf.len()));
+        return Err(slow::truncated(end, buf.len()));
     }
     Ok(end)
 }
@@ -287,7 +287,7 @@ pub fn blocks_end(buf: &[u8], start: usize, count: usize, block_length: usize) -
 pub fn split_array_mut<const N: usize>(buf: &mut [u8]) -> Result<(&mut [u8; N], &mut [u8])> {
     let available = buf.len();
     buf.split_first_chunk_mut::<N>()
-        .ok_or_else(|| Error::truncated(N, available))
+        .ok_or_else(|| slow::truncated(N, available))
 }
 
 /// A group encoder's next entry: refused when `written` entries are all

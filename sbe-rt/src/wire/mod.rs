@@ -44,7 +44,7 @@
 //! assert_eq!(buf[4..], [0xff, 0xfe, 0, 0]);
 //! ```
 
-use crate::error::{Error, Result};
+use crate::error::{slow, Result};
 
 mod slot;
 pub use slot::{Dimension, Uint, VarData};
@@ -134,7 +134,7 @@ pub fn check_len(buf: &[u8], needed: usize) -> Result<()> {
     if buf.len() >= needed {
         Ok(())
     } else {
-        Err(Error::truncated(needed, buf.len()))
+        Err(slow::truncated(needed, buf.len()))
     }
 }
 
@@ -144,8 +144,8 @@ pub fn check_len(buf: &[u8], needed: usize) -> Result<()> {
 fn range_end(offset: usize, len: usize, available: usize) -> Result<usize> {
     match offset.checked_add(len) {
         Some(end) if end <= available => Ok(end),
-        Some(end) => Err(Error::truncated(end, available)),
-        None => Err(Error::truncated(usize::MAX, available)),
+        Some(end) => Err(slow::truncated(end, available)),
+        None => Err(slow::truncated(usize::MAX, available)),
     }
 }
 
@@ -162,7 +162,7 @@ fn range_end(offset: usize, len: usize, available: usize) -> Result<usize> {
 pub fn slice(buf: &[u8], offset: usize, len: usize) -> Result<&[u8]> {
     let end = range_end(offset, len, buf.len())?;
     buf.get(offset..end)
-        .ok_or_else(|| Error::truncated(end, buf.len()))
+        .ok_or_else(|| slow::truncated(end, buf.len()))
 }
 
 /// Borrows `buf[offset..offset + len]` mutably, checked.
@@ -179,7 +179,7 @@ pub fn slice_mut(buf: &mut [u8], offset: usize, len: usize) -> Result<&mut [u8]>
     let available = buf.len();
     let end = range_end(offset, len, available)?;
     buf.get_mut(offset..end)
-        .ok_or_else(|| Error::truncated(end, available))
+        .ok_or_else(|| slow::truncated(end, available))
 }
 
 /// Copies `src` into `buf` at `offset`, checked; nothing is written when it
@@ -203,6 +203,7 @@ pub fn put_slice(buf: &mut [u8], offset: usize, src: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Error;
 
     #[test]
     fn little_and_big_endian_round_trip() {
