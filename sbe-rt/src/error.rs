@@ -639,12 +639,6 @@ pub(crate) mod slow {
 
     #[cold]
     #[inline(never)]
-    pub(crate) extern "C" fn block_length_too_short(block_length: u64, required: u64) -> Error {
-        Error::of(ErrorKind::BlockLengthTooShort, block_length, required)
-    }
-
-    #[cold]
-    #[inline(never)]
     pub(crate) extern "C" fn invalid_text(offset: usize) -> Error {
         Error::of_one(ErrorKind::InvalidText, wide(offset))
     }

@@ -56,9 +56,9 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use crate::__private::codec::{
-    blocks_end, check_entries, check_group, to_usize, MAX_EMPTY_ENTRIES,
+    blocks_end, check_entries, check_group, no_section, to_usize, MAX_EMPTY_ENTRIES,
 };
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::visit::{Field, List, Value};
 use crate::wire::Dimension;
 
@@ -188,8 +188,35 @@ impl<'a, E: BlockEntry<'a>, const TOP: bool> Blocks<'a, E, TOP> {
     #[doc(hidden)]
     #[inline]
     pub fn check(buf: &'a [u8], pos: usize, version: u32) -> Result<(Self, usize)> {
+        match Self::rule(buf, pos, version) {
+            Ok(checked) => Ok(checked),
+            Err(_) => Err(Self::why(buf, pos, version)),
+        }
+    }
+
+    /// Why [`Self::rule`] refuses the group: it is run again, out of line,
+    /// so that the hot path carries only the branch (the error's numbers,
+    /// built inline, would be computed before the branches or hoisted out
+    /// of an enclosing loop).
+    #[cold]
+    #[inline(never)]
+    fn why(buf: &'a [u8], pos: usize, version: u32) -> Error {
+        match Self::rule(buf, pos, version) {
+            Err(e) => e,
+            // Not reached: the rule is a function of its arguments.
+            Ok(_) => no_section(buf),
+        }
+    }
+
+    /// The rule [`Self::check`] and [`Self::open`] apply.
+    #[inline(always)]
+    fn rule(buf: &'a [u8], pos: usize, version: u32) -> Result<(Self, usize)> {
         let dim = E::DIMENSION;
-        let header = crate::slice(buf, pos, dim.len)?;
+        // `crate::slice`'s check, with its error built inline: `open`
+        // drops it unbuilt, `check` builds it out of line.
+        let Some(header) = buf.get(pos..).and_then(|b| b.get(..dim.len)) else {
+            return Err(Error::truncated(pos.saturating_add(dim.len), buf.len()));
+        };
         let (block_length, remaining) = dimension(dim, header);
         let block_length =
             check_group(remaining, block_length, dim.max_count, E::required(version))?;
@@ -225,7 +252,9 @@ impl<'a, E: BlockEntry<'a>, const TOP: bool> Blocks<'a, E, TOP> {
         version: u32,
         done: Option<&Cell<usize>>,
     ) -> Self {
-        match pos.and_then(|pos| Self::check(buf, pos, version)) {
+        // Why it does not check is not needed: the rule's errors, built
+        // inline, are dropped unbuilt.
+        match pos.and_then(|pos| Self::rule(buf, pos, version)) {
             Ok((group, end)) => {
                 if let Some(c) = done {
                     c.set(end);

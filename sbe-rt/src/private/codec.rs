@@ -277,7 +277,7 @@ pub fn blocks_end(buf: &[u8], start: usize, count: usize, block_length: usize) -
         .and_then(|n| n.checked_add(start))
         .unwrap_or(usize::MAX);
     if end > buf.len() {
-        return Err(slow::truncated(end, buf.len()));
+        return Err(Error::truncated(end, buf.len()));
     }
     Ok(end)
 }
