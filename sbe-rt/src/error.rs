@@ -11,6 +11,11 @@
 //! hold the sizes. [`Error::details`] unpacks the numbers into
 //! [`ErrorDetails`], an enum to match on.
 //!
+//! Where the runtime checks a bound on a hot path, the error is built out
+//! of line, in a cold function the failing branch calls (module `slow`);
+//! the generated code's own checks call the public constructors, which are
+//! inline. Either way the success path carries one compare and branch.
+//!
 //! ```
 //! use sbe_rt::{Error, ErrorDetails, ErrorKind};
 //!
@@ -619,14 +624,19 @@ impl Error {
     }
 }
 
-/// The builders of the errors with numbers, out of line. Generated code
-/// checks a bound and, only when it fails, calls one of these: the packing
-/// and saturating then stay off the hot path (inline, LLVM computes them
-/// before the branch, or hoists them out of loops), and the call does not
-/// keep the caller's values in memory. They are `extern "C"` because a call
-/// to one then cannot unwind (a Rust-ABI function of another crate might,
-/// and each call would need landing pads that run the callers' `Drop`s, so
-/// encoders held on the stack instead of in registers).
+/// Builders of errors, out of line, for the runtime's own checks (a
+/// buffer's bounds, var data, entries) and for the constructors whose
+/// numbers take more than a shift to pack (a count's or a length's coded
+/// maximum, a frame's numbers). A check calls one only on its failing
+/// branch, so the hot path carries the branch and a call to a cold stub;
+/// built inline, the packing and saturating would be computed before the
+/// branch or hoisted out of an enclosing loop. They are `extern "C"`
+/// because such a call cannot unwind: a call to a Rust-ABI function of
+/// another crate might, and would need landing pads that run the callers'
+/// `Drop`s (a group encoder's), which kept encoders in memory instead of
+/// registers. The public constructors of the simple kinds stay inline:
+/// where an error is dropped unbuilt (a group that does not check reads
+/// as empty), LLVM removes inline code but not a call it cannot see into.
 pub(crate) mod slow {
     use super::{frame_max_code, sat, FRAME_LENGTH_BITS, FRAME_MAX_AT, FRAME_MIN_BITS, KIND_BITS};
     use super::{wide, Error, ErrorKind};
