@@ -5,7 +5,7 @@ use corpus_tests::s_fixture_evolve as evolve;
 use corpus_tests::s_fixture_tiny as tiny;
 use corpus_tests::s_fixture_types_only as types_only;
 use corpus_tests::s_repo_schemas_car as car;
-use sbe_rt::Error;
+use sbe_rt::{Error, ErrorKind};
 
 fn car_bytes() -> Vec<u8> {
     let mut buf = vec![0u8; 256];
@@ -54,7 +54,10 @@ fn message_length_checks_as_decode_does_without_decoding() {
     // Any prefix: more bytes are needed.
     for n in 0..one.len() {
         assert!(
-            matches!(car::message_length(&one[..n]), Err(Error::Truncated { .. })),
+            matches!(
+                car::message_length(&one[..n]).map_err(|e| e.error_kind()),
+                Err(ErrorKind::Truncated)
+            ),
             "{n}"
         );
     }
@@ -62,13 +65,13 @@ fn message_length_checks_as_decode_does_without_decoding() {
     wrong[2] = 9;
     assert_eq!(
         car::message_length(&wrong),
-        Err(Error::UnknownTemplateId { template_id: 9 })
+        Err(Error::unknown_template_id(9))
     );
     wrong = one.clone();
     wrong[0] = 10;
     assert!(matches!(
-        car::message_length(&wrong),
-        Err(Error::BlockLengthTooShort { .. })
+        car::message_length(&wrong).map_err(|e| e.error_kind()),
+        Err(ErrorKind::BlockLengthTooShort)
     ));
     // A message without groups or var data, in a schema with a version.
     let mut buf = [0u8; 64];
@@ -150,12 +153,12 @@ fn a_composite_newer_than_the_message_reads_as_null_not_as_none() {
 #[test]
 fn a_schema_without_messages_decodes_nothing() {
     let header = [0, 0, 1, 0, 10, 0, 0, 0];
-    let unknown = Error::UnknownTemplateId { template_id: 1 };
+    let unknown = Error::unknown_template_id(1);
     assert_eq!(types_only::message_length(&header), Err(unknown));
     assert!(matches!(types_only::decode(&header), Err(e) if e == unknown));
     assert!(matches!(
-        types_only::message_length(&header[..4]),
-        Err(Error::Truncated { .. })
+        types_only::message_length(&header[..4]).map_err(|e| e.error_kind()),
+        Err(ErrorKind::Truncated)
     ));
 }
 
@@ -227,29 +230,26 @@ fn set_masks_are_sets() {
 fn errors_never_panics() {
     let bytes = car_bytes();
     assert!(matches!(
-        car::decode(&bytes[..5]),
-        Err(Error::Truncated { .. })
+        car::decode(&bytes[..5]).map_err(|e| e.error_kind()),
+        Err(ErrorKind::Truncated)
     ));
     let mut wrong = bytes.clone();
     wrong[2] = 9;
     assert_eq!(
         car::decode(&wrong).unwrap_err(),
-        Error::UnknownTemplateId { template_id: 9 }
+        Error::unknown_template_id(9)
     );
     wrong = bytes.clone();
     wrong[4] = 2;
-    assert!(matches!(
-        car::decode(&wrong),
-        Err(Error::WrongSchemaId {
-            expected: 1,
-            actual: 2
-        })
-    ));
+    assert_eq!(
+        car::decode(&wrong).unwrap_err(),
+        Error::wrong_schema_id(1, 2)
+    );
     wrong = bytes.clone();
     wrong[0] = 10;
     assert!(matches!(
-        car::decode(&wrong),
-        Err(Error::BlockLengthTooShort { .. })
+        car::decode(&wrong).map_err(|e| e.error_kind()),
+        Err(ErrorKind::BlockLengthTooShort)
     ));
     // A lying group count.
     wrong = bytes.clone();
@@ -258,8 +258,8 @@ fn errors_never_panics() {
     // Encoder: too small a buffer, too many entries, wrong order.
     let mut small = [0u8; 20];
     assert!(matches!(
-        car::CarEncoder::wrap(&mut small),
-        Err(Error::Truncated { .. })
+        car::CarEncoder::wrap(&mut small).map_err(|e| e.error_kind()),
+        Err(ErrorKind::Truncated)
     ));
     let mut buf = [0u8; 100];
     let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
@@ -267,14 +267,23 @@ fn errors_never_panics() {
     {
         let mut g = e.fuel_figures(1).unwrap();
         g.next_entry().unwrap();
-        assert!(matches!(g.next_entry(), Err(Error::CountOutOfRange { .. })));
+        assert!(matches!(
+            g.next_entry().map_err(|e| e.error_kind()),
+            Err(ErrorKind::CountOutOfRange)
+        ));
     }
     e.model("x").unwrap();
-    assert!(matches!(e.manufacturer("late"), Err(Error::WrongOrder)));
-    assert!(matches!(e.fuel_figures(0), Err(Error::WrongOrder)));
     assert!(matches!(
-        e.activation_code([0u8; 200]),
-        Err(Error::Truncated { .. })
+        e.manufacturer("late").map_err(|e| e.error_kind()),
+        Err(ErrorKind::WrongOrder)
+    ));
+    assert!(matches!(
+        e.fuel_figures(0).map_err(|e| e.error_kind()),
+        Err(ErrorKind::WrongOrder)
+    ));
+    assert!(matches!(
+        e.activation_code([0u8; 200]).map_err(|e| e.error_kind()),
+        Err(ErrorKind::Truncated)
     ));
     let n = e.finish().unwrap();
     assert!(car::decode(&buf[..n]).is_ok());
@@ -282,8 +291,8 @@ fn errors_never_panics() {
     let mut buf = [0u8; 100];
     let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
     assert!(matches!(
-        e.fuel_figures(70_000),
-        Err(Error::CountOutOfRange { .. })
+        e.fuel_figures(70_000).map_err(|e| e.error_kind()),
+        Err(ErrorKind::CountOutOfRange)
     ));
 }
 
@@ -296,9 +305,15 @@ fn a_var_data_field_that_does_not_fit_leaves_a_valid_message() {
     let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
     // Both groups and `manufacturer` are written empty; `model`'s byte
     // does not fit, and nothing of `model` is written.
-    assert!(matches!(e.model("x"), Err(Error::Truncated { .. })));
+    assert!(matches!(
+        e.model("x").map_err(|e| e.error_kind()),
+        Err(ErrorKind::Truncated)
+    ));
     assert_eq!(e.encoded_length(), 8 + 45 + 4 + 4 + 4);
-    assert!(matches!(e.manufacturer(""), Err(Error::WrongOrder)));
+    assert!(matches!(
+        e.manufacturer("").map_err(|e| e.error_kind()),
+        Err(ErrorKind::WrongOrder)
+    ));
     e.model("").unwrap();
     let n = e.finish().unwrap();
     assert_eq!(n, buf.len());
@@ -499,8 +514,8 @@ fn fixed_size_groups_are_checked_whole() {
     assert_eq!(short.transact_time(), 1);
     assert_eq!(short.md_inc_grp().count(), 0);
     assert!(matches!(
-        short.checked_length(),
-        Err(Error::Truncated { .. })
+        short.checked_length().map_err(|e| e.error_kind()),
+        Err(ErrorKind::Truncated)
     ));
     assert!(md::decode(&buf[..n - 1]).is_err());
 }
@@ -572,7 +587,10 @@ fn a_buffer_that_runs_out_mid_group_leaves_the_entries_that_fit() {
         perf.next_entry().unwrap().octane_rating(91);
         let mut accel = perf.acceleration(2).unwrap();
         accel.next_entry().unwrap().mph(60).seconds(7.5);
-        assert!(matches!(accel.next_entry(), Err(Error::Truncated { .. })));
+        assert!(matches!(
+            accel.next_entry().map_err(|e| e.error_kind()),
+            Err(ErrorKind::Truncated)
+        ));
     }
     let n = e.finish().unwrap();
     assert_eq!(n, buf.len());

@@ -96,7 +96,7 @@ fn a_value_that_does_not_fit_exactly_is_an_error_and_writes_nothing() {
     let len = encode(&mut want).expect("encode");
     let mut got = [0u8; 256];
     let refused = |q: &mut QuoteEncoder| {
-        let out_of_range = Err(Error::ValueOutOfRange);
+        let out_of_range = Err(Error::value_out_of_range());
         // 0.0000000001 needs a tenth exponent digit; 1250 is not a whole
         // number of hundreds; a uint32 mantissa holds no negative.
         assert_eq!(
@@ -191,7 +191,7 @@ fn a_month_year_the_composite_cannot_hold_is_an_error_and_writes_nothing() {
         for v in refused {
             assert_eq!(
                 q.contract().value(v).map(|_| ()),
-                Err(Error::ValueOutOfRange),
+                Err(Error::value_out_of_range()),
                 "{v:?}"
             );
         }
@@ -245,7 +245,7 @@ fn an_owned_message_holds_typed_values_and_writes_its_bytes_back() {
     // A value the wire cannot hold is an error, not a rounded value.
     let mut late = owned.clone();
     late.sent = ts("1969-12-31T23:59:59Z");
-    assert_eq!(late.encode(&mut again), Err(Error::ValueOutOfRange));
+    assert_eq!(late.encode(&mut again), Err(Error::value_out_of_range()));
     assert!(serde_json::to_string(&late).is_err());
 }
 
@@ -292,12 +292,12 @@ fn a_zoned_time_reads_the_specs_example_and_writes_from_its_value() {
             .expect("zoned");
         assert_eq!(
             q.local_ms().value(late).map(|_| ()),
-            Err(Error::ValueOutOfRange)
+            Err(Error::value_out_of_range())
         );
         let west = sbe_rt::ZonedTimestamp::new(chicago.local(), -30).expect("zoned");
         assert_eq!(
             q.local_ms().value(west).map(|_| ()),
-            Err(Error::ValueOutOfRange)
+            Err(Error::value_out_of_range())
         );
     };
     assert_eq!(encode_then(&mut got, refused), Ok(len));

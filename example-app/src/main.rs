@@ -19,7 +19,7 @@ pub mod md {
 
 use sbe_rt::bytes::{Bytes, BytesMut};
 use sbe_rt::bytes_adapter::{append_with, share};
-use sbe_rt::{Decimal, Error, Framer, Timestamp};
+use sbe_rt::{Decimal, Error, ErrorKind, Framer, Timestamp};
 use std::sync::mpsc;
 use std::thread;
 
@@ -109,7 +109,9 @@ enum Decoded<'a> {
 fn decode(buf: &[u8]) -> Result<Decoded<'_>, Error> {
     match car::decode(buf) {
         Ok(m) => Ok(Decoded::Car(m)),
-        Err(Error::UnknownTemplateId { .. }) => md::decode(buf).map(Decoded::Md),
+        Err(e) if e.error_kind() == ErrorKind::UnknownTemplateId => {
+            md::decode(buf).map(Decoded::Md)
+        }
         Err(e) => Err(e),
     }
 }
@@ -119,7 +121,7 @@ fn decode(buf: &[u8]) -> Result<Decoded<'_>, Error> {
 /// needs to split a stream.
 fn message_length(buf: &[u8]) -> Result<usize, Error> {
     match car::message_length(buf) {
-        Err(Error::UnknownTemplateId { .. }) => md::message_length(buf),
+        Err(e) if e.error_kind() == ErrorKind::UnknownTemplateId => md::message_length(buf),
         other => other,
     }
 }

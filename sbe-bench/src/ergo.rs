@@ -188,9 +188,9 @@ pub fn md_len(buf: &[u8]) -> ::sbe_rt::Result<Option<usize>> {
         Ok(len) => Ok(Some(len)),
         Err(sbe_rt_err) => match sbe_rt_err {
             md::sbe_rt::DecodeError::BufferTooShort { .. } => Ok(None),
-            _ => Err(::sbe_rt::Error::UnknownTemplateId {
-                template_id: u64::from(raw_template_id(buf)),
-            }),
+            _ => Err(::sbe_rt::Error::unknown_template_id(u64::from(
+                raw_template_id(buf),
+            ))),
         },
     }
 }

@@ -256,9 +256,9 @@ pub fn md_len(buf: &[u8]) -> sbe_rt::Result<Option<usize>> {
         return if buf.len() < 8 {
             Ok(None)
         } else {
-            Err(sbe_rt::Error::UnknownTemplateId {
-                template_id: u64::from(rd!(u16, buf, 2)),
-            })
+            Err(sbe_rt::Error::unknown_template_id(u64::from(rd!(
+                u16, buf, 2
+            ))))
         };
     };
     let Ok((entry_length, count)) = dimension(buf, 8 + block_length, 33) else {

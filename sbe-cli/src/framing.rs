@@ -156,10 +156,12 @@ pub fn frame_message(
             FramingError::Packet { .. } => EncodeFrameError::PacketFraming {
                 framing: framing.to_string(),
             },
-            FramingError::Frame(sbe_rt::Error::FrameLength { .. }) => EncodeFrameError::TooLong {
-                framing: framing.to_string(),
-                len,
-            },
+            FramingError::Frame(e) if e.error_kind() == sbe_rt::ErrorKind::FrameLength => {
+                EncodeFrameError::TooLong {
+                    framing: framing.to_string(),
+                    len,
+                }
+            }
             FramingError::Frame(error) => EncodeFrameError::Frame {
                 framing: framing.to_string(),
                 error,
@@ -399,8 +401,8 @@ impl Framed {
             framing: self.framing.to_string(),
         };
         let frame_len = format.frame_len(length, usize::MAX);
-        let fault = match frame_len {
-            Err(sbe_rt::Error::FrameLength { min, .. }) => Some(FrameError::BadFrame {
+        let fault = match frame_len.map_err(|e| e.details()) {
+            Err(sbe_rt::ErrorDetails::FrameLength { min, .. }) => Some(FrameError::BadFrame {
                 offset,
                 what: match format.counts {
                     Counts::Frame => {

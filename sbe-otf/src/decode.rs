@@ -10,6 +10,7 @@ use sbe_build::ir::{
 };
 
 use sbe_rt::null::NullValue;
+use sbe_rt::{ErrorDetails, ErrorKind};
 use std::fmt::Write as _;
 
 use crate::json::{JsonWriter, Sink};
@@ -36,7 +37,7 @@ pub enum DecodeErrorKind {
     #[error("unknown template id {0} ({0:#06x})")]
     UnknownTemplate(u64),
     /// The header names another schema (generated decoders refuse it the
-    /// same way: `sbe_rt::Error::WrongSchemaId`).
+    /// same way: `sbe_rt::ErrorKind::WrongSchemaId`).
     #[error("wrong schema id {actual} (expected {expected}): the message is of another schema")]
     WrongSchemaId {
         /// The schema's id.
@@ -45,7 +46,7 @@ pub enum DecodeErrorKind {
         actual: u64,
     },
     /// A block length on the wire (root block or group entry) too short
-    /// for the fields of the acting version (`sbe_rt::Error::BlockLengthTooShort`).
+    /// for the fields of the acting version (`sbe_rt::ErrorKind::BlockLengthTooShort`).
     #[error(
         "{what}: block length {block_length} is shorter than the {required} bytes its fields need"
     )]
@@ -57,7 +58,7 @@ pub enum DecodeErrorKind {
         /// The bytes the acting version's fields need.
         required: u64,
     },
-    /// A group count above its `numInGroup` maximum (`sbe_rt::Error::CountOutOfRange`).
+    /// A group count above its `numInGroup` maximum (`sbe_rt::ErrorKind::CountOutOfRange`).
     #[error("{what}: count {count} is above its maximum {max}")]
     CountOutOfRange {
         /// The group.
@@ -67,7 +68,7 @@ pub enum DecodeErrorKind {
         /// The largest count allowed.
         max: u64,
     },
-    /// A var-data length above its length type's maximum (`sbe_rt::Error::LengthOutOfRange`).
+    /// A var-data length above its length type's maximum (`sbe_rt::ErrorKind::LengthOutOfRange`).
     #[error("{what}: length {length} is above its maximum {max}")]
     LengthOutOfRange {
         /// The var data.
@@ -399,8 +400,8 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
     /// generated decoders give, with where and what.
     fn rule_error(&self, at: usize, what: &str, e: sbe_rt::Error) -> DecodeError {
         let what = format!("{what} of {}", self.path);
-        let kind = match e {
-            sbe_rt::Error::BlockLengthTooShort {
+        let kind = match e.details() {
+            ErrorDetails::BlockLengthTooShort {
                 block_length,
                 required,
             } => DecodeErrorKind::BlockLengthTooShort {
@@ -408,13 +409,13 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
                 block_length,
                 required,
             },
-            sbe_rt::Error::CountOutOfRange { count, max } => {
+            ErrorDetails::CountOutOfRange { count, max } => {
                 DecodeErrorKind::CountOutOfRange { what, count, max }
             }
-            sbe_rt::Error::LengthOutOfRange { length, max } => {
+            ErrorDetails::LengthOutOfRange { length, max } => {
                 DecodeErrorKind::LengthOutOfRange { what, length, max }
             }
-            other => DecodeErrorKind::Framing(format!("{what}: {other}")),
+            _ => DecodeErrorKind::Framing(format!("{what}: {e}")),
         };
         DecodeError {
             offset: self.base + at as u64,
@@ -702,7 +703,7 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
             sbe_rt::__private::codec::to_usize(count),
             min_entry,
         ) {
-            if let sbe_rt::Error::CountOutOfRange { .. } = e {
+            if e.error_kind() == ErrorKind::CountOutOfRange {
                 return Err(self.rule_error(dim_at, "group", e));
             }
             let need = count.saturating_mul(min_entry as u64);

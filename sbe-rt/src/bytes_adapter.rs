@@ -55,7 +55,7 @@
 
 pub use bytes::{Bytes, BytesMut};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::framing::{FrameFormat, Framing, FramingError};
 
 /// One message split off a stream.
@@ -149,7 +149,7 @@ impl Framer {
     }
 
     /// Sets the longest frame accepted (framing header included); a longer
-    /// declared length gives [`Error::FrameLength`] instead of buffering
+    /// declared length gives [`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength) instead of buffering
     /// without bound. The default is no limit.
     ///
     /// ```
@@ -159,7 +159,7 @@ impl Framer {
     /// framer.push(&[0, 0, 0x10, 0, 0xeb, 0x50]); // declares 4096 bytes
     /// assert_eq!(
     ///     framer.next_sofh_frame(),
-    ///     Err(Error::FrameLength { length: 4096, min: 6, max: 1024 })
+    ///     Err(Error::frame_length(4096, 6, 1024))
     /// );
     /// ```
     #[must_use]
@@ -234,11 +234,11 @@ impl Framer {
     /// Checks a declared frame length against `min..=max_frame_len`.
     fn check_frame_len(&self, length: usize, min: usize) -> Result<()> {
         if length < min || length > self.max_frame_len {
-            return Err(Error::FrameLength {
-                length: length as u64,
-                min: min as u64,
-                max: self.max_frame_len as u64,
-            });
+            return Err(Error::frame_length(
+                length as u64,
+                min as u64,
+                self.max_frame_len as u64,
+            ));
         }
         Ok(())
     }
@@ -251,8 +251,8 @@ impl Framer {
     /// * `Ok(Some(len))`: the message is `len` bytes long. If that many are
     ///   buffered they are split off and returned; otherwise `Ok(None)` until
     ///   more are pushed. A `len` of 0 or above the
-    ///   [maximum](Self::max_frame_len) is an [`Error::FrameLength`].
-    /// * `Ok(None)` or `Err(Error::Truncated { .. })`: more bytes are needed
+    ///   [maximum](Self::max_frame_len) is an [`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength).
+    /// * `Ok(None)` or an [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) `Err`: more bytes are needed
     ///   to tell; `Ok(None)` is returned.
     /// * any other `Err`: returned as is, nothing is consumed.
     ///
@@ -282,7 +282,8 @@ impl Framer {
         }
         let len = match len_fn(&self.buf) {
             Ok(Some(len)) => len,
-            Ok(None) | Err(Error::Truncated { .. }) => return Ok(None),
+            Ok(None) => return Ok(None),
+            Err(e) if e.error_kind() == ErrorKind::Truncated => return Ok(None),
             Err(e) => return Err(e),
         };
         self.check_frame_len(len, 1)?;
@@ -298,9 +299,9 @@ impl Framer {
     ///
     /// `Ok(None)` until the whole frame is buffered. The encoding type is
     /// checked first: one that is neither SBE little- nor big-endian gives
-    /// an [`Error::FrameEncoding`] (the stream is most likely not SOFH-framed,
+    /// an [`ErrorKind::FrameEncoding`](crate::ErrorKind::FrameEncoding) (the stream is most likely not SOFH-framed,
     /// and its "length" means nothing); then a length below 6 or above the
-    /// [maximum](Self::max_frame_len) gives an [`Error::FrameLength`].
+    /// [maximum](Self::max_frame_len) gives an [`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength).
     /// Either consumes nothing. The same as
     /// [`next_format_frame`](Self::next_format_frame)`(&FrameFormat::SOFH)`.
     ///
@@ -313,7 +314,7 @@ impl Framer {
     /// framer.push(&[45, 0, 1, 0, 1, 0, 0, 0]);
     /// assert_eq!(
     ///     framer.next_sofh_frame(),
-    ///     Err(Error::FrameEncoding { encoding_type: 0x0100, expected: Expect::Either(0xEB50, 0x5BE0) })
+    ///     Err(Error::frame_encoding(0x0100, Expect::Either(0xEB50, 0x5BE0)))
     /// );
     /// ```
     pub fn next_sofh_frame(&mut self) -> Result<Option<Frame>> {
@@ -326,8 +327,8 @@ impl Framer {
     /// the format has one.
     ///
     /// `Ok(None)` until the whole frame is buffered. A wrong encoding type
-    /// ([`Error::FrameEncoding`]) or a length that cannot be right
-    /// ([`Error::FrameLength`]: below the frame's own fields, zero, above
+    /// ([`ErrorKind::FrameEncoding`](crate::ErrorKind::FrameEncoding)) or a length that cannot be right
+    /// ([`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength): below the frame's own fields, zero, above
     /// the [maximum](Self::max_frame_len)) consumes nothing (see
     /// [`FrameFormat::read_header`]).
     ///
@@ -458,13 +459,9 @@ where
 {
     let start = dst.len();
     dst.resize(start.saturating_add(max_len), 0);
-    let written = dst.get_mut(start..).map_or(
-        Err(Error::Truncated {
-            needed: max_len,
-            available: 0,
-        }),
-        encode,
-    );
+    let written = dst
+        .get_mut(start..)
+        .map_or(Err(Error::truncated(max_len, 0)), encode);
     match written {
         Ok(n) if n <= max_len => {
             dst.truncate(start + n);
@@ -472,10 +469,7 @@ where
         }
         Ok(n) => {
             dst.truncate(start);
-            Err(Error::Truncated {
-                needed: n,
-                available: max_len,
-            })
+            Err(Error::truncated(n, max_len))
         }
         Err(e) => {
             dst.truncate(start);
@@ -527,8 +521,8 @@ mod tests {
             Ok(1)
         );
         assert_eq!(&dst[..], b"abc");
-        let err = append_with(&mut dst, 8, |_| Err(Error::WrongOrder));
-        assert_eq!(err, Err(Error::WrongOrder));
+        let err = append_with(&mut dst, 8, |_| Err(Error::wrong_order()));
+        assert_eq!(err, Err(Error::wrong_order()));
         assert_eq!(&dst[..], b"abc");
         assert!(append_with(&mut dst, 2, |_| Ok(3)).is_err());
         assert_eq!(&dst[..], b"abc");
@@ -624,11 +618,7 @@ mod tests {
     fn bad_sofh_length_is_an_error() {
         let mut framer = Framer::new();
         framer.push(&[0, 0, 0, 5, 0xeb, 0x50, 1, 2, 3]);
-        let err = Error::FrameLength {
-            length: 5,
-            min: 6,
-            max: u64::from(u32::MAX),
-        };
+        let err = Error::frame_length(5, 6, u64::from(u32::MAX));
         assert_eq!(framer.next_sofh_frame(), Err(err));
         // Nothing consumed; the error repeats until the caller acts.
         assert_eq!(framer.buffered(), 9);
@@ -648,10 +638,7 @@ mod tests {
         // range"; the encoding type is checked first now.
         let mut framer = Framer::new().max_frame_len(1 << 20);
         framer.push(&[45, 0, 1, 0, 1, 0, 0, 0, 1, 2, 3]);
-        let err = Error::FrameEncoding {
-            encoding_type: 0x0100,
-            expected: Expect::Either(SOFH_SBE_LE, SOFH_SBE_BE),
-        };
+        let err = Error::frame_encoding(0x0100, Expect::Either(SOFH_SBE_LE, SOFH_SBE_BE));
         assert_eq!(framer.next_sofh_frame(), Err(err));
         let mut sofh = Framer::for_framing(Framing::Sofh).unwrap();
         sofh.push(framer.pending());
@@ -666,11 +653,7 @@ mod tests {
         framer.push(&[0x2d, 0, 1, 0, 0xeb, 0x50]);
         assert_eq!(
             framer.next_sofh_frame(),
-            Err(Error::FrameLength {
-                length: 754_974_976,
-                min: 6,
-                max: 1 << 20
-            })
+            Err(Error::frame_length(754_974_976, 6, 1 << 20))
         );
     }
 
@@ -754,10 +737,10 @@ mod tests {
         }
         assert_eq!(
             framer.next_format_frame(&FrameFormat::SOFH_LE),
-            Err(Error::FrameEncoding {
-                encoding_type: 0x5b50,
-                expected: Expect::Either(0xCAFE, 0xEB50)
-            })
+            Err(Error::frame_encoding(
+                0x5b50,
+                Expect::Either(0xCAFE, 0xEB50)
+            ))
         );
     }
 
@@ -808,29 +791,18 @@ mod tests {
         framer.push(&[0, 0, 9]);
         assert_eq!(
             framer.next_frame(|_| Ok(Some(0))),
-            Err(Error::FrameLength {
-                length: 0,
-                min: 1,
-                max: 10
-            })
+            Err(Error::frame_length(0, 1, 10))
         );
         assert_eq!(
             framer.next_frame(|_| Ok(Some(11))),
-            Err(Error::FrameLength {
-                length: 11,
-                min: 1,
-                max: 10
-            })
+            Err(Error::frame_length(11, 1, 10))
         );
         assert_eq!(
-            framer.next_frame(|_| Err(Error::UnknownTemplateId { template_id: 7 })),
-            Err(Error::UnknownTemplateId { template_id: 7 })
+            framer.next_frame(|_| Err(Error::unknown_template_id(7))),
+            Err(Error::unknown_template_id(7))
         );
         assert_eq!(
-            framer.next_frame(|b| Err(Error::Truncated {
-                needed: 8,
-                available: b.len()
-            })),
+            framer.next_frame(|b| Err(Error::truncated(8, b.len()))),
             Ok(None)
         );
         assert_eq!(framer.buffered(), 3);

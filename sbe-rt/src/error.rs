@@ -1,45 +1,162 @@
 //! The error type shared by the runtime and by generated code.
+//!
+//! An [`Error`] is a compact code in one 64-bit word: what went wrong
+//! ([`ErrorKind`]) and the numbers that say where and by how much, each in
+//! a field of its own (saturated when it does not fit: see
+//! [`ErrorDetails`]). `Result<usize, Error>` and `Result<u64, Error>` are
+//! then a pair of scalars, which Rust returns in two registers as it would
+//! a hand-written decoder's `Result<usize, usize>`, not through memory; an
+//! error of 32 bytes (the former enum) or even of 12 needs a hidden
+//! out-pointer and stores to it. The assertions at the end of the module
+//! hold the sizes. [`Error::details`] unpacks the numbers into
+//! [`ErrorDetails`], an enum to match on.
+//!
+//! Where the runtime checks a bound on a hot path, the error is built out
+//! of line, in a cold function the failing branch calls (module `slow`);
+//! the generated code's own checks call the public constructors, which are
+//! inline. Either way the success path carries one compare and branch.
+//!
+//! ```
+//! use sbe_rt::{Error, ErrorDetails, ErrorKind};
+//!
+//! fn header(buf: &[u8]) -> sbe_rt::Result<u16> {
+//!     sbe_rt::check_len(buf, 8)?;
+//!     Ok(sbe_rt::get_u16_le(buf, 0))
+//! }
+//!
+//! let e = header(&[0; 3]).unwrap_err();
+//! assert_eq!(e.error_kind(), ErrorKind::Truncated);
+//! assert_eq!(e.kind(), "Truncated");
+//! assert_eq!(e.details(), ErrorDetails::Truncated { needed: 8, available: 3 });
+//! assert_eq!(e, Error::truncated(8, 3));
+//! assert_eq!(e.to_string(), "truncated buffer: 8 bytes needed from its start, only 3 available");
+//! ```
 
 use core::fmt;
+use core::num::NonZeroU64;
 
-/// Everything that can go wrong while decoding or encoding an SBE message.
+use crate::framing::Expect;
+
+/// What kind of error an [`Error`] is, without its numbers.
 ///
-/// Decoders return an `Error` instead of panicking on any input; encoders
-/// return one when the buffer is too small or a value cannot be written.
-/// The type is `Copy` and carries only numbers, so it costs nothing to
-/// return and needs no allocation. New variants may be added in later
-/// versions, hence `#[non_exhaustive]`.
+/// New kinds may be added in later versions, hence `#[non_exhaustive]`.
 ///
 /// ```
-/// use sbe_rt::Error;
+/// use sbe_rt::{Error, ErrorKind};
 ///
-/// let e = Error::Truncated { needed: 16, available: 10 };
+/// let e = Error::count_out_of_range(11, 10);
+/// assert_eq!(e.error_kind(), ErrorKind::CountOutOfRange);
+/// assert_eq!(ErrorKind::CountOutOfRange.name(), "CountOutOfRange");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+#[repr(u8)]
+pub enum ErrorKind {
+    /// A read or a write needs more bytes than the buffer holds
+    /// ([`ErrorDetails::Truncated`]).
+    Truncated = 1,
+    /// The message header names a template id that the schema does not
+    /// define ([`ErrorDetails::UnknownTemplateId`]).
+    UnknownTemplateId,
+    /// The message header names another schema
+    /// ([`ErrorDetails::WrongSchemaId`]).
+    WrongSchemaId,
+    /// A block length read from the wire is shorter than the schema's
+    /// version needs ([`ErrorDetails::BlockLengthTooShort`]).
+    BlockLengthTooShort,
+    /// A group count is above its maximum
+    /// ([`ErrorDetails::CountOutOfRange`]).
+    CountOutOfRange,
+    /// A var-data or char-array length is above its maximum
+    /// ([`ErrorDetails::LengthOutOfRange`]).
+    LengthOutOfRange,
+    /// Character data that must be UTF-8 is not
+    /// ([`ErrorDetails::InvalidText`]).
+    InvalidText,
+    /// An encoder's sections were written out of schema order.
+    WrongOrder,
+    /// An encoder was given a value outside the field's range.
+    ValueOutOfRange,
+    /// A frame's declared length is out of range
+    /// ([`ErrorDetails::FrameLength`]).
+    FrameLength,
+    /// A framing header's encoding type is not one the framing expects
+    /// ([`ErrorDetails::FrameEncoding`]).
+    FrameEncoding,
+}
+
+impl ErrorKind {
+    /// The kind's name, as written in Rust (`"Truncated"`,
+    /// `"CountOutOfRange"`, ...). `sbe decode`'s run-time codec names its
+    /// errors the same way (`DecodeErrorKind::rt_kind`), so that a test can
+    /// tell that the two decoders gave the same verdict.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Truncated => "Truncated",
+            ErrorKind::UnknownTemplateId => "UnknownTemplateId",
+            ErrorKind::WrongSchemaId => "WrongSchemaId",
+            ErrorKind::BlockLengthTooShort => "BlockLengthTooShort",
+            ErrorKind::CountOutOfRange => "CountOutOfRange",
+            ErrorKind::LengthOutOfRange => "LengthOutOfRange",
+            ErrorKind::InvalidText => "InvalidText",
+            ErrorKind::WrongOrder => "WrongOrder",
+            ErrorKind::ValueOutOfRange => "ValueOutOfRange",
+            ErrorKind::FrameLength => "FrameLength",
+            ErrorKind::FrameEncoding => "FrameEncoding",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An [`Error`]'s numbers, by kind: what [`Error::details`] returns, to
+/// match on.
+///
+/// The numbers are kept exactly up to [`Error::NUMBER_MAX`] (2³⁰ − 1,
+/// 1,073,741,823) and saturate there when the error is made: a buffer of
+/// 5 GiB reads as 1,073,741,823 bytes. Messages, groups and var data that
+/// big are far beyond what SBE is used for, so in practice only a corrupt
+/// count, length or id shows the bound, and it still shows what is wrong
+/// with it. The exceptions: a template id and a text offset, alone in their
+/// error, keep 60 bits; a count or a length above its maximum keeps 32 bits
+/// (any `u32` read from the wire), and its `max` exactly below 2²⁷ and
+/// whenever it is 2ᵏ or 2ᵏ − 1 (a var data's 2³⁰, a type's limits), any
+/// other `max` reading as the largest such bound below it; a [`FrameLength`](Self::FrameLength) keeps its
+/// `length` up to 2²⁷ − 1, its `min` up to 127 and its `max` exactly below
+/// 2²⁵ and whenever it is 2ᵏ − 1 (a length field's limit, `usize::MAX`),
+/// any other `max` reading as the largest 2ᵏ − 1 below it. An encoding
+/// type and the values expected are exact. The numbers are widened to `u64`
+/// here so that comparing them with a `usize` or a header's member needs
+/// no cast that could fail.
+///
+/// ```
+/// use sbe_rt::{Error, ErrorDetails};
+///
+/// let e = Error::truncated(5 << 30, 16);
 /// assert_eq!(
-///     e.to_string(),
-///     "truncated buffer: 16 bytes needed from its start, only 10 available"
+///     e.details(),
+///     ErrorDetails::Truncated { needed: Error::NUMBER_MAX, available: 16 }
 /// );
+/// match Error::length_out_of_range(9, 6).details() {
+///     ErrorDetails::LengthOutOfRange { length, max } => assert!(length > max),
+///     other => panic!("{other:?}"),
+/// }
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-// The discriminant is a full word on purpose. Left to rustc, an enum's tag
-// widens to the smallest alignment among its variants' first fields, so
-// `FrameEncoding` (u16 fields) shrank it from 8 bytes to 2: the tag then
-// shares a word with the payload (`Result<[u32; 4], Error>`'s first u32 sits
-// at offset 4), LLVM merges the two into one integer and no longer threads
-// the `?` branches of generated code through it, which cost the encoders
-// and the ring reads instructions (bisected; see sbe-bench/HISTORY.md);
-// `repr(u64)` restores them. Sizes are unchanged (`Error`,
-// `Option<Error>` and the `Result`s of generated code: the tag's niche
-// stays).
-#[repr(u64)]
-pub enum Error {
+pub enum ErrorDetails {
     /// A read or a write needs `needed` bytes from the start of the buffer
     /// but only `available` bytes exist.
     Truncated {
         /// Bytes needed, counted from the start of the buffer.
-        needed: usize,
+        needed: u64,
         /// Bytes the buffer holds.
-        available: usize,
+        available: u64,
     },
     /// The message header names a template id that the schema does not
     /// define.
@@ -82,7 +199,7 @@ pub enum Error {
     /// of the first bad byte within the data.
     InvalidText {
         /// Offset of the first invalid byte, from the start of the text.
-        offset: usize,
+        offset: u64,
     },
     /// An encoder's sections (root block, groups, var data) were written out
     /// of schema order.
@@ -93,9 +210,10 @@ pub enum Error {
     /// A frame's declared length (Simple Open Framing Header length, or the
     /// length a raw framing function reported) is outside `min..=max`.
     FrameLength {
-        /// The length declared for the frame.
+        /// The length declared for the frame (saturated, also when it
+        /// cannot even be computed).
         length: u64,
-        /// The smallest valid length.
+        /// The smallest valid length (the size of a frame's own fields).
         min: u64,
         /// The largest accepted length.
         max: u64,
@@ -104,84 +222,545 @@ pub enum Error {
     /// (e.g. a SOFH whose encoding type is neither SBE little- nor
     /// big-endian): most likely the bytes are not framed that way at all,
     /// and the frame's length means nothing.
-    ///
-    /// ```
-    /// use sbe_rt::{framing::Expect, Error};
-    ///
-    /// let e = Error::FrameEncoding { encoding_type: 0xCAFE, expected: Expect::Value(0xEB50) };
-    /// assert_eq!(e.to_string(), "not a SOFH header: encoding type 0xcafe, expected 0xeb50");
-    /// ```
     FrameEncoding {
         /// The encoding type read.
         encoding_type: u16,
         /// The values the framing accepts.
-        expected: crate::framing::Expect,
+        expected: Expect,
     },
 }
 
+impl ErrorDetails {
+    /// The kind of error these are the details of.
+    #[must_use]
+    pub const fn kind(&self) -> ErrorKind {
+        match self {
+            ErrorDetails::Truncated { .. } => ErrorKind::Truncated,
+            ErrorDetails::UnknownTemplateId { .. } => ErrorKind::UnknownTemplateId,
+            ErrorDetails::WrongSchemaId { .. } => ErrorKind::WrongSchemaId,
+            ErrorDetails::BlockLengthTooShort { .. } => ErrorKind::BlockLengthTooShort,
+            ErrorDetails::CountOutOfRange { .. } => ErrorKind::CountOutOfRange,
+            ErrorDetails::LengthOutOfRange { .. } => ErrorKind::LengthOutOfRange,
+            ErrorDetails::InvalidText { .. } => ErrorKind::InvalidText,
+            ErrorDetails::WrongOrder => ErrorKind::WrongOrder,
+            ErrorDetails::ValueOutOfRange => ErrorKind::ValueOutOfRange,
+            ErrorDetails::FrameLength { .. } => ErrorKind::FrameLength,
+            ErrorDetails::FrameEncoding { .. } => ErrorKind::FrameEncoding,
+        }
+    }
+}
+
+/// Everything that can go wrong while decoding or encoding an SBE message.
+///
+/// Decoders return an `Error` instead of panicking on any input; encoders
+/// return one when the buffer is too small or a value cannot be written.
+/// An `Error` is a compact code of 8 bytes, `Copy`, with no allocation:
+/// its [kind](Self::error_kind) and up to three numbers, saturated when
+/// they do not fit their fields (see [`ErrorDetails`]), so that
+/// `Result<usize, Error>` comes back in two registers. Make one with the
+/// constructor of its kind ([`Error::truncated`], ...) or from its
+/// [`ErrorDetails`]; read it with [`error_kind`](Self::error_kind),
+/// [`kind`](Self::kind) (the kind's name) and [`details`](Self::details).
+/// Two errors are equal when their kinds and (saturated) numbers are;
+/// `Debug` prints the details.
+///
+/// ```
+/// use sbe_rt::{Error, ErrorDetails, ErrorKind};
+///
+/// let e = Error::truncated(16, 10);
+/// assert_eq!(
+///     e.to_string(),
+///     "truncated buffer: 16 bytes needed from its start, only 10 available"
+/// );
+/// assert_eq!(format!("{e:?}"), "Truncated { needed: 16, available: 10 }");
+/// assert_eq!(e, Error::from(ErrorDetails::Truncated { needed: 16, available: 10 }));
+/// let r: sbe_rt::Result<usize> = Err(e);
+/// assert!(matches!(r, Err(e) if e.error_kind() == ErrorKind::Truncated));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+// `repr(transparent)`: the cold builders below return it as a `u64` in
+// one register under the C ABI.
+#[repr(transparent)]
+pub struct Error(NonZeroU64);
+
+// The word's fields. The kind (1 to 11, never 0: the niche that keeps
+// `Option<Error>` and `Result<(), Error>` at 8 bytes) is the low 4 bits;
+// then, by kind, two numbers of 30 bits (`A`, `B`), one of 60 (`A`), a
+// frame length's `length`, `min` and `max` code, or an encoding type and
+// the values expected.
+const KIND_BITS: u32 = 4;
+const NUMBER_BITS: u32 = 30;
+const B_AT: u32 = KIND_BITS + NUMBER_BITS;
+const WIDE_BITS: u32 = 60;
+const FRAME_LENGTH_BITS: u32 = 27;
+const FRAME_MIN_BITS: u32 = 7;
+const FRAME_MIN_AT: u32 = KIND_BITS + FRAME_LENGTH_BITS;
+const FRAME_MAX_AT: u32 = FRAME_MIN_AT + FRAME_MIN_BITS;
+/// A frame's `max` below this is kept as is; at or above it, the code is
+/// this bit and `k` for the largest `2^k - 1` not above `max`.
+const FRAME_MAX_CODED: u64 = 1 << 25;
+/// A count's or a length's value (32 bits, so that any `u32` read from the
+/// wire stays above its maximum) and its maximum, coded in 28 bits: below
+/// `LIMIT_CODED` as is, else this bit, bit 6 for `2^k` (clear: `2^k - 1`)
+/// and `k` in bits 0 to 5, for the largest such bound not above the maximum.
+const VALUE_BITS: u32 = 32;
+const LIMIT_AT: u32 = KIND_BITS + VALUE_BITS;
+const LIMIT_CODED: u64 = 1 << 27;
+const EXPECT_AT: u32 = KIND_BITS + 16;
+const VALUES_AT: u32 = EXPECT_AT + 2;
+
+/// `n`, or the largest number of `bits` bits when it does not fit.
+const fn sat(n: u64, bits: u32) -> u64 {
+    let max = (1 << bits) - 1;
+    if n > max {
+        max
+    } else {
+        n
+    }
+}
+
+/// The `bits` bits of `code` from bit `at`.
+const fn field(code: u64, at: u32, bits: u32) -> u64 {
+    (code >> at) & ((1 << bits) - 1)
+}
+
+/// `n` as a `u64`: lossless on every target with pointers of at most 64 bits.
+const fn wide(n: usize) -> u64 {
+    n as u64
+}
+
+/// A frame's `max` in 26 bits (see [`FRAME_MAX_CODED`]).
+const fn frame_max_code(max: u64) -> u64 {
+    if max < FRAME_MAX_CODED {
+        max
+    } else if max == u64::MAX {
+        FRAME_MAX_CODED | 64
+    } else {
+        let k = 63 - (max + 1).leading_zeros();
+        if (1 << k) - 1 < FRAME_MAX_CODED {
+            // One code for one value: 2^25 - 1 is kept as is.
+            (1 << k) - 1
+        } else {
+            FRAME_MAX_CODED | k as u64
+        }
+    }
+}
+
+/// A maximum in 28 bits (see [`LIMIT_CODED`]): exact below 2^27 and for
+/// every `2^k` and `2^k - 1` (a var data's 2^30, a type's limits).
+const fn limit_code(max: u64) -> u64 {
+    if max < LIMIT_CODED {
+        return max;
+    }
+    let k = 63 - max.leading_zeros(); // 2^k <= max < 2^(k+1)
+    if max == u64::MAX {
+        LIMIT_CODED // k = 0: 2^0 - 1 is never coded
+    } else if k < 63 && max == (1 << (k + 1)) - 1 {
+        LIMIT_CODED | (k as u64 + 1)
+    } else {
+        LIMIT_CODED | 1 << 6 | k as u64
+    }
+}
+
+/// What [`limit_code`] coded.
+const fn limit(code: u64) -> u64 {
+    if code < LIMIT_CODED {
+        return code;
+    }
+    let k = code & 0x3f;
+    if code & 1 << 6 != 0 {
+        1 << k
+    } else if k >= 64 || k == 0 {
+        u64::MAX
+    } else {
+        (1 << k) - 1
+    }
+}
+
+/// What [`frame_max_code`] coded.
+const fn frame_max(code: u64) -> u64 {
+    if code < FRAME_MAX_CODED {
+        code
+    } else {
+        match code & 0x7f {
+            k @ 0..=63 => (1 << k) - 1,
+            _ => u64::MAX,
+        }
+    }
+}
+
 impl Error {
-    /// The variant's name: what kind of error this is, without its
-    /// numbers. `sbe decode`'s run-time codec names its errors the same way
-    /// (`DecodeErrorKind::rt_kind`), so that a test can tell that the two
-    /// decoders gave the same verdict.
+    /// The largest number an error keeps exactly in most of its fields
+    /// (2³⁰ − 1); above it, a number saturates (see [`ErrorDetails`]).
+    pub const NUMBER_MAX: u64 = (1 << NUMBER_BITS) - 1;
+
+    const fn from_code(kind: ErrorKind, fields: u64) -> Error {
+        // `kind as u64` is at least 1, so the word is never 0.
+        match NonZeroU64::new(kind as u64 | fields << KIND_BITS) {
+            Some(code) => Error(code),
+            None => Error(NonZeroU64::MIN),
+        }
+    }
+
+    const fn of(kind: ErrorKind, a: u64, b: u64) -> Error {
+        Error::from_code(
+            kind,
+            sat(a, NUMBER_BITS) | sat(b, NUMBER_BITS) << NUMBER_BITS,
+        )
+    }
+
+    const fn of_limited(kind: ErrorKind, value: u64, max: u64) -> Error {
+        Error::from_code(kind, sat(value, VALUE_BITS) | limit_code(max) << VALUE_BITS)
+    }
+
+    const fn of_one(kind: ErrorKind, a: u64) -> Error {
+        Error::from_code(kind, sat(a, WIDE_BITS))
+    }
+
+    const fn code(&self) -> u64 {
+        self.0.get()
+    }
+
+    /// [`ErrorKind::Truncated`]: `needed` bytes from the start of the
+    /// buffer, of which only `available` exist.
+    #[must_use]
+    #[inline(always)]
+    pub fn truncated(needed: usize, available: usize) -> Error {
+        Error::of(ErrorKind::Truncated, wide(needed), wide(available))
+    }
+
+    /// [`ErrorKind::UnknownTemplateId`]: the header's `template_id`.
+    #[must_use]
+    #[inline(always)]
+    pub fn unknown_template_id(template_id: u64) -> Error {
+        Error::of_one(ErrorKind::UnknownTemplateId, template_id)
+    }
+
+    /// [`ErrorKind::WrongSchemaId`]: the schema's id, `expected`, and the
+    /// header's, `actual`.
+    #[must_use]
+    #[inline(always)]
+    pub fn wrong_schema_id(expected: u64, actual: u64) -> Error {
+        Error::of(ErrorKind::WrongSchemaId, expected, actual)
+    }
+
+    /// [`ErrorKind::BlockLengthTooShort`]: the `block_length` read, below
+    /// the `required` one.
+    #[must_use]
+    #[inline(always)]
+    pub fn block_length_too_short(block_length: u64, required: u64) -> Error {
+        Error::of(ErrorKind::BlockLengthTooShort, block_length, required)
+    }
+
+    /// [`ErrorKind::CountOutOfRange`]: the `count` read or asked for, above
+    /// `max`.
+    #[must_use]
+    #[inline(always)]
+    pub fn count_out_of_range(count: u64, max: u64) -> Error {
+        slow::count_out_of_range(count, max)
+    }
+
+    /// [`ErrorKind::LengthOutOfRange`]: the `length` read or asked for,
+    /// above `max`.
+    #[must_use]
+    #[inline(always)]
+    pub fn length_out_of_range(length: u64, max: u64) -> Error {
+        slow::length_out_of_range(length, max)
+    }
+
+    /// [`ErrorKind::InvalidText`]: the first bad byte is at `offset` within
+    /// the text.
+    #[must_use]
+    #[inline(always)]
+    pub fn invalid_text(offset: usize) -> Error {
+        Error::of_one(ErrorKind::InvalidText, wide(offset))
+    }
+
+    /// [`ErrorKind::WrongOrder`].
+    #[must_use]
+    pub const fn wrong_order() -> Error {
+        Error::from_code(ErrorKind::WrongOrder, 0)
+    }
+
+    /// [`ErrorKind::ValueOutOfRange`].
+    #[must_use]
+    pub const fn value_out_of_range() -> Error {
+        Error::from_code(ErrorKind::ValueOutOfRange, 0)
+    }
+
+    /// [`ErrorKind::FrameLength`]: the `length` declared, outside
+    /// `min..=max`.
+    #[must_use]
+    #[inline(always)]
+    pub fn frame_length(length: u64, min: u64, max: u64) -> Error {
+        slow::frame_length(length, min, max)
+    }
+
+    /// [`ErrorKind::FrameEncoding`]: the `encoding_type` read, not one of
+    /// those `expected`.
     ///
     /// ```
-    /// let e = sbe_rt::Error::CountOutOfRange { count: 11, max: 10 };
+    /// use sbe_rt::{framing::Expect, Error};
+    ///
+    /// let e = Error::frame_encoding(0xCAFE, Expect::Value(0xEB50));
+    /// assert_eq!(e.to_string(), "not a SOFH header: encoding type 0xcafe, expected 0xeb50");
+    /// ```
+    #[must_use]
+    pub const fn frame_encoding(encoding_type: u16, expected: Expect) -> Error {
+        let (expect, values) = match expected {
+            Expect::Any => (0, 0),
+            Expect::Value(v) => (1, v as u64),
+            Expect::Either(v, w) => (2, v as u64 | (w as u64) << 16),
+        };
+        Error::from_code(
+            ErrorKind::FrameEncoding,
+            encoding_type as u64
+                | expect << (EXPECT_AT - KIND_BITS)
+                | values << (VALUES_AT - KIND_BITS),
+        )
+    }
+
+    /// What kind of error this is.
+    ///
+    /// ```
+    /// use sbe_rt::{Error, ErrorKind};
+    ///
+    /// assert_eq!(Error::wrong_order().error_kind(), ErrorKind::WrongOrder);
+    /// ```
+    #[must_use]
+    pub const fn error_kind(&self) -> ErrorKind {
+        match self.code() & ((1 << KIND_BITS) - 1) {
+            1 => ErrorKind::Truncated,
+            2 => ErrorKind::UnknownTemplateId,
+            3 => ErrorKind::WrongSchemaId,
+            4 => ErrorKind::BlockLengthTooShort,
+            5 => ErrorKind::CountOutOfRange,
+            6 => ErrorKind::LengthOutOfRange,
+            7 => ErrorKind::InvalidText,
+            8 => ErrorKind::WrongOrder,
+            9 => ErrorKind::ValueOutOfRange,
+            10 => ErrorKind::FrameLength,
+            // Only the constructors make codes: 11 is the last kind.
+            _ => ErrorKind::FrameEncoding,
+        }
+    }
+
+    /// The kind's name: what kind of error this is, without its numbers
+    /// ([`ErrorKind::name`]). `sbe decode`'s run-time codec names its
+    /// errors the same way (`DecodeErrorKind::rt_kind`), so that a test can
+    /// tell that the two decoders gave the same verdict.
+    ///
+    /// ```
+    /// let e = sbe_rt::Error::count_out_of_range(11, 10);
     /// assert_eq!(e.kind(), "CountOutOfRange");
     /// ```
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Error::Truncated { .. } => "Truncated",
-            Error::UnknownTemplateId { .. } => "UnknownTemplateId",
-            Error::WrongSchemaId { .. } => "WrongSchemaId",
-            Error::BlockLengthTooShort { .. } => "BlockLengthTooShort",
-            Error::CountOutOfRange { .. } => "CountOutOfRange",
-            Error::LengthOutOfRange { .. } => "LengthOutOfRange",
-            Error::InvalidText { .. } => "InvalidText",
-            Error::WrongOrder => "WrongOrder",
-            Error::ValueOutOfRange => "ValueOutOfRange",
-            Error::FrameLength { .. } => "FrameLength",
-            Error::FrameEncoding { .. } => "FrameEncoding",
+    #[must_use]
+    pub const fn kind(&self) -> &'static str {
+        self.error_kind().name()
+    }
+
+    /// The error's numbers, by kind (saturated when made: see [`ErrorDetails`]).
+    ///
+    /// ```
+    /// use sbe_rt::{Error, ErrorDetails};
+    ///
+    /// assert_eq!(
+    ///     Error::wrong_schema_id(7, 8).details(),
+    ///     ErrorDetails::WrongSchemaId { expected: 7, actual: 8 }
+    /// );
+    /// ```
+    #[must_use]
+    pub const fn details(&self) -> ErrorDetails {
+        let code = self.code();
+        let a = field(code, KIND_BITS, NUMBER_BITS);
+        let b = field(code, B_AT, NUMBER_BITS);
+        match self.error_kind() {
+            ErrorKind::Truncated => ErrorDetails::Truncated {
+                needed: a,
+                available: b,
+            },
+            ErrorKind::UnknownTemplateId => ErrorDetails::UnknownTemplateId {
+                template_id: field(code, KIND_BITS, WIDE_BITS),
+            },
+            ErrorKind::WrongSchemaId => ErrorDetails::WrongSchemaId {
+                expected: a,
+                actual: b,
+            },
+            ErrorKind::BlockLengthTooShort => ErrorDetails::BlockLengthTooShort {
+                block_length: a,
+                required: b,
+            },
+            ErrorKind::CountOutOfRange => ErrorDetails::CountOutOfRange {
+                count: field(code, KIND_BITS, VALUE_BITS),
+                max: limit(code >> LIMIT_AT),
+            },
+            ErrorKind::LengthOutOfRange => ErrorDetails::LengthOutOfRange {
+                length: field(code, KIND_BITS, VALUE_BITS),
+                max: limit(code >> LIMIT_AT),
+            },
+            ErrorKind::InvalidText => ErrorDetails::InvalidText {
+                offset: field(code, KIND_BITS, WIDE_BITS),
+            },
+            ErrorKind::WrongOrder => ErrorDetails::WrongOrder,
+            ErrorKind::ValueOutOfRange => ErrorDetails::ValueOutOfRange,
+            ErrorKind::FrameLength => ErrorDetails::FrameLength {
+                length: field(code, KIND_BITS, FRAME_LENGTH_BITS),
+                min: field(code, FRAME_MIN_AT, FRAME_MIN_BITS),
+                max: frame_max(code >> FRAME_MAX_AT),
+            },
+            ErrorKind::FrameEncoding => {
+                let v = field(code, VALUES_AT, 16) as u16;
+                let w = field(code, VALUES_AT + 16, 16) as u16;
+                ErrorDetails::FrameEncoding {
+                    encoding_type: field(code, KIND_BITS, 16) as u16,
+                    expected: match field(code, EXPECT_AT, 2) {
+                        0 => Expect::Any,
+                        1 => Expect::Value(v),
+                        _ => Expect::Either(v, w),
+                    },
+                }
+            }
         }
+    }
+}
+
+/// Builders of errors, out of line, for the runtime's own checks (a
+/// buffer's bounds, var data, entries) and for the constructors whose
+/// numbers take more than a shift to pack (a count's or a length's coded
+/// maximum, a frame's numbers). A check calls one only on its failing
+/// branch, so the hot path carries the branch and a call to a cold stub;
+/// built inline, the packing and saturating would be computed before the
+/// branch or hoisted out of an enclosing loop. They are `extern "C"`
+/// because such a call cannot unwind: a call to a Rust-ABI function of
+/// another crate might, and would need landing pads that run the callers'
+/// `Drop`s (a group encoder's), which kept encoders in memory instead of
+/// registers. The public constructors of the simple kinds stay inline:
+/// where an error is dropped unbuilt (a group that does not check reads
+/// as empty), LLVM removes inline code but not a call it cannot see into.
+pub(crate) mod slow {
+    use super::{frame_max_code, sat, FRAME_LENGTH_BITS, FRAME_MAX_AT, FRAME_MIN_BITS, KIND_BITS};
+    use super::{wide, Error, ErrorKind};
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) extern "C" fn truncated(needed: usize, available: usize) -> Error {
+        Error::of(ErrorKind::Truncated, wide(needed), wide(available))
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) extern "C" fn invalid_text(offset: usize) -> Error {
+        Error::of_one(ErrorKind::InvalidText, wide(offset))
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) extern "C" fn count_out_of_range(count: u64, max: u64) -> Error {
+        Error::of_limited(ErrorKind::CountOutOfRange, count, max)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) extern "C" fn length_out_of_range(length: u64, max: u64) -> Error {
+        Error::of_limited(ErrorKind::LengthOutOfRange, length, max)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) extern "C" fn frame_length(length: u64, min: u64, max: u64) -> Error {
+        Error::from_code(
+            ErrorKind::FrameLength,
+            sat(length, FRAME_LENGTH_BITS)
+                | sat(min, FRAME_MIN_BITS) << FRAME_LENGTH_BITS
+                | frame_max_code(max) << (FRAME_MAX_AT - KIND_BITS),
+        )
+    }
+}
+
+impl From<ErrorDetails> for Error {
+    /// The error with these details (their numbers saturated as
+    /// [`ErrorDetails`] says).
+    fn from(d: ErrorDetails) -> Error {
+        let n = |x: u64| usize::try_from(x).unwrap_or(usize::MAX);
+        match d {
+            ErrorDetails::Truncated { needed, available } => {
+                Error::of(ErrorKind::Truncated, needed, available)
+            }
+            ErrorDetails::UnknownTemplateId { template_id } => {
+                Error::unknown_template_id(template_id)
+            }
+            ErrorDetails::WrongSchemaId { expected, actual } => {
+                Error::wrong_schema_id(expected, actual)
+            }
+            ErrorDetails::BlockLengthTooShort {
+                block_length,
+                required,
+            } => Error::block_length_too_short(block_length, required),
+            ErrorDetails::CountOutOfRange { count, max } => Error::count_out_of_range(count, max),
+            ErrorDetails::LengthOutOfRange { length, max } => {
+                Error::length_out_of_range(length, max)
+            }
+            ErrorDetails::InvalidText { offset } => Error::invalid_text(n(offset)),
+            ErrorDetails::WrongOrder => Error::wrong_order(),
+            ErrorDetails::ValueOutOfRange => Error::value_out_of_range(),
+            ErrorDetails::FrameLength { length, min, max } => Error::frame_length(length, min, max),
+            ErrorDetails::FrameEncoding {
+                encoding_type,
+                expected,
+            } => Error::frame_encoding(encoding_type, expected),
+        }
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.details(), f)
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.details(), f)
+    }
+}
+
+impl fmt::Display for ErrorDetails {
+    /// What [`Error`]'s `Display` says.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Error::Truncated { needed, available } => write!(
+            ErrorDetails::Truncated { needed, available } => write!(
                 f,
                 "truncated buffer: {needed} bytes needed from its start, only {available} available"
             ),
-            Error::UnknownTemplateId { template_id } => {
+            ErrorDetails::UnknownTemplateId { template_id } => {
                 write!(f, "unknown template id {template_id} in message header")
             }
-            Error::WrongSchemaId { expected, actual } => write!(
+            ErrorDetails::WrongSchemaId { expected, actual } => write!(
                 f,
                 "wrong schema id {actual} in message header, expected {expected}"
             ),
-            Error::BlockLengthTooShort {
+            ErrorDetails::BlockLengthTooShort {
                 block_length,
                 required,
             } => write!(
                 f,
                 "block length {block_length} is shorter than the {required} bytes required"
             ),
-            Error::CountOutOfRange { count, max } => {
+            ErrorDetails::CountOutOfRange { count, max } => {
                 write!(f, "group count {count} out of range (max {max})")
             }
-            Error::LengthOutOfRange { length, max } => {
+            ErrorDetails::LengthOutOfRange { length, max } => {
                 write!(f, "length {length} out of range (max {max})")
             }
-            Error::InvalidText { offset } => {
+            ErrorDetails::InvalidText { offset } => {
                 write!(f, "invalid UTF-8 text at byte {offset}")
             }
-            Error::WrongOrder => f.write_str("encoder sections written out of schema order"),
-            Error::ValueOutOfRange => f.write_str("value outside the field's allowed range"),
-            Error::FrameLength { length, min, max } => {
+            ErrorDetails::WrongOrder => f.write_str("encoder sections written out of schema order"),
+            ErrorDetails::ValueOutOfRange => f.write_str("value outside the field's allowed range"),
+            ErrorDetails::FrameLength { length, min, max } => {
                 write!(f, "frame length {length} out of range {min}..={max}")
             }
-            Error::FrameEncoding {
+            ErrorDetails::FrameEncoding {
                 encoding_type,
                 expected,
             } => write!(
@@ -197,88 +776,188 @@ impl core::error::Error for Error {}
 /// `core::result::Result` with this crate's [`Error`].
 pub type Result<T> = core::result::Result<T, Error>;
 
+// The point of the compact error: the results of decoders and encoders
+// (lengths, offsets, values) come back in two registers, and an `Option`
+// or a `Result<()>` costs no more than the error (the kind's niche).
+const _: () = assert!(core::mem::size_of::<Error>() == 8);
+const _: () = assert!(core::mem::size_of::<Result<usize>>() <= 16);
+const _: () = assert!(core::mem::size_of::<Result<u64>>() <= 16);
+const _: () = assert!(core::mem::size_of::<Result<u32>>() <= 16);
+const _: () = assert!(core::mem::size_of::<Result<()>>() == core::mem::size_of::<Error>());
+const _: () = assert!(core::mem::size_of::<Option<Error>>() == core::mem::size_of::<Error>());
+
 #[cfg(test)]
 mod tests {
     extern crate alloc;
     use super::*;
-    use alloc::string::ToString;
+    use alloc::{format, string::ToString};
 
     #[test]
     fn display_names_the_numbers() {
         let cases = [
             (
-                Error::Truncated {
-                    needed: 8,
-                    available: 3,
-                },
+                Error::truncated(8, 3),
                 "truncated buffer: 8 bytes needed from its start, only 3 available",
             ),
             (
-                Error::UnknownTemplateId { template_id: 99 },
+                Error::unknown_template_id(99),
                 "unknown template id 99 in message header",
             ),
             (
-                Error::WrongSchemaId {
-                    expected: 1,
-                    actual: 2,
-                },
+                Error::wrong_schema_id(1, 2),
                 "wrong schema id 2 in message header, expected 1",
             ),
             (
-                Error::BlockLengthTooShort {
-                    block_length: 4,
-                    required: 45,
-                },
+                Error::block_length_too_short(4, 45),
                 "block length 4 is shorter than the 45 bytes required",
             ),
             (
-                Error::CountOutOfRange {
-                    count: 70000,
-                    max: 65534,
-                },
+                Error::count_out_of_range(70000, 65534),
                 "group count 70000 out of range (max 65534)",
             ),
             (
-                Error::LengthOutOfRange { length: 9, max: 6 },
+                Error::length_out_of_range(9, 6),
                 "length 9 out of range (max 6)",
             ),
+            (Error::invalid_text(5), "invalid UTF-8 text at byte 5"),
             (
-                Error::InvalidText { offset: 5 },
-                "invalid UTF-8 text at byte 5",
-            ),
-            (
-                Error::WrongOrder,
+                Error::wrong_order(),
                 "encoder sections written out of schema order",
             ),
             (
-                Error::ValueOutOfRange,
+                Error::value_out_of_range(),
                 "value outside the field's allowed range",
             ),
             (
-                Error::FrameLength {
-                    length: 3,
-                    min: 6,
-                    max: 4294967295,
-                },
+                Error::frame_length(3, 6, 4294967295),
                 "frame length 3 out of range 6..=4294967295",
             ),
             (
-                Error::FrameEncoding {
-                    encoding_type: 0x0100,
-                    expected: crate::framing::Expect::Either(0xEB50, 0x5BE0),
-                },
+                Error::frame_encoding(0x0100, Expect::Either(0xEB50, 0x5BE0)),
                 "not a SOFH header: encoding type 0x0100, expected 0xeb50 or 0x5be0",
+            ),
+            (
+                Error::frame_encoding(0x0100, Expect::Any),
+                "not a SOFH header: encoding type 0x0100, expected any",
             ),
         ];
         for (e, text) in cases {
             assert_eq!(e.to_string(), text);
+            // Every error survives its details, and names its kind.
+            assert_eq!(Error::from(e.details()), e);
+            assert_eq!(e.details().kind(), e.error_kind());
+            assert_eq!(e.kind(), e.error_kind().name());
+            assert_eq!(format!("{e:?}"), format!("{:?}", e.details()));
         }
+    }
+
+    #[test]
+    fn numbers_saturate() {
+        let max = Error::NUMBER_MAX;
+        assert_eq!(
+            Error::truncated(usize::MAX, 1 << 33).details(),
+            ErrorDetails::Truncated {
+                needed: max,
+                available: max
+            }
+        );
+        // A length or count read from the wire stays above its maximum.
+        for (length, max) in [(2139029527, 1 << 30), (u64::from(u32::MAX), 65534)] {
+            assert_eq!(
+                Error::length_out_of_range(length, max).details(),
+                ErrorDetails::LengthOutOfRange { length, max }
+            );
+        }
+        for max in [
+            (1 << 27) - 1,
+            1 << 27,
+            u64::from(u32::MAX),
+            u64::MAX,
+            1 << 63,
+        ] {
+            assert_eq!(
+                Error::count_out_of_range(1 << 40, max).details(),
+                ErrorDetails::CountOutOfRange {
+                    count: u64::from(u32::MAX),
+                    max
+                }
+            );
+        }
+        assert_eq!(
+            Error::count_out_of_range(1, (1 << 28) + 5),
+            Error::count_out_of_range(1, 1 << 28)
+        );
+        assert_eq!(
+            Error::unknown_template_id(u64::MAX),
+            Error::unknown_template_id((1 << 60) - 1)
+        );
+        assert_ne!(
+            Error::unknown_template_id(u64::from(u32::MAX) + 1),
+            Error::unknown_template_id(u64::from(u32::MAX))
+        );
+        assert_eq!(
+            Error::frame_length(u64::MAX, 1 << 20, (1 << 40) + 5).details(),
+            ErrorDetails::FrameLength {
+                length: (1 << 27) - 1,
+                min: 127,
+                max: (1 << 40) - 1
+            }
+        );
+    }
+
+    #[test]
+    fn frame_maxima_of_length_fields_are_exact() {
+        let maxima = [0, 1, 1024, 0x80_0000, 0xFFFF, 0xFF_FFFF];
+        let more = [u64::from(u32::MAX), u64::MAX, (1 << 25) - 1, (1 << 48) - 1];
+        for max in maxima.into_iter().chain(more) {
+            let e = Error::frame_length(7, 6, max);
+            assert_eq!(
+                e.details(),
+                ErrorDetails::FrameLength {
+                    length: 7,
+                    min: 6,
+                    max
+                },
+                "{max}"
+            );
+        }
+        // Any other max from 2^25 reads as the largest 2^k - 1 below it.
+        assert_eq!(
+            Error::frame_length(7, 6, 1 << 25),
+            Error::frame_length(7, 6, (1 << 25) - 1)
+        );
+    }
+
+    #[test]
+    fn fields_do_not_overlap() {
+        let e = Error::frame_encoding(0xFFFF, Expect::Either(0xFFFF, 0xFFFF));
+        assert_eq!(
+            e.details(),
+            ErrorDetails::FrameEncoding {
+                encoding_type: 0xFFFF,
+                expected: Expect::Either(0xFFFF, 0xFFFF)
+            }
+        );
+        let v = Error::frame_encoding(1, Expect::Value(2));
+        assert_eq!(
+            v.to_string(),
+            "not a SOFH header: encoding type 0x0001, expected 0x0002"
+        );
+        let t = Error::truncated(0, usize::MAX);
+        assert_eq!(
+            t.details(),
+            ErrorDetails::Truncated {
+                needed: 0,
+                available: Error::NUMBER_MAX
+            }
+        );
+        assert_eq!(t.error_kind(), ErrorKind::Truncated);
     }
 
     #[test]
     fn is_a_core_error_and_copy() {
         fn takes_error(_: &dyn core::error::Error) {}
-        let e = Error::WrongOrder;
+        let e = Error::wrong_order();
         let copy = e;
         takes_error(&e);
         assert_eq!(e, copy);

@@ -482,7 +482,7 @@ impl FrameFormat {
     ///
     /// Either encoding type is accepted; another one means the bytes are
     /// most likely not SOFH-framed at all, and is an
-    /// [`Error::FrameEncoding`] before the length is even looked at.
+    /// [`ErrorKind::FrameEncoding`](crate::ErrorKind::FrameEncoding) before the length is even looked at.
     ///
     /// ```
     /// use sbe_rt::framing::{FrameFormat, FrameHeader, SOFH_LEN, SOFH_SBE_LE};
@@ -698,7 +698,7 @@ impl FrameFormat {
     /// The frame length (prefix included) and padded length of a frame
     /// whose length field says `length`, checked against
     /// [`length_bounds`](Self::length_bounds)`(max_frame_len)`: an
-    /// [`Error::FrameLength`] (in the field's unit) when out of range.
+    /// [`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength) (in the field's unit) when out of range.
     ///
     /// ```
     /// use sbe_rt::{framing::FrameFormat, Error};
@@ -706,7 +706,7 @@ impl FrameFormat {
     /// assert_eq!(FrameFormat::MDP3_MESSAGE.frame_len(30, usize::MAX), Ok((30, 30)));
     /// assert_eq!(
     ///     FrameFormat::MDP3_MESSAGE.frame_len(0, usize::MAX),
-    ///     Err(Error::FrameLength { length: 0, min: 2, max: 65535 })
+    ///     Err(Error::frame_length(0, 2, 65535))
     /// );
     /// assert_eq!(
     ///     FrameFormat::MDP3_MESSAGE.with_align(8).frame_len(30, usize::MAX),
@@ -716,7 +716,7 @@ impl FrameFormat {
     /// ```
     pub fn frame_len(&self, length: u64, max_frame_len: usize) -> Result<(usize, usize)> {
         let (min, max) = self.length_bounds(max_frame_len);
-        let error = Error::FrameLength { length, min, max };
+        let error = Error::frame_length(length, min, max);
         if length < min || length > max {
             return Err(error);
         }
@@ -730,15 +730,12 @@ impl FrameFormat {
         Ok((frame_len, padded))
     }
 
-    /// The encoding type check alone: an [`Error::FrameEncoding`] when the
+    /// The encoding type check alone: an [`ErrorKind::FrameEncoding`](crate::ErrorKind::FrameEncoding) when the
     /// format has an encoding type and `encoding_type` is not one expected.
     pub fn check_encoding(&self, encoding_type: Option<u16>) -> Result<()> {
         match (self.encoding, encoding_type) {
             (Some(field), Some(value)) if !field.expect.accepts(value) => {
-                Err(Error::FrameEncoding {
-                    encoding_type: value,
-                    expected: field.expect,
-                })
+                Err(Error::frame_encoding(value, field.expect))
             }
             _ => Ok(()),
         }
@@ -749,9 +746,9 @@ impl FrameFormat {
     /// `Ok(None)` when `buf` is shorter than [`header_len`](Self::header_len)
     /// (more bytes are needed). The encoding type is checked first, since a
     /// wrong one means the bytes are not framed this way at all and the
-    /// length means nothing ([`Error::FrameEncoding`]); then the length,
+    /// length means nothing ([`ErrorKind::FrameEncoding`](crate::ErrorKind::FrameEncoding)); then the length,
     /// against the frame's own fields and `max_frame_len`
-    /// ([`Error::FrameLength`]). Whether the whole frame is in `buf` is not
+    /// ([`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength)). Whether the whole frame is in `buf` is not
     /// checked: see [`split`](Self::split).
     ///
     /// ```
@@ -763,10 +760,7 @@ impl FrameFormat {
     /// }));
     /// // A raw SBE message header read as a SOFH.
     /// let err = FrameFormat::SOFH.read_header(&[45, 0, 1, 0, 1, 0, 0, 0], usize::MAX);
-    /// assert_eq!(err, Err(Error::FrameEncoding {
-    ///     encoding_type: 0x0100,
-    ///     expected: Expect::Either(0xEB50, 0x5BE0),
-    /// }));
+    /// assert_eq!(err, Err(Error::frame_encoding(0x0100, Expect::Either(0xEB50, 0x5BE0))));
     /// assert_eq!(
     ///     err.unwrap_err().to_string(),
     ///     "not a SOFH header: encoding type 0x0100, expected 0xeb50 or 0x5be0"
@@ -858,10 +852,10 @@ impl FrameFormat {
     /// Returns the bytes the frame takes, padding included (see
     /// [`encoded_len`](Self::encoded_len)).
     ///
-    /// Errors, with nothing written: [`Error::FrameLength`] when the length
+    /// Errors, with nothing written: [`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength) when the length
     /// cannot be framed (too long for the field, or a message shorter than
-    /// the fields it holds), [`Error::FrameEncoding`] when `encoding_type`
-    /// is not one the format expects, [`Error::Truncated`] when `frame` is
+    /// the fields it holds), [`ErrorKind::FrameEncoding`](crate::ErrorKind::FrameEncoding) when `encoding_type`
+    /// is not one the format expects, [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) when `frame` is
     /// shorter than the fields.
     ///
     /// ```
@@ -881,11 +875,9 @@ impl FrameFormat {
         encoding_type: u16,
     ) -> Result<usize> {
         let (min, max) = self.length_bounds(usize::MAX);
-        let length = self.length_for(message_len).ok_or(Error::FrameLength {
-            length: u64::MAX,
-            min,
-            max,
-        })?;
+        let length = self
+            .length_for(message_len)
+            .ok_or(Error::frame_length(u64::MAX, min, max))?;
         let (_, padded) = self.frame_len(length, usize::MAX)?;
         self.check_encoding(self.encoding.map(|_| encoding_type))?;
         crate::wire::check_len(frame, self.header_len())?;
@@ -921,7 +913,7 @@ impl FrameFormat {
 /// inside its frame) to its own length, as `len_fn` tells it: a generated
 /// `message_length`, say. `len_fn` returns the length of the message at the
 /// start of the bytes it is given (`Ok(None)` when it cannot tell); a
-/// length longer than `message` is an [`Error::Truncated`].
+/// length longer than `message` is an [`ErrorKind::Truncated`](crate::ErrorKind::Truncated).
 ///
 /// ```
 /// use sbe_rt::framing::trim;
@@ -937,10 +929,7 @@ pub fn trim<F>(message: &[u8], len_fn: F) -> Result<&[u8]>
 where
     F: FnOnce(&[u8]) -> Result<Option<usize>>,
 {
-    let truncated = |needed| Error::Truncated {
-        needed,
-        available: message.len(),
-    };
+    let truncated = |needed| Error::truncated(needed, message.len());
     let len = len_fn(message)?.ok_or(truncated(message.len().saturating_add(1)))?;
     message.get(..len).ok_or(truncated(len))
 }
@@ -1004,7 +993,7 @@ impl PacketFormat {
     }
 
     /// One datagram (a UDP payload) of this format. A datagram shorter
-    /// than the packet header is an [`Error::Truncated`] at offset 0.
+    /// than the packet header is an [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) at offset 0.
     pub fn packet<'a>(&self, datagram: &'a [u8]) -> core::result::Result<Packet<'a>, PacketError> {
         match datagram.split_at_checked(self.header_len) {
             Some((header, _)) => Ok(Packet {
@@ -1014,10 +1003,7 @@ impl PacketFormat {
             }),
             None => Err(PacketError {
                 offset: 0,
-                error: Error::Truncated {
-                    needed: self.header_len,
-                    available: datagram.len(),
-                },
+                error: Error::truncated(self.header_len, datagram.len()),
             }),
         }
     }
@@ -1045,7 +1031,7 @@ impl<'a> Packet<'a> {
         self.datagram
     }
 
-    /// The packet header read as MDP3's (an [`Error::Truncated`] when it is
+    /// The packet header read as MDP3's (an [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) when it is
     /// shorter than 12 bytes).
     pub fn mdp3_header(&self) -> Result<Mdp3PacketHeader> {
         Mdp3PacketHeader::read(self.header)
@@ -1132,10 +1118,7 @@ impl<'a> Messages<'a> {
             return Ok(None);
         }
         let Some(header) = self.frame.read_header(rest, usize::MAX)? else {
-            return Err(Error::Truncated {
-                needed: self.frame.header_len(),
-                available: rest.len(),
-            });
+            return Err(Error::truncated(self.frame.header_len(), rest.len()));
         };
         if header.padded_len > rest.len() {
             // Longer than what is left: out of range, in the field's unit.
@@ -1143,11 +1126,7 @@ impl<'a> Messages<'a> {
             // The longest frame whose padding also fits.
             let align = self.frame.align.max(1);
             let (_, max) = self.frame.length_bounds(rest.len() / align * align);
-            return Err(Error::FrameLength {
-                length: header.length,
-                min,
-                max,
-            });
+            return Err(Error::frame_length(header.length, min, max));
         }
         let range = self.frame.message_range(&header);
         let offset = self.pos + range.start;
@@ -1243,6 +1222,7 @@ impl Mdp3PacketHeader {
 mod tests {
     extern crate alloc;
     use super::*;
+    use crate::ErrorDetails;
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -1344,10 +1324,10 @@ mod tests {
         assert_eq!(sofh.check_encoding(Some(SOFH_SBE_BE)), Ok(()));
         assert_eq!(
             sofh.check_encoding(Some(1)),
-            Err(Error::FrameEncoding {
-                encoding_type: 1,
-                expected: Expect::Either(SOFH_SBE_LE, SOFH_SBE_BE)
-            })
+            Err(Error::frame_encoding(
+                1,
+                Expect::Either(SOFH_SBE_LE, SOFH_SBE_BE)
+            ))
         );
         assert_eq!(sofh.header_len(), SOFH_LEN);
         assert_eq!(sofh.default_encoding_type(), SOFH_SBE_LE);
@@ -1362,11 +1342,7 @@ mod tests {
             assert_eq!(sofh.split(&buf[..n]), Ok(None));
         }
         for len in 0..6u8 {
-            let err = Error::FrameLength {
-                length: u64::from(len),
-                min: 6,
-                max: u64::from(u32::MAX),
-            };
+            let err = Error::frame_length(u64::from(len), 6, u64::from(u32::MAX));
             let buf = [0, 0, 0, len, 0xeb, 0x50];
             assert_eq!(sofh.read_header(&buf, usize::MAX), Err(err));
             assert_eq!(sofh.split(&buf), Err(err));
@@ -1381,10 +1357,10 @@ mod tests {
         // is not SOFH-framed, whatever its length says.
         assert_eq!(
             sofh.read_header(&[45, 0, 1, 0, 1, 0, 0, 0], usize::MAX),
-            Err(Error::FrameEncoding {
-                encoding_type: 0x0100,
-                expected: Expect::Either(SOFH_SBE_LE, SOFH_SBE_BE)
-            })
+            Err(Error::frame_encoding(
+                0x0100,
+                Expect::Either(SOFH_SBE_LE, SOFH_SBE_BE)
+            ))
         );
         assert!(sofh.read_header(&[0, 0, 0, 0, 0, 0], usize::MAX).is_err());
     }
@@ -1395,21 +1371,18 @@ mod tests {
         let mut small = [0u8; 5];
         assert_eq!(
             sofh.write_header(&mut small, 1, SOFH_SBE_LE),
-            Err(Error::Truncated {
-                needed: 6,
-                available: 5
-            })
+            Err(Error::truncated(6, 5))
         );
         assert_eq!(small, [0; 5]);
         let mut buf = [0u8; 6];
         // A frame longer than u32::MAX bytes, the 6 header bytes included.
         assert_eq!(
             sofh.write_header(&mut buf, u32::MAX as usize - 5, SOFH_SBE_LE),
-            Err(Error::FrameLength {
-                length: u64::from(u32::MAX) + 1,
-                min: 6,
-                max: u64::from(u32::MAX)
-            })
+            Err(Error::frame_length(
+                u64::from(u32::MAX) + 1,
+                6,
+                u64::from(u32::MAX)
+            ))
         );
         assert_eq!(sofh.encoded_len(u32::MAX as usize - 5), None);
         assert_eq!(buf, [0; 6], "nothing written");
@@ -1481,11 +1454,7 @@ mod tests {
             let buf = [0, 0, bad, 0, 0, 0, 0, 0];
             assert_eq!(
                 format.split(&buf),
-                Err(Error::FrameLength {
-                    length: u64::from(bad),
-                    min: 4,
-                    max: 65535
-                })
+                Err(Error::frame_length(u64::from(bad), 4, 65535))
             );
         }
         // Writing a message too short to hold its own length.
@@ -1498,11 +1467,7 @@ mod tests {
         for len in 0..6u8 {
             assert_eq!(
                 FrameFormat::SOFH.split(&[0, 0, 0, len, 0xeb, 0x50, 1, 2]),
-                Err(Error::FrameLength {
-                    length: u64::from(len),
-                    min: 6,
-                    max: u64::from(u32::MAX)
-                })
+                Err(Error::frame_length(u64::from(len), 6, u64::from(u32::MAX)))
             );
         }
         for len in 0..2u8 {
@@ -1510,22 +1475,11 @@ mod tests {
         }
         // Zero, counting only the message.
         let f = FrameFormat::new(2, LengthField::u16_le(0)).with_counts(Counts::Message);
-        assert_eq!(
-            f.split(&[0, 0, 9]),
-            Err(Error::FrameLength {
-                length: 0,
-                min: 1,
-                max: 65535
-            })
-        );
+        assert_eq!(f.split(&[0, 0, 9]), Err(Error::frame_length(0, 1, 65535)));
         // Above a limit: in the field's unit.
         assert_eq!(
             f.read_header(&[200, 0], 100),
-            Err(Error::FrameLength {
-                length: 200,
-                min: 1,
-                max: 98
-            })
+            Err(Error::frame_length(200, 1, 98))
         );
         assert_eq!(f.frame_len(98, 100), Ok((100, 100)));
         // u32 lengths that cannot be a usize on this target do not wrap.
@@ -1545,10 +1499,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             err,
-            Error::FrameEncoding {
-                encoding_type: 0xCAFE,
-                expected: Expect::Either(SOFH_SBE_LE, SOFH_SBE_BE)
-            }
+            Error::frame_encoding(0xCAFE, Expect::Either(SOFH_SBE_LE, SOFH_SBE_BE))
         );
         assert_eq!(
             alloc::string::ToString::to_string(&err),
@@ -1571,18 +1522,11 @@ mod tests {
         let mut buf = [0xffu8; 8];
         assert_eq!(
             FrameFormat::SOFH_LE.write_header(&mut buf, 65532, 0xCAFE),
-            Err(Error::FrameLength {
-                length: 65536,
-                min: 4,
-                max: 65535
-            })
+            Err(Error::frame_length(65536, 4, 65535))
         );
         assert_eq!(
             FrameFormat::SOFH.write_header(&mut buf[..5], 1, SOFH_SBE_LE),
-            Err(Error::Truncated {
-                needed: 6,
-                available: 5
-            })
+            Err(Error::truncated(6, 5))
         );
         assert!(FrameFormat::SOFH.write_header(&mut buf, 1, 0xCAFE).is_err());
         assert_eq!(buf, [0xff; 8], "nothing written");
@@ -1692,10 +1636,7 @@ mod tests {
             PacketFormat::MDP3.packet(&d[..11]).unwrap_err(),
             PacketError {
                 offset: 0,
-                error: Error::Truncated {
-                    needed: 12,
-                    available: 11
-                }
+                error: Error::truncated(12, 11)
             }
         );
         // Cut inside the second frame: the first is yielded, then an error
@@ -1718,13 +1659,7 @@ mod tests {
             .nth(1)
             .unwrap()
             .unwrap_err();
-        assert_eq!(
-            err.error,
-            Error::Truncated {
-                needed: 2,
-                available: 1
-            }
-        );
+        assert_eq!(err.error, Error::truncated(2, 1));
         // A MsgSize longer than what is left, and zero.
         let mut lying = d.clone();
         lying[second] = 200;
@@ -1740,11 +1675,7 @@ mod tests {
             err,
             PacketError {
                 offset: second,
-                error: Error::FrameLength {
-                    length: 200,
-                    min: 2,
-                    max: left as u64
-                }
+                error: Error::frame_length(200, 2, left as u64)
             }
         );
         assert_eq!(
@@ -1760,7 +1691,10 @@ mod tests {
             .unwrap()
             .unwrap_err();
         assert_eq!(err.offset, second);
-        assert!(matches!(err.error, Error::FrameLength { length: 0, .. }));
+        assert!(matches!(
+            err.error.details(),
+            ErrorDetails::FrameLength { length: 0, .. }
+        ));
     }
 
     #[test]
@@ -1791,10 +1725,7 @@ mod tests {
             too_long,
             PacketError {
                 offset: 32,
-                error: Error::Truncated {
-                    needed: 9,
-                    available: 8
-                }
+                error: Error::truncated(9, 8)
             }
         );
         // The last frame's padding missing: an error, the padding is part
@@ -1811,7 +1742,10 @@ mod tests {
             .unwrap_err();
         assert_eq!(err.offset, 32);
         assert!(
-            matches!(err.error, Error::FrameLength { length: 5, .. }),
+            matches!(
+                err.error.details(),
+                ErrorDetails::FrameLength { length: 5, .. }
+            ),
             "{err:?}"
         );
     }
@@ -1819,16 +1753,10 @@ mod tests {
     #[test]
     fn trim_passes_errors_through() {
         assert_eq!(
-            trim(&[1, 2], |_| Err(Error::WrongOrder)),
-            Err(Error::WrongOrder)
+            trim(&[1, 2], |_| Err(Error::wrong_order())),
+            Err(Error::wrong_order())
         );
-        assert_eq!(
-            trim(&[1, 2], |_| Ok(None)),
-            Err(Error::Truncated {
-                needed: 3,
-                available: 2
-            })
-        );
+        assert_eq!(trim(&[1, 2], |_| Ok(None)), Err(Error::truncated(3, 2)));
         assert_eq!(trim(&[1, 2], |_| Ok(Some(0))), Ok(&[][..]));
     }
 
@@ -1841,10 +1769,7 @@ mod tests {
         assert_eq!(Mdp3PacketHeader::read(&h.to_bytes()), Ok(h));
         assert_eq!(
             Mdp3PacketHeader::read(&[0; 4]),
-            Err(Error::Truncated {
-                needed: 12,
-                available: 4
-            })
+            Err(Error::truncated(12, 4))
         );
     }
 }

@@ -56,9 +56,9 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use crate::__private::codec::{
-    blocks_end, check_entries, check_group, to_usize, MAX_EMPTY_ENTRIES,
+    blocks_end, check_entries, check_group, no_section, to_usize, MAX_EMPTY_ENTRIES,
 };
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::visit::{Field, List, Value};
 use crate::wire::Dimension;
 
@@ -188,8 +188,35 @@ impl<'a, E: BlockEntry<'a>, const TOP: bool> Blocks<'a, E, TOP> {
     #[doc(hidden)]
     #[inline]
     pub fn check(buf: &'a [u8], pos: usize, version: u32) -> Result<(Self, usize)> {
+        match Self::rule(buf, pos, version) {
+            Ok(checked) => Ok(checked),
+            Err(_) => Err(Self::why(buf, pos, version)),
+        }
+    }
+
+    /// Why [`Self::rule`] refuses the group: it is run again, out of line,
+    /// so that the hot path carries only the branch (the error's numbers,
+    /// built inline, would be computed before the branches or hoisted out
+    /// of an enclosing loop).
+    #[cold]
+    #[inline(never)]
+    fn why(buf: &'a [u8], pos: usize, version: u32) -> Error {
+        match Self::rule(buf, pos, version) {
+            Err(e) => e,
+            // Not reached: the rule is a function of its arguments.
+            Ok(_) => no_section(buf),
+        }
+    }
+
+    /// The rule [`Self::check`] and [`Self::open`] apply.
+    #[inline(always)]
+    fn rule(buf: &'a [u8], pos: usize, version: u32) -> Result<(Self, usize)> {
         let dim = E::DIMENSION;
-        let header = crate::slice(buf, pos, dim.len)?;
+        // `crate::slice`'s check, with its error built inline: `open`
+        // drops it unbuilt, `check` builds it out of line.
+        let Some(header) = buf.get(pos..).and_then(|b| b.get(..dim.len)) else {
+            return Err(Error::truncated(pos.saturating_add(dim.len), buf.len()));
+        };
         let (block_length, remaining) = dimension(dim, header);
         let block_length =
             check_group(remaining, block_length, dim.max_count, E::required(version))?;
@@ -225,7 +252,9 @@ impl<'a, E: BlockEntry<'a>, const TOP: bool> Blocks<'a, E, TOP> {
         version: u32,
         done: Option<&Cell<usize>>,
     ) -> Self {
-        match pos.and_then(|pos| Self::check(buf, pos, version)) {
+        // Why it does not check is not needed: the rule's errors, built
+        // inline, are dropped unbuilt.
+        match pos.and_then(|pos| Self::rule(buf, pos, version)) {
             Ok((group, end)) => {
                 if let Some(c) = done {
                     c.set(end);
@@ -553,16 +582,13 @@ mod tests {
         let buf = [1, 0, 11, 0];
         assert_eq!(
             Blocks::<Fixed, true>::check(&buf, 0, 0).map(|r| r.1),
-            Err(Error::CountOutOfRange { count: 11, max: 10 })
+            Err(Error::count_out_of_range(11, 10))
         );
         // Block too short for version 1's fields, with an entry to read.
         let buf = [1, 0, 1, 0, 5];
         assert_eq!(
             Blocks::<Fixed, true>::check(&buf, 0, 1).map(|r| r.1),
-            Err(Error::BlockLengthTooShort {
-                block_length: 1,
-                required: 2
-            })
+            Err(Error::block_length_too_short(1, 2))
         );
         // An empty group's short block length is not used, so not refused.
         assert_eq!(Blocks::<Fixed, true>::skip(&[0, 0, 0, 0], 0, 1), Ok(4));
@@ -579,10 +605,7 @@ mod tests {
         assert_eq!((g.count(), done.get()), (2, 6));
         let g = Blocks::<Fixed, true>::open(&buf[..5], Ok(0), 0, Some(&done));
         assert_eq!(g.count(), 0);
-        let e = Error::Truncated {
-            needed: 1,
-            available: 0,
-        };
+        let e = Error::truncated(1, 0);
         assert_eq!(
             Blocks::<Fixed, false>::open(&buf, Err(e), 0, None).count(),
             0
@@ -616,10 +639,7 @@ mod tests {
         let lying = [1, 0, 9, 0, 1, 0];
         assert_eq!(
             Entries::<Named>::skip(&lying, 0, 0),
-            Err(Error::Truncated {
-                needed: 22,
-                available: 6
-            })
+            Err(Error::truncated(22, 6))
         );
     }
 }

@@ -5,8 +5,8 @@
 //! write fields at fixed offsets. This crate holds what they share, and
 //! what their users call:
 //!
-//! * [`Error`] and [`Result`]: every failure, as plain numbers (`Copy`, no
-//!   allocation);
+//! * [`Error`] and [`Result`]: every failure, as a compact code of one
+//!   word (`Copy`, no allocation; see [Errors](#errors));
 //! * [`wire`] (re-exported here): `get_u16_le`, `put_f64_be`, ... for every
 //!   primitive in both byte orders, which never panic and never touch a
 //!   byte outside the slice, plus the checked [`check_len`], [`slice`](fn@slice),
@@ -88,12 +88,41 @@
 //!
 //! One integer type per kind of value, here and in generated code: ids
 //! (schema and template: `SCHEMA_ID`, `TEMPLATE_ID`, the ids in
-//! [`Error`]) are `u64`, which holds the schema's ids and any a header's
+//! [`ErrorDetails`]) are `u64`, which holds the schema's ids and any a header's
 //! member can carry; versions (`SCHEMA_VERSION`, `acting_version()`) are
 //! `u32`; lengths (`HEADER_LENGTH`, `BLOCK_LENGTH`, `ENCODED_LENGTH`,
 //! `encoded_length()`, `checked_length()`) are `usize`, but for a length
 //! or count read from the wire that an [`Error`] reports, which is the
 //! `u64` it was read as.
+//!
+//! # Errors
+//!
+//! Every decoder, encoder and framer returns [`Result<T>`](Result), whose
+//! [`Error`] is one 64-bit word: its [`ErrorKind`] and the numbers that
+//! say where and by how much (bytes needed and available, the count and
+//! its maximum, ...). A word, and not an enum of several, because
+//! `Result<usize, Error>` is then a pair of scalars that comes back in two
+//! registers, as a hand-written decoder's result does, where a larger error
+//! sends every result through memory. The numbers are exact up to
+//! [`Error::NUMBER_MAX`] (2³⁰ − 1) and saturate above it, which in SBE only
+//! a corrupt length or count reaches ([`ErrorDetails`] says which fields
+//! keep more). Read an error with [`Error::error_kind`] (to branch on),
+//! [`Error::kind`] (its name, `"Truncated"`), [`Error::details`] (an
+//! [`ErrorDetails`] to match on) or `Display`; make one with a
+//! constructor per kind ([`Error::truncated`], ...).
+//!
+//! ```
+//! use sbe_rt::{Error, ErrorDetails, ErrorKind};
+//!
+//! let e = sbe_rt::slice(&[0; 4], 2, 8).unwrap_err();
+//! assert_eq!(e, Error::truncated(10, 4));
+//! assert_eq!(e.error_kind(), ErrorKind::Truncated);
+//! match e.details() {
+//!     ErrorDetails::Truncated { needed, available } => assert_eq!(needed - available, 6),
+//!     other => panic!("{other}"),
+//! }
+//! assert_eq!(e.to_string(), "truncated buffer: 10 bytes needed from its start, only 4 available");
+//! ```
 //!
 //! What only generated code calls (the checked rules and encode-buffer
 //! carving it shares, a lazy decoder's section cache, the constructors of
@@ -183,7 +212,7 @@ pub mod bytes_adapter;
 #[cfg(feature = "tokio")]
 pub mod tokio_codec;
 
-pub use error::{Error, Result};
+pub use error::{Error, ErrorDetails, ErrorKind, Result};
 pub use float::{JavaDouble, JavaFloat};
 pub use framing::Framing;
 pub use null::non_null;

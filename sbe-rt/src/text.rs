@@ -16,7 +16,7 @@
 //! # Ok::<(), sbe_rt::Error>(())
 //! ```
 
-use crate::error::{Error, Result};
+use crate::error::{slow, Error, Result};
 use crate::wire::slice_mut;
 
 /// The bytes of `bytes` before its first NUL, or all of them when there is
@@ -38,7 +38,7 @@ pub fn trim_nul(bytes: &[u8]) -> &[u8] {
 
 /// `bytes` as UTF-8 text, borrowed.
 ///
-/// Fails with [`Error::InvalidText`] whose `offset` is the position, within
+/// Fails with [`ErrorKind::InvalidText`](crate::ErrorKind::InvalidText) whose `offset` is the position, within
 /// `bytes`, of the first byte that is not part of a valid UTF-8 sequence
 /// (a sequence cut off at the end counts as invalid). Does not trim NULs;
 /// combine with [`trim_nul`] for char arrays.
@@ -47,20 +47,18 @@ pub fn trim_nul(bytes: &[u8]) -> &[u8] {
 /// use sbe_rt::{text::as_str, Error};
 ///
 /// assert_eq!(as_str("grüße".as_bytes()), Ok("grüße"));
-/// assert_eq!(as_str(b"ab\xffcd"), Err(Error::InvalidText { offset: 2 }));
+/// assert_eq!(as_str(b"ab\xffcd"), Err(Error::invalid_text(2)));
 /// ```
 #[inline]
 pub fn as_str(bytes: &[u8]) -> Result<&str> {
-    core::str::from_utf8(bytes).map_err(|e| Error::InvalidText {
-        offset: e.valid_up_to(),
-    })
+    core::str::from_utf8(bytes).map_err(|e| slow::invalid_text(e.valid_up_to()))
 }
 
 /// Writes `src` into the char array `dst[offset..offset + len]` and pads the
 /// rest of the array with NUL bytes.
 ///
-/// Fails, writing nothing, with [`Error::LengthOutOfRange`] when `src` is
-/// longer than `len`, and with [`Error::Truncated`] when the array does not
+/// Fails, writing nothing, with [`ErrorKind::LengthOutOfRange`](crate::ErrorKind::LengthOutOfRange) when `src` is
+/// longer than `len`, and with [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) when the array does not
 /// fit in `dst`.
 ///
 /// ```
@@ -71,21 +69,18 @@ pub fn as_str(bytes: &[u8]) -> Result<&str> {
 /// assert_eq!(buf, *b"ab\0\0\xff\xff");
 /// assert_eq!(
 ///     put_char_array(&mut buf, 0, 4, b"abcde"),
-///     Err(Error::LengthOutOfRange { length: 5, max: 4 })
+///     Err(Error::length_out_of_range(5, 4))
 /// );
 /// assert_eq!(
 ///     put_char_array(&mut buf, 4, 4, b"ab"),
-///     Err(Error::Truncated { needed: 8, available: 6 })
+///     Err(Error::truncated(8, 6))
 /// );
 /// # Ok::<(), sbe_rt::Error>(())
 /// ```
 #[inline]
 pub fn put_char_array(dst: &mut [u8], offset: usize, len: usize, src: &[u8]) -> Result<()> {
     if src.len() > len {
-        return Err(Error::LengthOutOfRange {
-            length: src.len() as u64,
-            max: len as u64,
-        });
+        return Err(Error::length_out_of_range(src.len() as u64, len as u64));
     }
     let array = slice_mut(dst, offset, len)?;
     // `src.len() <= len == array.len()`, so the split always succeeds.
@@ -113,14 +108,11 @@ mod tests {
     fn as_str_reports_the_bad_byte() {
         assert_eq!(as_str(b""), Ok(""));
         assert_eq!(as_str(b"plain"), Ok("plain"));
-        assert_eq!(as_str(b"\xff"), Err(Error::InvalidText { offset: 0 }));
+        assert_eq!(as_str(b"\xff"), Err(Error::invalid_text(0)));
         // "é" cut in half at the end.
-        assert_eq!(as_str(b"abc\xc3"), Err(Error::InvalidText { offset: 3 }));
+        assert_eq!(as_str(b"abc\xc3"), Err(Error::invalid_text(3)));
         // A valid 2-byte sequence, then a stray continuation byte.
-        assert_eq!(
-            as_str(b"\xc3\xa9\x80"),
-            Err(Error::InvalidText { offset: 2 })
-        );
+        assert_eq!(as_str(b"\xc3\xa9\x80"), Err(Error::invalid_text(2)));
         // NULs are valid UTF-8 and kept.
         assert_eq!(as_str(b"a\0"), Ok("a\0"));
     }
@@ -139,21 +131,15 @@ mod tests {
         let before = buf;
         assert_eq!(
             put_char_array(&mut buf, 0, 2, b"abc"),
-            Err(Error::LengthOutOfRange { length: 3, max: 2 })
+            Err(Error::length_out_of_range(3, 2))
         );
         assert_eq!(
             put_char_array(&mut buf, 8, 3, b"a"),
-            Err(Error::Truncated {
-                needed: 11,
-                available: 10
-            })
+            Err(Error::truncated(11, 10))
         );
         assert_eq!(
             put_char_array(&mut buf, usize::MAX, 3, b"a"),
-            Err(Error::Truncated {
-                needed: usize::MAX,
-                available: 10
-            })
+            Err(Error::truncated(usize::MAX, 10))
         );
         assert_eq!(buf, before);
     }

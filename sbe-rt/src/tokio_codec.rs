@@ -130,7 +130,7 @@ impl FrameCodec {
     }
 
     /// Sets the longest frame (prefix included) decoded or encoded; a
-    /// longer one is an [`Error::FrameLength`].
+    /// longer one is an [`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength).
     ///
     /// ```
     /// use sbe_rt::{bytes::BytesMut, framing::FrameFormat, tokio_codec::{CodecError, FrameCodec}, Error};
@@ -140,7 +140,7 @@ impl FrameCodec {
     /// let mut wire = BytesMut::from(&[0, 0, 0x10, 0, 0xeb, 0x50][..]); // 4096 bytes
     /// assert!(matches!(
     ///     codec.decode(&mut wire),
-    ///     Err(CodecError::Frame(Error::FrameLength { length: 4096, min: 6, max: 1024 }))
+    ///     Err(CodecError::Frame(e)) if e == Error::frame_length(4096, 6, 1024)
     /// ));
     /// ```
     #[must_use]
@@ -169,11 +169,8 @@ impl FrameCodec {
     /// length field is set. `dst` is left as it was on error.
     fn encode_slice(&self, message: &[u8], dst: &mut BytesMut) -> Result<(), CodecError> {
         let (min, max) = self.format.length_bounds(self.max_frame_len);
-        let too_long = Error::FrameLength {
-            length: u64::try_from(message.len()).unwrap_or(u64::MAX),
-            min,
-            max,
-        };
+        let too_long =
+            Error::frame_length(u64::try_from(message.len()).unwrap_or(u64::MAX), min, max);
         let len = self.format.encoded_len(message.len()).ok_or(too_long)?;
         // The frame's own length (before padding) against the limit.
         let unpadded = self.format.prefix_len.saturating_add(message.len());
@@ -189,10 +186,7 @@ impl FrameCodec {
             Some(frame) => self
                 .format
                 .write_header(frame, message.len(), self.encoding_type),
-            None => Err(Error::Truncated {
-                needed: len,
-                available: 0,
-            }),
+            None => Err(Error::truncated(len, 0)),
         };
         if let Err(e) = written {
             dst.truncate(start);
@@ -213,7 +207,7 @@ impl Decoder for FrameCodec {
     }
 
     /// As `decode`; at the end of the stream, bytes left that are not a
-    /// whole frame are an [`Error::Truncated`] (what the frame needs, what
+    /// whole frame are an [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) (what the frame needs, what
     /// is there).
     fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Bytes>, CodecError> {
         if let Some(frame) = self.decode(src)? {
@@ -226,11 +220,7 @@ impl Decoder for FrameCodec {
             Some(header) => header.padded_len,
             None => self.format.header_len(),
         };
-        Err(Error::Truncated {
-            needed,
-            available: src.len(),
-        }
-        .into())
+        Err(Error::truncated(needed, src.len()).into())
     }
 }
 
@@ -296,6 +286,7 @@ impl From<Error> for CodecError {
 mod tests {
     use super::*;
     use crate::framing::{Expect, LengthField};
+    use crate::{ErrorDetails, ErrorKind};
     use std::string::ToString;
     use std::vec::Vec;
 
@@ -355,10 +346,7 @@ mod tests {
         assert!(
             matches!(
                 err,
-                CodecError::Frame(Error::FrameEncoding {
-                    encoding_type: 0x0100,
-                    expected: Expect::Either(0xEB50, 0x5BE0)
-                })
+                CodecError::Frame(e) if e == Error::frame_encoding(0x0100, Expect::Either(0xEB50, 0x5BE0))
             ),
             "{err:?}"
         );
@@ -374,7 +362,7 @@ mod tests {
             assert_eq!(codec.decode(&mut buf).unwrap(), None);
             let err = codec.decode_eof(&mut buf).unwrap_err();
             assert!(
-                matches!(err, CodecError::Frame(Error::Truncated { needed: n, available }) if n == needed && available == wire.len()),
+                matches!(err, CodecError::Frame(e) if e == Error::truncated(needed, wire.len())),
                 "{err:?}"
             );
         }
@@ -382,12 +370,12 @@ mod tests {
         let mut buf = BytesMut::from(&[0u8, 0, 0, 5, 0xeb, 0x50][..]);
         assert!(matches!(
             codec.decode(&mut buf),
-            Err(CodecError::Frame(Error::FrameLength { length: 5, .. }))
+            Err(CodecError::Frame(e)) if matches!(e.details(), ErrorDetails::FrameLength { length: 5, .. })
         ));
         let mut buf = BytesMut::from(&[0x7fu8, 0, 0, 0, 0xeb, 0x50][..]);
         assert!(matches!(
             codec.decode(&mut buf),
-            Err(CodecError::Frame(Error::FrameLength { max: 0x80_0000, .. }))
+            Err(CodecError::Frame(e)) if matches!(e.details(), ErrorDetails::FrameLength { max: 0x80_0000, .. })
         ));
     }
 
@@ -405,7 +393,7 @@ mod tests {
         let err = wrong.encode(&b"x"[..], &mut wire).unwrap_err();
         assert!(matches!(
             err,
-            CodecError::Frame(Error::FrameEncoding { .. })
+            CodecError::Frame(e) if e.error_kind() == ErrorKind::FrameEncoding
         ));
         assert_eq!(&wire[..], b"kept");
         let mut b3 = FrameCodec::new(FrameFormat::SOFH_LE).encoding_type(0xEB50);

@@ -270,9 +270,7 @@ fn to_json_fn(
 fn decode_fns(arms: &MessageArms, no_messages: bool) -> TokenStream {
     // A `match` on the template id, or with no messages just its error.
     let unknown = quote!(::core::result::Result::Err(
-        ::sbe_rt::Error::UnknownTemplateId {
-            template_id: h.template_id
-        }
+        ::sbe_rt::Error::unknown_template_id(h.template_id)
     ));
     let by_template = |arms: &TokenStream| {
         if no_messages {

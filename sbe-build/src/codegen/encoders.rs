@@ -169,6 +169,7 @@ pub(super) fn group_encoder(
     } else {
         quote! {
             impl ::core::ops::Drop for #enc<'_, '_> {
+                #[inline(always)]
                 fn drop(&mut self) {
                     #finish_sections
                     #put_count

@@ -407,10 +407,11 @@ fn composite_decoder(
             pub const ENCODED_LENGTH: usize = #len;
 
             /// Reads the composite at the start of `buf`.
+            #[inline(always)]
             pub fn wrap(buf: &'a [u8]) -> ::sbe_rt::Result<Self> {
                 match buf.first_chunk::<#len>() {
                     ::core::option::Option::Some(buf) => ::core::result::Result::Ok(Self { buf }),
-                    ::core::option::Option::None => ::core::result::Result::Err(::sbe_rt::Error::Truncated { needed: #len, available: buf.len() }),
+                    ::core::option::Option::None => ::core::result::Result::Err(::sbe_rt::Error::truncated(#len, buf.len())),
                 }
             }
             #null

@@ -248,7 +248,7 @@ impl Framing {
     ///
     /// Errors, `message` left as it was: a [`FramingError::Packet`] for a
     /// packet framing; a [`FramingError::Frame`] for a message the format
-    /// cannot frame ([`Error::FrameLength`]: too long for the length
+    /// cannot frame ([`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength): too long for the length
     /// field, or, with `prefix=0`, too short to hold its fields).
     ///
     /// ```
@@ -872,6 +872,7 @@ fn parse_custom(s: &str) -> Result<Framing, UnknownFraming> {
 mod tests {
     extern crate alloc;
     use super::*;
+    use crate::ErrorDetails;
     use alloc::string::{String, ToString};
     use alloc::vec::Vec;
 
@@ -1215,12 +1216,7 @@ mod tests {
     #[test]
     fn framing_errors_say_what() {
         assert_eq!(
-            FramingError::Frame(Error::FrameLength {
-                length: 65536,
-                min: 4,
-                max: 65535
-            })
-            .to_string(),
+            FramingError::Frame(Error::frame_length(65536, 4, 65535)).to_string(),
             "cannot frame the message: frame length 65536 out of range 4..=65535"
         );
         assert!(FramingError::Raw.to_string().starts_with("raw framing"));
@@ -1256,17 +1252,13 @@ mod tests {
         let mut long = vec![7u8; 65533];
         assert_eq!(
             Framing::SofhLe.frame_message(&mut long, order),
-            Err(FramingError::Frame(Error::FrameLength {
-                length: 65537,
-                min: 4,
-                max: 65535
-            }))
+            Err(FramingError::Frame(Error::frame_length(65537, 4, 65535)))
         );
         assert_eq!(long, vec![7u8; 65533]);
         let mut short = b"ab".to_vec();
         assert!(matches!(
             parse("len=u16le@1,prefix=0").frame_message(&mut short, order),
-            Err(FramingError::Frame(Error::FrameLength { length: 2, .. }))
+            Err(FramingError::Frame(e)) if matches!(e.details(), ErrorDetails::FrameLength { length: 2, .. })
         ));
         assert_eq!(short, b"ab");
         assert_eq!(

@@ -17,7 +17,7 @@
 
 use core::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{slow, Error, Result};
 
 /// `v` as a `usize`, saturating (on 32-bit targets a huge count or length
 /// then fails its range check instead of wrapping).
@@ -27,23 +27,21 @@ pub fn to_usize(v: u64) -> usize {
     usize::try_from(v).unwrap_or(usize::MAX)
 }
 
-/// Fails with [`Error::UnknownTemplateId`] when the header's template id
+/// Fails with [`ErrorKind::UnknownTemplateId`](crate::ErrorKind::UnknownTemplateId) when the header's template id
 /// is not the decoder's.
 ///
 /// ```
 /// use sbe_rt::{__private::codec::check_template_id, Error};
 ///
 /// assert_eq!(check_template_id(2, 2), Ok(()));
-/// assert_eq!(check_template_id(3, 2), Err(Error::UnknownTemplateId { template_id: 3 }));
+/// assert_eq!(check_template_id(3, 2), Err(Error::unknown_template_id(3)));
 /// ```
 #[inline]
 pub fn check_template_id(actual: u64, expected: u64) -> Result<()> {
     if actual == expected {
         Ok(())
     } else {
-        Err(Error::UnknownTemplateId {
-            template_id: actual,
-        })
+        Err(Error::unknown_template_id(actual))
     }
 }
 
@@ -53,40 +51,34 @@ pub fn check_template_id(actual: u64, expected: u64) -> Result<()> {
 ///
 /// ```
 /// assert!(matches!(
-///     sbe_rt::__private::codec::no_section(&[0; 3]),
-///     sbe_rt::Error::Truncated { available: 3, .. }
+///     sbe_rt::__private::codec::no_section(&[0; 3]).details(),
+///     sbe_rt::ErrorDetails::Truncated { available: 3, .. }
 /// ));
 /// ```
-#[cold]
+#[inline(always)]
 #[must_use]
 pub fn no_section(buf: &[u8]) -> Error {
-    Error::Truncated {
-        needed: usize::MAX,
-        available: buf.len(),
-    }
+    slow::truncated(usize::MAX, buf.len())
 }
 
-/// Fails with [`Error::BlockLengthTooShort`] when `block_length < required`.
+/// Fails with [`ErrorKind::BlockLengthTooShort`](crate::ErrorKind::BlockLengthTooShort) when `block_length < required`.
 #[inline]
 pub fn check_block_length(block_length: usize, required: usize) -> Result<()> {
     if block_length < required {
-        Err(Error::BlockLengthTooShort {
-            block_length: block_length as u64,
-            required: required as u64,
-        })
+        Err(Error::block_length_too_short(
+            block_length as u64,
+            required as u64,
+        ))
     } else {
         Ok(())
     }
 }
 
-/// Fails with [`Error::CountOutOfRange`] when `count > max`.
+/// Fails with [`ErrorKind::CountOutOfRange`](crate::ErrorKind::CountOutOfRange) when `count > max`.
 #[inline]
 pub fn check_count(count: usize, max: u64) -> Result<()> {
     if count as u64 > max {
-        Err(Error::CountOutOfRange {
-            count: count as u64,
-            max,
-        })
+        Err(Error::count_out_of_range(count as u64, max))
     } else {
         Ok(())
     }
@@ -94,9 +86,9 @@ pub fn check_count(count: usize, max: u64) -> Result<()> {
 
 /// The rule for a group's dimension, the same in generated decoders and in
 /// `sbe decode`: the count is at most `max_count`
-/// ([`Error::CountOutOfRange`]), and when there is an entry to read, the
+/// ([`ErrorKind::CountOutOfRange`](crate::ErrorKind::CountOutOfRange)), and when there is an entry to read, the
 /// block length on the wire holds the fields of the acting version
-/// (`required`; [`Error::BlockLengthTooShort`]). An empty group's block
+/// (`required`; [`ErrorKind::BlockLengthTooShort`](crate::ErrorKind::BlockLengthTooShort)). An empty group's block
 /// length is never used, so it is not checked: the reference
 /// implementation does not read it either.
 ///
@@ -111,9 +103,9 @@ pub fn check_count(count: usize, max: u64) -> Result<()> {
 /// assert_eq!(check_group(0, 2, 10, 8), Ok(8));
 /// assert_eq!(
 ///     check_group(1, 2, 10, 8),
-///     Err(Error::BlockLengthTooShort { block_length: 2, required: 8 })
+///     Err(Error::block_length_too_short(2, 8))
 /// );
-/// assert_eq!(check_group(11, 8, 10, 8), Err(Error::CountOutOfRange { count: 11, max: 10 }));
+/// assert_eq!(check_group(11, 8, 10, 8), Err(Error::count_out_of_range(11, 10)));
 /// ```
 #[inline(always)]
 pub fn check_group(
@@ -128,10 +120,10 @@ pub fn check_group(
     } else if count == 0 {
         Ok(required)
     } else {
-        Err(Error::BlockLengthTooShort {
-            block_length: block_length as u64,
-            required: required as u64,
-        })
+        Err(Error::block_length_too_short(
+            block_length as u64,
+            required as u64,
+        ))
     }
 }
 
@@ -143,9 +135,9 @@ pub const MAX_EMPTY_ENTRIES: usize = 1 << 20;
 /// The rule for a group's count against the bytes left, the same in
 /// generated decoders and in `sbe decode`: `count` entries of at least
 /// `min_entry` bytes each must fit in `buf[start..]`
-/// ([`Error::Truncated`]), checked before any entry is read; and entries
+/// ([`ErrorKind::Truncated`](crate::ErrorKind::Truncated)), checked before any entry is read; and entries
 /// of no bytes are at most [`MAX_EMPTY_ENTRIES`]
-/// ([`Error::CountOutOfRange`]).
+/// ([`ErrorKind::CountOutOfRange`](crate::ErrorKind::CountOutOfRange)).
 ///
 /// ```
 /// use sbe_rt::{__private::codec::check_entries, Error};
@@ -153,7 +145,7 @@ pub const MAX_EMPTY_ENTRIES: usize = 1 << 20;
 /// assert_eq!(check_entries(&[0; 10], 2, 2, 4), Ok(()));
 /// assert_eq!(
 ///     check_entries(&[0; 10], 2, 3, 4),
-///     Err(Error::Truncated { needed: 14, available: 10 })
+///     Err(Error::truncated(14, 10))
 /// );
 /// assert!(check_entries(&[], 0, 1 << 21, 0).is_err());
 /// ```
@@ -161,46 +153,43 @@ pub const MAX_EMPTY_ENTRIES: usize = 1 << 20;
 pub fn check_entries(buf: &[u8], start: usize, count: usize, min_entry: usize) -> Result<()> {
     let need = start.saturating_add(count.saturating_mul(min_entry));
     if need > buf.len() {
-        return Err(Error::Truncated {
-            needed: need,
-            available: buf.len(),
-        });
+        return Err(slow::truncated(need, buf.len()));
     }
     if min_entry == 0 && count > MAX_EMPTY_ENTRIES {
-        return Err(Error::CountOutOfRange {
-            count: count as u64,
-            max: MAX_EMPTY_ENTRIES as u64,
-        });
+        return Err(Error::count_out_of_range(
+            count as u64,
+            MAX_EMPTY_ENTRIES as u64,
+        ));
     }
     Ok(())
 }
 
 /// The rule for a message header's schema id, the same in generated
 /// decoders and in `sbe decode`: it must be the schema's
-/// ([`Error::WrongSchemaId`]).
+/// ([`ErrorKind::WrongSchemaId`](crate::ErrorKind::WrongSchemaId)).
 ///
 /// ```
 /// use sbe_rt::{__private::codec::check_schema_id, Error};
 ///
 /// assert_eq!(check_schema_id(7, 7), Ok(()));
-/// assert_eq!(check_schema_id(8, 7), Err(Error::WrongSchemaId { expected: 7, actual: 8 }));
+/// assert_eq!(check_schema_id(8, 7), Err(Error::wrong_schema_id(7, 8)));
 /// ```
 #[inline]
 pub fn check_schema_id(actual: u64, expected: u64) -> Result<()> {
     if actual == expected {
         Ok(())
     } else {
-        Err(Error::WrongSchemaId { expected, actual })
+        Err(Error::wrong_schema_id(expected, actual))
     }
 }
 
 /// `len` as a `u64` when it is at most `max`, else
-/// [`Error::LengthOutOfRange`].
+/// [`ErrorKind::LengthOutOfRange`](crate::ErrorKind::LengthOutOfRange).
 #[inline]
 pub fn check_length(len: usize, max: u64) -> Result<u64> {
     let n = len as u64;
     if n > max {
-        Err(Error::LengthOutOfRange { length: n, max })
+        Err(Error::length_out_of_range(n, max))
     } else {
         Ok(n)
     }
@@ -216,10 +205,7 @@ pub fn check_length(len: usize, max: u64) -> Result<u64> {
 pub fn array_at<const N: usize>(buf: &[u8], offset: usize) -> Result<&[u8; N]> {
     match buf.get(offset..).and_then(<[u8]>::first_chunk::<N>) {
         Some(a) => Ok(a),
-        None => Err(Error::Truncated {
-            needed: offset.saturating_add(N),
-            available: buf.len(),
-        }),
+        None => Err(slow::truncated(offset.saturating_add(N), buf.len())),
     }
 }
 
@@ -260,28 +246,25 @@ pub fn block_at<const N: usize>(buf: &[u8], start: usize, len: usize) -> Result<
     }
 }
 
+// `extern "C"`, so that a call cannot unwind (see `crate::error`'s cold
+// builders): the callers' values stay in registers.
 #[cold]
-fn truncated(start: usize, need: usize, available: usize) -> Error {
-    Error::Truncated {
-        needed: start.saturating_add(need),
-        available,
-    }
+#[inline(never)]
+extern "C" fn truncated(start: usize, need: usize, available: usize) -> Error {
+    slow::truncated(start.saturating_add(need), available)
 }
 
 /// The end of var data of `len` bytes starting at `start`: checks
-/// `len <= max` ([`Error::LengthOutOfRange`]) and that it fits in `buf`
-/// ([`Error::Truncated`]).
+/// `len <= max` ([`ErrorKind::LengthOutOfRange`](crate::ErrorKind::LengthOutOfRange)) and that it fits in `buf`
+/// ([`ErrorKind::Truncated`](crate::ErrorKind::Truncated)).
 #[inline]
 pub fn data_end(buf: &[u8], start: usize, len: u64, max: u64) -> Result<usize> {
     if len > max {
-        return Err(Error::LengthOutOfRange { length: len, max });
+        return Err(Error::length_out_of_range(len, max));
     }
     match start.checked_add(to_usize(len)) {
         Some(end) if end <= buf.len() => Ok(end),
-        end => Err(Error::Truncated {
-            needed: end.unwrap_or(usize::MAX),
-            available: buf.len(),
-        }),
+        end => Err(slow::truncated(end.unwrap_or(usize::MAX), buf.len())),
     }
 }
 
@@ -294,10 +277,7 @@ pub fn blocks_end(buf: &[u8], start: usize, count: usize, block_length: usize) -
         .and_then(|n| n.checked_add(start))
         .unwrap_or(usize::MAX);
     if end > buf.len() {
-        return Err(Error::Truncated {
-            needed: end,
-            available: buf.len(),
-        });
+        return Err(Error::truncated(end, buf.len()));
     }
     Ok(end)
 }
@@ -306,10 +286,8 @@ pub fn blocks_end(buf: &[u8], start: usize, count: usize, block_length: usize) -
 #[inline]
 pub fn split_array_mut<const N: usize>(buf: &mut [u8]) -> Result<(&mut [u8; N], &mut [u8])> {
     let available = buf.len();
-    buf.split_first_chunk_mut::<N>().ok_or(Error::Truncated {
-        needed: N,
-        available,
-    })
+    buf.split_first_chunk_mut::<N>()
+        .ok_or_else(|| slow::truncated(N, available))
 }
 
 /// A group encoder's next entry: refused when `written` entries are all
@@ -327,7 +305,7 @@ pub fn split_array_mut<const N: usize>(buf: &mut [u8]) -> Result<(&mut [u8; N], 
 /// assert_eq!(written, 1);
 /// assert_eq!(
 ///     next_entry::<2>(&mut tail, &mut written, 1, 2),
-///     Err(Error::CountOutOfRange { count: 2, max: 1 })
+///     Err(Error::count_out_of_range(2, 1))
 /// );
 /// ```
 #[inline(always)]
@@ -338,10 +316,7 @@ pub fn next_entry<'a, const N: usize>(
     need: usize,
 ) -> Result<&'a mut [u8; N]> {
     if *written >= count {
-        return Err(Error::CountOutOfRange {
-            count: *written as u64 + 1,
-            max: count as u64,
-        });
+        return Err(Error::count_out_of_range(*written as u64 + 1, count as u64));
     }
     let block = take_zeroed::<N>(tail, need)?;
     *written += 1;
@@ -428,7 +403,7 @@ pub fn skip_front(tail: &mut [u8], n: usize) -> (&mut [u8], Result<()>) {
 /// schema order): the sections from `*step` up to `k` that are not
 /// written yet are written `empty` (`empty[s]`: section `s`'s bytes when
 /// written empty) at the front of `tail`, which is left after them.
-/// Going back (`k < *step`) is [`Error::WrongOrder`].
+/// Going back (`k < *step`) is [`ErrorKind::WrongOrder`](crate::ErrorKind::WrongOrder).
 ///
 /// In order (`*step == k`, the usual case) this is one comparison; the
 /// rest is out of line.
@@ -443,7 +418,7 @@ pub fn skip_front(tail: &mut [u8], n: usize) -> (&mut [u8], Result<()>) {
 /// let mut step = 0;
 /// advance(&mut step, 2, &mut tail, EMPTY)?; // both skipped: written empty
 /// assert_eq!((step, tail.len()), (2, 1));
-/// assert_eq!(advance(&mut step, 1, &mut tail, EMPTY), Err(Error::WrongOrder));
+/// assert_eq!(advance(&mut step, 1, &mut tail, EMPTY), Err(Error::wrong_order()));
 /// assert_eq!(buf, [4, 0, 0, 0, 0, 9]);
 /// # Ok::<(), sbe_rt::Error>(())
 /// ```
@@ -471,7 +446,7 @@ fn advance_slow<'a>(
     empty: &[&[u8]],
 ) -> (&'a mut [u8], Result<()>) {
     if step > k {
-        return (tail, Err(Error::WrongOrder));
+        return (tail, Err(Error::wrong_order()));
     }
     let mut n = 0;
     for bytes in empty.get(step..k).unwrap_or_default() {
@@ -575,10 +550,7 @@ mod tests {
     fn checks() {
         assert!(check_block_length(4, 5).is_err());
         assert!(check_block_length(5, 5).is_ok());
-        assert_eq!(
-            check_count(7, 6),
-            Err(Error::CountOutOfRange { count: 7, max: 6 })
-        );
+        assert_eq!(check_count(7, 6), Err(Error::count_out_of_range(7, 6)));
         assert_eq!(check_length(3, 3), Ok(3));
         assert!(check_length(4, 3).is_err());
         assert_eq!(data_end(&[0; 10], 2, 8, 100), Ok(10));

@@ -109,7 +109,7 @@ pub fn text_bytes(s: &str, utf8: bool) -> Result<Cow<'_, [u8]>> {
 /// assert_eq!(char_array_bytes::<2>("é", false), Ok(*b"\xe9\0"));
 /// assert_eq!(
 ///     char_array_bytes::<2>("abc", true),
-///     Err(Error::LengthOutOfRange { length: 3, max: 2 })
+///     Err(Error::length_out_of_range(3, 2))
 /// );
 /// ```
 #[inline(always)]
@@ -123,12 +123,7 @@ pub fn char_array_bytes<const N: usize>(s: &str, utf8: bool) -> Result<[u8; N]> 
     let mut out = [0u8; N];
     match out.get_mut(..bytes.len()) {
         Some(head) => head.copy_from_slice(&bytes),
-        None => {
-            return Err(Error::LengthOutOfRange {
-                length: bytes.len() as u64,
-                max: N as u64,
-            })
-        }
+        None => return Err(Error::length_out_of_range(bytes.len() as u64, N as u64)),
     }
     Ok(out)
 }
@@ -137,7 +132,7 @@ pub fn char_array_bytes<const N: usize>(s: &str, utf8: bool) -> Result<[u8; N]> 
 #[cold]
 fn latin1_bytes(s: &str) -> Result<Vec<u8>> {
     s.char_indices()
-        .map(|(offset, c)| u8::try_from(c).map_err(|_| Error::InvalidText { offset }))
+        .map(|(offset, c)| u8::try_from(c).map_err(|_| Error::invalid_text(offset)))
         .collect()
 }
 
@@ -158,7 +153,7 @@ pub const ENTRIES_AHEAD: usize = 1024;
 /// let v = entries([1u8, 2, 3].into_iter(), |x| Ok(u16::from(x) * 2))?;
 /// assert_eq!(v.capacity(), 3);
 /// assert_eq!(v, [2, 4, 6]);
-/// let bad = entries([1u8].into_iter(), |_| Err::<u8, _>(Error::InvalidText { offset: 0 }));
+/// let bad = entries([1u8].into_iter(), |_| Err::<u8, _>(Error::invalid_text(0)));
 /// assert!(bad.is_err());
 /// # Ok::<(), sbe_rt::Error>(())
 /// ```
@@ -308,9 +303,6 @@ mod tests {
 
     #[test]
     fn code_points_above_latin1_are_refused_where_they_are() {
-        assert_eq!(
-            text_bytes("ab€", false),
-            Err(Error::InvalidText { offset: 2 })
-        );
+        assert_eq!(text_bytes("ab€", false), Err(Error::invalid_text(2)));
     }
 }

@@ -128,7 +128,7 @@ impl<const N: usize> Sections<N> {
     /// against `buf` before adding to it, so the cache is walked only when
     /// that read fails. (Testing for the unknown start first cost every
     /// read of a message's var data a compare.)
-    #[inline]
+    #[inline(always)]
     pub fn data<'a, S, R>(&self, i: usize, buf: &[u8], version: u32, step: S, read: R) -> &'a [u8]
     where
         S: Step,
@@ -200,10 +200,7 @@ mod tests {
     fn step(buf: &[u8], _: u32, j: usize, pos: usize) -> Result<usize> {
         let end = pos + j + 2;
         if end > buf.len() {
-            Err(Error::Truncated {
-                needed: end,
-                available: buf.len(),
-            })
+            Err(Error::truncated(end, buf.len()))
         } else {
             Ok(end)
         }
@@ -245,12 +242,8 @@ mod tests {
         let sec = Sections::<3>::new(0);
         assert!(sec.end(B4, 0, step).is_err());
         assert_eq!(sec.at(1, B4, 0, step), Ok(2));
-        let read = |pos: usize| -> Result<(&'static [u8], usize)> {
-            Err(Error::Truncated {
-                needed: pos + 9,
-                available: 4,
-            })
-        };
+        let read =
+            |pos: usize| -> Result<(&'static [u8], usize)> { Err(Error::truncated(pos + 9, 4)) };
         assert_eq!(sec.data(1, B4, 0, step, read), b"");
         assert_eq!(sec.slot(2).map(Cell::get), Some(UNKNOWN));
         assert!(sec.at(7, B4, 0, step).is_err());

@@ -23,10 +23,10 @@ impl Timestamp {
 
 /// A typed value that does not fit its field (digits an exponent cannot
 /// hold, a count out of the wire type's range) is the encoder's
-/// [`crate::Error::ValueOutOfRange`], never a rounded or wrapped value.
+/// [`crate::Error::value_out_of_range`], never a rounded or wrapped value.
 impl From<RangeError> for crate::Error {
     fn from(_: RangeError) -> Self {
-        crate::Error::ValueOutOfRange
+        crate::Error::value_out_of_range()
     }
 }
 
@@ -50,7 +50,7 @@ mod tests {
     fn a_value_that_does_not_fit_is_out_of_range() {
         assert_eq!(
             crate::Error::from(RangeError::Inexact),
-            crate::Error::ValueOutOfRange
+            crate::Error::value_out_of_range()
         );
     }
 }

@@ -20,7 +20,7 @@
 //! orders are the same; both names exist so generated code can be uniform).
 //!
 //! The checked helpers [`check_len`], [`slice`](fn@slice), [`slice_mut`] and
-//! [`put_slice`] return [`Error::Truncated`] instead.
+//! [`put_slice`] return [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) instead.
 //!
 //! [`Uint`], [`Dimension`] and [`VarData`] say where a header's unsigned
 //! members are (a group's dimension, a var data's length prefix, the
@@ -44,7 +44,7 @@
 //! assert_eq!(buf[4..], [0xff, 0xfe, 0, 0]);
 //! ```
 
-use crate::error::{Error, Result};
+use crate::error::{slow, Result};
 
 mod slot;
 pub use slot::{Dimension, Uint, VarData};
@@ -127,17 +127,14 @@ pub fn get_bytes<const N: usize>(buf: &[u8], offset: usize) -> [u8; N] {
 /// use sbe_rt::{check_len, Error};
 ///
 /// assert_eq!(check_len(&[0; 8], 8), Ok(()));
-/// assert_eq!(check_len(&[0; 8], 9), Err(Error::Truncated { needed: 9, available: 8 }));
+/// assert_eq!(check_len(&[0; 8], 9), Err(Error::truncated(9, 8)));
 /// ```
 #[inline]
 pub fn check_len(buf: &[u8], needed: usize) -> Result<()> {
     if buf.len() >= needed {
         Ok(())
     } else {
-        Err(Error::Truncated {
-            needed,
-            available: buf.len(),
-        })
+        Err(slow::truncated(needed, buf.len()))
     }
 }
 
@@ -147,14 +144,8 @@ pub fn check_len(buf: &[u8], needed: usize) -> Result<()> {
 fn range_end(offset: usize, len: usize, available: usize) -> Result<usize> {
     match offset.checked_add(len) {
         Some(end) if end <= available => Ok(end),
-        Some(end) => Err(Error::Truncated {
-            needed: end,
-            available,
-        }),
-        None => Err(Error::Truncated {
-            needed: usize::MAX,
-            available,
-        }),
+        Some(end) => Err(slow::truncated(end, available)),
+        None => Err(slow::truncated(usize::MAX, available)),
     }
 }
 
@@ -165,15 +156,13 @@ fn range_end(offset: usize, len: usize, available: usize) -> Result<usize> {
 ///
 /// let buf = [1, 2, 3, 4];
 /// assert_eq!(slice(&buf, 1, 2), Ok(&[2, 3][..]));
-/// assert_eq!(slice(&buf, 3, 2), Err(Error::Truncated { needed: 5, available: 4 }));
+/// assert_eq!(slice(&buf, 3, 2), Err(Error::truncated(5, 4)));
 /// ```
 #[inline]
 pub fn slice(buf: &[u8], offset: usize, len: usize) -> Result<&[u8]> {
     let end = range_end(offset, len, buf.len())?;
-    buf.get(offset..end).ok_or(Error::Truncated {
-        needed: end,
-        available: buf.len(),
-    })
+    buf.get(offset..end)
+        .ok_or_else(|| slow::truncated(end, buf.len()))
 }
 
 /// Borrows `buf[offset..offset + len]` mutably, checked.
@@ -189,10 +178,8 @@ pub fn slice(buf: &[u8], offset: usize, len: usize) -> Result<&[u8]> {
 pub fn slice_mut(buf: &mut [u8], offset: usize, len: usize) -> Result<&mut [u8]> {
     let available = buf.len();
     let end = range_end(offset, len, available)?;
-    buf.get_mut(offset..end).ok_or(Error::Truncated {
-        needed: end,
-        available,
-    })
+    buf.get_mut(offset..end)
+        .ok_or_else(|| slow::truncated(end, available))
 }
 
 /// Copies `src` into `buf` at `offset`, checked; nothing is written when it
@@ -204,7 +191,7 @@ pub fn slice_mut(buf: &mut [u8], offset: usize, len: usize) -> Result<&mut [u8]>
 /// let mut buf = [0u8; 4];
 /// put_slice(&mut buf, 1, b"ab")?;
 /// assert_eq!(&buf, b"\0ab\0");
-/// assert_eq!(put_slice(&mut buf, 3, b"ab"), Err(Error::Truncated { needed: 5, available: 4 }));
+/// assert_eq!(put_slice(&mut buf, 3, b"ab"), Err(Error::truncated(5, 4)));
 /// # Ok::<(), sbe_rt::Error>(())
 /// ```
 #[inline]
@@ -216,6 +203,7 @@ pub fn put_slice(buf: &mut [u8], offset: usize, src: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Error;
 
     #[test]
     fn little_and_big_endian_round_trip() {
@@ -336,42 +324,18 @@ mod tests {
         let mut buf = [1u8, 2, 3, 4, 5];
         assert_eq!(check_len(&buf, 0), Ok(()));
         assert_eq!(check_len(&buf, 5), Ok(()));
-        assert_eq!(
-            check_len(&buf, 6),
-            Err(Error::Truncated {
-                needed: 6,
-                available: 5
-            })
-        );
+        assert_eq!(check_len(&buf, 6), Err(Error::truncated(6, 5)));
         assert_eq!(slice(&buf, 5, 0), Ok(&[][..]));
         assert_eq!(slice(&buf, 0, 5), Ok(&buf[..]));
-        assert_eq!(
-            slice(&buf, 6, 0),
-            Err(Error::Truncated {
-                needed: 6,
-                available: 5
-            })
-        );
+        assert_eq!(slice(&buf, 6, 0), Err(Error::truncated(6, 5)));
         assert_eq!(
             slice(&buf, usize::MAX, 2),
-            Err(Error::Truncated {
-                needed: usize::MAX,
-                available: 5
-            })
+            Err(Error::truncated(usize::MAX, 5))
         );
-        assert_eq!(
-            slice_mut(&mut buf, 2, 4),
-            Err(Error::Truncated {
-                needed: 6,
-                available: 5
-            })
-        );
+        assert_eq!(slice_mut(&mut buf, 2, 4), Err(Error::truncated(6, 5)));
         assert_eq!(
             slice_mut(&mut buf, 1, usize::MAX),
-            Err(Error::Truncated {
-                needed: usize::MAX,
-                available: 5
-            })
+            Err(Error::truncated(usize::MAX, 5))
         );
         slice_mut(&mut buf, 3, 2).unwrap().fill(9);
         assert_eq!(buf, [1, 2, 3, 9, 9]);

@@ -136,7 +136,7 @@ impl Uint {
     }
 
     /// Writes the low bytes of `v` (as many as the slot has) into
-    /// `header`; [`Error::Truncated`](crate::Error::Truncated) when they do not fit. Writing a
+    /// `header`; [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) when they do not fit. Writing a
     /// [`Const`](Uint::Const) writes nothing.
     ///
     /// ```
@@ -236,8 +236,8 @@ pub struct VarData {
 impl VarData {
     /// The bytes of the var data starting at `buf[start..]` and where it
     /// ends, checked: the prefix and every byte in `buf`
-    /// ([`Error::Truncated`](crate::Error::Truncated)), the length at most
-    /// [`max_length`](Self::max_length) ([`Error::LengthOutOfRange`](crate::Error::LengthOutOfRange)).
+    /// ([`ErrorKind::Truncated`](crate::ErrorKind::Truncated)), the length at most
+    /// [`max_length`](Self::max_length) ([`ErrorKind::LengthOutOfRange`](crate::ErrorKind::LengthOutOfRange)).
     ///
     /// The prefix is read before anything is added to `start`, so a start
     /// past the end (even `usize::MAX`) is an error, never an overflow.

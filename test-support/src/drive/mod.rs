@@ -314,9 +314,12 @@ pub fn char_v(v: &[u8], n: usize, optional: bool) -> V {
 /// is the `Err` for it, and marks `s` rejected.
 pub fn rejected<T>(s: &mut Src, r: Result<T, sbe_rt::Error>, what: &str) -> sbe_rt::Error {
     match r {
-        Err(
-            e @ (sbe_rt::Error::LengthOutOfRange { .. } | sbe_rt::Error::CountOutOfRange { .. }),
-        ) => {
+        Err(e)
+            if matches!(
+                e.error_kind(),
+                sbe_rt::ErrorKind::LengthOutOfRange | sbe_rt::ErrorKind::CountOutOfRange
+            ) =>
+        {
             s.rejected = true;
             e
         }
@@ -329,7 +332,7 @@ pub fn rejected<T>(s: &mut Src, r: Result<T, sbe_rt::Error>, what: &str) -> sbe_
 /// is `Err(WrongOrder)`.
 pub fn wrong_order<T>(r: Result<T, sbe_rt::Error>, what: &str) {
     match r {
-        Err(sbe_rt::Error::WrongOrder) => {}
+        Err(e) if e.error_kind() == sbe_rt::ErrorKind::WrongOrder => {}
         Err(e) => panic!("{what}: out of order gave {e:?}, not WrongOrder"),
         Ok(_) => panic!("{what}: a section written out of order was accepted"),
     }
@@ -341,7 +344,7 @@ pub fn wrong_order<T>(r: Result<T, sbe_rt::Error>, what: &str) {
 /// pass on.
 pub fn past_count(r: Result<(), sbe_rt::Error>, what: &str) -> Result<(), sbe_rt::Error> {
     match r {
-        Err(sbe_rt::Error::CountOutOfRange { .. }) => Ok(()),
+        Err(e) if e.error_kind() == sbe_rt::ErrorKind::CountOutOfRange => Ok(()),
         Err(e) => Err(e),
         Ok(()) => panic!("{what}: an entry beyond the group's count was accepted"),
     }
@@ -451,7 +454,7 @@ pub fn roundtrip(
                 "{what}: {buf_len} bytes hold the message's {len}, yet {e:?}"
             );
             assert!(
-                matches!(e, sbe_rt::Error::Truncated { .. }),
+                e.error_kind() == sbe_rt::ErrorKind::Truncated,
                 "{what}: {buf_len} bytes for {len}: {e:?}, not Truncated"
             );
         }
