@@ -97,10 +97,11 @@ impl Decimal {
     ///
     /// `Err(Inexact)` if digits would be lost (123.456 at exponent -2),
     /// `Err(Overflow)` if the mantissa would exceed `i128`.
+    #[inline]
     pub fn rescale(self, exponent: i8) -> Result<i128, RangeError> {
         let m = self.mantissa;
-        if m == 0 {
-            return Ok(0);
+        if m == 0 || self.exponent == exponent {
+            return Ok(m);
         }
         let shift = i32::from(self.exponent) - i32::from(exponent);
         let power = pow10(shift.unsigned_abs());
@@ -131,6 +132,7 @@ impl Decimal {
     /// assert_eq!(qty.mantissa_at::<u64>(-1), Err(RangeError::Overflow));
     /// assert_eq!(qty.mantissa_at::<i32>(-9), Err(RangeError::Overflow));
     /// ```
+    #[inline]
     pub fn mantissa_at<T: TryFrom<i128>>(self, exponent: i8) -> Result<T, RangeError> {
         T::try_from(self.rescale(exponent)?).map_err(|_| RangeError::Overflow)
     }

@@ -60,11 +60,26 @@ impl Timestamp {
     /// The count of `unit` since the epoch, in a wire type `T` (or `i128`):
     /// `Err(Inexact)` if the instant is not a whole number of units,
     /// `Err(Overflow)` if the count does not fit `T`.
+    #[inline]
     pub fn to_units<T: TryFrom<i128>>(self, unit: TimeUnit) -> Result<T, RangeError> {
-        if self.nanos % unit.nanos() != 0 {
-            return Err(RangeError::Inexact);
-        }
-        T::try_from(self.nanos / unit.nanos()).map_err(|_| RangeError::Overflow)
+        let per = unit.nanos();
+        // Nanoseconds need no division, and an instant within ±292 years
+        // of the epoch divides as an i64 (a machine division, where an
+        // i128's is a library call).
+        let count = if per == 1 {
+            self.nanos
+        } else if let (Ok(n), Ok(per)) = (i64::try_from(self.nanos), i64::try_from(per)) {
+            if n % per != 0 {
+                return Err(RangeError::Inexact);
+            }
+            i128::from(n / per)
+        } else {
+            if self.nanos % per != 0 {
+                return Err(RangeError::Inexact);
+            }
+            self.nanos / per
+        };
+        T::try_from(count).map_err(|_| RangeError::Overflow)
     }
 
     /// Whole days since the epoch (rounded down) and the nanoseconds of
