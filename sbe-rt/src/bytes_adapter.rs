@@ -149,7 +149,7 @@ impl Framer {
     }
 
     /// Sets the longest frame accepted (framing header included); a longer
-    /// declared length gives [`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength) instead of buffering
+    /// declared length gives [`ErrorKind::FrameLength`] instead of buffering
     /// without bound. The default is no limit.
     ///
     /// ```
@@ -251,8 +251,8 @@ impl Framer {
     /// * `Ok(Some(len))`: the message is `len` bytes long. If that many are
     ///   buffered they are split off and returned; otherwise `Ok(None)` until
     ///   more are pushed. A `len` of 0 or above the
-    ///   [maximum](Self::max_frame_len) is an [`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength).
-    /// * `Ok(None)` or an [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) `Err`: more bytes are needed
+    ///   [maximum](Self::max_frame_len) is an [`ErrorKind::FrameLength`].
+    /// * `Ok(None)` or an [`ErrorKind::Truncated`] `Err`: more bytes are needed
     ///   to tell; `Ok(None)` is returned.
     /// * any other `Err`: returned as is, nothing is consumed.
     ///
@@ -299,9 +299,9 @@ impl Framer {
     ///
     /// `Ok(None)` until the whole frame is buffered. The encoding type is
     /// checked first: one that is neither SBE little- nor big-endian gives
-    /// an [`ErrorKind::FrameEncoding`](crate::ErrorKind::FrameEncoding) (the stream is most likely not SOFH-framed,
+    /// an [`ErrorKind::FrameEncoding`] (the stream is most likely not SOFH-framed,
     /// and its "length" means nothing); then a length below 6 or above the
-    /// [maximum](Self::max_frame_len) gives an [`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength).
+    /// [maximum](Self::max_frame_len) gives an [`ErrorKind::FrameLength`].
     /// Either consumes nothing. The same as
     /// [`next_format_frame`](Self::next_format_frame)`(&FrameFormat::SOFH)`.
     ///
@@ -327,8 +327,8 @@ impl Framer {
     /// the format has one.
     ///
     /// `Ok(None)` until the whole frame is buffered. A wrong encoding type
-    /// ([`ErrorKind::FrameEncoding`](crate::ErrorKind::FrameEncoding)) or a length that cannot be right
-    /// ([`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength): below the frame's own fields, zero, above
+    /// ([`ErrorKind::FrameEncoding`]) or a length that cannot be right
+    /// ([`ErrorKind::FrameLength`]: below the frame's own fields, zero, above
     /// the [maximum](Self::max_frame_len)) consumes nothing (see
     /// [`FrameFormat::read_header`]).
     ///
