@@ -93,6 +93,19 @@ fn widens(from: Primitive, to: Primitive) -> bool {
     fits && from != Primitive::Char
 }
 
+/// `expr` (a `from`) as a member of integer type `to` for a setter: as it
+/// is, widened, or `?` with `Err(ValueOutOfRange)` where it does not fit.
+fn into_member(expr: TokenStream, from: Primitive, to: Primitive) -> TokenStream {
+    let ty = rust_prim(to);
+    if from == to {
+        expr
+    } else if widens(from, to) {
+        quote!(<#ty as ::core::convert::From<_>>::from(#expr))
+    } else {
+        quote!(<#ty as ::core::convert::TryFrom<_>>::try_from(#expr).map_err(|_| ::sbe_rt::RangeError::Overflow)?)
+    }
+}
+
 /// A method returning `value` as `ret`, or as `Option<ret>` when a read
 /// on the way is fallible (its doc then says when it is `None`).
 fn getter(
@@ -305,22 +318,20 @@ fn zoned_setter(
         return TokenStream::new();
     };
     let (mut writes, unit) = (TokenStream::new(), unit_tokens(unit));
-    let overflow = quote!(::sbe_rt::RangeError::Overflow);
+    // The count in the member's own type; the offset's parts from i8 / u8.
     let parts = [
-        (i, quote!(v.local().to_units(#unit)?)),
-        (hour, quote!(hour)),
-        (minute, quote!(minute)),
+        (i, quote!(v.local().to_units(#unit)?), None),
+        (hour, quote!(hour), Some(Primitive::Int8)),
+        (minute, quote!(minute), Some(Primitive::Uint8)),
     ];
-    for (i, raw) in parts {
+    for (i, raw, from) in parts {
         let (Some(view), Some(prim)) = (members.get(i), member_prim(members, i)) else {
             return TokenStream::new();
         };
         let ty = rust_prim(prim);
-        let raw = if i == hour && prim != Primitive::Int8 || i == minute && prim != Primitive::Uint8
-        {
-            quote!(<#ty as ::core::convert::TryFrom<_>>::try_from(#raw).map_err(|_| #overflow)?)
-        } else {
-            raw
+        let raw = match from {
+            Some(from) => into_member(raw, from, prim),
+            None => raw,
         };
         writes.extend(quote!(let raw: #ty = #raw;));
         writes.extend(setter_call(&view.name, quote!(raw), view.val.is_option()));
@@ -416,14 +427,7 @@ fn month_year_setter(parts: &MonthYearParts, members: &[MemberView], name: &Iden
             });
             continue;
         };
-        let ty = rust_prim(prim);
-        let conv = if prim == from {
-            quote!(x)
-        } else if widens(from, prim) {
-            quote!(<#ty as ::core::convert::From<_>>::from(x))
-        } else {
-            quote!(<#ty as ::core::convert::TryFrom<_>>::try_from(x).map_err(|_| #overflow)?)
-        };
+        let conv = into_member(quote!(x), from, prim);
         let setter = &view.name;
         if view.val.is_option() && prim == from {
             checks.extend(quote!(let #field = v.#field;));
