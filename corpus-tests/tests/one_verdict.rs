@@ -315,3 +315,89 @@ fn the_schema_id_check_can_be_turned_off() {
     let (json, _) = lenient.decode_value(&other.bytes(), None).expect("decodes");
     assert_eq!(json["header"]["schemaId"], 12);
 }
+
+/// The generated decoder's errors name the schema element they happened
+/// at, and the module's `explain` shows its path.
+#[test]
+fn errors_name_the_element_they_happened_at() {
+    use corpus_tests::s_fixture_verdicts as verdicts;
+    let refused = |corrupt: &dyn Fn(&mut Order)| {
+        let mut o = Order::default();
+        corrupt(&mut o);
+        let e = verdicts::decode(&o.bytes())
+            .and_then(|m| m.checked_length())
+            .expect_err("refused");
+        verdicts::explain(e)
+    };
+    type Case = (&'static str, Box<dyn Fn(&mut Order)>, Option<&'static str>);
+    let cases: Vec<Case> = vec![
+        (
+            "short root block",
+            Box::new(|o| o.block_length = 6),
+            Some("Order"),
+        ),
+        (
+            "lying count",
+            Box::new(|o| o.legs_count = 9),
+            Some("Order.legs"),
+        ),
+        (
+            "count over max",
+            Box::new(|o| o.fills_count = 11),
+            Some("Order.fills"),
+        ),
+        (
+            "short entry block",
+            Box::new(|o| o.fills_block_length = 1),
+            Some("Order.fills"),
+        ),
+        (
+            "nested var data too long",
+            Box::new(|o| o.fills[0].note = vec![b'x'; 21]),
+            Some("Order.fills.note"),
+        ),
+        (
+            "lying length",
+            Box::new(|o| o.text_length = Some(19)),
+            Some("Order.text"),
+        ),
+        ("wrong schema", Box::new(|o| o.schema_id = 12), None),
+    ];
+    for (name, corrupt, element) in &cases {
+        let x = refused(corrupt);
+        assert_eq!(x.element(), *element, "{name}: {x}");
+        if let Some(path) = element {
+            assert!(
+                x.to_string().ends_with(&format!(", in `{path}`")),
+                "{name}: {x}"
+            );
+        }
+    }
+    let header = verdicts::decode(&Order::default().bytes()[..5]).map(|_| ());
+    let e = header.expect_err("a cut header");
+    assert_eq!(verdicts::explain(e).element(), Some("messageHeader"));
+    assert_eq!(
+        verdicts::explain(e).to_string(),
+        "truncated buffer: 8 bytes needed from its start, only 5 available, in `messageHeader`"
+    );
+
+    // Text that is not UTF-8, read as text.
+    let bytes = Order {
+        text: vec![b'o', 0xFF],
+        ..Order::default()
+    }
+    .bytes();
+    let m = verdicts::OrderDecoder::decode(&bytes).expect("decodes");
+    let e = m.text_str().expect_err("not UTF-8");
+    assert_eq!(verdicts::explain(e).element(), Some("Order.text"));
+
+    // An encoder's value that does not fit.
+    let mut buf = [0u8; 64];
+    let mut enc = verdicts::OrderEncoder::wrap(&mut buf).expect("room");
+    let e = enc.text([b'x'; 21]).map(|_| ()).expect_err("too long");
+    assert_eq!(verdicts::explain(e).element(), Some("Order.text"));
+    assert_eq!(
+        verdicts::explain(e).to_string(),
+        "length 21 out of range (max 20), in `Order.text`"
+    );
+}

@@ -116,6 +116,18 @@ fn a_value_that_does_not_fit_exactly_is_an_error_and_writes_nothing() {
             q.sent_value(ts("1969-12-31T23:59:59Z")).map(|_| ()),
             out_of_range
         );
+        // The field's setter names it; the composite's cannot (it is shared).
+        let e = q
+            .sent_value(ts("1969-12-31T23:59:59Z"))
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(values::explain(e).element(), Some("Quote.sent"));
+        let e = q
+            .price()
+            .value(Decimal::new(1, -10))
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(e.element(), None);
         let one_ns_more = ts("2024-01-02T03:04:05.000000001Z");
         assert_eq!(q.stamp().value(one_ns_more).map(|_| ()), out_of_range);
         let tenth_ms = ts("2024-01-02T03:04:05.0001Z");

@@ -90,6 +90,13 @@
 //! one of the names the generated code uses itself (a schema type
 //! `OwnedMessage` is numbered, `OwnedMessage2`).
 //!
+//! At its top level the file also has `SCHEMA_ID`, `SCHEMA_VERSION`,
+//! `HEADER_LENGTH`, `decode`, `message_length`, and `ELEMENTS` with
+//! `explain`: the path of each schema element (`Car.fuelFigures`) by the
+//! number a decoder's or encoder's error names
+//! ([`sbe_rt::Error::element`](https://docs.rs/sbe-rt)), and the error
+//! displayed with it.
+//!
 //! The examples of the table, generated:
 //!
 //! ```

@@ -117,16 +117,18 @@ impl fmt::Display for ErrorKind {
 /// An [`Error`]'s numbers, by kind: what [`Error::details`] returns, to
 /// match on.
 ///
-/// The numbers are kept exactly up to [`Error::NUMBER_MAX`] (2³⁰ − 1,
-/// 1,073,741,823) and saturate there when the error is made: a buffer of
-/// 5 GiB reads as 1,073,741,823 bytes. Messages, groups and var data that
-/// big are far beyond what SBE is used for, so in practice only a corrupt
-/// count, length or id shows the bound, and it still shows what is wrong
-/// with it. The exceptions: a template id and a text offset, alone in their
-/// error, keep 60 bits; a count or a length above its maximum keeps 32 bits
-/// (any `u32` read from the wire), and its `max` exactly below 2²⁷ and
-/// whenever it is 2ᵏ or 2ᵏ − 1 (a var data's 2³⁰, a type's limits), any
-/// other `max` reading as the largest such bound below it; a [`FrameLength`](Self::FrameLength) keeps its
+/// The numbers are kept exactly up to [`Error::NUMBER_MAX`] (2²⁴ − 1,
+/// 16,777,215) and saturate there when the error is made: a buffer of
+/// 5 GiB reads as 16,777,215 bytes. Messages that big are far beyond what
+/// SBE is used for, so in practice only a corrupt count, length or id
+/// shows the bound, and it still shows what is wrong with it. (The word
+/// keeps 12 bits for the schema element an error happened at: see
+/// [`Error::at`].) The exceptions: a template id keeps 60 bits and a text
+/// offset 48; a count or a length above its maximum keeps 32 bits (any
+/// `u32` read from the wire), and its `max` exactly below 2¹⁵ and whenever
+/// it is 2ᵏ, 2ᵏ − 1 or 2ᵏ − 2 (a var data's 2³⁰, a type's limits, the
+/// largest count below a null value), any other `max` reading as the
+/// largest such bound below it; a [`FrameLength`](Self::FrameLength) keeps its
 /// `length` up to 2²⁷ − 1, its `min` up to 127 and its `max` exactly below
 /// 2²⁵ and whenever it is 2ᵏ − 1 (a length field's limit, `usize::MAX`),
 /// any other `max` reading as the largest 2ᵏ − 1 below it. An encoding
@@ -277,7 +279,7 @@ impl ErrorDetails {
 /// let r: sbe_rt::Result<usize> = Err(e);
 /// assert!(matches!(r, Err(e) if e.error_kind() == ErrorKind::Truncated));
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy)]
 // `repr(transparent)`: the cold builders below return it as a `u64` in
 // one register under the C ABI.
 #[repr(transparent)]
@@ -285,13 +287,29 @@ pub struct Error(NonZeroU64);
 
 // The word's fields. The kind (1 to 11, never 0: the niche that keeps
 // `Option<Error>` and `Result<(), Error>` at 8 bytes) is the low 4 bits;
-// then, by kind, two numbers of 30 bits (`A`, `B`), one of 60 (`A`), a
-// frame length's `length`, `min` and `max` code, or an encoding type and
-// the values expected.
+// then, by kind, two numbers of 24 bits (`A`, `B`), one of 60 (`A`, a
+// template id) or 48 (a text offset), a count's or a length's value and
+// its coded maximum, a frame length's `length`, `min` and `max` code, or
+// an encoding type and the values expected. The kinds that happen inside
+// a message (`ELEMENT_KINDS`) keep the schema element they happened at in
+// the top 12 bits (0: none named).
 const KIND_BITS: u32 = 4;
-const NUMBER_BITS: u32 = 30;
+const KIND_MASK: u64 = (1 << KIND_BITS) - 1;
+const NUMBER_BITS: u32 = 24;
 const B_AT: u32 = KIND_BITS + NUMBER_BITS;
 const WIDE_BITS: u32 = 60;
+const TEXT_BITS: u32 = 48;
+const ELEMENT_AT: u32 = 52;
+const ELEMENT_BITS: u32 = 12;
+/// The kinds (bit `kind`) that may name a schema element: those a
+/// message's own bytes or values cause.
+const ELEMENT_KINDS: u64 = 1 << ErrorKind::Truncated as u8
+    | 1 << ErrorKind::BlockLengthTooShort as u8
+    | 1 << ErrorKind::CountOutOfRange as u8
+    | 1 << ErrorKind::LengthOutOfRange as u8
+    | 1 << ErrorKind::InvalidText as u8
+    | 1 << ErrorKind::WrongOrder as u8
+    | 1 << ErrorKind::ValueOutOfRange as u8;
 const FRAME_LENGTH_BITS: u32 = 27;
 const FRAME_MIN_BITS: u32 = 7;
 const FRAME_MIN_AT: u32 = KIND_BITS + FRAME_LENGTH_BITS;
@@ -300,12 +318,13 @@ const FRAME_MAX_AT: u32 = FRAME_MIN_AT + FRAME_MIN_BITS;
 /// this bit and `k` for the largest `2^k - 1` not above `max`.
 const FRAME_MAX_CODED: u64 = 1 << 25;
 /// A count's or a length's value (32 bits, so that any `u32` read from the
-/// wire stays above its maximum) and its maximum, coded in 28 bits: below
-/// `LIMIT_CODED` as is, else this bit, bit 6 for `2^k` (clear: `2^k - 1`)
-/// and `k` in bits 0 to 5, for the largest such bound not above the maximum.
+/// wire stays above its maximum) and its maximum, coded in 16 bits: below
+/// `LIMIT_CODED` as is, else this bit, bit 6 for `2^k`, bit 7 for `2^k - 2`
+/// (neither: `2^k - 1`) and `k` in bits 0 to 5, for the largest such bound
+/// not above the maximum.
 const VALUE_BITS: u32 = 32;
 const LIMIT_AT: u32 = KIND_BITS + VALUE_BITS;
-const LIMIT_CODED: u64 = 1 << 27;
+const LIMIT_CODED: u64 = 1 << 15;
 const EXPECT_AT: u32 = KIND_BITS + 16;
 const VALUES_AT: u32 = EXPECT_AT + 2;
 
@@ -346,8 +365,9 @@ const fn frame_max_code(max: u64) -> u64 {
     }
 }
 
-/// A maximum in 28 bits (see [`LIMIT_CODED`]): exact below 2^27 and for
-/// every `2^k` and `2^k - 1` (a var data's 2^30, a type's limits).
+/// A maximum in 16 bits (see [`LIMIT_CODED`]): exact below 2^15 and for
+/// every `2^k`, `2^k - 1` and `2^k - 2` (a var data's 2^30, a type's
+/// limits, a count's largest below its null value).
 const fn limit_code(max: u64) -> u64 {
     if max < LIMIT_CODED {
         return max;
@@ -357,6 +377,8 @@ const fn limit_code(max: u64) -> u64 {
         LIMIT_CODED // k = 0: 2^0 - 1 is never coded
     } else if k < 63 && max == (1 << (k + 1)) - 1 {
         LIMIT_CODED | (k as u64 + 1)
+    } else if k < 63 && max == (1 << (k + 1)) - 2 {
+        LIMIT_CODED | 1 << 7 | (k as u64 + 1)
     } else {
         LIMIT_CODED | 1 << 6 | k as u64
     }
@@ -372,6 +394,8 @@ const fn limit(code: u64) -> u64 {
         1 << k
     } else if k >= 64 || k == 0 {
         u64::MAX
+    } else if code & 1 << 7 != 0 {
+        (1 << k) - 2
     } else {
         (1 << k) - 1
     }
@@ -391,7 +415,7 @@ const fn frame_max(code: u64) -> u64 {
 
 impl Error {
     /// The largest number an error keeps exactly in most of its fields
-    /// (2³⁰ − 1); above it, a number saturates (see [`ErrorDetails`]).
+    /// (2²⁴ − 1); above it, a number saturates (see [`ErrorDetails`]).
     pub const NUMBER_MAX: u64 = (1 << NUMBER_BITS) - 1;
 
     const fn from_code(kind: ErrorKind, fields: u64) -> Error {
@@ -411,6 +435,10 @@ impl Error {
 
     const fn of_limited(kind: ErrorKind, value: u64, max: u64) -> Error {
         Error::from_code(kind, sat(value, VALUE_BITS) | limit_code(max) << VALUE_BITS)
+    }
+
+    const fn of_text(offset: u64) -> Error {
+        Error::from_code(ErrorKind::InvalidText, sat(offset, TEXT_BITS))
     }
 
     const fn of_one(kind: ErrorKind, a: u64) -> Error {
@@ -473,7 +501,7 @@ impl Error {
     #[must_use]
     #[inline(always)]
     pub fn invalid_text(offset: usize) -> Error {
-        Error::of_one(ErrorKind::InvalidText, wide(offset))
+        Error::of_text(wide(offset))
     }
 
     /// [`ErrorKind::WrongOrder`].
@@ -529,7 +557,7 @@ impl Error {
     /// ```
     #[must_use]
     pub const fn error_kind(&self) -> ErrorKind {
-        match self.code() & ((1 << KIND_BITS) - 1) {
+        match self.code() & KIND_MASK {
             1 => ErrorKind::Truncated,
             2 => ErrorKind::UnknownTemplateId,
             3 => ErrorKind::WrongSchemaId,
@@ -592,14 +620,14 @@ impl Error {
             },
             ErrorKind::CountOutOfRange => ErrorDetails::CountOutOfRange {
                 count: field(code, KIND_BITS, VALUE_BITS),
-                max: limit(code >> LIMIT_AT),
+                max: limit(field(code, LIMIT_AT, 16)),
             },
             ErrorKind::LengthOutOfRange => ErrorDetails::LengthOutOfRange {
                 length: field(code, KIND_BITS, VALUE_BITS),
-                max: limit(code >> LIMIT_AT),
+                max: limit(field(code, LIMIT_AT, 16)),
             },
             ErrorKind::InvalidText => ErrorDetails::InvalidText {
-                offset: field(code, KIND_BITS, WIDE_BITS),
+                offset: field(code, KIND_BITS, TEXT_BITS),
             },
             ErrorKind::WrongOrder => ErrorDetails::WrongOrder,
             ErrorKind::ValueOutOfRange => ErrorDetails::ValueOutOfRange,
@@ -620,6 +648,142 @@ impl Error {
                     },
                 }
             }
+        }
+    }
+}
+
+impl Error {
+    /// The most elements an error can name: numbers 1 to 4,095 (a schema
+    /// with more leaves the rest unnamed).
+    pub const ELEMENT_MAX: u16 = (1 << ELEMENT_BITS) - 1;
+
+    /// Whether this error's kind may name a schema element.
+    const fn names_elements(&self) -> bool {
+        ELEMENT_KINDS >> (self.code() & KIND_MASK) & 1 != 0
+    }
+
+    /// This error, naming schema element number `element` as where it
+    /// happened, unless it names one already (the innermost element that
+    /// saw an error names it) or its kind happens outside messages (an
+    /// unknown template or schema id, a framing error). Generated code
+    /// calls it with the numbers of its module's `ELEMENTS` table, which
+    /// the module's `explain` reads back; 0 or a number above
+    /// [`ELEMENT_MAX`](Self::ELEMENT_MAX) names none.
+    ///
+    /// ```
+    /// use sbe_rt::Error;
+    ///
+    /// let e = Error::truncated(16, 10).at(3);
+    /// assert_eq!(e.element().map(|n| n.get()), Some(3));
+    /// assert_eq!(e.at(5).element().map(|n| n.get()), Some(3));
+    /// assert_eq!(e, Error::truncated(16, 10)); // where is not what
+    /// assert_eq!(Error::unknown_template_id(9).at(3).element(), None);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub const fn at(self, element: u16) -> Error {
+        if !self.names_elements()
+            || field(self.code(), ELEMENT_AT, ELEMENT_BITS) != 0
+            || element > Error::ELEMENT_MAX
+        {
+            return self;
+        }
+        match NonZeroU64::new(self.code() | (element as u64) << ELEMENT_AT) {
+            Some(code) => Error(code),
+            None => self,
+        }
+    }
+
+    /// The number of the schema element this error happened at, if the
+    /// generated code named one ([`at`](Self::at)); its module's
+    /// `ELEMENTS[n - 1]` is the element's path, and its `explain` displays
+    /// the error with it.
+    #[must_use]
+    pub const fn element(&self) -> Option<core::num::NonZeroU16> {
+        if !self.names_elements() {
+            return None;
+        }
+        core::num::NonZeroU16::new(field(self.code(), ELEMENT_AT, ELEMENT_BITS) as u16)
+    }
+
+    /// The code without the element: what equality and hashing compare.
+    const fn what(&self) -> u64 {
+        if self.names_elements() {
+            self.code() & !(((1 << ELEMENT_BITS) - 1) << ELEMENT_AT)
+        } else {
+            self.code()
+        }
+    }
+}
+
+impl PartialEq for Error {
+    /// Equal kinds and (saturated) numbers: the element an error names is
+    /// where it happened, not what it is.
+    fn eq(&self, other: &Error) -> bool {
+        self.what() == other.what()
+    }
+}
+
+impl Eq for Error {}
+
+impl core::hash::Hash for Error {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.what().hash(state);
+    }
+}
+
+/// An [`Error`] with the path of the schema element it names, for
+/// display: what a generated module's `explain` returns.
+///
+/// ```
+/// use sbe_rt::{Error, Explained};
+///
+/// const ELEMENTS: &[&str] = &["messageHeader", "Car", "Car.fuelFigures"];
+/// let e = Error::count_out_of_range(9, 8).at(3);
+/// let x = Explained::new(e, ELEMENTS);
+/// assert_eq!(x.element(), Some("Car.fuelFigures"));
+/// assert_eq!(x.to_string(), "group count 9 out of range (max 8), in `Car.fuelFigures`");
+/// assert_eq!(e.to_string(), "group count 9 out of range (max 8), in schema element 3");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Explained {
+    error: Error,
+    element: Option<&'static str>,
+}
+
+impl Explained {
+    /// `error`, with the path of the element it names looked up in
+    /// `elements` (element `n` is `elements[n - 1]`).
+    #[must_use]
+    pub fn new(error: Error, elements: &'static [&'static str]) -> Explained {
+        let element = error
+            .element()
+            .and_then(|n| elements.get(usize::from(n.get()) - 1))
+            .copied();
+        Explained { error, element }
+    }
+
+    /// The error.
+    #[must_use]
+    pub const fn error(&self) -> Error {
+        self.error
+    }
+
+    /// The path of the schema element the error happened at
+    /// (`Message.group.field`), if it names one.
+    #[must_use]
+    pub const fn element(&self) -> Option<&'static str> {
+        self.element
+    }
+}
+
+impl fmt::Display for Explained {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.error.details(), f)?;
+        match (self.element, self.error.element()) {
+            (Some(path), _) => write!(f, ", in `{path}`"),
+            (None, Some(n)) => write!(f, ", in schema element {n}"),
+            (None, None) => Ok(()),
         }
     }
 }
@@ -650,7 +814,7 @@ pub(crate) mod slow {
     #[cold]
     #[inline(never)]
     pub(crate) extern "C" fn invalid_text(offset: usize) -> Error {
-        Error::of_one(ErrorKind::InvalidText, wide(offset))
+        Error::of_text(wide(offset))
     }
 
     #[cold]
@@ -714,13 +878,24 @@ impl From<ErrorDetails> for Error {
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.details(), f)
+        fmt::Debug::fmt(&self.details(), f)?;
+        match self.element() {
+            Some(n) => write!(f, " at element {n}"),
+            None => Ok(()),
+        }
     }
 }
 
 impl fmt::Display for Error {
+    /// The details, and the number of the schema element the error
+    /// happened at when the generated code named one (its module's
+    /// `explain` names it by its path).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.details(), f)
+        fmt::Display::fmt(&self.details(), f)?;
+        match self.element() {
+            Some(n) => write!(f, ", in schema element {n}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -952,6 +1127,76 @@ mod tests {
             }
         );
         assert_eq!(t.error_kind(), ErrorKind::Truncated);
+    }
+
+    #[test]
+    fn an_element_leaves_every_number_as_it_was() {
+        let max = Error::NUMBER_MAX as usize;
+        let errors = [
+            Error::truncated(max, max),
+            Error::block_length_too_short(Error::NUMBER_MAX, 0),
+            Error::count_out_of_range(u64::from(u32::MAX), 65534),
+            Error::length_out_of_range(u64::from(u32::MAX), u64::MAX),
+            Error::invalid_text(usize::MAX),
+            Error::wrong_order(),
+            Error::value_out_of_range(),
+        ];
+        for e in errors {
+            for n in [1, 77, Error::ELEMENT_MAX] {
+                let named = e.at(n);
+                assert_eq!(named.details(), e.details(), "{e:?} at {n}");
+                assert_eq!(named.error_kind(), e.error_kind());
+                assert_eq!(named.element().map(|x| x.get()), Some(n));
+                assert_eq!(format!("{named:?}"), format!("{e:?} at element {n}"));
+                assert_eq!(named.to_string(), format!("{e}, in schema element {n}"));
+            }
+            assert_eq!(e.element(), None);
+            assert_eq!(e.at(0).element(), None);
+            assert_eq!(e.at(Error::ELEMENT_MAX + 1).element(), None);
+        }
+        // Kinds outside messages keep every bit for their numbers.
+        let id = Error::unknown_template_id((1 << 60) - 1);
+        assert_eq!(id.at(5).details(), id.details());
+        assert_eq!(id.at(5).element(), None);
+        let frame = Error::frame_length(u64::MAX, 127, u64::MAX);
+        assert_eq!(frame.at(5).details(), frame.details());
+    }
+
+    #[test]
+    fn a_count_below_a_null_value_is_exact() {
+        for max in [65534, 254, (1 << 32) - 2, (1 << 15) - 1, 1 << 15, 1 << 30] {
+            assert_eq!(
+                Error::count_out_of_range(70000, max).details(),
+                ErrorDetails::CountOutOfRange { count: 70000, max },
+                "{max}"
+            );
+        }
+        // Any other max from 2^15 reads as the largest such bound below it.
+        assert_eq!(
+            Error::count_out_of_range(1, 100_000),
+            Error::count_out_of_range(1, 65536)
+        );
+    }
+
+    #[test]
+    fn explained_names_the_path() {
+        const ELEMENTS: &[&str] = &["messageHeader", "Car", "Car.fuelFigures"];
+        let e = Error::truncated(40, 12).at(2);
+        let x = Explained::new(e, ELEMENTS);
+        assert_eq!(x.error(), e);
+        assert_eq!(
+            x.to_string(),
+            "truncated buffer: 40 bytes needed from its start, only 12 available, in `Car`"
+        );
+        // A number the table does not have is shown as a number.
+        let far = Explained::new(Error::wrong_order().at(9), ELEMENTS);
+        assert_eq!(far.element(), None);
+        assert_eq!(
+            far.to_string(),
+            "encoder sections written out of schema order, in schema element 9"
+        );
+        let none = Explained::new(Error::unknown_template_id(4), ELEMENTS);
+        assert_eq!(none.to_string(), "unknown template id 4 in message header");
     }
 
     #[test]

@@ -106,6 +106,10 @@ pub trait BlockEntry<'a>: Sized {
     /// The group's dimension header.
     const DIMENSION: Dimension;
 
+    /// The group's number among the schema's elements, which its errors
+    /// name ([`Error::at`]; 0: none).
+    const ELEMENT: u16 = 0;
+
     /// The block length the fields of acting version `version` need: a
     /// shorter block on the wire is refused.
     fn required(version: u32) -> usize;
@@ -122,6 +126,10 @@ pub trait BlockEntry<'a>: Sized {
 pub trait VarEntry<'a>: Sized {
     /// The group's dimension header.
     const DIMENSION: Dimension;
+
+    /// The group's number among the schema's elements, which its errors
+    /// name ([`Error::at`]; 0: none).
+    const ELEMENT: u16 = 0;
 
     /// The block length the fields of acting version `version` need.
     fn required(version: u32) -> usize;
@@ -202,7 +210,7 @@ impl<'a, E: BlockEntry<'a>, const TOP: bool> Blocks<'a, E, TOP> {
     #[inline(never)]
     fn why(buf: &'a [u8], pos: usize, version: u32) -> Error {
         match Self::rule(buf, pos, version) {
-            Err(e) => e,
+            Err(e) => e.at(E::ELEMENT),
             // Not reached: the rule is a function of its arguments.
             Ok(_) => no_section(buf),
         }
@@ -424,6 +432,13 @@ impl<'a, E: VarEntry<'a>> Entries<'a, E> {
     #[doc(hidden)]
     #[inline]
     pub fn skip(buf: &'a [u8], pos: usize, version: u32) -> Result<usize> {
+        Self::walk(buf, pos, version).map_err(|e| e.at(E::ELEMENT))
+    }
+
+    /// [`skip`](Self::skip)'s rule, its errors not yet naming the group
+    /// (an entry's nested group or var data names itself first).
+    #[inline(always)]
+    fn walk(buf: &'a [u8], pos: usize, version: u32) -> Result<usize> {
         let group = Self::head(buf, pos, version)?;
         let min_entry = group.block_length.saturating_add(E::min_tail(version));
         check_entries(buf, group.pos, group.remaining, min_entry)?;

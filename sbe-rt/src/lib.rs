@@ -104,9 +104,12 @@
 //! `Result<usize, Error>` is then a pair of scalars that comes back in two
 //! registers, as a hand-written decoder's result does, where a larger error
 //! sends every result through memory. The numbers are exact up to
-//! [`Error::NUMBER_MAX`] (2³⁰ − 1) and saturate above it, which in SBE only
-//! a corrupt length or count reaches ([`ErrorDetails`] says which fields
-//! keep more). Read an error with [`Error::error_kind`] (to branch on),
+//! [`Error::NUMBER_MAX`] (2²⁴ − 1) and saturate above it, which in SBE only
+//! a corrupt length or count, or a message of over 16 MiB, reaches
+//! ([`ErrorDetails`] says which fields keep more). An error made inside a
+//! message also names the schema element it happened at, by number
+//! ([`Error::element`]); the generated module's `explain` displays it with
+//! the element's path (an [`Explained`]). Read an error with [`Error::error_kind`] (to branch on),
 //! [`Error::kind`] (its name, `"Truncated"`), [`Error::details`] (an
 //! [`ErrorDetails`] to match on) or `Display`; make one with a
 //! constructor per kind ([`Error::truncated`], ...).
@@ -212,7 +215,7 @@ pub mod bytes_adapter;
 #[cfg(feature = "tokio")]
 pub mod tokio_codec;
 
-pub use error::{Error, ErrorDetails, ErrorKind, Result};
+pub use error::{Error, ErrorDetails, ErrorKind, Explained, Result};
 pub use float::{JavaDouble, JavaFloat};
 pub use framing::Framing;
 pub use null::non_null;

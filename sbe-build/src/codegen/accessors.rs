@@ -91,10 +91,11 @@ pub(crate) fn str_getter(
     buf: &TokenStream,
     (offset, len): (usize, usize),
     from_accessor: bool,
-    doc: &str,
+    (doc, element): (&str, u16),
     attrs: &TokenStream,
 ) -> TokenStream {
     let end = offset + len;
+    let at = super::at(element);
     let bytes = if from_accessor {
         quote!(self.#name())
     } else {
@@ -105,7 +106,7 @@ pub(crate) fn str_getter(
         #attrs
         #[inline]
         pub fn #text_name(&self) -> ::sbe_rt::Result<&'a str> {
-            ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#bytes))
+            ::sbe_rt::text::as_str(::sbe_rt::text::trim_nul(#bytes))#at
         }
     }
 }
@@ -213,7 +214,7 @@ pub(super) fn field_accessors(fields: &[FieldView], unstated: sbe_rt::TimeUnit) 
                 &view.buf,
                 (offset, *len),
                 from_accessor,
-                &text_doc,
+                (&text_doc, f.element),
                 &dep,
             ));
         }
@@ -275,12 +276,13 @@ pub(super) fn data_accessors(data: &[DataView]) -> TokenStream {
         if let Some(text_name) = &view.names.text {
             let text_doc = format!(" `{}` as UTF-8 text.", d.name);
             // An older message has no text: "" rather than an `Option`.
+            let at = super::at(d.element);
             let body = if view.gated {
                 let present = at_least(quote!(self.version), since);
-                quote!(if #present { ::sbe_rt::text::as_str(#bytes) } else { ::core::result::Result::Ok("") })
+                quote!(if #present { ::sbe_rt::text::as_str(#bytes)#at } else { ::core::result::Result::Ok("") })
             } else {
                 let value = view.value();
-                quote!(::sbe_rt::text::as_str(#value))
+                quote!(::sbe_rt::text::as_str(#value)#at)
             };
             out.extend(quote! {
                 #[doc = #text_doc]
@@ -331,7 +333,7 @@ pub(super) fn member_accessors(ctx: &Ctx, members: &[MemberView]) -> TokenStream
                 &buf,
                 (offset, *len),
                 !*optional,
-                &text_doc,
+                (&text_doc, 0),
                 &dep,
             ));
         }

@@ -104,6 +104,9 @@ pub(super) struct NamedBlock<'s> {
     pub base_since: u32,
     pub deprecated: Option<u32>,
     pub description: Option<&'s str>,
+    /// The message's or group's number among the schema's elements, which
+    /// its errors name.
+    pub element: u16,
     /// The names of its accessors and setters, the same in decoder and
     /// encoder.
     pub names: BlockNames,
@@ -147,6 +150,7 @@ impl<'s> NamedBlock<'s> {
             base_since: 0,
             deprecated: m.deprecated,
             description: m.description.as_deref(),
+            element: m.element,
             names: BlockNames::default(),
         })
     }
@@ -159,6 +163,7 @@ impl<'s> NamedBlock<'s> {
             base_since: g.block.since_version,
             deprecated: g.deprecated,
             description: g.description.as_deref(),
+            element: g.element,
             names: BlockNames::default(),
         })
     }

@@ -444,30 +444,35 @@ fn wrap_at_fn(
     } else {
         TokenStream::new()
     };
-    // A group entry's block length was checked with the group's dimension.
-    let block_length_check = if shape.kind.is_root() {
-        quote!(::sbe_rt::__private::codec::check_block_length(block_length, Self::required(version))?;)
+    // A group entry's block length was checked with the group's dimension,
+    // and its errors name the group there (`sbe_rt::group`).
+    let (block_length_check, at) = if shape.kind.is_root() {
+        let at = super::at(b.element);
+        (
+            quote!(::sbe_rt::__private::codec::check_block_length(block_length, Self::required(version))#at?;),
+            at,
+        )
     } else {
-        TokenStream::new()
+        (TokenStream::new(), TokenStream::new())
     };
     // The block is checked as a slice unless the base array is all that is
     // kept (which checks it).
     let (block_let, base_let) = match shape.fields {
         FieldBytes::None => (
-            quote!(let _block = ::sbe_rt::slice(buf, start, block_length)?;),
+            quote!(let _block = ::sbe_rt::slice(buf, start, block_length)#at?;),
             TokenStream::new(),
         ),
         FieldBytes::Base => (
             TokenStream::new(),
-            quote!(let base = ::sbe_rt::__private::codec::block_at::<#base_len>(buf, start, block_length)?;),
+            quote!(let base = ::sbe_rt::__private::codec::block_at::<#base_len>(buf, start, block_length)#at?;),
         ),
         FieldBytes::Block => (
-            quote!(let block = ::sbe_rt::slice(buf, start, block_length)?;),
+            quote!(let block = ::sbe_rt::slice(buf, start, block_length)#at?;),
             TokenStream::new(),
         ),
         FieldBytes::BaseAndBlock => (
-            quote!(let block = ::sbe_rt::slice(buf, start, block_length)?;),
-            quote!(let base = ::sbe_rt::__private::codec::array_at::<#base_len>(block, 0)?;),
+            quote!(let block = ::sbe_rt::slice(buf, start, block_length)#at?;),
+            quote!(let base = ::sbe_rt::__private::codec::array_at::<#base_len>(block, 0)#at?;),
         ),
     };
     let mut_pos = if let Kind::VarEntry { .. } = shape.kind {

@@ -65,6 +65,7 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
         }
         None => TokenStream::new(),
     };
+    let elements = s.element_paths();
     quote! {
         #[doc = #id_doc]
         pub const SCHEMA_ID: u64 = #id;
@@ -73,6 +74,17 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
         pub const SCHEMA_VERSION: u32 = #version;
         /// Bytes of the message header.
         pub const HEADER_LENGTH: usize = #header_length;
+
+        /// The paths of the schema's elements (`Message.group.field`), by
+        /// the number an error made inside a message names
+        /// (`sbe_rt::Error::element`): element `n` is `ELEMENTS[n - 1]`.
+        pub const ELEMENTS: &[&str] = &[#(#elements),*];
+
+        /// `e` with the path of the schema element it happened at, for
+        /// display: its text, then ``, in `Message.group` ``.
+        pub fn explain(e: ::sbe_rt::Error) -> ::sbe_rt::Explained {
+            ::sbe_rt::Explained::new(e, ELEMENTS)
+        }
 
         #read_header
     }
@@ -101,13 +113,14 @@ fn read_header_fn(ctx: &Ctx) -> TokenStream {
         }
     };
     let header_decoder = ctx.header_type("Decoder");
+    let header_at = super::at(crate::ir::HEADER_ELEMENT);
     quote! {
         /// Reads and checks the message header: its decoder, the bytes
         /// after it, and its blockLength, templateId and version as the
         /// decoders take them.
         #[inline]
         fn read_header(buf: &[u8]) -> ::sbe_rt::Result<::sbe_rt::__private::Header<'_, #header_decoder<'_>>> {
-            let h = #header_decoder::wrap(buf)?;
+            let h = #header_decoder::wrap(buf)#header_at?;
             #check
             ::core::result::Result::Ok(::sbe_rt::__private::Header {
                 decoder: h,

@@ -350,12 +350,23 @@ fn field_setters(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
             format!("Sets `{}` (id {}, offset {}).", f.name, f.id, f.offset),
         );
         let dep = deprecated(f.deprecated);
-        if let Some(setter) = val.setter(ctx, name, f.offset as usize, &quote!(#doc #dep)) {
+        if let Some(setter) = val.setter(
+            ctx,
+            name,
+            (f.offset as usize, f.element),
+            &quote!(#doc #dep),
+        ) {
             out.extend(setter);
         }
         if let Some(value) = value {
             let unstated = ctx.opts.timestamp_unit;
-            out.extend(typed::field_setter(&f.meaning, &val, value, name, unstated));
+            out.extend(typed::field_setter(
+                &f.meaning,
+                &val,
+                (value, name),
+                unstated,
+                f.element,
+            ));
         }
     }
     out
@@ -418,15 +429,16 @@ fn data_writers(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
             ),
         );
         let dep = deprecated(d.deprecated);
+        let at = super::at(d.element);
         out.extend(quote! {
             #doc
             #dep
             #[inline(always)]
             pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::sbe_rt::Result<&mut Self> {
                 let v = v.as_ref();
-                let n = ::sbe_rt::__private::codec::check_length(v.len(), #max_length)?;
-                self.advance(#section)?;
-                let prefix = ::sbe_rt::__private::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)?;
+                let n = ::sbe_rt::__private::codec::check_length(v.len(), #max_length)#at?;
+                self.advance(#section)#at?;
+                let prefix = ::sbe_rt::__private::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)#at?;
                 #put_length
                 self.step = #next;
                 ::core::result::Result::Ok(self)

@@ -47,10 +47,12 @@ pub(super) fn entry_impl(
     items: TokenStream,
 ) -> TokenStream {
     let dim = dimension(ctx, g);
+    let element = super::element_lit(g.element);
     if blocks {
         quote! {
             impl<'a> ::sbe_rt::group::BlockEntry<'a> for #entry<'a> {
                 const DIMENSION: ::sbe_rt::wire::Dimension = #dim;
+                const ELEMENT: u16 = #element;
                 #items
             }
         }
@@ -64,6 +66,7 @@ pub(super) fn entry_impl(
         quote! {
             impl<'a> ::sbe_rt::group::VarEntry<'a> for #entry<'a> {
                 const DIMENSION: ::sbe_rt::wire::Dimension = #dim;
+                const ELEMENT: u16 = #element;
                 #items
 
                 #[inline]

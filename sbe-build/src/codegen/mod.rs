@@ -172,6 +172,8 @@ const TOP_LEVEL: &[&str] = &[
     "SCHEMA_ID",
     "SCHEMA_VERSION",
     "HEADER_LENGTH",
+    "ELEMENTS",
+    "explain",
 ];
 
 impl<'s> Ctx<'s> {
@@ -342,6 +344,22 @@ impl<'s> Ctx<'s> {
 /// Doc attributes: the schema's description, if any, then the generated
 /// line, which names the schema element (so that searching rustdoc for a
 /// schema name finds its item even where the description does not say it).
+/// `.map_err(…)` naming schema element `element` in an error that names
+/// none yet (`sbe_rt::Error::at`): on the failing branch only. Nothing
+/// for 0 (an element past the most an error names, or none).
+pub(crate) fn at(element: u16) -> TokenStream {
+    if element == 0 {
+        return TokenStream::new();
+    }
+    let n = proc_macro2::Literal::u16_unsuffixed(element);
+    quote!(.map_err(|e| ::sbe_rt::__private::at(e, #n)))
+}
+
+/// An element's number as a `u16` literal.
+pub(crate) fn element_lit(element: u16) -> proc_macro2::Literal {
+    proc_macro2::Literal::u16_unsuffixed(element)
+}
+
 pub(crate) fn docs(description: Option<&str>, generated: String) -> TokenStream {
     let text = match description {
         Some(d) if !d.trim().is_empty() => format!("{}\n\n{generated}", d.trim()),

@@ -106,6 +106,7 @@ pub(super) fn var_data_consts(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
         let var_data = d.var_data(ctx.byte_order());
         let length = uint_tokens(var_data.length);
         let (data_offset, max_length) = (var_data.data_offset, var_data.max_length);
+        let element = super::element_lit(var_data.element);
         let doc = format!(" Where var data `{}` keeps its length and bytes.", d.name);
         out.extend(quote! {
             #[doc = #doc]
@@ -113,6 +114,7 @@ pub(super) fn var_data_consts(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
                 length: #length,
                 data_offset: #data_offset,
                 max_length: #max_length,
+                element: #element,
             };
         });
     }
@@ -293,6 +295,7 @@ fn data_readers(b: &NamedBlock) -> TokenStream {
 /// the header, checked as `decode` and `checked_length` check it, without
 /// a decoder (the module's `message_length`).
 pub(super) fn message_end_fn(b: &NamedBlock) -> TokenStream {
+    let at = super::at(b.element);
     let sections = 0..b.sections();
     let mut_pos = if b.sections() > 0 {
         quote!(mut)
@@ -306,8 +309,8 @@ pub(super) fn message_end_fn(b: &NamedBlock) -> TokenStream {
         /// `message_length`.
         #[inline]
         fn sbe_end(buf: &'a [u8], block_length: usize, version: u32) -> ::sbe_rt::Result<usize> {
-            ::sbe_rt::__private::codec::check_block_length(block_length, Self::required(version))?;
-            let #mut_pos pos = ::sbe_rt::slice(buf, 0, block_length)?.len();
+            ::sbe_rt::__private::codec::check_block_length(block_length, Self::required(version))#at?;
+            let #mut_pos pos = ::sbe_rt::slice(buf, 0, block_length)#at?.len();
             #(pos = Self::sbe_step(buf, version, #sections, pos)?;)*
             ::core::result::Result::Ok(pos)
         }

@@ -14,18 +14,19 @@ use crate::ir::Primitive;
 
 impl Val<'_> {
     /// The encoder's setter `name` for this value, writing to `self.buf`
-    /// at `offset`, after `attrs`; `None` for constants.
+    /// at `offset`, after `attrs`; `None` for constants. A fallible one's
+    /// errors name schema element `element` (0: none).
     pub(crate) fn setter(
         &self,
         ctx: &Ctx,
         name: &Ident,
-        offset: usize,
+        (offset, element): (usize, u16),
         attrs: &TokenStream,
     ) -> Option<TokenStream> {
         match self {
             Val::Const { .. } => None,
             Val::Char { len, .. } if *len != 1 => {
-                Some(char_array_setter(attrs, name, offset, *len))
+                Some(char_array_setter(attrs, name, (offset, *len), element))
             }
             Val::Comp { enc, .. } => Some(composite_setter(attrs, name, offset, enc)),
             _ => {
@@ -140,13 +141,19 @@ fn composite_setter(attrs: &TokenStream, name: &Ident, offset: usize, enc: &Iden
 }
 
 /// The setter of a char array of `len` bytes: NUL-padded, too long an `Err`.
-fn char_array_setter(attrs: &TokenStream, name: &Ident, offset: usize, len: usize) -> TokenStream {
+fn char_array_setter(
+    attrs: &TokenStream,
+    name: &Ident,
+    (offset, len): (usize, usize),
+    element: u16,
+) -> TokenStream {
+    let at = super::at(element);
     quote! {
         #attrs
         /// Fails when `v` is longer than the array; a shorter value is padded with NUL.
         #[inline]
         pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::sbe_rt::Result<&mut Self> {
-            ::sbe_rt::text::put_char_array(self.buf, #offset, #len, v.as_ref())?;
+            ::sbe_rt::text::put_char_array(self.buf, #offset, #len, v.as_ref())#at?;
             ::core::result::Result::Ok(self)
         }
     }

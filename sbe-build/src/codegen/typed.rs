@@ -375,8 +375,7 @@ pub(super) fn composite_setter(
             let raw = quote!(v.to_units::<#ty>(#unit)?);
             let doc = " Writes the instant as a count of the composite's unit; `Err(ValueOutOfRange)` if it is not a whole count or does not fit (a time before the epoch in an unsigned count).";
             typed_setter(
-                doc,
-                name,
+                (doc, name),
                 quote!(::sbe_rt::Timestamp),
                 setter,
                 raw,
@@ -557,7 +556,13 @@ fn decimal_setter(
         Exponent::Constant(e) => {
             let raw = quote!(v.mantissa_at::<#ty>(#e)?);
             let doc = " Writes the decimal's mantissa at the schema's exponent; `Err(ValueOutOfRange)` if that would lose a digit or overflow the mantissa.";
-            typed_setter(doc, name, quote!(::sbe_rt::Decimal), setter, raw, optional)
+            typed_setter(
+                (doc, name),
+                quote!(::sbe_rt::Decimal),
+                setter,
+                raw,
+                optional,
+            )
         }
         Exponent::Member(i) => {
             let Some(exp) = members.get(i) else {
@@ -598,8 +603,7 @@ fn setter_call(setter: &Ident, raw: TokenStream, optional: bool) -> TokenStream 
 /// raw setter; where that takes an `Option`, so does this one (`None`
 /// writes the null).
 fn typed_setter(
-    doc: &str,
-    name: &Ident,
+    (doc, name): (&str, &Ident),
     ty: TokenStream,
     setter: &Ident,
     raw: TokenStream,
@@ -713,12 +717,22 @@ pub(super) fn field_getter(
 
 /// The typed setter `<field>_value(v)` of an integer timestamp or date,
 /// writing through the raw setter `raw`.
+/// `expr?` for an `expr` whose error is an `sbe_rt::RangeError`, naming
+/// schema element `element` when it fails (0: none).
+fn fallible(expr: TokenStream, element: u16) -> TokenStream {
+    if element == 0 {
+        return quote!(#expr?);
+    }
+    let n = super::element_lit(element);
+    quote!(#expr.map_err(|e| ::sbe_rt::__private::at(::sbe_rt::Error::from(e), #n))?)
+}
+
 pub(super) fn field_setter(
     meaning: &Meaning,
     val: &Val,
-    name: &Ident,
-    raw: &Ident,
+    (name, raw): (&Ident, &Ident),
     unstated: TimeUnit,
+    element: u16,
 ) -> TokenStream {
     let Val::Prim { prim, optional, .. } = val else {
         return TokenStream::new();
@@ -730,11 +744,10 @@ pub(super) fn field_setter(
                 return TokenStream::new();
             };
             let unit = unit_tokens(unit);
-            let count = quote!(v.to_units::<#ty>(#unit)?);
+            let count = fallible(quote!(v.to_units::<#ty>(#unit)), element);
             let doc = format!(" Sets `{raw}` to the instant as a whole count of its unit; `Err(ValueOutOfRange)` if it is not one or does not fit (a time before the epoch in an unsigned field).");
             typed_setter(
-                &doc,
-                name,
+                (&doc, name),
                 quote!(::sbe_rt::Timestamp),
                 raw,
                 count,
@@ -745,10 +758,13 @@ pub(super) fn field_setter(
             let days = if *prim == Primitive::Int32 {
                 quote!(v.days())
             } else {
-                quote!(<#ty as ::core::convert::TryFrom<i32>>::try_from(v.days()).map_err(|_| ::sbe_rt::RangeError::Overflow)?)
+                fallible(
+                    quote!(<#ty as ::core::convert::TryFrom<i32>>::try_from(v.days()).map_err(|_| ::sbe_rt::RangeError::Overflow)),
+                    element,
+                )
             };
             let doc = format!(" Sets `{raw}` to the date's days since 1970-01-01; `Err(ValueOutOfRange)` if they do not fit.");
-            typed_setter(&doc, name, quote!(::sbe_rt::Date), raw, days, *optional)
+            typed_setter((&doc, name), quote!(::sbe_rt::Date), raw, days, *optional)
         }
         _ => TokenStream::new(),
     }

@@ -431,7 +431,10 @@ fn composite_setters(ctx: &Ctx, members: &[MemberView]) -> TokenStream {
         // As a message's setters: the description is on the decoder's.
         let doc = docs(None, format!("`{}`: offset {offset}.", m.ty.name));
         let dep = deprecated(m.ty.deprecated);
-        if let Some(setter) = view.val.setter(ctx, &view.name, offset, &quote!(#doc #dep)) {
+        if let Some(setter) = view
+            .val
+            .setter(ctx, &view.name, (offset, 0), &quote!(#doc #dep))
+        {
             out.extend(setter);
         }
     }

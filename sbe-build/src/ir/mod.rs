@@ -27,6 +27,7 @@
 //! assert_eq!(ping.block_length, 13);
 //! ```
 
+pub(crate) mod element;
 mod meaning;
 mod model;
 mod primitive;
@@ -35,6 +36,7 @@ mod wire;
 use std::path::Path;
 
 pub use crate::resolve::is_identifier;
+pub use element::HEADER_ELEMENT;
 pub use meaning::*;
 pub use model::*;
 pub use wire::{block_end, encoded_length, field_length, null_bytes, Header, HeaderRole};

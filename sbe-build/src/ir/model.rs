@@ -269,6 +269,10 @@ pub struct Field {
     /// What its value means: its type's meaning, with the field's own
     /// `semanticType`, `timeUnit` and presence applied.
     pub meaning: Meaning,
+    /// Its number among the schema's elements ([`Schema::element_paths`]),
+    /// which the generated code's errors name; 0 when past the most an
+    /// error can name.
+    pub element: u16,
     /// Where it is declared.
     pub pos: Pos,
 }
@@ -327,6 +331,10 @@ pub struct Group {
     /// Each entry: its block (`since_version` is the group's), nested
     /// groups and var data.
     pub block: Block,
+    /// Its number among the schema's elements ([`Schema::element_paths`]),
+    /// which the generated code's errors name; 0 when past the most an
+    /// error can name.
+    pub element: u16,
     /// Where it is declared.
     pub pos: Pos,
 }
@@ -357,6 +365,10 @@ pub struct Data {
     pub since_version: u32,
     /// `deprecated` version, if any.
     pub deprecated: Option<u32>,
+    /// Its number among the schema's elements ([`Schema::element_paths`]),
+    /// which the generated code's errors name; 0 when past the most an
+    /// error can name.
+    pub element: u16,
     /// Where it is declared.
     pub pos: Pos,
 }
@@ -378,6 +390,10 @@ pub struct Message {
     /// The root block (`since_version` is the message's), its groups and
     /// var data.
     pub block: Block,
+    /// Its number among the schema's elements ([`Schema::element_paths`]),
+    /// which the generated code's errors name; 0 when past the most an
+    /// error can name.
+    pub element: u16,
     /// Where it is declared.
     pub pos: Pos,
 }

@@ -41,7 +41,7 @@
 //!     Dimension { len: 4, block_length: Uint::U16Le(0), count: Uint::U16Le(2), max_count: 100 }
 //! );
 //! let note = ping.block.data[0].var_data(order);
-//! assert_eq!(note, VarData { length: Uint::U8(0), data_offset: 1, max_length: 20 });
+//! assert_eq!(note, VarData { length: Uint::U8(0), data_offset: 1, max_length: 20, element: 6 });
 //! assert_eq!(ping.block.end_at(0), 8);
 //! let header = schema.header();
 //! assert_eq!((header.len, header.version), (8, Some(Uint::U16Le(6))));
@@ -172,6 +172,7 @@ impl Data {
                 .slot(order, self.length_offset() as usize),
             data_offset: self.data_offset() as usize,
             max_length: self.max_length,
+            element: self.element,
         }
     }
 }

@@ -26,6 +26,7 @@ impl Resolver<'_> {
             semantic_type: e.attr("semanticType").map(str::to_string),
             block,
             pos: e.pos.clone(),
+            element: 0,
             name,
         })
     }
@@ -223,6 +224,7 @@ impl Resolver<'_> {
             semantic_type: semantic_type.map(str::to_string),
             meaning: meaning::of_field(semantic_type, time_unit, presence, &ty),
             pos: e.pos.clone(),
+            element: 0,
             ty,
             name,
         })
@@ -330,6 +332,7 @@ impl Resolver<'_> {
             dimension_type: dimension?,
             block,
             pos: e.pos.clone(),
+            element: 0,
             name,
         })
     }
@@ -445,6 +448,7 @@ impl Resolver<'_> {
             since_version: since_version.max(ty.since_version),
             deprecated: self.deprecated(e),
             pos: e.pos.clone(),
+            element: 0,
             encoding_type: ty,
             name,
         })

@@ -37,10 +37,14 @@ pub fn resolve(doc: &Document) -> Result<Schema, Vec<Diagnostic>> {
         .cloned()
         .collect();
     match schema {
-        Some(s) if errors.is_empty() => Ok(Schema {
-            warnings: r.diags,
-            ..s
-        }),
+        Some(s) if errors.is_empty() => {
+            let mut schema = Schema {
+                warnings: r.diags,
+                ..s
+            };
+            crate::ir::element::number(&mut schema);
+            Ok(schema)
+        }
         _ => Err(errors),
     }
 }

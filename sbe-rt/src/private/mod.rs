@@ -24,6 +24,16 @@
 pub mod codec;
 #[cfg(feature = "alloc")]
 pub mod owned;
+
+/// [`Error::at`](crate::Error::at) out of line, as the generated code's
+/// `map_err`s call it: the failing branch is then one more call, not the
+/// tests and the packing inline, which made the encoders' bodies longer
+/// and moved their hot paths.
+#[cold]
+#[inline(never)]
+pub extern "C" fn at(e: crate::Error, element: u16) -> crate::Error {
+    e.at(element)
+}
 pub mod sections;
 mod set;
 

@@ -29,6 +29,7 @@
 //!     length: Uint::U32Le(0),
 //!     data_offset: 4,
 //!     max_length: 1 << 30,
+//!     element: 0,
 //! };
 //! let buf = [0xAA, 2, 0, 0, 0, b'h', b'i', 0xBB];
 //! assert_eq!(NOTE.read(&buf, 1)?, (&b"hi"[..], 7));
@@ -231,6 +232,9 @@ pub struct VarData {
     /// The longest length a decoder accepts and an encoder writes (the
     /// length member's `maxValue`, else its type's largest).
     pub max_length: u64,
+    /// The var data's number among the schema's elements, which its
+    /// errors name ([`Error::at`](crate::Error::at); 0: none).
+    pub element: u16,
 }
 
 impl VarData {
@@ -276,10 +280,17 @@ macro_rules! var_data {
     (@checked $rule:ident $var_data:expr, $buf:expr, $start:expr) => {{
         let (var_data, buf, start): ($crate::wire::VarData, &[u8], usize) =
             ($var_data, $buf, $start);
-        let n = var_data
-            .length
-            .get($crate::slice(buf, start, var_data.data_offset)?);
-        $crate::__private::codec::$rule(buf, start + var_data.data_offset, n, var_data.max_length)
+        let prefix = match $crate::slice(buf, start, var_data.data_offset) {
+            ::core::result::Result::Ok(prefix) => prefix,
+            ::core::result::Result::Err(e) => {
+                return ::core::result::Result::Err(e.at(var_data.element))
+            }
+        };
+        let n = var_data.length.get(prefix);
+        match $crate::__private::codec::$rule(buf, start + var_data.data_offset, n, var_data.max_length) {
+            ::core::result::Result::Ok(read) => ::core::result::Result::Ok(read),
+            ::core::result::Result::Err(e) => ::core::result::Result::Err(e.at(var_data.element)),
+        }
     }};
 }
 
@@ -342,6 +353,7 @@ mod tests {
             length: Uint::U8(0),
             data_offset: 1,
             max_length: 3,
+            element: 0,
         };
         assert_eq!(D.read(&[2, b'a', b'b'], 0), Ok((&b"ab"[..], 3)));
         assert_eq!(D.end(&[0], 0), Ok(1));
