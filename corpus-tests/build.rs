@@ -40,7 +40,7 @@ fn serde_row(key: &str, name: &str, variants: &[(String, String)]) -> String {
         .map(|(v, ty)| format!("{name}::OwnedMessage::{v}(x) => crate::serde_run(x, &json, {name}::{ty}::encode), "))
         .collect();
     format!(
-        "    ({key:?}, |b| {{ let m = {name}::decode(b).map_err(|e| e.to_string())?; let json = m.to_json(); let o = m.to_owned().map_err(|e| e.to_string())?; Ok(match &o {{ {arms} }}) }}),\n"
+        "    ({key:?}, |b| {{ let m = {name}::decode(b).map_err(|e| e.to_string())?; let json = m.to_json(); let o = m.to_owned().map_err(|e| e.to_string())?; let run = match &o {{ {arms} }}; Ok(crate::with_message(run, {name}::OwnedMessage::encode)) }}),\n"
     )
 }
 

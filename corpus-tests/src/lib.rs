@@ -35,6 +35,29 @@ pub struct SerdeRun {
     pub to_json: String,
     /// `serde_json::from_str` of the `body` of `to_json`, encoded.
     pub bytes: Result<Vec<u8>, String>,
+    /// `serde_json::from_str` of the whole `to_json` (header and all) as
+    /// the schema's `OwnedMessage`, encoded.
+    pub message: Result<Vec<u8>, String>,
+}
+
+/// `run` with [`SerdeRun::message`]: `to_json` read whole as owned message
+/// type `M`, written with `encode`.
+pub fn with_message<M>(
+    mut run: SerdeRun,
+    encode: fn(&M, &mut [u8]) -> sbe_rt::Result<usize>,
+) -> SerdeRun
+where
+    M: for<'de> sbe_rt::__private::serde::Deserialize<'de>,
+{
+    run.message = serde_json::from_str::<M>(&run.to_json)
+        .map_err(|e| format!("from_str: {e}"))
+        .and_then(|m| {
+            let mut buf = vec![0u8; 1 << 20];
+            let n = encode(&m, &mut buf).map_err(|e| format!("encode: {e}"))?;
+            buf.truncate(n);
+            Ok(buf)
+        });
+    run
 }
 
 /// [`SerdeRun`] of owned message `m`, whose `to_json` is `to_json` and
@@ -51,6 +74,7 @@ where
         json: serde_json::to_string(m).unwrap_or_else(|e| format!("serialize error: {e}")),
         to_json: to_json.to_string(),
         bytes: from_body(to_json, encode),
+        message: Err("not read".to_string()),
     }
 }
 

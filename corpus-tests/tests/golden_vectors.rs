@@ -213,6 +213,14 @@ fn every_golden_vector_goes_through_serde() {
             }
             Err(e) => failures.push(format!("{}: not JSON: {e}", v.json_path.display())),
         }
+        match &run.message {
+            Ok(bytes) if *bytes == v.bin => {}
+            Ok(_) => failures.push(format!(
+                "{}: to_json read as OwnedMessage encodes to other bytes",
+                v.json_path.display()
+            )),
+            Err(e) => failures.push(format!("{}: OwnedMessage: {e}", v.json_path.display())),
+        }
         match run.bytes {
             Ok(bytes) if bytes == v.bin => {}
             Ok(bytes) => failures.push(format!(

@@ -268,3 +268,45 @@ fn json_that_does_not_fit_is_an_error_naming_the_field() {
         }
     }
 }
+
+/// The owned message enum through serde: `{"message", "body"}`, the
+/// generated `to_json` without its header, and any line of `sbe decode`
+/// (with `schema` and `header`) reads back as the message.
+#[test]
+fn the_owned_message_enum_goes_through_serde_by_name() {
+    let bytes = encode(&trade()).expect("encodes");
+    let owned = o::OwnedMessage::decode(&bytes).expect("decodes");
+    let json = serde_json::to_string(&owned).expect("serializes");
+    let whole: serde_json::Value =
+        serde_json::from_str(&o::decode(&bytes).expect("decodes").to_json()).expect("JSON");
+    let want = serde_json::json!({"message": whole["message"], "body": whole["body"]});
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&json).expect("JSON"),
+        want
+    );
+    for text in [json.clone(), whole.to_string()] {
+        let back: o::OwnedMessage = serde_json::from_str(&text).expect("deserializes");
+        // Debug, as a NaN ratio is not equal to itself.
+        assert_eq!(format!("{back:?}"), format!("{owned:?}"));
+        let mut out = vec![0u8; back.encoded_length()];
+        let n = back.encode(&mut out).expect("encodes");
+        assert_eq!(out.get(..n), Some(&bytes[..]));
+    }
+    let refused = [
+        (
+            r#"{"message":"Quote","body":{}}"#,
+            "unknown variant `Quote`",
+        ),
+        (
+            r#"{"body":{},"message":"Trade"}"#,
+            "`message` must come before `body`",
+        ),
+        (r#"{"message":"Trade"}"#, "missing field `body`"),
+        (r#"{"message":"Trade","body":{"id":1}}"#, "missing field"),
+        (r#"{"message":7,"body":{}}"#, "invalid type"),
+    ];
+    for (text, says) in refused {
+        let e = serde_json::from_str::<o::OwnedMessage>(text).expect_err(text);
+        assert!(e.to_string().contains(says), "{text}: {e}");
+    }
+}

@@ -190,6 +190,11 @@ struct MessageArms {
     encoded_length: TokenStream,
     /// `OwnedMessage::name`'s.
     owned_name: TokenStream,
+    /// `OwnedMessage`'s `Serialize` arms, and the schema names and the
+    /// body reads of its `MessageBody` (serde), by variant.
+    owned_ser: TokenStream,
+    owned_names: Vec<String>,
+    owned_body: TokenStream,
 }
 
 fn message_arms(ctx: &Ctx, decoders: &[(usize, Ident)]) -> MessageArms {
@@ -238,6 +243,13 @@ fn message_arms(ctx: &Ctx, decoders: &[(usize, Ident)]) -> MessageArms {
             .extend(quote!(OwnedMessage::#variant(m) => m.encoded_length(),));
         arms.owned_name
             .extend(quote!(OwnedMessage::#variant(_) => #name,));
+        arms.owned_ser.extend(
+            quote!(OwnedMessage::#variant(m) => ::sbe_rt::__private::serde_owned::message_ser(s, #name, m),),
+        );
+        let index = arms.owned_names.len();
+        arms.owned_body
+            .extend(quote!(#index => map.next_value().map(OwnedMessage::#variant),));
+        arms.owned_names.push(name.clone());
     }
     arms
 }
@@ -349,7 +361,9 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
     };
     let decode_fns = decode_fns(&arms, no_messages);
     let owned = if ctx.opts.owned {
-        owned_message(&arms, no_messages)
+        let serde = super::owned_serde::on(ctx).then(|| owned_message_serde(&arms, no_messages));
+        let owned = owned_message(&arms, no_messages);
+        quote!(#owned #serde)
     } else {
         TokenStream::new()
     };
@@ -394,6 +408,51 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
         }
 
         #owned
+    }
+}
+
+/// `OwnedMessage`'s serde impls: `{"message": name, "body": {...}}`, read
+/// and written by `sbe_rt`'s `message_ser` and `message_de` (a line of
+/// `sbe decode` reads as it is: its `schema` and `header` are skipped).
+fn owned_message_serde(arms: &MessageArms, no_messages: bool) -> TokenStream {
+    let serde = quote!(::sbe_rt::__private::serde);
+    let p = quote!(::sbe_rt::__private::serde_owned);
+    let MessageArms {
+        owned_ser,
+        owned_names,
+        owned_body,
+        ..
+    } = arms;
+    let empty_ser =
+        no_messages.then(|| quote!(OwnedMessage::_None(n) => { let _ = s; match *n {} }));
+    quote! {
+        impl #serde::Serialize for OwnedMessage {
+            fn serialize<S: #serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                match self {
+                    #owned_ser
+                    #empty_ser
+                }
+            }
+        }
+
+        impl #p::MessageBody for OwnedMessage {
+            const NAMES: &'static [&'static str] = &[#(#owned_names),*];
+            fn body<'de, A: #serde::de::MapAccess<'de>>(index: usize, map: &mut A) -> ::core::result::Result<Self, A::Error> {
+                match index {
+                    #owned_body
+                    _ => {
+                        let _ = map;
+                        ::core::result::Result::Err(#serde::de::Error::custom("no such message"))
+                    }
+                }
+            }
+        }
+
+        impl<'de> #serde::Deserialize<'de> for OwnedMessage {
+            fn deserialize<D: #serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                #p::message_de(d)
+            }
+        }
     }
 }
 

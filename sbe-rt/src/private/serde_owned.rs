@@ -12,7 +12,9 @@
 //!   set, then unknown bits as numbers);
 //! * objects: [`FromMap`] (a generated struct's fields by key, each read
 //!   with a seed that names the field in its errors: [`json`], [`plain`],
-//!   [`nested`], [`one_char`], [`hex`]) and [`required`].
+//!   [`nested`], [`one_char`], [`hex`]) and [`required`];
+//! * the message enum: [`message_ser`], [`message_de`] and
+//!   [`MessageBody`] (`{"message": name, "body": {...}}`).
 //!
 //! Every error is serde's (`D::Error`), naming the field where the value
 //! is one; nothing here panics.
@@ -488,6 +490,85 @@ pub fn from_map<'de, T: FromMap, D: Deserializer<'de>>(d: D) -> Result<T, D::Err
         }
     }
     d.deserialize_struct(T::EXPECTING, T::KEYS, V(PhantomData))
+}
+
+/// `Serialize` of a schema's `OwnedMessage`: `{"message": name, "body":
+/// body}`, the generated `to_json` without its header (an owned message
+/// holds none: its encoder writes it).
+pub fn message_ser<S: Serializer, B: Serialize + ?Sized>(
+    s: S,
+    name: &'static str,
+    body: &B,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    let mut st = s.serialize_struct("OwnedMessage", 2)?;
+    st.serialize_field("message", name)?;
+    st.serialize_field("body", body)?;
+    st.end()
+}
+
+/// A schema's generated `OwnedMessage`, as [`message_de`] reads it.
+pub trait MessageBody: Sized {
+    /// The messages' schema names, by variant.
+    const NAMES: &'static [&'static str];
+    /// Reads the body of message `NAMES[index]` as the map's next value.
+    fn body<'de, A: MapAccess<'de>>(index: usize, map: &mut A) -> Result<Self, A::Error>;
+}
+
+/// Reads a message's name as its index in the names given; a name not
+/// among them is serde's `unknown_variant`.
+struct MessageName(&'static [&'static str]);
+
+impl Visitor<'_> for MessageName {
+    type Value = usize;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a message name of the schema")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
+        self.0
+            .iter()
+            .position(|n| *n == v)
+            .ok_or_else(|| E::unknown_variant(v, self.0))
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for MessageName {
+    type Value = usize;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+/// `Deserialize` of a schema's `OwnedMessage` from `{"message": name,
+/// "body": {...}}`, what [`message_ser`] writes; other keys (`sbe
+/// decode`'s `schema` and `header`) are skipped, so a line of `sbe decode`
+/// reads as it is. `message` must come before `body`, as both write it:
+/// the body's type is the message's.
+pub fn message_de<'de, T: MessageBody, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+    struct V<T>(PhantomData<T>);
+    impl<'de, T: MessageBody> Visitor<'de> for V<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a message: {\"message\": name, \"body\": {...}}")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+            const KEYS: &[&str] = &["message", "body"];
+            let mut index = None;
+            let mut message = None;
+            while let Some(k) = map.next_key_seed(Keys(KEYS))? {
+                match (k, index) {
+                    (0, _) => index = Some(map.next_value_seed(MessageName(T::NAMES))?),
+                    (1, Some(i)) => message = Some(T::body(i, &mut map)?),
+                    (1, None) => {
+                        return Err(de::Error::custom("`message` must come before `body`"))
+                    }
+                    _ => skip(&mut map)?,
+                }
+            }
+            required(message, "body")
+        }
+    }
+    d.deserialize_struct("OwnedMessage", &["message", "body"], V(PhantomData))
 }
 
 /// Reads a key as its index in the keys given, `usize::MAX` for a key not
