@@ -425,6 +425,20 @@ fn owned_message_serde(arms: &MessageArms, no_messages: bool) -> TokenStream {
     } = arms;
     let empty_ser =
         no_messages.then(|| quote!(OwnedMessage::_None(n) => { let _ = s; match *n {} }));
+    let none = quote!(::core::result::Result::Err(#serde::de::Error::custom("no such message")));
+    let body = if no_messages {
+        quote! {
+            let _ = (index, map);
+            #none
+        }
+    } else {
+        quote! {
+            match index {
+                #owned_body
+                _ => #none,
+            }
+        }
+    };
     quote! {
         impl #serde::Serialize for OwnedMessage {
             fn serialize<S: #serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
@@ -438,13 +452,7 @@ fn owned_message_serde(arms: &MessageArms, no_messages: bool) -> TokenStream {
         impl #p::MessageBody for OwnedMessage {
             const NAMES: &'static [&'static str] = &[#(#owned_names),*];
             fn body<'de, A: #serde::de::MapAccess<'de>>(index: usize, map: &mut A) -> ::core::result::Result<Self, A::Error> {
-                match index {
-                    #owned_body
-                    _ => {
-                        let _ = map;
-                        ::core::result::Result::Err(#serde::de::Error::custom("no such message"))
-                    }
-                }
+                #body
             }
         }
 
