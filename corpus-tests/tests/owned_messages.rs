@@ -135,6 +135,32 @@ fn items_not_held_are_written_null_or_empty() {
     assert_eq!(back.late.as_deref(), Some(""));
 }
 
+/// `encode` writes ISO-8859-1 text that is ASCII in a first pass and text
+/// that needs converting in a second: both give the same bytes for the
+/// same lengths, and the same error for every buffer too short.
+#[test]
+fn text_needing_conversion_or_not_is_written_and_refused_alike() {
+    let mut ascii = trade();
+    ascii.name = "Grus".into();
+    ascii.legs[0].note = "cafe".into();
+    let (plain, converted) = (
+        encode(&ascii).expect("ascii"),
+        encode(&trade()).expect("latin1"),
+    );
+    assert_eq!(plain.len(), converted.len());
+    let differ: Vec<usize> = (0..plain.len())
+        .filter(|&i| plain[i] != converted[i])
+        .collect();
+    assert_eq!(differ.len(), 3, "ü, ß and é, one byte each: {differ:?}");
+    let o::Message::Trade(d) = o::decode(&plain).expect("decodes");
+    same(&d.to_owned().expect("to_owned"), &ascii);
+    for n in 0..plain.len() {
+        let (mut a, mut b) = (vec![0u8; n], vec![0u8; n]);
+        assert_eq!(ascii.encode(&mut a), trade().encode(&mut b), "{n} bytes");
+        assert!(ascii.encode(&mut a).is_err(), "{n} bytes");
+    }
+}
+
 #[test]
 fn values_that_do_not_fit_are_errors_not_panics() {
     let mut m = trade();

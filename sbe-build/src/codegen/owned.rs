@@ -149,9 +149,9 @@ impl Val<'_> {
                 } else {
                     quote!(#place)
                 };
-                quote!(e.#name(::sbe_rt::__private::owned::char_array_bytes::<#len>(#value, #utf8)?)?;)
+                quote!(e.#name(::sbe_rt::__private::owned::pass_char_array_bytes::<#len, CONVERT>(#value, #utf8)?)?;)
             }
-            Val::Comp { .. } => quote!(#place.sbe_write(&mut e.#name())?;),
+            Val::Comp { .. } => quote!(#place.sbe_write::<CONVERT>(&mut e.#name())?;),
             Val::Array {
                 prim,
                 optional: true,
@@ -162,6 +162,22 @@ impl Val<'_> {
                 quote!(e.#name(#place.map(|x| x.unwrap_or(#null)));)
             }
             _ => quote!(e.#name(*#place);),
+        }
+    }
+
+    /// Whether writing the owned value may convert text (an ISO-8859-1
+    /// char array, or a composite with one: its `SBE_CONVERTS`), as a
+    /// constant expression; `None` where it never does.
+    fn owned_converts(&self) -> Option<TokenStream> {
+        match self {
+            Val::Char {
+                len, utf8: false, ..
+            } if *len > 1 => Some(quote!(true)),
+            Val::Comp { dec, .. } => {
+                let owned = owned_of(dec);
+                Some(quote!(#owned::SBE_CONVERTS))
+            }
+            _ => None,
         }
     }
 
@@ -205,6 +221,9 @@ struct Parts {
     lens: Vec<TokenStream>,
     /// The items as serde sees them, constants included.
     serde: Vec<Item>,
+    /// Constant expressions, one per item whose writing may convert text
+    /// (`Val::owned_converts`).
+    converts: Vec<TokenStream>,
 }
 
 impl Parts {
@@ -263,6 +282,8 @@ struct Held {
     read: TokenStream,
     write: TokenStream,
     kind: Kind,
+    /// Whether writing it may convert text ([`Val::owned_converts`]).
+    converts: Option<TokenStream>,
 }
 
 impl Held {
@@ -286,6 +307,7 @@ impl Held {
                 read: quote!(#conv::<#wire>::from_wire(#read, #unit)?),
                 write: quote!(e.#name(#conv::<#wire>::to_wire(*v, #unit)?);),
                 kind: Kind::Wire { wire, unit },
+                converts: None,
             };
         }
         if let (Val::Comp { dec, .. }, Some((typed, value))) =
@@ -296,6 +318,7 @@ impl Held {
                 read: quote!(#read.#value()),
                 write: quote!(e.#name().#value(*v)?;),
                 kind: Kind::Typed(owned_of(dec)),
+                converts: None,
             };
         }
         Held {
@@ -303,6 +326,7 @@ impl Held {
             read: val.owned_from(read),
             write: val.owned_write(name, quote!(v)),
             kind: Kind::of(val),
+            converts: val.owned_converts(),
         }
     }
 }
@@ -333,6 +357,7 @@ fn field_parts(ctx: &Ctx, parts: &mut Parts, fields: &[FieldView]) {
             None => format!("`{}` (id {}).", f.name, f.id),
         };
         let item = Held::of(ctx, (&view.val, &f.ty, Some(f)), name, read, ty);
+        parts.converts.extend(item.converts);
         parts.push(
             doc,
             name,
@@ -367,7 +392,7 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
         let write = quote! {
             let mut g = e.#name(v.len())?;
             for x in v {
-                x.sbe_write(g.next_entry()?)?;
+                x.sbe_write::<CONVERT>(g.next_entry()?)?;
             }
         };
         let dim = g.dimension(order).len;
@@ -376,6 +401,7 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
             quote!(#dim + #v.iter().map(#owned::sbe_len).sum::<usize>())
         };
         let doc = format!("Group `{}` (id {}): its entries.", g.name, g.id);
+        parts.converts.push(quote!(#owned::SBE_CONVERTS));
         push_section(
             parts,
             (doc, &g.name, Kind::Nested),
@@ -396,7 +422,7 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
             (
                 string_type(),
                 quote!(::sbe_rt::__private::owned::text(b, #utf8)?),
-                quote!(e.#name(::sbe_rt::__private::owned::text_bytes(v, #utf8)?)?;),
+                quote!(e.#name(::sbe_rt::__private::owned::pass_text_bytes::<CONVERT>(v, #utf8)?)?;),
                 Box::new(move |v: Place| {
                     let v = v.reference;
                     quote!(#prefix + ::sbe_rt::__private::owned::text_len(#v, #utf8))
@@ -427,6 +453,9 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
             format!("Var data `{}` (id {}), its bytes.", d.name, d.id)
         };
         let kind = if text { Kind::Json } else { Kind::Hex };
+        if text && !utf8 {
+            parts.converts.push(quote!(true));
+        }
         push_section(
             parts,
             (doc, &d.name, kind),
@@ -513,7 +542,9 @@ pub(super) fn block(
         writes,
         lens,
         serde,
+        converts,
     } = parts;
+    let converts = any(&converts);
     let block_len = b.block_len();
     // `0 + x` would be clippy's `identity_op`.
     let len = match (block_len, lens.as_slice()) {
@@ -541,18 +572,14 @@ pub(super) fn block(
     };
     let root_fns = if root {
         let encoder = format_ident!("{}Encoder", owned);
+        let encode = message_encode(&encoder, converts.to_string() != "false");
         let encode_doc = format!(
             " Writes the message at the start of `buf`, header included, with [`{encoder}`]: \
              the bytes it writes. Returns the message's length."
         );
         quote! {
             #[doc = #encode_doc]
-            pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
-                let mut e = #encoder::wrap(buf)?;
-                self.sbe_write(&mut e)?;
-                e.finish()
-            }
-
+            #encode
             /// Bytes [`encode`](Self::encode) writes, header included.
             pub fn encoded_length(&self) -> usize {
                 HEADER_LENGTH + self.sbe_len()
@@ -562,7 +589,10 @@ pub(super) fn block(
         TokenStream::new()
     };
     let to_owned = to_owned_fns(owned, &inits, root, to_owned_doc);
-    let write_doc = format!(" Writes the {what}'s values with its encoder.");
+    let write_doc = format!(
+        " Writes the {what}'s values with its encoder, converting text (`CONVERT`) \
+         or failing on text that needs it (the message's first pass, see its `encode`)."
+    );
     let len_doc = format!(" Bytes of the {what} (header excluded).");
     let derive = derives(ctx);
     let doc = docs(b.description, doc);
@@ -587,11 +617,17 @@ pub(super) fn block(
 
         #[allow(deprecated)]
         impl #owned {
+            /// Whether writing it may convert text (ISO-8859-1 text, here
+            /// or in its composites or groups' entries); read by the
+            /// message's `encode` (unused where a known `true` decides).
+            #[allow(dead_code)]
+            const SBE_CONVERTS: bool = #converts;
+
             #root_fns
 
             #[doc = #write_doc]
             #[inline]
-            fn sbe_write(&self, #e: &mut #enc) -> ::sbe_rt::Result<()> {
+            fn sbe_write<const CONVERT: bool>(&self, #e: &mut #enc) -> ::sbe_rt::Result<()> {
                 #writes
                 ::core::result::Result::Ok(())
             }
@@ -605,6 +641,53 @@ pub(super) fn block(
         #[allow(deprecated)]
         impl #dec<'_> {
             #to_owned
+        }
+    }
+}
+
+/// A message's `encode` with its encoder `encoder`: one pass, converting
+/// text, where the message has no text to convert (`converts` false),
+/// else a first pass without and, where that fails, the converting pass.
+fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
+    if !converts {
+        return quote! {
+            pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+                let mut e = #encoder::wrap(buf)?;
+                self.sbe_write::<true>(&mut e)?;
+                e.finish()
+            }
+        };
+    }
+    quote! {
+        pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+            if !Self::SBE_CONVERTS {
+                return self.sbe_encode::<true>(buf);
+            }
+            // Text as its own bytes first: a pass that needs no
+            // conversion, and so no call, in its loops. ISO-8859-1 text
+            // that is not ASCII fails it before it is written; the
+            // converting pass then writes the message again, and its
+            // result (bytes or error) is `encode`'s.
+            match self.sbe_encode::<false>(buf) {
+                ::core::result::Result::Ok(n) => ::core::result::Result::Ok(n),
+                ::core::result::Result::Err(_) => self.sbe_encode_converting(buf),
+            }
+        }
+
+        /// One pass of [`encode`](Self::encode), converting text or not.
+        #[inline(always)]
+        fn sbe_encode<const CONVERT: bool>(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+            let mut e = #encoder::wrap(buf)?;
+            self.sbe_write::<CONVERT>(&mut e)?;
+            e.finish()
+        }
+
+        /// The converting pass, out of line: the other pass's loops
+        /// stay free of its calls.
+        #[cold]
+        #[inline(never)]
+        fn sbe_encode_converting(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+            self.sbe_encode::<true>(buf)
         }
     }
 }
@@ -642,6 +725,17 @@ fn to_owned_fns(owned: &Ident, inits: &TokenStream, root: bool, doc: &str) -> To
     }
 }
 
+/// The constant expression true when any of `exprs` is (`false` for none).
+fn any(exprs: &[TokenStream]) -> TokenStream {
+    if exprs.iter().any(|e| e.to_string() == "true") {
+        return quote!(true);
+    }
+    match exprs {
+        [] => quote!(false),
+        [first, rest @ ..] => quote!(#first #(|| #rest)*),
+    }
+}
+
 /// The derives of an owned type.
 fn derives(_ctx: &Ctx) -> TokenStream {
     quote!(#[derive(Clone, Debug, PartialEq)])
@@ -660,6 +754,7 @@ pub(super) fn composite(
     let mut inits = TokenStream::new();
     let mut writes = TokenStream::new();
     let mut serde = Vec::new();
+    let mut converts = Vec::new();
     for view in members {
         let key = &view.member.ty.name;
         let Some(ty) = view.val.owned_type() else {
@@ -679,6 +774,7 @@ pub(super) fn composite(
             ty,
         );
         let (ty, from, write) = (&item.ty, &item.read, &item.write);
+        converts.extend(item.converts.clone());
         serde.push(Item::Held {
             key: key.clone(),
             ident: name.clone(),
@@ -696,6 +792,7 @@ pub(super) fn composite(
     } else {
         quote!(e)
     };
+    let converts = any(&converts);
     let doc = format!(" Composite `{key}`, owned: its values, made by [`{dec}::to_owned`].");
     let derive = derives(ctx);
     let serde_impls = if owned_serde::on(ctx) {
@@ -716,16 +813,24 @@ pub(super) fn composite(
 
         #[allow(deprecated)]
         impl #owned {
+            /// Whether writing it may convert text (ISO-8859-1 text, here
+            /// or in its composites); read by the `SBE_CONVERTS` of the
+            /// owned types that hold it (unused where none does).
+            #[allow(dead_code)]
+            const SBE_CONVERTS: bool = #converts;
+
             /// Writes the composite at the start of `buf` with its encoder;
             /// returns its length.
             pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
-                self.sbe_write(&mut #enc::wrap(buf)?)?;
+                self.sbe_write::<true>(&mut #enc::wrap(buf)?)?;
                 ::core::result::Result::Ok(#len)
             }
 
-            /// Writes the composite's values with its encoder.
+            /// Writes the composite's values with its encoder, converting
+            /// text (`CONVERT`) or failing on text that needs it (the
+            /// message's first pass, see its `encode`).
             #[inline]
-            fn sbe_write(&self, #e: &mut #enc<'_>) -> ::sbe_rt::Result<()> {
+            fn sbe_write<const CONVERT: bool>(&self, #e: &mut #enc<'_>) -> ::sbe_rt::Result<()> {
                 #writes
                 ::core::result::Result::Ok(())
             }

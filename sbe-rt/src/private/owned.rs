@@ -84,15 +84,39 @@ pub fn char_array(bytes: &[u8], utf8: bool) -> Result<String> {
 /// assert!(text_bytes("€", false).is_err());
 /// # Ok::<(), sbe_rt::Error>(())
 /// ```
-// Always inlined: `utf8` is a constant at every call, and the ASCII test
-// a few instructions, where a call returning a `Result<Cow>` costs more
-// than both.
-#[inline(always)]
 pub fn text_bytes(s: &str, utf8: bool) -> Result<Cow<'_, [u8]>> {
     if utf8 || is_ascii(s.as_bytes()) {
         return Ok(Cow::Borrowed(s.as_bytes()));
     }
     latin1_bytes(s).map(Cow::Owned)
+}
+
+/// The bytes `s` is written as ([`text_bytes`]) in an encoder's pass
+/// that converts text (`CONVERT`), or in one that does not: there, text
+/// that needs converting (ISO-8859-1 text that is not ASCII) is
+/// `Err(InvalidText)`, and the owned message's `encode` makes the
+/// converting pass after a pass that failed. The pass that does not
+/// convert only ever borrows `s`, so the `Cow` it returns costs nothing,
+/// and the encoder it feeds has no call to make.
+///
+/// ```
+/// use sbe_rt::__private::owned::pass_text_bytes;
+///
+/// assert_eq!(&*pass_text_bytes::<false>("grüße", true)?, "grüße".as_bytes());
+/// assert_eq!(&*pass_text_bytes::<false>("gruss", false)?, b"gruss");
+/// assert!(pass_text_bytes::<false>("grüße", false).is_err());
+/// assert_eq!(&*pass_text_bytes::<true>("grüße", false)?, b"gr\xfc\xdfe");
+/// # Ok::<(), sbe_rt::Error>(())
+/// ```
+#[inline(always)]
+pub fn pass_text_bytes<const CONVERT: bool>(s: &str, utf8: bool) -> Result<Cow<'_, [u8]>> {
+    if utf8 || is_ascii(s.as_bytes()) {
+        Ok(Cow::Borrowed(s.as_bytes()))
+    } else if CONVERT {
+        latin1_bytes(s).map(Cow::Owned)
+    } else {
+        Err(Error::invalid_text(0))
+    }
 }
 
 /// A char array's value `s` as the array's `N` bytes, NUL-padded: the
@@ -114,15 +138,44 @@ pub fn text_bytes(s: &str, utf8: bool) -> Result<Cow<'_, [u8]>> {
 /// ```
 #[inline(always)]
 pub fn char_array_bytes<const N: usize>(s: &str, utf8: bool) -> Result<[u8; N]> {
-    let bytes = text_bytes(s, utf8)?;
+    pass_char_array_bytes::<N, true>(s, utf8)
+}
+
+/// [`char_array_bytes`] in a pass that converts text (`CONVERT`) or one
+/// that does not, as [`pass_text_bytes`].
+///
+/// ```
+/// use sbe_rt::__private::owned::pass_char_array_bytes;
+///
+/// assert_eq!(pass_char_array_bytes::<3, false>("ab", false), Ok(*b"ab\0"));
+/// assert!(pass_char_array_bytes::<3, false>("é", false).is_err());
+/// assert_eq!(pass_char_array_bytes::<3, true>("é", false), Ok(*b"\xe9\0\0"));
+/// ```
+#[inline(always)]
+pub fn pass_char_array_bytes<const N: usize, const CONVERT: bool>(
+    s: &str,
+    utf8: bool,
+) -> Result<[u8; N]> {
+    if utf8 || is_ascii(s.as_bytes()) {
+        padded(s.as_bytes())
+    } else if CONVERT {
+        padded(&latin1_bytes(s)?)
+    } else {
+        Err(Error::invalid_text(0))
+    }
+}
+
+/// `bytes` NUL-padded to `N`; `Err(LengthOutOfRange)` when more than `N`.
+#[inline(always)]
+fn padded<const N: usize>(bytes: &[u8]) -> Result<[u8; N]> {
     // A value that fills the array (codes, mostly) is one copy of a
     // length known here.
-    if let Ok(full) = <[u8; N]>::try_from(&*bytes) {
+    if let Ok(full) = <[u8; N]>::try_from(bytes) {
         return Ok(full);
     }
     let mut out = [0u8; N];
     match out.get_mut(..bytes.len()) {
-        Some(head) => head.copy_from_slice(&bytes),
+        Some(head) => head.copy_from_slice(bytes),
         None => return Err(Error::length_out_of_range(bytes.len() as u64, N as u64)),
     }
     Ok(out)

@@ -99,9 +99,20 @@ impl Decimal {
     /// `Err(Overflow)` if the mantissa would exceed `i128`.
     #[inline]
     pub fn rescale(self, exponent: i8) -> Result<i128, RangeError> {
+        if self.exponent == exponent {
+            return Ok(self.mantissa);
+        }
+        self.rescale_to_other(exponent)
+    }
+
+    /// [`rescale`](Self::rescale) to an exponent other than this value's:
+    /// out of line, so that the usual case (a value made at the field's
+    /// exponent) is one comparison where it is inlined.
+    #[inline(never)]
+    fn rescale_to_other(self, exponent: i8) -> Result<i128, RangeError> {
         let m = self.mantissa;
-        if m == 0 || self.exponent == exponent {
-            return Ok(m);
+        if m == 0 {
+            return Ok(0);
         }
         let shift = i32::from(self.exponent) - i32::from(exponent);
         let power = pow10(shift.unsigned_abs());
