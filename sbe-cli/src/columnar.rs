@@ -42,8 +42,9 @@ pub(crate) struct Args {
     /// of struct columns).
     #[arg(long)]
     pub flatten: bool,
-    /// Parquet compression: none, snappy, zstd or zstd:LEVEL.
-    #[arg(long, default_value = "zstd:1", value_parser = parse_compression)]
+    /// Parquet compression: none, snappy, zstd or zstd:LEVEL (zstd: parts
+    /// about a seventh smaller, for about 7% more instructions).
+    #[arg(long, default_value = "snappy", value_parser = parse_compression)]
     pub compression: Compression,
     /// Add part files to an existing --out folder.
     #[arg(long, conflicts_with = "overwrite")]

@@ -22,7 +22,7 @@ use std::str::FromStr;
 use arrow_array::RecordBatch;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression as PqCompression, Encoding, Type as PhysicalType, ZstdLevel};
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 
 /// Rows of a Parquet row group at most.
 pub const ROW_GROUP_ROWS: usize = 64 * 1024;
@@ -347,6 +347,13 @@ impl DatasetWriter {
 /// to one another) delta-packed; the rest plain. Hashing every number
 /// into a dictionary, and compressing plain integers, cost more than
 /// they saved.
+///
+/// Statistics (min and max, per page and per row group) only for the
+/// columns of a message's own values, which a reader prunes row groups
+/// by (time, msgIndex, sequence numbers); none for text (the min and
+/// max of enum names or addresses select nothing) nor inside groups (a
+/// list's leaves, which readers do not prune by): comparing every value
+/// of those cost more than a seventh of the writer.
 fn encodings(
     props: parquet::file::properties::WriterPropertiesBuilder,
     schema: &arrow_schema::Schema,
@@ -354,6 +361,10 @@ fn encodings(
     let descr = parquet::arrow::ArrowSchemaConverter::new().convert(schema)?;
     let mut props = props.set_dictionary_enabled(false);
     for c in descr.columns() {
+        let text = c.physical_type() == PhysicalType::BYTE_ARRAY;
+        if text || c.max_rep_level() > 0 {
+            props = props.set_column_statistics_enabled(c.path().clone(), EnabledStatistics::None);
+        }
         match c.physical_type() {
             PhysicalType::BYTE_ARRAY => {
                 props = props.set_column_dictionary_enabled(c.path().clone(), true);
@@ -426,5 +437,41 @@ mod tests {
         assert!(n.contains(&Encoding::DELTA_BINARY_PACKED), "{n:?}");
         assert!(!n.contains(&Encoding::RLE_DICTIONARY), "{n:?}");
         assert!(s.contains(&Encoding::RLE_DICTIONARY), "{s:?}");
+    }
+
+    #[test]
+    fn only_top_level_numbers_have_statistics() {
+        use arrow_array::builder::{Int64Builder, ListBuilder};
+        use arrow_array::Array;
+        let dir = std::env::temp_dir().join(format!("sbe-columnar-stats-{}", std::process::id()));
+        prepare(&dir, Existing::Overwrite).unwrap();
+        let mut list = ListBuilder::new(Int64Builder::new());
+        list.values().append_value(7);
+        list.append(true);
+        let list = list.finish();
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("n", DataType::Int64, false),
+            Field::new("s", DataType::Utf8, true),
+            Field::new("l", list.data_type().clone(), true),
+        ]));
+        let batch = RecordBatch::try_new(
+            schema,
+            vec![
+                Arc::new(Int64Array::from(vec![10])),
+                Arc::new(StringArray::from(vec!["a"])),
+                Arc::new(list),
+            ],
+        )
+        .unwrap();
+        let mut w = DatasetWriter::new(&dir, "t", Format::Parquet(Compression::Zstd(1)));
+        w.write("T", &batch).unwrap();
+        let parts = w.close().unwrap();
+        let r = SerializedFileReader::new(File::open(&parts[0]).unwrap()).unwrap();
+        let rg = r.metadata().row_group(0);
+        let has: Vec<bool> = (0..3)
+            .map(|i| rg.column(i).statistics().is_some())
+            .collect();
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(has, [true, false, false]);
     }
 }

@@ -84,6 +84,43 @@ fn digits(p: Primitive) -> u8 {
     }
 }
 
+/// The left shift that sign-extends a signed integer of `p`'s width
+/// read into the low bits of a `u64` (0 for unsigned and 64-bit ones).
+fn sign_shift(p: Primitive) -> u32 {
+    if p.is_signed() {
+        64 - 8 * p.size().clamp(1, 8)
+    } else {
+        0
+    }
+}
+
+/// An integer of primitive `p` at `buf[at..]` as an `i64` (a `uint64` as
+/// its bits), `shift` its [`sign_shift`].
+#[inline(always)]
+fn get_i64(cx: Cx, p: Primitive, shift: u32, buf: &[u8], at: usize) -> Option<i64> {
+    let bits = p.slot(cx.order, at).try_get(buf)?;
+    Some(((bits << shift) as i64) >> shift)
+}
+
+/// The key of each byte value for an enum of a one-byte unsigned
+/// encoding (the first name of a value, as a search finds it), plus one;
+/// empty for other encodings.
+fn byte_keys(p: Primitive, values: impl Iterator<Item = i128>) -> Vec<u16> {
+    if !matches!(p, Primitive::Uint8 | Primitive::Char) {
+        return Vec::new();
+    }
+    let mut keys = vec![0u16; 256];
+    for (k, v) in values.enumerate() {
+        let slot = usize::try_from(v).ok().and_then(|v| keys.get_mut(v));
+        if let (Some(slot), Ok(key)) = (slot, u16::try_from(k + 1)) {
+            if *slot == 0 {
+                *slot = key;
+            }
+        }
+    }
+    keys
+}
+
 /// The values so far, the vector left with room for as many: the next
 /// batch is about as long, and growing it again copies each value.
 pub(crate) fn take<T>(v: &mut Vec<T>) -> Vec<T> {
@@ -154,7 +191,10 @@ pub(crate) enum Node {
     Int {
         at: usize,
         prim: Primitive,
-        null: Option<i128>,
+        /// The bits a value is shifted left and back to sign-extend it.
+        shift: u32,
+        /// The null as the column holds it (a `uint64` as its bits).
+        null: Option<i64>,
         vals: Vec<i64>,
         nulls: Nulls,
     },
@@ -194,6 +234,9 @@ pub(crate) enum Node {
         prim: Primitive,
         null: Option<i128>,
         values: Vec<i128>,
+        /// For a one-byte unsigned encoding: each byte's key plus one
+        /// (0: no name), instead of a search of `values`.
+        keys_of: Vec<u16>,
         names: ArrayRef,
         keys: Vec<u16>,
         key_nulls: Nulls,
@@ -305,8 +348,22 @@ pub(crate) struct Spec<'a> {
     pub constant: Option<&'a ConstValue>,
 }
 
-/// The columns of a value: the node, and its Arrow fields (one or two).
+/// The columns of a value: the node, and its Arrow fields (one or two),
+/// nullable only where a value read can be null (a field newer than the
+/// acting version is the caller's to mark): Parquet writes no
+/// definition levels for a column that is not.
 pub(crate) fn plan(v: Spec<'_>) -> (Node, Vec<Field>) {
+    let (node, mut fields) = plan_columns(v);
+    let never = node.never_null();
+    for (f, never) in fields.iter_mut().zip(never) {
+        if never {
+            *f = f.clone().with_nullable(false);
+        }
+    }
+    (node, fields)
+}
+
+fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
     let Spec {
         name,
         ty,
@@ -368,6 +425,7 @@ pub(crate) fn plan(v: Spec<'_>) -> (Node, Vec<Field>) {
                 prim: en.encoding,
                 null: optional.then_some(en.null_value),
                 values: en.values.iter().map(|v| v.value).collect(),
+                keys_of: byte_keys(en.encoding, en.values.iter().map(|v| v.value)),
                 names: Arc::new(StringArray::from(names)),
                 keys: Vec::new(),
                 key_nulls: Nulls::new(),
@@ -459,7 +517,8 @@ fn plan_encoded(
             Node::Int {
                 at,
                 prim: e.primitive,
-                null: int_null(e, optional),
+                shift: sign_shift(e.primitive),
+                null: int_null(e, optional).map(|n| n as i64),
                 vals: Vec::new(),
                 nulls: Nulls::new(),
             }
@@ -640,20 +699,64 @@ fn push_i64(vals: &mut Vec<i64>, nulls: &mut Nulls, v: Option<i64>) {
 }
 
 impl Node {
-    /// Reads the value at `base + at` of `buf` (bytes checked by the walk;
-    /// bytes not there read as null).
-    pub(crate) fn fill(&mut self, cx: Cx, buf: &[u8], base: usize) {
+    /// Whether each of the node's columns can never be null when its
+    /// value is read (its first column and its second, if any).
+    fn never_null(&self) -> [bool; 2] {
         match self {
-            Node::Int {
-                at,
-                prim,
-                null,
-                vals,
-                nulls,
-            } => {
-                let v = non_null(get(cx, *prim, buf, base + *at), *null);
-                push_i64(vals, nulls, v.map(|v| v as i64));
-            }
+            Node::Int { null, .. } => [null.is_none(), false],
+            // NaN is a null too.
+            Node::Float { .. } | Node::WireDecimal { .. } => [false, true],
+            Node::Text { optional, .. } => [!*optional, false],
+            Node::Array { .. } | Node::Const { .. } | Node::Struct { .. } => [true, false],
+            // Names: null outside the enum; the raw value: null inside it.
+            Node::Enum { .. } => [false, false],
+            Node::Set { .. } => [true, true],
+            Node::Decimal { null, factor, .. } => [null.is_none() && *factor == 1, false],
+            Node::Time { null, raw, .. } => [null.is_none() && raw.is_none(), false],
+            Node::Date { null, prim, .. } => [
+                null.is_none()
+                    && matches!(
+                        prim,
+                        Primitive::Int8
+                            | Primitive::Int16
+                            | Primitive::Int32
+                            | Primitive::Uint8
+                            | Primitive::Uint16
+                            | Primitive::Char
+                    ),
+                false,
+            ],
+        }
+    }
+
+    /// Reads the value at `base + at` of `buf` (bytes checked by the walk;
+    /// bytes not there read as null). An integer, the most common value,
+    /// is read here, inlined into the walk; the rest in a function of
+    /// their own (one function for all, inlined, spilled the registers
+    /// of every kind at every value).
+    #[inline(always)]
+    pub(crate) fn fill(&mut self, cx: Cx, buf: &[u8], base: usize) {
+        if let Node::Int {
+            at,
+            prim,
+            shift,
+            null,
+            vals,
+            nulls,
+        } = self
+        {
+            let v = get_i64(cx, *prim, *shift, buf, base + *at).filter(|v| Some(*v) != *null);
+            push_i64(vals, nulls, v);
+        } else {
+            self.fill_other(cx, buf, base);
+        }
+    }
+
+    /// [`Node::fill`] of a value other than an integer.
+    #[inline(never)]
+    fn fill_other(&mut self, cx: Cx, buf: &[u8], base: usize) {
+        match self {
+            Node::Int { .. } => {}
             Node::Float {
                 at,
                 double,
@@ -730,6 +833,7 @@ impl Node {
                 prim,
                 null,
                 values,
+                keys_of,
                 keys,
                 key_nulls,
                 raw,
@@ -737,7 +841,14 @@ impl Node {
                 ..
             } => {
                 let v = get(cx, *prim, buf, base + *at);
-                let key = v.and_then(|v| values.iter().position(|x| *x == v));
+                let key = v.and_then(|v| {
+                    if keys_of.is_empty() {
+                        values.iter().position(|x| *x == v)
+                    } else {
+                        let k = usize::try_from(v).ok().and_then(|v| keys_of.get(v))?;
+                        usize::from(*k).checked_sub(1)
+                    }
+                });
                 keys.push(key.map_or(0, |k| k as u16));
                 key_nulls.append(key.is_some());
                 let outside = v.filter(|v| key.is_none() && Some(*v) != *null);
@@ -1191,5 +1302,38 @@ impl DataCol {
             DataCol::Text { b, .. } => Arc::new(b.finish()),
             DataCol::Bin(b) => Arc::new(b.finish()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_keys_give_the_first_name_of_a_value_and_none_outside() {
+        let keys = byte_keys(Primitive::Char, [48, 49, 49, 200].into_iter());
+        assert_eq!(keys.len(), 256);
+        assert_eq!((keys[48], keys[49], keys[200], keys[50]), (1, 2, 4, 0));
+        assert!(byte_keys(Primitive::Int8, [0, -1].into_iter()).is_empty());
+        assert!(byte_keys(Primitive::Uint16, [0].into_iter()).is_empty());
+    }
+
+    #[test]
+    fn a_signed_integer_is_sign_extended_and_an_unsigned_kept() {
+        let cx = Cx {
+            order: ByteOrder::Little,
+        };
+        let buf = [0xfe, 0xff, 0xff, 0xff];
+        let i16v = get_i64(cx, Primitive::Int16, sign_shift(Primitive::Int16), &buf, 0);
+        let u16v = get_i64(
+            cx,
+            Primitive::Uint16,
+            sign_shift(Primitive::Uint16),
+            &buf,
+            0,
+        );
+        let i8v = get_i64(cx, Primitive::Int8, sign_shift(Primitive::Int8), &buf, 3);
+        assert_eq!((i16v, u16v, i8v), (Some(-2), Some(0xfffe), Some(-1)));
+        assert_eq!(get_i64(cx, Primitive::Int32, 32, &buf, 1), None);
     }
 }

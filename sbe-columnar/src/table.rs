@@ -76,7 +76,11 @@ impl BlockCols {
                 optional: f.presence == Presence::Optional,
                 constant,
             });
-            arrow.extend(fs);
+            // A field newer than some acting version is null in it.
+            arrow.extend(fs.into_iter().map(|c| {
+                let nullable = c.is_nullable() || f.since_version > 0;
+                c.with_nullable(nullable)
+            }));
             fields.push((f.since_version, n));
         }
         let mut groups = Vec::new();
@@ -94,13 +98,16 @@ impl BlockCols {
             } else {
                 let entry = BlockCols::new(&g.block, plan, &child_path, keys);
                 let st = DataType::Struct(Fields::from(entry.arrow.clone()));
-                let item = Arc::new(Field::new("item", st, true));
-                arrow.push(node::field(
+                // Entries are never null, the list only where the group
+                // is newer than the acting version.
+                let item = Arc::new(Field::new("item", st, false));
+                let list = node::field(
                     &g.name,
                     DataType::List(item.clone()),
                     &g.dimension_type.name,
                     "group",
-                ));
+                );
+                arrow.push(list.with_nullable(g.block.since_version > 0));
                 groups.push(GroupCol::Nested {
                     field: item,
                     offsets: vec![0],
