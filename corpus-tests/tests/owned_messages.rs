@@ -197,6 +197,8 @@ fn values_that_do_not_fit_are_errors_not_panics() {
         o::OwnedMessage::decode(&bytes),
         Err(e) if e.error_kind() == sbe_rt::ErrorKind::InvalidText
     ));
+    let e = o::OwnedMessage::decode(&bytes).expect_err("not UTF-8");
+    assert_eq!(o::explain(e).element(), Some("Trade.memo"));
 }
 
 #[test]

@@ -418,10 +418,11 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
         let prefix = d.var_data(order).data_offset;
         let text = d.meaning == Meaning::Text;
         let utf8 = is_utf8(d.character_encoding.as_deref());
+        let at = super::at(d.element);
         let (ty, from, write, len): (_, _, _, Box<dyn Fn(Place) -> TokenStream>) = if text {
             (
                 string_type(),
-                quote!(::sbe_rt::__private::owned::text(b, #utf8)?),
+                quote!(::sbe_rt::__private::owned::text(b, #utf8)#at?),
                 quote!(e.#name(::sbe_rt::__private::owned::pass_text_bytes::<CONVERT>(v, #utf8)?)?;),
                 Box::new(move |v: Place| {
                     let v = v.reference;
