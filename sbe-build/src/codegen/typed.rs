@@ -375,7 +375,8 @@ pub(super) fn composite_setter(
             let raw = quote!(v.to_units::<#ty>(#unit)?);
             let doc = " Writes the instant as a count of the composite's unit; `Err(ValueOutOfRange)` if it is not a whole count or does not fit (a time before the epoch in an unsigned count).";
             typed_setter(
-                (doc, name),
+                doc,
+                name,
                 quote!(::sbe_rt::Timestamp),
                 setter,
                 raw,
@@ -556,13 +557,7 @@ fn decimal_setter(
         Exponent::Constant(e) => {
             let raw = quote!(v.mantissa_at::<#ty>(#e)?);
             let doc = " Writes the decimal's mantissa at the schema's exponent; `Err(ValueOutOfRange)` if that would lose a digit or overflow the mantissa.";
-            typed_setter(
-                (doc, name),
-                quote!(::sbe_rt::Decimal),
-                setter,
-                raw,
-                optional,
-            )
+            typed_setter(doc, name, quote!(::sbe_rt::Decimal), setter, raw, optional)
         }
         Exponent::Member(i) => {
             let Some(exp) = members.get(i) else {
@@ -603,7 +598,8 @@ fn setter_call(setter: &Ident, raw: TokenStream, optional: bool) -> TokenStream 
 /// raw setter; where that takes an `Option`, so does this one (`None`
 /// writes the null).
 fn typed_setter(
-    (doc, name): (&str, &Ident),
+    doc: &str,
+    name: &Ident,
     ty: TokenStream,
     setter: &Ident,
     raw: TokenStream,
@@ -747,7 +743,8 @@ pub(super) fn field_setter(
             let count = fallible(quote!(v.to_units::<#ty>(#unit)), element);
             let doc = format!(" Sets `{raw}` to the instant as a whole count of its unit; `Err(ValueOutOfRange)` if it is not one or does not fit (a time before the epoch in an unsigned field).");
             typed_setter(
-                (&doc, name),
+                &doc,
+                name,
                 quote!(::sbe_rt::Timestamp),
                 raw,
                 count,
@@ -764,7 +761,7 @@ pub(super) fn field_setter(
                 )
             };
             let doc = format!(" Sets `{raw}` to the date's days since 1970-01-01; `Err(ValueOutOfRange)` if they do not fit.");
-            typed_setter((&doc, name), quote!(::sbe_rt::Date), raw, days, *optional)
+            typed_setter(&doc, name, quote!(::sbe_rt::Date), raw, days, *optional)
         }
         _ => TokenStream::new(),
     }

@@ -85,10 +85,7 @@ pub fn char_array(bytes: &[u8], utf8: bool) -> Result<String> {
 /// # Ok::<(), sbe_rt::Error>(())
 /// ```
 pub fn text_bytes(s: &str, utf8: bool) -> Result<Cow<'_, [u8]>> {
-    if utf8 || is_ascii(s.as_bytes()) {
-        return Ok(Cow::Borrowed(s.as_bytes()));
-    }
-    latin1_bytes(s).map(Cow::Owned)
+    pass_text_bytes::<true>(s, utf8)
 }
 
 /// The bytes `s` is written as ([`text_bytes`]) in an encoder's pass
