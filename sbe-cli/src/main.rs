@@ -627,7 +627,7 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
     let mut reader = FrameReader::new(source, o.framing, schemas.byte_order());
     reader.skip(o.skip)?;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let mut line = Vec::with_capacity(4096);
+    let mut line = sbe_cli::otf::JsonBuf::with_capacity(4096);
     let mut ok = true;
     // FrameReader wants a DecodeError: an unknown schema id waits here.
     let mut unknown: Option<MultiError> = None;
@@ -640,7 +640,7 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
         {
             schemas.message_length(buf, base).map(|d| (d.len, false))
         } else {
-            schemas.decode_json(buf, base, &mut line).map(|d| {
+            schemas.decode_json_into(buf, base, &mut line).map(|d| {
                 line.push(b'\n');
                 (d.len, true)
             })
@@ -659,7 +659,7 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
         })
     }) {
         match r {
-            Ok(true) => out.write_all(&line)?,
+            Ok(true) => out.write_all(line.as_bytes())?,
             Ok(false) => {}
             Err(FrameError::Io(e)) => return Err(e),
             Err(e) => {
@@ -740,7 +740,7 @@ struct DecodeSink<'a, 's, W: Write> {
     schemas: &'a Schemas<'s>,
     templates: &'a [u64],
     out: W,
-    line: Vec<u8>,
+    line: sbe_cli::otf::JsonBuf,
     /// The `frame` object's head for packet `frame_packet`.
     frame: Vec<u8>,
     frame_packet: u64,
@@ -762,14 +762,14 @@ impl<W: Write> capture::Sink for DecodeSink<'_, '_, W> {
         self.line.clear();
         let d = self
             .schemas
-            .decode_json(bytes, origin.offset, &mut self.line)?;
+            .decode_json_into(bytes, origin.offset, &mut self.line)?;
         if self.frame_packet != origin.packet || self.frame.is_empty() {
             self.frame.clear();
             self.frames.head(origin, &mut self.frame);
             self.frame_packet = origin.packet;
         }
-        if self.line.last() == Some(&b'}') {
-            self.line.pop();
+        if self.line.as_bytes().last() == Some(&b'}') {
+            self.line.truncate(self.line.len() - 1);
         }
         self.line.extend_from_slice(b",\"frame\":");
         self.line.extend_from_slice(&self.frame);
@@ -777,7 +777,7 @@ impl<W: Write> capture::Sink for DecodeSink<'_, '_, W> {
         self.line
             .extend_from_slice(sbe_rt::json::decimal(origin.offset, &mut [0; 20]).as_bytes());
         self.line.extend_from_slice(b"}}\n");
-        self.out.write_all(&self.line)?;
+        self.out.write_all(self.line.as_bytes())?;
         Ok(d.len)
     }
 
@@ -805,7 +805,7 @@ fn decode_capture(
         schemas,
         templates: &o.templates,
         out: BufWriter::with_capacity(1 << 16, io::stdout().lock()),
-        line: Vec::with_capacity(4096),
+        line: sbe_cli::otf::JsonBuf::with_capacity(4096),
         frame: Vec::with_capacity(256),
         frame_packet: 0,
         frames: capture::FrameWriter::default(),

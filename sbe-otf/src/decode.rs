@@ -14,6 +14,7 @@ use sbe_rt::{ErrorDetails, ErrorKind};
 use std::fmt::Write as _;
 
 use crate::json::{JsonWriter, Sink};
+use crate::json_buf::JsonBuf;
 use crate::semantic::{self, Values};
 use crate::{int_null, is_utf8, slot_offset, Codec, Header};
 use sbe_rt::wire::Uint;
@@ -156,6 +157,36 @@ impl<'s> Codec<'s> {
         schema_label: Option<&str>,
         out: &mut Vec<u8>,
     ) -> Result<Decoded<'s>, DecodeError> {
+        let mut json = JsonBuf::from_vec(std::mem::take(out));
+        let r = self.decode_json_into(buf, base, schema_label, &mut json);
+        *out = json.into_vec();
+        r
+    }
+
+    /// [`decode_json`](Self::decode_json) into a [`JsonBuf`]: the faster
+    /// form for a stream of messages, with one buffer reused for all of
+    /// them (the `Vec` form lends its `Vec` to one). On error `out` is left
+    /// as it was.
+    ///
+    /// ```
+    /// # let schema = sbe_build::ir::load_str(std::path::Path::new("s.xml"), r#"<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="p" id="1" version="0" byteOrder="littleEndian"><types><composite name="messageHeader"><type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/><type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/></composite></types><sbe:message name="M" id="1"><field name="x" id="1" type="uint32"/></sbe:message></sbe:messageSchema>"#).unwrap();
+    /// let codec = sbe_otf::Codec::new(&schema).unwrap();
+    /// let bytes = [4, 0, 1, 0, 1, 0, 0, 0, 7, 0, 0, 0];
+    /// let mut out = sbe_otf::JsonBuf::new();
+    /// for _ in 0..2 {
+    ///     codec.decode_json_into(&bytes, 0, None, &mut out).unwrap();
+    ///     out.push(b'\n');
+    /// }
+    /// let line = r#"{"message":"M","header":{"blockLength":4,"templateId":1,"schemaId":1,"version":0},"body":{"x":7}}"#;
+    /// assert_eq!(out.as_bytes(), format!("{line}\n{line}\n").as_bytes());
+    /// ```
+    pub fn decode_json_into(
+        &self,
+        buf: &[u8],
+        base: u64,
+        schema_label: Option<&str>,
+        out: &mut JsonBuf,
+    ) -> Result<Decoded<'s>, DecodeError> {
         let mark = out.len();
         // The plan writes the wire form; semantic text is the walk's.
         if self.values == Values::Wire {
@@ -164,11 +195,13 @@ impl<'s> Codec<'s> {
             }
         }
         out.truncate(mark);
-        let r = self.walk(buf, base, schema_label, &mut JsonWriter::new(out));
-        if r.is_err() {
-            out.truncate(mark);
-        }
-        r
+        out.with_vec(|out| {
+            let r = self.walk(buf, base, schema_label, &mut JsonWriter::new(out));
+            if r.is_err() {
+                out.truncate(mark);
+            }
+            r
+        })
     }
 
     /// Decode the message at the start of `buf` into a JSON value.
@@ -190,7 +223,7 @@ impl<'s> Codec<'s> {
         &self,
         buf: &[u8],
         schema_label: Option<&str>,
-        out: &mut Vec<u8>,
+        out: &mut JsonBuf,
     ) -> Option<Decoded<'s>> {
         let hbytes = buf.get(..self.header_len)?;
         let header = self.read_header(hbytes)?;
@@ -218,7 +251,7 @@ impl<'s> Codec<'s> {
                 if cached == label {
                     out.extend_from_slice(text);
                 } else {
-                    crate::plan::schema_label(out, label);
+                    out.with_vec(|out| crate::plan::schema_label(out, label));
                 }
             }
         }

@@ -45,10 +45,13 @@ pub mod encode;
 pub mod inspect;
 #[doc(hidden)] // The JSON writer's pieces the `sbe` command's capture metadata reuses.
 pub mod json;
+mod json_buf;
 pub mod multi;
 mod plan;
 pub mod semantic;
 pub mod size;
+
+pub use json_buf::JsonBuf;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

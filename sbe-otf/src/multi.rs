@@ -283,6 +283,18 @@ impl<'s> Schemas<'s> {
         Ok(e.codec.decode_json(buf, base, Some(&e.label), out)?)
     }
 
+    /// [`decode_json`](Self::decode_json) into a [`JsonBuf`](crate::JsonBuf)
+    /// (see [`Codec::decode_json_into`](crate::Codec::decode_json_into)).
+    pub fn decode_json_into(
+        &self,
+        buf: &[u8],
+        base: u64,
+        out: &mut crate::JsonBuf,
+    ) -> Result<Decoded<'s>, MultiError> {
+        let e = self.pick(buf, base)?;
+        Ok(e.codec.decode_json_into(buf, base, Some(&e.label), out)?)
+    }
+
     /// The length of the message at the start of `buf`, without its values.
     pub fn message_length(&self, buf: &[u8], base: u64) -> Result<Decoded<'s>, MultiError> {
         let e = self.pick(buf, base)?;

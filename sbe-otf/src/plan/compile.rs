@@ -39,6 +39,10 @@ pub(crate) fn compile(codec: &Codec<'_>, message: &Message) -> Option<MessagePla
     b.plan.root = b.block(&message.block);
     b.plan.since = since(&message.block);
     b.plan.enc = super::encode::compile(codec, message, b.plan.since);
+    // Every span's first `WIDE` bytes can be read (`MessagePlan::put`).
+    b.plan
+        .pool
+        .resize(b.plan.pool.len() + crate::json_buf::WIDE, 0);
     (b.count <= MAX_STEPS).then_some(b.plan)
 }
 

@@ -10,7 +10,8 @@ use sbe_rt::__private::codec::{
 use sbe_rt::null::NullValue;
 use std::io::Write as _;
 
-use super::{BlockPlan, MessagePlan, Op, Step};
+use super::{BlockPlan, MessagePlan, Op, Span, Step};
+use crate::json_buf::{JsonBuf, WIDE};
 
 impl MessagePlan {
     /// The message whose header is `header` (the first bytes of `buf`)
@@ -21,7 +22,7 @@ impl MessagePlan {
         buf: &[u8],
         header: &[u8],
         block_len: usize,
-        out: &mut Vec<u8>,
+        out: &mut JsonBuf,
     ) -> Option<usize> {
         if JSON {
             self.steps(&self.header, header, out);
@@ -41,7 +42,7 @@ impl MessagePlan {
         buf: &[u8],
         pos: &mut usize,
         block_len: usize,
-        out: &mut Vec<u8>,
+        out: &mut JsonBuf,
     ) -> Option<()> {
         let end = pos.checked_add(block_len)?;
         let block = buf.get(*pos..end)?;
@@ -58,7 +59,7 @@ impl MessagePlan {
             *pos = dim_end;
             check_entries(buf, *pos, count, entry_len.saturating_add(g.tail)).ok()?;
             if JSON {
-                out.extend_from_slice(self.text(g.key));
+                self.put(out, g.key);
             }
             for i in 0..count {
                 if JSON {
@@ -82,7 +83,7 @@ impl MessagePlan {
             let bytes = buf.get(prefix_end..data_end)?;
             *pos = data_end;
             if JSON {
-                out.extend_from_slice(self.text(d.key));
+                self.put(out, d.key);
                 match d.text {
                     Some(utf8) => text(out, bytes, utf8),
                     None => hex(out, bytes),
@@ -92,15 +93,26 @@ impl MessagePlan {
         Some(())
     }
 
+    /// Appends the text of `s`: for the usual short one, one copy of
+    /// `WIDE` bytes from the pool, which ends in as many of padding.
+    #[inline]
+    fn put(&self, out: &mut JsonBuf, s: Span) {
+        let (start, len) = (s.start as usize, s.len as usize);
+        match self.pool.get(start..start + WIDE) {
+            Some(padded) if len <= WIDE => out.padded(padded, len),
+            _ => out.extend_from_slice(self.text(s)),
+        }
+    }
+
     /// The steps over `block` (the bytes of the block they are of).
-    fn steps(&self, steps: &[Step], block: &[u8], out: &mut Vec<u8>) {
+    fn steps(&self, steps: &[Step], block: &[u8], out: &mut JsonBuf) {
         for s in steps {
-            out.extend_from_slice(self.text(s.lit));
+            self.put(out, s.lit);
             self.op(&s.op, block, out);
         }
     }
 
-    fn op(&self, op: &Op, block: &[u8], out: &mut Vec<u8>) {
+    fn op(&self, op: &Op, block: &[u8], out: &mut JsonBuf) {
         match *op {
             Op::None => {}
             Op::Int { slot, prim, null } => {
@@ -128,7 +140,7 @@ impl MessagePlan {
             Op::Table { at, table } => {
                 let b = block.get(at).copied().unwrap_or(0);
                 let s = self.tables.get(table).and_then(|t| t.get(usize::from(b)));
-                out.extend_from_slice(self.text(s.copied().unwrap_or_default()));
+                self.put(out, s.copied().unwrap_or_default());
             }
             Op::Chars {
                 at,
@@ -163,7 +175,7 @@ impl MessagePlan {
                 match names.binary_search_by_key(&v, |(n, _)| *n) {
                     Ok(i) => {
                         let s = names.get(i).map(|(_, s)| *s).unwrap_or_default();
-                        out.extend_from_slice(self.text(s));
+                        self.put(out, s);
                     }
                     Err(_) if null == Some(v) => out.extend_from_slice(b"null"),
                     Err(_) => int(out, v),
@@ -202,7 +214,7 @@ impl MessagePlan {
 /// An integer, as the walk's writer writes it (every wire integer fits
 /// an `i64` or a `u64`).
 #[inline]
-fn int(out: &mut Vec<u8>, v: i128) {
+fn int(out: &mut JsonBuf, v: i128) {
     let mut b = itoa::Buffer::new();
     let s = if let Ok(v) = i64::try_from(v) {
         b.format(v)
@@ -216,18 +228,18 @@ fn int(out: &mut Vec<u8>, v: i128) {
 
 /// A `float` as the walk's writer writes it (`JsonWriter::f32`): Java's
 /// form, `null` when not finite.
-fn float(out: &mut Vec<u8>, v: f32) {
+fn float(out: &mut JsonBuf, v: f32) {
     if v.is_finite() {
-        let _ = write!(out, "{}", sbe_rt::JavaFloat(v));
+        out.with_vec(|out| write!(out, "{}", sbe_rt::JavaFloat(v)).ok());
     } else {
         out.extend_from_slice(b"null");
     }
 }
 
 /// A `double`, as `JsonWriter::f64` writes it.
-fn double(out: &mut Vec<u8>, v: f64) {
+fn double(out: &mut JsonBuf, v: f64) {
     if v.is_finite() {
-        let _ = write!(out, "{}", sbe_rt::JavaDouble(v));
+        out.with_vec(|out| write!(out, "{}", sbe_rt::JavaDouble(v)).ok());
     } else {
         out.extend_from_slice(b"null");
     }
@@ -236,7 +248,7 @@ fn double(out: &mut Vec<u8>, v: f64) {
 /// Text as the walk's writer writes it: as it is when it is printable
 /// ASCII with nothing to escape (the common case), else through that
 /// writer.
-fn text(out: &mut Vec<u8>, bytes: &[u8], utf8: bool) {
+fn text(out: &mut JsonBuf, bytes: &[u8], utf8: bool) {
     if bytes
         .iter()
         .all(|&b| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\')
@@ -256,7 +268,11 @@ fn text(out: &mut Vec<u8>, bytes: &[u8], utf8: bool) {
 }
 
 /// Bytes as lowercase hex digits, two per byte, quoted.
-fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
+fn hex(out: &mut JsonBuf, bytes: &[u8]) {
+    out.with_vec(|out| hex_vec(out, bytes));
+}
+
+fn hex_vec(out: &mut Vec<u8>, bytes: &[u8]) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     out.reserve(bytes.len() * 2 + 2);
     out.push(b'"');

@@ -16,7 +16,7 @@ fn check(codec: &Codec<'_>, bin: &[u8], c: &mut Counts) {
     c.vectors += 1;
     let mut walked = Vec::new();
     let walk = codec.walk(bin, 0, Some("s"), &mut JsonWriter::new(&mut walked));
-    let mut planned = Vec::new();
+    let mut planned = crate::JsonBuf::new();
     let plan = codec.planned::<true>(bin, Some("s"), &mut planned);
     if let Some(d) = &plan {
         c.decoded += 1;
@@ -25,10 +25,10 @@ fn check(codec: &Codec<'_>, bin: &[u8], c: &mut Counts) {
             .expect("the plan decodes only what the walk does");
         assert_eq!(d.len, w.len);
         assert_eq!(
-            String::from_utf8_lossy(&planned),
+            String::from_utf8_lossy(planned.as_bytes()),
             String::from_utf8_lossy(&walked)
         );
-        let sized = codec.planned::<false>(bin, None, &mut Vec::new());
+        let sized = codec.planned::<false>(bin, None, &mut crate::JsonBuf::new());
         assert_eq!(sized.map(|d| d.len), Some(w.len));
     }
     // Every prefix: the plan gives up, or says what the walk says.
@@ -36,7 +36,7 @@ fn check(codec: &Codec<'_>, bin: &[u8], c: &mut Counts) {
         let part = bin.get(..cut).unwrap_or_default();
         let mut out = Vec::new();
         let walk = codec.walk(part, 0, None, &mut JsonWriter::new(&mut out));
-        if let Some(d) = codec.planned::<false>(part, None, &mut Vec::new()) {
+        if let Some(d) = codec.planned::<false>(part, None, &mut crate::JsonBuf::new()) {
             c.prefixes += 1;
             assert_eq!(walk.map(|w| w.len).ok(), Some(d.len), "prefix {cut}");
         }
