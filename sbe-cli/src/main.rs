@@ -775,7 +775,7 @@ impl<W: Write> capture::Sink for DecodeSink<'_, '_, W> {
         self.line.extend_from_slice(&self.frame);
         self.line.extend_from_slice(b",\"offset\":");
         self.line
-            .extend_from_slice(sbe_rt::json::decimal(origin.offset, &mut [0; 20]).as_bytes());
+            .extend_from_slice(itoa::Buffer::new().format(origin.offset).as_bytes());
         self.line.extend_from_slice(b"}}\n");
         self.out.write_all(self.line.as_bytes())?;
         Ok(d.len)

@@ -152,7 +152,7 @@ pub fn write_int(out: &mut Vec<u8>, v: i128) {
     if v < 0 {
         out.push(b'-');
     }
-    out.extend_from_slice(sbe_rt::json::decimal(u, &mut [0; 20]).as_bytes());
+    out.extend_from_slice(itoa::Buffer::new().format(u).as_bytes());
 }
 
 #[cfg(test)]
