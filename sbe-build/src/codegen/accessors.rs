@@ -9,7 +9,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::decoder::{DataView, FieldView, GroupView};
-use super::values::{at_least, Val};
+use super::values::{at_least, ulit, Val};
 use super::{deprecated, docs, Ctx};
 use crate::ir::{ConstValue, Member, Scalar};
 
@@ -94,7 +94,7 @@ pub(crate) fn str_getter(
     (doc, element): (&str, u16),
     attrs: &TokenStream,
 ) -> TokenStream {
-    let end = offset + len;
+    let (offset, end) = (ulit(offset), ulit(offset + len));
     let at = super::at(element);
     let bytes = if from_accessor {
         quote!(self.#name())

@@ -15,7 +15,7 @@ use super::blocks::{Accessor, GroupIdents, NamedBlock};
 use super::groups;
 use super::json_debug;
 use super::sections::{self, EntryWalk};
-use super::values::Val;
+use super::values::{ulit, Val};
 use super::{deprecated, docs, Ctx};
 use crate::ir::{Data, Field, Group, Message};
 
@@ -384,7 +384,7 @@ fn held(ctx: &Ctx, b: &NamedBlock, shape: &Shape, walk: &EntryWalk) -> Held {
         );
     }
     if shape.fields.base() {
-        let base_len = b.base_len();
+        let base_len = ulit(b.base_len());
         held.push(quote!(base: &'a [u8; #base_len],), quote!(base,));
     }
     if shape.fields.block() {
@@ -412,7 +412,7 @@ fn held(ctx: &Ctx, b: &NamedBlock, shape: &Shape, walk: &EntryWalk) -> Held {
 /// `from_block` of an entry without sections: its group has checked the
 /// block's length already.
 fn from_block_fn(b: &NamedBlock, shape: &Shape, inits: &TokenStream) -> TokenStream {
-    let base_len = b.base_len();
+    let base_len = ulit(b.base_len());
     let base_let = if shape.fields.base() {
         quote!(let base = block.first_chunk::<#base_len>().unwrap_or(&[0; #base_len]);)
     } else {
@@ -437,7 +437,7 @@ fn wrap_at_fn(
     walk: &TokenStream,
     inits: &TokenStream,
 ) -> TokenStream {
-    let base_len = b.base_len();
+    let base_len = ulit(b.base_len());
     let header_param = if shape.kind.is_root() {
         let header = ctx.header_type("Decoder");
         quote!(header: #header<'a>,)
@@ -505,7 +505,7 @@ fn wrap_at_fn(
 /// A root decoder's constants, `decode`, `header`, and its length functions.
 fn root_items(ctx: &Ctx, b: &NamedBlock, m: &Message, shape: &Shape) -> TokenStream {
     let template_id = super::values::plain(m.id);
-    let block_length = b.block_len();
+    let block_length = ulit(b.block_len());
     let name = b.name;
     let dep = deprecated(b.deprecated);
     let header = ctx.header_type("Decoder");

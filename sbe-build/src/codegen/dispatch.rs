@@ -50,7 +50,8 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
     let s = ctx.schema;
     let id = u64::from(s.id);
     let version = s.version;
-    let header_length = crate::ir::encoded_length(&s.header_type).unwrap_or(0) as usize;
+    let header_length =
+        super::values::ulit(crate::ir::encoded_length(&s.header_type).unwrap_or(0) as usize);
     let read_header = read_header_fn(ctx);
     let id_doc = format!(" The schema's `id` (package `{}`).", s.package);
     // The description is its own item: glued to the id's doc it read as
@@ -246,7 +247,7 @@ fn message_arms(ctx: &Ctx, decoders: &[(usize, Ident)]) -> MessageArms {
         arms.owned_ser.extend(
             quote!(OwnedMessage::#variant(m) => ::sbe_rt::__private::serde_owned::message_ser(s, #name, m),),
         );
-        let index = arms.owned_names.len();
+        let index = super::values::ulit(arms.owned_names.len());
         arms.owned_body
             .extend(quote!(#index => map.next_value().map(OwnedMessage::#variant),));
         arms.owned_names.push(name.clone());

@@ -9,7 +9,7 @@ use quote::{format_ident, quote};
 
 use super::blocks::{Accessor, GroupIdents, NamedBlock};
 use super::typed;
-use super::values::{plus, typed_lit, uint_put, Val};
+use super::values::{plus, typed_lit, uint_put, ulit, Val};
 use super::{deprecated, docs, Ctx};
 use crate::ir::{Group, Message};
 
@@ -21,10 +21,10 @@ pub(super) fn message_encoder(
     m: &Message,
     groups: &[GroupIdents],
 ) -> TokenStream {
-    let sections = b.sections();
-    let block_length = b.block_len();
+    let sections = ulit(b.sections());
+    let block_length = ulit(b.block_len());
     let items = encoder_items(ctx, b, groups, Tail::Root);
-    let (step_field, step_init, finish_body) = if sections > 0 {
+    let (step_field, step_init, finish_body) = if b.sections() > 0 {
         (
             quote!(step: usize,),
             quote!(step: 0,),
@@ -97,11 +97,11 @@ fn message_wrap_fn(
     buf_init: TokenStream,
     step_init: TokenStream,
 ) -> TokenStream {
-    let block_length = b.block_len();
     let header_encoder = ctx.header_type("Encoder");
-    let header_writes = super::dispatch::header_writes(ctx, block_length as u64, u64::from(m.id));
+    let header_writes = super::dispatch::header_writes(ctx, b.block_len() as u64, u64::from(m.id));
     let dep = deprecated(b.deprecated);
-    let need = plus(quote!(HEADER_LENGTH), block_length);
+    let need = plus(quote!(HEADER_LENGTH), b.block_len());
+    let block_length = ulit(b.block_len());
     let need = if b.sections() > 0 {
         quote!(#need + Self::SECTIONS_RESERVE)
     } else {
@@ -135,8 +135,8 @@ pub(super) fn group_encoder(
     nested: &[GroupIdents],
 ) -> TokenStream {
     let enc = &idents.enc;
-    let sections = b.sections();
-    let dim_len = g.dimension(ctx.byte_order()).len;
+    let sections = ulit(b.sections());
+    let dim_len = ulit(g.dimension(ctx.byte_order()).len);
     let items = encoder_items(ctx, b, nested, Tail::Group);
     // The entry's block is kept only where a setter writes to it.
     let (buf_field, buf_init, buf_set) = if b.has_setters() {
@@ -154,7 +154,7 @@ pub(super) fn group_encoder(
     // more per entry than a hand-written encoder makes. The encoder borrows
     // its message's, so the message cannot be written further before the
     // drop.
-    let (step_field, step_init, finish_sections) = if sections > 0 {
+    let (step_field, step_init, finish_sections) = if b.sections() > 0 {
         (
             quote!(step: usize,),
             quote!(step: #sections,),
@@ -224,7 +224,7 @@ fn group_new_fn(
     step_init: TokenStream,
 ) -> TokenStream {
     let dim = g.dimension(ctx.byte_order());
-    let dim_len = dim.len;
+    let dim_len = ulit(dim.len);
     let max_count = dim.max_count;
     // A constant block length is not on the wire.
     let put_block_length = match uint_put(dim.block_length) {
@@ -234,7 +234,7 @@ fn group_new_fn(
         }
         None => TokenStream::new(),
     };
-    let dim_need = plus(quote!(reserve), dim_len);
+    let dim_need = plus(quote!(reserve), dim.len);
     quote! {
         #[inline]
         fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::sbe_rt::Result<Self> {
@@ -261,15 +261,15 @@ fn put_count(ctx: &Ctx, g: &Group) -> TokenStream {
 /// not written yet, takes a zeroed block and counts it.
 /// `buf_set`: keeps the block for the setters (`self.buf =`), or empty.
 fn next_entry_fn(b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
-    let sections = b.sections();
-    let block_length = b.block_len();
-    let need = plus(quote!(self.reserve), block_length);
-    let need = if sections > 0 {
+    let sections = ulit(b.sections());
+    let need = plus(quote!(self.reserve), b.block_len());
+    let block_length = ulit(b.block_len());
+    let need = if b.sections() > 0 {
         quote!(#need + Self::SECTIONS_RESERVE)
     } else {
         need
     };
-    let (advance_all, step_reset) = if sections > 0 {
+    let (advance_all, step_reset) = if b.sections() > 0 {
         (quote!(self.advance(#sections)?;), quote!(self.step = 0;))
     } else {
         (quote!(), quote!())
@@ -381,7 +381,7 @@ fn group_starters(b: &NamedBlock, groups: &[GroupIdents], tail: Tail) -> TokenSt
         b.groups.iter().zip(&b.names.groups).zip(groups).enumerate()
     {
         let enc = &idents.enc;
-        let next = section + 1;
+        let next = ulit(section + 1);
         let reserve = tail.reserve(&reserve_after(b, section));
         let doc = docs(
             None,
@@ -391,11 +391,12 @@ fn group_starters(b: &NamedBlock, groups: &[GroupIdents], tail: Tail) -> TokenSt
             ),
         );
         let dep = deprecated(g.deprecated);
+        let section_lit = ulit(section);
         out.extend(quote! {
             #doc
             #dep
             pub fn #name(&mut self, count: usize) -> ::sbe_rt::Result<#enc<'_, 'a>> {
-                self.advance(#section)?;
+                self.advance(#section_lit)?;
                 self.step = #next;
                 #enc::new(#tail_ref, count, #reserve)
             }
@@ -411,11 +412,12 @@ fn data_writers(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
     let mut out = TokenStream::new();
     for (j, (d, Accessor { name, .. })) in b.data.iter().zip(&b.names.data).enumerate() {
         let section = b.groups.len() + j;
-        let next = section + 1;
+        let next = ulit(section + 1);
         let var_data = d.var_data(ctx.byte_order());
-        let data_offset = var_data.data_offset;
+        let data_offset = ulit(var_data.data_offset);
         let reserve = tail.reserve(&reserve_after(b, section));
         let max_length = var_data.max_length;
+        let section_lit = ulit(section);
         // A var data's length is always on the wire.
         let put_length = match uint_put(var_data.length) {
             Some((put, offset, ty)) => quote!(#put(prefix, #offset, n as #ty);),
@@ -437,7 +439,7 @@ fn data_writers(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
             pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::sbe_rt::Result<&mut Self> {
                 let v = v.as_ref();
                 let n = ::sbe_rt::__private::codec::check_length(v.len(), #max_length)#at?;
-                self.advance(#section)#at?;
+                self.advance(#section_lit)#at?;
                 let prefix = ::sbe_rt::__private::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)#at?;
                 #put_length
                 self.step = #next;
@@ -511,7 +513,7 @@ fn reserve_consts(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
         Tail::Root => ("wrap", "message's", ""),
         Tail::Group => ("next_entry", "entry's", ", beside `reserve`"),
     };
-    let all = empty_from(ctx, b, 0);
+    let all = ulit(empty_from(ctx, b, 0));
     let doc = format!(
         " Bytes `{maker}` leaves free after the block{beside}: the {whose} groups and \
          var data ({}), written empty.",
@@ -523,7 +525,7 @@ fn reserve_consts(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
     };
     for section in 0..sections {
         let name = reserve_after(b, section);
-        let after = empty_from(ctx, b, section + 1);
+        let after = ulit(empty_from(ctx, b, section + 1));
         let what = match b.groups.get(section) {
             Some(g) => format!("group `{}`", g.name),
             None => format!("var data {}", section_names(b, section..section + 1)),

@@ -14,7 +14,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::blocks::GroupIdents;
-use super::values::uint_tokens;
+use super::values::{uint_tokens, ulit};
 use super::Ctx;
 use crate::ir::Group;
 
@@ -86,7 +86,7 @@ pub(super) fn entry_impl(
 /// Group `g`'s dimension as an `sbe_rt::wire::Dimension`.
 fn dimension(ctx: &Ctx, g: &Group) -> TokenStream {
     let dim = g.dimension(ctx.byte_order());
-    let len = dim.len;
+    let len = ulit(dim.len);
     let max_count = dim.max_count;
     let block_length = uint_tokens(dim.block_length);
     let count = uint_tokens(dim.count);

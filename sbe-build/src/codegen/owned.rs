@@ -31,7 +31,7 @@ use super::accessors::MemberView;
 use super::blocks::{GroupIdents, NamedBlock};
 use super::decoder::{field_views, FieldView};
 use super::owned_serde::{self, Item, Kind};
-use super::values::{at_least, int_lit, is_utf8, lit, Val};
+use super::values::{at_least, int_lit, is_utf8, lit, ulit, Val};
 use super::{docs, Ctx};
 use crate::ir::{ConstValue, Meaning, Primitive};
 
@@ -84,6 +84,7 @@ impl Val<'_> {
                 ..
             } => {
                 let elem = super::values::rust_prim(*prim);
+                let len = ulit(*len);
                 return Some(quote!([::core::option::Option<#elem>; #len]));
             }
             _ => {
@@ -149,6 +150,7 @@ impl Val<'_> {
                 } else {
                     quote!(#place)
                 };
+                let len = ulit(*len);
                 quote!(e.#name(::sbe_rt::__private::owned::pass_char_array_bytes::<#len, CONVERT>(#value, #utf8)?)?;)
             }
             Val::Comp { .. } => quote!(#place.sbe_write::<CONVERT>(&mut e.#name())?;),
@@ -395,7 +397,7 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
                 x.sbe_write::<CONVERT>(g.next_entry()?)?;
             }
         };
-        let dim = g.dimension(order).len;
+        let dim = ulit(g.dimension(order).len);
         let len = |v: Place| {
             let v = v.receiver;
             quote!(#dim + #v.iter().map(#owned::sbe_len).sum::<usize>())
@@ -415,7 +417,7 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
     for (d, names) in b.data.iter().zip(&b.names.data) {
         let name = &names.name;
         let gated = b.is_gated(d.since_version);
-        let prefix = d.var_data(order).data_offset;
+        let prefix = ulit(d.var_data(order).data_offset);
         let text = d.meaning == Meaning::Text;
         let utf8 = is_utf8(d.character_encoding.as_deref());
         let at = super::at(d.element);
@@ -504,6 +506,7 @@ fn push_section(
             format!("{doc} `None` when the message's version predates it (version {since})."),
             {
                 let len = len(Place::of(quote!(v), quote!(v)));
+                let empty = ulit(empty);
                 quote!(self.#name.as_ref().map_or(#empty, |v| #len))
             },
         ),
@@ -550,7 +553,10 @@ pub(super) fn block(
     // `0 + x` would be clippy's `identity_op`.
     let len = match (block_len, lens.as_slice()) {
         (0, [first, rest @ ..]) => quote!(#first #(+ #rest)*),
-        _ => quote!(#block_len #(+ #lens)*),
+        _ => {
+            let block_len = ulit(block_len);
+            quote!(#block_len #(+ #lens)*)
+        }
     };
     let e = if writes.is_empty() {
         quote!(_)
@@ -803,6 +809,7 @@ pub(super) fn composite(
     } else {
         TokenStream::new()
     };
+    let len = ulit(len);
     quote! {
         #serde_impls
 
@@ -861,6 +868,7 @@ fn typed_impl(
     let Some((value_ty, value)) = super::typed::owned_value(ctx, ty) else {
         return TokenStream::new();
     };
+    let len = ulit(len);
     quote! {
         impl ::sbe_rt::__private::serde_owned::Typed for #owned {
             type Value = #value_ty;

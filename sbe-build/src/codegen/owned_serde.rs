@@ -136,6 +136,7 @@ pub(super) fn impls(owned: &Ident, name: &str, expecting: &str, items: &[Item]) 
                 });
                 let index = keys.len();
                 let slot = quote::format_ident!("f{index}");
+                let index = super::values::ulit(index);
                 let seed = kind.seed(key, ty);
                 lets.extend(quote!(let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;));
                 arms.extend(quote!(#index => #slot = ::core::option::Option::Some(map.next_value_seed(#seed)?),));
@@ -149,6 +150,7 @@ pub(super) fn impls(owned: &Ident, name: &str, expecting: &str, items: &[Item]) 
         }
     }
     let count = items.len();
+    let count_lit = super::values::ulit(count);
     let read_keys = if keys.is_empty() {
         quote! {
             while map.next_key_seed(#p::Keys(Self::KEYS))?.is_some() {
@@ -175,7 +177,7 @@ pub(super) fn impls(owned: &Ident, name: &str, expecting: &str, items: &[Item]) 
         impl #serde::Serialize for #owned {
             fn serialize<S: #serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
                 use #serde::ser::SerializeStruct as _;
-                let #st = s.serialize_struct(#name, #count)?;
+                let #st = s.serialize_struct(#name, #count_lit)?;
                 #fields
                 st.end()
             }

@@ -177,49 +177,7 @@ fn tokens(schema: &Schema, opts: &Options, chunk: &Chunk) -> TokenStream {
     if chunk.dispatch {
         out.extend(dispatch::dispatch(&ctx, &messages.decoders));
     }
-    unsuffixed_usize(out)
-}
-
-/// `tokens` with every `NNusize` literal written `NN`: `quote!` suffixes
-/// the `usize` values the generator interpolates (offsets, lengths,
-/// counts), and every place they land types them as `usize` already (an
-/// offset added to a position, an array length, a const generic), so the
-/// suffix only makes the code read as generated. Every corpus schema's code
-/// compiles under `deny(warnings, clippy::all)` without it (corpus-tests).
-///
-/// Each group's stream is taken out of the group before it is walked,
-/// which leaves the stream the only owner of its tokens: walking a shared
-/// stream would copy every token in it.
-fn unsuffixed_usize(tokens: TokenStream) -> TokenStream {
-    let mut text = String::new();
-    unsuffixed_usize_in(tokens, &mut text)
-}
-
-/// [`unsuffixed_usize`], with `text` to print literals into.
-fn unsuffixed_usize_in(tokens: TokenStream, text: &mut String) -> TokenStream {
-    use proc_macro2::{Group, Literal, TokenTree};
-    use std::fmt::Write as _;
-    tokens
-        .into_iter()
-        .map(|tree| match tree {
-            TokenTree::Group(g) => {
-                let (delimiter, span, stream) = (g.delimiter(), g.span(), g.stream());
-                drop(g);
-                let mut out = Group::new(delimiter, unsuffixed_usize_in(stream, text));
-                out.set_span(span);
-                TokenTree::Group(out)
-            }
-            TokenTree::Literal(lit) => {
-                text.clear();
-                let _ = write!(text, "{lit}");
-                match text.strip_suffix("usize").map(str::parse::<usize>) {
-                    Some(Ok(n)) => TokenTree::Literal(Literal::usize_unsuffixed(n)),
-                    _ => TokenTree::Literal(lit),
-                }
-            }
-            other => other,
-        })
-        .collect()
+    out
 }
 
 /// The tokens of the whole file.
@@ -236,6 +194,41 @@ pub fn generate_tokens(schema: &Schema, opts: &Options) -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// No literal is `NNusize`: the generator writes its offsets, lengths
+    /// and counts unsuffixed (`values::ulit`), as every place they land
+    /// types them as `usize` already (a rewrite of the whole stream after
+    /// generating cost a twentieth of the generation).
+    #[test]
+    fn no_usize_suffixed_literals() {
+        fn walk(tokens: TokenStream, name: &str) {
+            for tree in tokens {
+                match tree {
+                    proc_macro2::TokenTree::Group(g) => walk(g.stream(), name),
+                    proc_macro2::TokenTree::Literal(lit) => {
+                        let text = lit.to_string();
+                        assert!(!text.ends_with("usize"), "{name}: {text}");
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).expect("fixtures") {
+            let path = entry.expect("fixture").path();
+            if path.extension().is_some_and(|e| e == "xml") {
+                let schema = crate::ir::load(&path).expect("fixture schema loads");
+                let opts = Options {
+                    serde: true,
+                    ..Options::default()
+                };
+                walk(generate_tokens(&schema, &opts), &path.display().to_string());
+                seen += 1;
+            }
+        }
+        assert!(seen > 5, "{seen} fixtures");
+    }
 
     /// The text made in chunks is the text made in one, for every number
     /// of chunks up to one per item; the chunks are the file's items in

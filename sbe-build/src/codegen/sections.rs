@@ -16,7 +16,7 @@ use quote::{format_ident, quote};
 
 use super::blocks::{GroupIdents, NamedBlock};
 use super::decoder::{Kind, Shape};
-use super::values::{at_least, uint_tokens};
+use super::values::{at_least, uint_tokens, ulit};
 use super::Ctx;
 use crate::ir::Group;
 
@@ -59,7 +59,7 @@ pub(super) struct SectionRead {
 pub(super) fn group_at(shape: &Shape, section: usize, g: &Group, iter: &Ident) -> SectionRead {
     let field = group_field(section);
     let (expr, kept) = if shape.kind == Kind::LazyRoot {
-        let next = section + 1;
+        let (section, next) = (ulit(section), ulit(section + 1));
         (
             quote!(#iter::open(self.buf, self.sbe_at(#section), self.version, self.sec.slot(#next))),
             false,
@@ -105,7 +105,7 @@ pub(super) fn var_data_consts(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
         let name = data_const(j);
         let var_data = d.var_data(ctx.byte_order());
         let length = uint_tokens(var_data.length);
-        let (data_offset, max_length) = (var_data.data_offset, var_data.max_length);
+        let (data_offset, max_length) = (ulit(var_data.data_offset), var_data.max_length);
         let element = super::element_lit(var_data.element);
         let doc = format!(" Where var data `{}` keeps its length and bytes.", d.name);
         out.extend(quote! {
@@ -203,7 +203,7 @@ pub(super) fn entry_walk(b: &NamedBlock, groups: &[GroupIdents]) -> EntryWalk {
 /// (section 0 starts at `pos`, after the block; the others are unknown).
 pub(super) fn cache_field(b: &NamedBlock) -> (TokenStream, TokenStream) {
     let sections = b.sections();
-    let slots = sections + 1;
+    let slots = ulit(sections + 1);
     (
         quote!(sec: ::sbe_rt::__private::sections::Sections<#slots>,),
         quote!(sec: ::sbe_rt::__private::sections::Sections::new(pos),),
@@ -222,6 +222,7 @@ fn step_arms(b: &NamedBlock, groups: &[GroupIdents]) -> (TokenStream, bool) {
         uses_version = true;
         let since = g.block.since_version;
         let end = when_present(b.is_gated(since), since, step, quote!(pos));
+        let section = ulit(section);
         arms.extend(quote!(#section => #end,));
     }
     for (j, d) in b.data.iter().enumerate() {
@@ -231,6 +232,7 @@ fn step_arms(b: &NamedBlock, groups: &[GroupIdents]) -> (TokenStream, bool) {
         let since = d.since_version;
         uses_version |= b.is_gated(since);
         let end = when_present(b.is_gated(since), since, step, quote!(pos));
+        let section = ulit(section);
         arms.extend(quote!(#section => #end,));
     }
     (arms, uses_version)
@@ -277,7 +279,7 @@ pub(super) fn lazy_fns(b: &NamedBlock, groups: &[GroupIdents]) -> TokenStream {
 fn data_readers(b: &NamedBlock) -> TokenStream {
     let mut out = TokenStream::new();
     for j in 0..b.data.len() {
-        let section = b.groups.len() + j;
+        let section = ulit(b.groups.len() + j);
         let reader = data_reader(j);
         let read_call = var_data_call(j, quote!(read));
         out.extend(quote! {
@@ -296,7 +298,7 @@ fn data_readers(b: &NamedBlock) -> TokenStream {
 /// a decoder (the module's `message_length`).
 pub(super) fn message_end_fn(b: &NamedBlock) -> TokenStream {
     let at = super::at(b.element);
-    let sections = 0..b.sections();
+    let sections = (0..b.sections()).map(ulit);
     let mut_pos = if b.sections() > 0 {
         quote!(mut)
     } else {

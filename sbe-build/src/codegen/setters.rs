@@ -8,7 +8,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::values::{elem_at, int_lit, lit, putter, rust_prim, Val};
+use super::values::{elem_at, int_lit, lit, putter, rust_prim, ulit, Val};
 use super::Ctx;
 use crate::ir::Primitive;
 
@@ -39,8 +39,9 @@ impl Val<'_> {
     /// For a value whose setter takes it and returns the encoder (a
     /// number, char, array, enum or set): the parameter's type and the
     /// statements writing `v` at `offset`.
-    fn chained_write(&self, ctx: &Ctx, offset: usize) -> Option<(TokenStream, TokenStream)> {
+    fn chained_write(&self, ctx: &Ctx, at: usize) -> Option<(TokenStream, TokenStream)> {
         let buf = quote!(self.buf);
+        let offset = ulit(at);
         Some(match self {
             Val::Prim {
                 prim,
@@ -78,7 +79,8 @@ impl Val<'_> {
             Val::Array { prim, len, .. } => {
                 let prim_type = rust_prim(*prim);
                 let put = putter(ctx, *prim);
-                let at = elem_at(offset, prim.size() as usize);
+                let at = elem_at(at, prim.size() as usize);
+                let len = ulit(*len);
                 let write = quote! {
                     for (i, x) in v.into_iter().enumerate() {
                         #put(#buf, #at, x);
@@ -131,6 +133,7 @@ fn chained_setter(
 
 /// The setter of a composite: its encoder over the bytes from `offset`.
 fn composite_setter(attrs: &TokenStream, name: &Ident, offset: usize, enc: &Ident) -> TokenStream {
+    let offset = ulit(offset);
     quote! {
         #attrs
         #[inline]
@@ -148,6 +151,7 @@ fn char_array_setter(
     element: u16,
 ) -> TokenStream {
     let at = super::at(element);
+    let (offset, len) = (ulit(offset), ulit(len));
     quote! {
         #attrs
         /// Fails when `v` is longer than the array; a shorter value is padded with NUL.

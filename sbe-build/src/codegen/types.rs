@@ -327,6 +327,7 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    let len = super::values::ulit(len);
     quote! {
         #decoder
 
@@ -393,6 +394,7 @@ fn composite_decoder(
     ));
     let null = null_const(ctx, e, len);
     let visit_impls = json_debug::visit_and_debug(ctx, dec, &json_debug::member_fields(members));
+    let len = super::values::ulit(len);
     quote! {
         #doc
         #dep

@@ -68,6 +68,7 @@ pub(crate) fn getter(ctx: &Ctx, p: Primitive) -> TokenStream {
 pub(crate) fn uint_tokens(slot: Uint) -> TokenStream {
     let at = |variant: &str, offset: usize| {
         let variant = format_ident!("{variant}");
+        let offset = ulit(offset);
         quote!(::sbe_rt::wire::Uint::#variant(#offset))
     };
     match slot {
@@ -85,8 +86,8 @@ pub(crate) fn uint_tokens(slot: Uint) -> TokenStream {
 /// How generated code writes a slot on the wire: the `::sbe_rt::put_u16_le`
 /// of its width and byte order, its offset and its Rust type; `None` for
 /// a constant, which is not on the wire.
-pub(crate) fn uint_put(slot: Uint) -> Option<(TokenStream, usize, Ident)> {
-    let offset = slot.offset()?;
+pub(crate) fn uint_put(slot: Uint) -> Option<(TokenStream, proc_macro2::Literal, Ident)> {
+    let offset = ulit(slot.offset()?);
     let order = if slot.is_big_endian() { "be" } else { "le" };
     let ty = format_ident!("u{}", 8 * slot.len());
     let function = format_ident!("put_{ty}_{order}");
@@ -279,6 +280,7 @@ impl<'s> Val<'s> {
             Val::Char { .. } => quote!(&'a [u8]),
             Val::Array { prim, len, .. } => {
                 let elem_type = rust_prim(*prim);
+                let len = ulit(*len);
                 quote!([#elem_type; #len])
             }
             Val::Enum { ident, .. } | Val::Set { ident, .. } => quote!(#ident),
@@ -294,6 +296,8 @@ impl<'s> Val<'s> {
     /// The decoder accessor's body reading from `buf` (a `&[u8; N]` or a
     /// checked `&[u8]`) at `off`.
     pub(crate) fn dec_read(&self, ctx: &Ctx, buf: &TokenStream, off: usize) -> TokenStream {
+        let at = off;
+        let off = ulit(off);
         match self {
             Val::Const {
                 value,
@@ -319,11 +323,11 @@ impl<'s> Val<'s> {
                 optional,
                 null,
                 ..
-            } => char_read(buf, off, *len, *optional, *null),
+            } => char_read(buf, at, *len, *optional, *null),
             Val::Array { prim, .. } => {
                 // The accessor's return type, `[T; len]`, types the array.
                 let get = getter(ctx, *prim);
-                let at = elem_at(off, prim.size() as usize);
+                let at = elem_at(at, prim.size() as usize);
                 quote!(::core::array::from_fn(|i| #get(#buf, #at)))
             }
             Val::Enum {
@@ -380,6 +384,7 @@ fn const_read(
 /// `buf[off..]`. Optional, a char is absent when NUL or the null value, an
 /// array when it starts with NUL.
 fn char_read(buf: &TokenStream, off: usize, len: usize, optional: bool, null: i128) -> TokenStream {
+    let (off, end) = (ulit(off), ulit(off + len));
     if len == 1 {
         let read = quote!(::sbe_rt::get_u8_le(#buf, #off));
         if !optional {
@@ -388,7 +393,6 @@ fn char_read(buf: &TokenStream, off: usize, len: usize, optional: bool, null: i1
         let null = int_lit(Primitive::Char, null);
         return quote!(::sbe_rt::null::non_null_char(#read, #null));
     }
-    let end = off + len;
     let read = quote!(#buf.get(#off..#end).unwrap_or_default());
     if !optional {
         return read;
@@ -401,11 +405,13 @@ pub(crate) fn elem_at(off: usize, size: usize) -> TokenStream {
     let scaled = if size == 1 {
         quote!(i)
     } else {
+        let size = ulit(size);
         quote!(i * #size)
     };
     if off == 0 {
         scaled
     } else {
+        let off = ulit(off);
         quote!(#off + #scaled)
     }
 }
@@ -415,6 +421,7 @@ pub(crate) fn plus(e: TokenStream, n: usize) -> TokenStream {
     if n == 0 {
         e
     } else {
+        let n = ulit(n);
         quote!(#e + #n)
     }
 }
@@ -427,10 +434,12 @@ pub(crate) fn version_ladder(
     base: usize,
     steps: impl IntoIterator<Item = (u32, usize)>,
 ) -> (TokenStream, bool) {
+    let base = ulit(base);
     let mut body = quote!(#base);
     let mut reads_version = false;
     for (since, value) in steps {
         let present = at_least(quote!(version), since);
+        let value = ulit(value);
         body = quote!(if #present { #value } else { #body });
         reads_version = true;
     }
@@ -449,4 +458,12 @@ pub(crate) fn at_least(version: TokenStream, since: u32) -> TokenStream {
 /// version, a template id), as a hand-writer writes them.
 pub(crate) fn plain(n: impl Into<u64>) -> proc_macro2::Literal {
     proc_macro2::Literal::u64_unsuffixed(n.into())
+}
+
+/// A `usize` (an offset, a length, a count) as a literal without a
+/// suffix: every place one lands types it as `usize` already (an offset
+/// added to a position, an array length, a const generic), so the suffix
+/// `quote!` gives a `usize` would only make the code read as generated.
+pub(crate) fn ulit(n: usize) -> proc_macro2::Literal {
+    proc_macro2::Literal::usize_unsuffixed(n)
 }
