@@ -6,27 +6,67 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 use etherparse::PacketBuilder;
 use serde_json::Value;
 
 use crate::common;
 
-/// Whether tshark runs here: a skip notice when not, a failure with
-/// CI=true.
+/// Whether tshark runs here, Lua scripts given to it included: a skip
+/// notice when not, a failure with CI=true. Asked of tshark once a run.
 pub fn tshark_present(test: &str) -> bool {
-    let ok = Command::new("tshark")
+    static UNUSABLE: OnceLock<Option<String>> = OnceLock::new();
+    let Some(why) = UNUSABLE.get_or_init(tshark_unusable) else {
+        return true;
+    };
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{test}: {why} (CI=true)"
+    );
+    eprintln!("{test}: skipped, {why}");
+    false
+}
+
+/// Why tshark cannot run the dissector tests here, if it cannot: it is
+/// not installed, or it runs no `-X lua_script:` script. Wireshark 4.2
+/// and later skip those silently when run as root unless a global
+/// init.lua sets `run_user_scripts_when_superuser` (4.0's own init.lua
+/// did); every test would then see no item at all.
+fn tshark_unusable() -> Option<String> {
+    let version = Command::new("tshark")
         .arg("-v")
         .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{test}: tshark is not installed (CI=true)"
-        );
-        eprintln!("{test}: skipped, tshark is not installed");
-    }
-    ok
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| {
+            let out = String::from_utf8_lossy(&o.stdout).into_owned();
+            let first = out.lines().next().unwrap_or_default();
+            first.trim_end_matches('.').to_string()
+        });
+    let Some(version) = version else {
+        return Some("tshark is not installed".into());
+    };
+    let dir = common::scratch("tshark-probe");
+    let lua = dir.join("probe.lua");
+    std::fs::write(&lua, "print(\"sbe probe: Lua runs\")\n").expect("probe script");
+    let cap = dir.join("empty.pcap");
+    std::fs::write(&cap, pcap(&[])).expect("empty capture");
+    let out = Command::new("tshark")
+        .arg("-X")
+        .arg(format!("lua_script:{}", lua.display()))
+        .arg("-r")
+        .arg(&cap)
+        .output()
+        .expect("run tshark");
+    let ran = String::from_utf8_lossy(&out.stdout).contains("sbe probe: Lua runs");
+    (!ran).then(|| {
+        format!(
+            "{version}: no -X lua_script: script runs here (run as root, Wireshark 4.2 \
+             and later skip them unless a global init.lua sets \
+             run_user_scripts_when_superuser = true)"
+        )
+    })
 }
 
 /// A schema of the repository, by its path from the workspace root.
