@@ -139,7 +139,16 @@ impl Sink for JsonWriter<'_> {
 /// Append a JSON string literal, escaped as every other string of the
 /// output is (`sbe_rt::JsonWriter`).
 pub fn write_str(out: &mut Vec<u8>, s: &str) {
-    JsonWriter::new(out).str(s);
+    // Most strings (names, labels) have nothing to escape: copied as they
+    // are, without lending `out` to a writer.
+    let b = s.as_bytes();
+    if b.iter().all(|&c| c >= 0x20 && c != b'"' && c != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(b);
+        out.push(b'"');
+    } else {
+        JsonWriter::new(out).str(s);
+    }
 }
 
 /// Append an integer in decimal, as `sbe_rt::JsonWriter` writes it.

@@ -162,14 +162,7 @@ impl FrameWriter {
         out.extend_from_slice(&self.flow_json);
         for (name, value) in o.fields {
             out.push(b',');
-            // The framings' own names: plain ASCII, with nothing to escape.
-            if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                out.push(b'"');
-                out.extend_from_slice(name.as_bytes());
-                out.push(b'"');
-            } else {
-                write_str(out, name);
-            }
+            write_str(out, name);
             out.push(b':');
             write_int(out, i128::from(*value));
         }

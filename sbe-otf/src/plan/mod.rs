@@ -162,14 +162,7 @@ impl MessagePlan {
 /// `"schema":"label",` (the label escaped as the walk's writer does).
 pub(crate) fn schema_label(out: &mut Vec<u8>, label: &str) {
     out.extend_from_slice(b"\"schema\":");
-    let b = label.as_bytes();
-    if b.iter().all(|&c| c >= 0x20 && c != b'"' && c != b'\\') {
-        out.push(b'"');
-        out.extend_from_slice(b);
-        out.push(b'"');
-    } else {
-        crate::json::write_str(out, label);
-    }
+    crate::json::write_str(out, label);
     out.push(b',');
 }
 
