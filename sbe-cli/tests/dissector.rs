@@ -657,6 +657,77 @@ const NAMES: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 </sbe:messageSchema>
 "#;
 
+const WIDE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="wide" id="4" version="0">
+  <types>
+    <composite name="messageHeader">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="templateId" primitiveType="uint16"/>
+      <type name="schemaId" primitiveType="uint16"/>
+      <type name="version" primitiveType="uint16"/>
+    </composite>
+    <composite name="groupSize64">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="numInGroup" primitiveType="uint64" maxValue="1000"/>
+    </composite>
+    <composite name="varData64">
+      <type name="length" primitiveType="uint64" maxValue="1000"/>
+      <type name="varData" primitiveType="uint8" length="0" characterEncoding="UTF-8"/>
+    </composite>
+  </types>
+  <sbe:message name="Wide" id="1">
+    <field name="a" id="1" type="uint32"/>
+    <group name="legs" id="2" dimensionType="groupSize64"><field name="q" id="3" type="uint32"/></group>
+    <data name="note" id="4" type="varData64"/>
+  </sbe:message>
+</sbe:messageSchema>
+"#;
+
+/// 64-bit counts and lengths are read as integers: shown as tshark
+/// shows `sbe decode`'s values, and in texts as "3", never "3.0" (Lua
+/// 5.4's UInt64:tonumber() is a float).
+#[test]
+fn wide_counts_and_lengths_are_integers() {
+    if !tshark_present("wide_counts_and_lengths_are_integers") {
+        return;
+    }
+    let dir = common::scratch("dissector-wide");
+    let schema = dir.join("wide.xml");
+    std::fs::write(&schema, WIDE).unwrap();
+    let schema = schema.to_string_lossy().into_owned();
+    let lua = dissector(
+        &dir,
+        &[&schema],
+        &["--framing", "sofh", "--udp-port", "5000"],
+    );
+    let json =
+        r#"{"message":"Wide","body":{"a":7,"legs":[{"q":1},{"q":2},{"q":3}],"note":"hello"}}"#;
+    let good = framed(&schema, "sofh", &[json.to_string()]).remove(0);
+    // SOFH 6, header 8, block 4: legs' numInGroup at 6 + 8 + 4 + 2.
+    let mut lying = good.clone();
+    lying[20..28].copy_from_slice(&70000u64.to_le_bytes());
+    let cap = dir.join("cap.pcap");
+    std::fs::write(&cap, pcap(&[udp(5000, &good), udp(5000, &lying)])).unwrap();
+    let packets = pdml(&lua, &cap, &[]);
+    let shown = messages(&packets[..1], "sbe");
+    let decoded = decoded(&[&schema], "sofh", &cap);
+    assert_eq!(shown.len(), 1, "{packets:#?}");
+    if let Some(d) = differs(&decoded[0], shown[0]) {
+        panic!("{d}\n{:#?}", shown[0]);
+    }
+    let legs = shown[0].children.iter().find(|c| c.name() == "legs");
+    let legs = legs.map(|l| l.showname.as_str()).unwrap_or_default();
+    assert_eq!(legs, "legs: 3 entries", "{:#?}", shown[0]);
+    let mut expert = Vec::new();
+    packets[1].find("sbe.count", &mut expert);
+    assert_eq!(expert.len(), 1, "{:#?}", packets[1]);
+    let text = &expert[0].showname;
+    assert!(
+        text.contains("count 70000 ") && !text.contains(".0 "),
+        "{text}"
+    );
+}
+
 /// The generated file's helpers that need no Wireshark, run by Lua 5.2
 /// and 5.4 themselves (where installed): exact decimals, integers as
 /// integers, dates and MonthYears.
@@ -673,6 +744,9 @@ assert(date_text(19787) == "2024-03-05", date_text(19787))
 assert(month_year(2024, 3, 15, nil) == "2024-03-15")
 assert(month_year(2024.0, 3.0, nil, 2.0) == "2024-03w2")
 assert(isnan(0/0) and not isnan(1.5))
+local held_as_float = { tonumber = function() return 2000.0 end }
+assert(tostring(u64num(held_as_float)) == "2000", tostring(u64num(held_as_float)))
+assert(int(u64num(held_as_float)) == "2000")
 local m = measure_tree()
 assert(m:add(1, 2):add_le(3):set_text("x") == m)
 print("ok")

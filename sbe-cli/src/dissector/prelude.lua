@@ -26,6 +26,14 @@ local function u32be(o)
   local a, b, c, d = sbyte(RAW, o + 1, o + 4)
   return a * 16777216 + b * 65536 + c * 256 + d
 end
+-- A 64-bit header, count or length member (a UInt64) as a Lua number
+-- held as an integer: Lua 5.4's UInt64:tonumber() gives a float, which
+-- prints as "2000.0" in item and expert texts.
+local tointeger = math.tointeger or function(x) return x end
+local function u64num(v)
+  local x = v:tonumber()
+  return tointeger(x) or x
+end
 -- v (unsigned, below 2 * half) as two's complement.
 local function signed(v, half)
   if v >= half then return v - 2 * half end

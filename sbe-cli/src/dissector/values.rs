@@ -137,8 +137,8 @@ pub fn read_slot(u: Uint, base: &str) -> String {
         Uint::U16Be(o) => raw(o, 2, false),
         Uint::U32Le(o) => raw(o, 4, true),
         Uint::U32Be(o) => raw(o, 4, false),
-        Uint::U64Le(o) => format!("tvb({}, 8):le_uint64():tonumber()", at(o)),
-        Uint::U64Be(o) => format!("tvb({}, 8):uint64():tonumber()", at(o)),
+        Uint::U64Le(o) => format!("u64num(tvb({}, 8):le_uint64())", at(o)),
+        Uint::U64Be(o) => format!("u64num(tvb({}, 8):uint64())", at(o)),
         Uint::Const(v) => v.to_string(),
     }
 }
