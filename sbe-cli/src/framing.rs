@@ -489,7 +489,10 @@ fn encoding_error(at: u64, what: String) -> FrameError {
 pub struct Datagram<'a> {
     payload: &'a [u8],
     header: &'a [u8],
-    fields: Vec<(&'static str, u64)>,
+    /// The packet header's fields, the first `field_count` of them (an
+    /// array: no allocation per datagram).
+    fields: [(&'static str, u64); 2],
+    field_count: usize,
     framed: Option<Framed>,
     pos: usize,
     done: bool,
@@ -504,7 +507,9 @@ impl<'a> Datagram<'a> {
         order: ByteOrder,
         payload: &'a [u8],
     ) -> Result<Datagram<'a>, FrameError> {
-        let (header, fields) = match framing.packet_format() {
+        let mut fields = [("", 0); 2];
+        let mut field_count = 0;
+        let header = match framing.packet_format() {
             Some(format) => {
                 let packet = format.packet(payload).map_err(|_| FrameError::BadFrame {
                     offset: 0,
@@ -514,21 +519,22 @@ impl<'a> Datagram<'a> {
                         format.header_len,
                     ),
                 })?;
-                let fields = match (framing, Mdp3PacketHeader::read(packet.header())) {
-                    (Framing::Mdp3, Ok(h)) => vec![
+                if let (Framing::Mdp3, Ok(h)) = (framing, Mdp3PacketHeader::read(packet.header())) {
+                    fields = [
                         ("msgSeqNum", u64::from(h.msg_seq_num)),
                         ("sendingTime", h.sending_time),
-                    ],
-                    _ => Vec::new(),
-                };
-                (packet.header(), fields)
+                    ];
+                    field_count = 2;
+                }
+                packet.header()
             }
-            None => (&[][..], Vec::new()),
+            None => &[][..],
         };
         Ok(Datagram {
             payload,
             header,
             fields,
+            field_count,
             framed: Framed::new(framing, order, usize::MAX, "the datagram"),
             pos: header.len(),
             done: false,
@@ -544,7 +550,7 @@ impl<'a> Datagram<'a> {
     /// `msgSeqNum` and `sendingTime` (nanoseconds since the epoch); none for
     /// other framings.
     pub fn fields(&self) -> &[(&'static str, u64)] {
-        &self.fields
+        self.fields.get(..self.field_count).unwrap_or_default()
     }
 
     /// Offset in the datagram of the next message's frame.

@@ -716,17 +716,18 @@ impl FrameFormat {
     /// ```
     pub fn frame_len(&self, length: u64, max_frame_len: usize) -> Result<(usize, usize)> {
         let (min, max) = self.length_bounds(max_frame_len);
-        let error = Error::frame_length(length, min, max);
+        // Made only when needed: the error's constructor is out of line.
+        let error = || Error::frame_length(length, min, max);
         if length < min || length > max {
-            return Err(error);
+            return Err(error());
         }
         let frame_len = usize::try_from(length)
             .ok()
             .and_then(|l| l.checked_add(self.uncounted()))
-            .ok_or(error)?;
+            .ok_or_else(error)?;
         let padded = frame_len
             .checked_next_multiple_of(self.align.max(1))
-            .ok_or(error)?;
+            .ok_or_else(error)?;
         Ok((frame_len, padded))
     }
 

@@ -20,7 +20,12 @@ pub mod net;
 pub mod tcp;
 pub mod time;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+/// Flows are looked up once a packet: foldhash rather than SipHash, which
+/// cost more than parsing the packet's headers; still seeded per run, so a
+/// capture cannot be made with addresses that collide.
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 use std::fmt;
 use std::io;
 use std::net::SocketAddr;
@@ -118,9 +123,25 @@ pub struct FrameWriter {
     flow_json: Vec<u8>,
     secs: Option<i64>,
     secs_json: Vec<u8>,
+    keys: Vec<(&'static str, Vec<u8>)>,
 }
 
 impl FrameWriter {
+    /// `,"name":`, escaped once per field name (a framing has a few).
+    fn key(&mut self, name: &'static str) -> &[u8] {
+        let at = match self.keys.iter().position(|(n, _)| *n == name) {
+            Some(at) => at,
+            None => {
+                let mut key = vec![b','];
+                write_str(&mut key, name);
+                key.push(b':');
+                self.keys.push((name, key));
+                self.keys.len() - 1
+            }
+        };
+        self.keys.get(at).map_or(&[][..], |(_, key)| key)
+    }
+
     /// What [`Origin::write_json_head`] writes.
     pub fn head(&mut self, o: &Origin<'_>, out: &mut Vec<u8>) {
         out.extend_from_slice(b"{\"packet\":");
@@ -137,13 +158,11 @@ impl FrameWriter {
             }
             out.extend_from_slice(b",\"time\":\"");
             out.extend_from_slice(&self.secs_json);
-            let mut digits = [b'0'; 9];
-            let mut n = t.nanos;
-            for d in digits.iter_mut().rev() {
-                *d = b'0' + (n % 10) as u8;
-                n /= 10;
-            }
-            out.extend_from_slice(&digits);
+            // Nine digits with leading zeros: those of 1_000_000_000 + nanos
+            // after its leading 1.
+            let mut digits = itoa::Buffer::new();
+            let digits = digits.format(1_000_000_000 + t.nanos % 1_000_000_000);
+            out.extend_from_slice(digits.as_bytes().get(1..).unwrap_or_default());
             out.extend_from_slice(b"Z\"");
         }
         let flow = (o.transport, o.src, o.dst);
@@ -160,11 +179,9 @@ impl FrameWriter {
             );
         }
         out.extend_from_slice(&self.flow_json);
-        for (name, value) in o.fields {
-            out.push(b',');
-            write_str(out, name);
-            out.push(b':');
-            write_int(out, i128::from(*value));
+        for &(name, value) in o.fields {
+            out.extend_from_slice(self.key(name));
+            out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
         }
     }
 }
@@ -276,8 +293,8 @@ pub fn run<S: Sink>(
     let mut r = Run {
         opts,
         sink,
-        flows: HashMap::new(),
-        seqs: HashMap::new(),
+        flows: HashMap::default(),
+        seqs: HashMap::default(),
         links_said: HashSet::new(),
         fields: Vec::new(),
         summary: Summary::default(),
