@@ -52,7 +52,9 @@ pub(crate) struct Args {
     /// Replace an existing --out folder.
     #[arg(long)]
     pub overwrite: bool,
-    /// Inputs decoded at once (default: the cores).
+    /// Threads (default: the cores): for a columnar format, inputs decoded
+    /// at once; for a capture's JSON, 2 or more read its packets on a
+    /// thread of their own.
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
 }

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod capture_json;
 mod columnar;
 
 use sbe_build::ir::Schema;
@@ -308,6 +309,9 @@ fn main() -> ExitCode {
                 schema_id_check: schema_id_check == Switch::On,
                 values: values.into(),
                 filters,
+                jobs: columnar
+                    .jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             };
             if columnar.format == columnar::OutFormat::Jsonl {
                 inputs
@@ -523,6 +527,9 @@ struct DecodeOptions {
     schema_id_check: bool,
     values: sbe_cli::otf::semantic::Values,
     filters: Vec<Term>,
+    /// Threads for a capture's JSON: with 2 or more, packets are read on
+    /// one and the JSON written on another.
+    jobs: usize,
 }
 
 /// Load every schema, printing the errors of those that fail.
@@ -735,62 +742,6 @@ fn capture_end(
     }
 }
 
-/// Writes each message of a capture as a JSON line with its `frame`.
-struct DecodeSink<'a, 's, W: Write> {
-    schemas: &'a Schemas<'s>,
-    templates: &'a [u64],
-    out: W,
-    line: sbe_cli::otf::JsonBuf,
-    /// The `frame` object's head for packet `frame_packet`.
-    frame: Vec<u8>,
-    frame_packet: u64,
-    frames: capture::FrameWriter,
-    input: &'a str,
-    ok: bool,
-}
-
-impl<W: Write> capture::Sink for DecodeSink<'_, '_, W> {
-    fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
-        if !self.templates.is_empty()
-            && !self
-                .schemas
-                .read_header(bytes)
-                .is_some_and(|h| self.templates.contains(&h.template_id))
-        {
-            return Ok(self.schemas.message_length(bytes, origin.offset)?.len);
-        }
-        self.line.clear();
-        let d = self
-            .schemas
-            .decode_json_into(bytes, origin.offset, &mut self.line)?;
-        if self.frame_packet != origin.packet || self.frame.is_empty() {
-            self.frame.clear();
-            self.frames.head(origin, &mut self.frame);
-            self.frame_packet = origin.packet;
-        }
-        if self.line.as_bytes().last() == Some(&b'}') {
-            self.line.truncate(self.line.len() - 1);
-        }
-        self.line.extend_from_slice(b",\"frame\":");
-        self.line.extend_from_slice(&self.frame);
-        self.line.extend_from_slice(b",\"offset\":");
-        self.line
-            .extend_from_slice(itoa::Buffer::new().format(origin.offset).as_bytes());
-        self.line.extend_from_slice(b"}}\n");
-        self.out.write_all(self.line.as_bytes())?;
-        Ok(d.len)
-    }
-
-    fn report(&mut self, level: Level, text: &str) -> io::Result<()> {
-        self.out.flush()?;
-        if level == Level::Error {
-            self.ok = false;
-        }
-        eprintln!("sbe decode: {}: {text}", self.input);
-        Ok(())
-    }
-}
-
 fn decode_capture(
     schemas: &Schemas<'_>,
     o: &DecodeOptions,
@@ -801,25 +752,43 @@ fn decode_capture(
     let Some(mut cap) = open_capture(o.skip, format, source, input, "decode")? else {
         return Ok(false);
     };
-    let mut sink = DecodeSink {
-        schemas,
-        templates: &o.templates,
-        out: BufWriter::with_capacity(1 << 16, io::stdout().lock()),
-        line: sbe_cli::otf::JsonBuf::with_capacity(4096),
-        frame: Vec::with_capacity(256),
-        frame_packet: 0,
-        frames: capture::FrameWriter::default(),
-        input,
-        ok: true,
-    };
     let opts = capture::Options {
         framing: o.framing,
         order: schemas.byte_order(),
         filter: o.filters.clone(),
     };
-    let r = capture::run(&mut cap, &opts, &mut sink);
-    sink.out.flush()?;
-    capture_end(r, !o.filters.is_empty(), sink.ok, input, "decode")
+    let stdout = || BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    if o.jobs < 2 {
+        let mut sink = capture_json::Inline {
+            lines: capture_json::JsonLines::new(schemas, stdout(), input),
+            templates: &o.templates,
+            ok: true,
+        };
+        let r = capture::run(&mut cap, &opts, &mut sink);
+        sink.lines.flush()?;
+        return capture_end(r, !o.filters.is_empty(), sink.ok, input, "decode");
+    }
+    let (reader_end, writer_end) = capture_json::channels();
+    std::thread::scope(|s| {
+        let writer = s.spawn(move || {
+            let mut lines = capture_json::JsonLines::new(schemas, stdout(), input);
+            capture_json::write_batches(&mut lines, writer_end)
+        });
+        let mut sink = capture_json::Pipelined::new(schemas, &o.templates, reader_end);
+        let mut r = capture::run(&mut cap, &opts, &mut sink);
+        if let (Ok(_), Err(e)) = (&r, sink.send()) {
+            r = Err(capture::RunError::Output(e));
+        }
+        let ok = sink.ok;
+        // Hangs up: the writer ends once it has written what it holds.
+        drop(sink);
+        let written = writer
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the JSON writer panicked")));
+        // The writer's own error says why the reader could not go on.
+        let written_ok = written?;
+        capture_end(r, !o.filters.is_empty(), ok && written_ok, input, "decode")
+    })
 }
 
 fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -> io::Result<bool> {

@@ -1172,3 +1172,67 @@ fn encode_writes_sofh_le_frames_that_decode_reads_back() {
     assert_eq!(code, 1);
     assert!(err.contains("is a packet framing"), "{err}");
 }
+
+/// `sbe decode` with stdout and stderr on one pipe, as a terminal shows
+/// them: (exit code, the text).
+fn decode_merged(extra: &[&str], input: &std::path::Path) -> (i32, String) {
+    let car = car_schema();
+    let mut cmd = format!("'{}' decode --schema '{car}'", env!("CARGO_BIN_EXE_sbe"));
+    for a in extra {
+        cmd.push_str(&format!(" {a}"));
+    }
+    cmd.push_str(&format!(" '{}' 2>&1", input.display()));
+    let out = std::process::Command::new("sh")
+        .args(["-c", &cmd])
+        .output()
+        .expect("sh");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// With two threads (packets read on one, JSON written on another) every
+/// line and every report comes out as with one, in the same order, over
+/// more messages than one hand-over holds.
+#[test]
+fn one_thread_or_two_give_the_same_lines_and_reports_in_order() {
+    let c = cars(1, 3000);
+    let recs: Vec<Rec> = c
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            // Every 700th message cut short: a report between two lines.
+            let m = if i % 700 == 350 {
+                &m[..m.len() - 3]
+            } else {
+                &m[..]
+            };
+            rec(i as u32, udp("10.0.0.1:1", "10.0.0.2:2", m))
+        })
+        .collect();
+    let dir = common::scratch("capture-threads");
+    let cap = dir.join("cars.pcap");
+    std::fs::write(&cap, pcap(ETHERNET, false, false, &recs)).unwrap();
+    let (one_code, one) = decode_merged(&["--jobs", "1"], &cap);
+    let (two_code, two) = decode_merged(&["--jobs", "2"], &cap);
+    assert_eq!((one_code, two_code), (1, 1));
+    assert!(one == two, "one thread and two differ");
+    let lines: Vec<&str> = two.lines().collect();
+    assert_eq!(lines.len(), 3000);
+    for (i, l) in lines.iter().enumerate() {
+        if i % 700 == 350 {
+            assert!(
+                l.starts_with(&format!(
+                    "sbe decode: {}: packet {}, udp",
+                    cap.display(),
+                    i + 1
+                )),
+                "{i}: {l}"
+            );
+        } else {
+            let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{i}: {e}: {l}"));
+            assert_eq!(v["body"]["serialNumber"], i as u64 + 1);
+        }
+    }
+}
