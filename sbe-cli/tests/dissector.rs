@@ -422,6 +422,21 @@ fn bad_input_gives_expert_items_and_goes_on() {
     assert_eq!(count(&packets, "sbe.bug"), 0, "no dissector error");
 }
 
+/// A scratch folder `name` with the schema `xml` written in it, and its
+/// dissector for SOFH over UDP port 5000: (folder, schema path, Lua).
+fn sofh_on_udp_5000(name: &str, xml: &str) -> (std::path::PathBuf, String, std::path::PathBuf) {
+    let dir = common::scratch(&format!("dissector-{name}"));
+    let schema = dir.join(format!("{name}.xml"));
+    std::fs::write(&schema, xml).unwrap();
+    let schema = schema.to_string_lossy().into_owned();
+    let lua = dissector(
+        &dir,
+        &[&schema],
+        &["--framing", "sofh", "--udp-port", "5000"],
+    );
+    (dir, schema, lua)
+}
+
 /// The meaning facts: decimals (exponent constant or on the wire, a null
 /// mantissa), times (a time composite, an integer UTCTimestamp), a date,
 /// a MonthYear; and versions: an older sender's shorter block (the newer
@@ -431,15 +446,7 @@ fn meanings_and_versions() {
     if !tshark_present("meanings_and_versions") {
         return;
     }
-    let dir = common::scratch("dissector-meanings");
-    let schema = dir.join("meanings.xml");
-    std::fs::write(&schema, MEANINGS).unwrap();
-    let schema = schema.to_string_lossy().into_owned();
-    let lua = dissector(
-        &dir,
-        &[&schema],
-        &["--framing", "sofh", "--udp-port", "5000"],
-    );
+    let (dir, schema, lua) = sofh_on_udp_5000("meanings", MEANINGS);
     let json = r#"{"message":"Trade","body":{"price":{"mantissa":1234500000},"lastPx":{"mantissa":null,"exponent":-2},"bid":{"mantissa":-5,"exponent":3},"tradeTime":{"time":1700000000123456789},"sendTime":1700000000000000001,"tradeDate":19787,"maturity":{"year":2024,"month":3,"day":15},"qty":5,"venue":null,"note":"héllo"}}"#;
     let v2 = framed(&schema, "sofh", &[json.to_string()]).remove(0);
     // Version 0: the block ends before qty (at 8 + 9 + 9 + 8 + 8 + 2 + 4).
@@ -691,15 +698,7 @@ fn wide_counts_and_lengths_are_integers() {
     if !tshark_present("wide_counts_and_lengths_are_integers") {
         return;
     }
-    let dir = common::scratch("dissector-wide");
-    let schema = dir.join("wide.xml");
-    std::fs::write(&schema, WIDE).unwrap();
-    let schema = schema.to_string_lossy().into_owned();
-    let lua = dissector(
-        &dir,
-        &[&schema],
-        &["--framing", "sofh", "--udp-port", "5000"],
-    );
+    let (dir, schema, lua) = sofh_on_udp_5000("wide", WIDE);
     let json =
         r#"{"message":"Wide","body":{"a":7,"legs":[{"q":1},{"q":2},{"q":3}],"note":"hello"}}"#;
     let good = framed(&schema, "sofh", &[json.to_string()]).remove(0);
