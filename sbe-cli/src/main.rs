@@ -776,7 +776,9 @@ fn decode_capture(
         });
         let mut sink = capture_json::Pipelined::new(schemas, &o.templates, reader_end);
         let mut r = capture::run(&mut cap, &opts, &mut sink);
-        if let (Ok(_), Err(e)) = (&r, sink.send()) {
+        // What is left goes to the writer however the run ended.
+        let sent = sink.send();
+        if let (Ok(_), Err(e)) = (&r, sent) {
             r = Err(capture::RunError::Output(e));
         }
         let ok = sink.ok;
