@@ -173,7 +173,9 @@ pub struct Exporter<'s> {
     schema: &'s Schema,
     cx: Cx,
     header: Header,
-    by_id: HashMap<u64, usize>,
+    /// Table by template id, looked up once a message: foldhash, not
+    /// SipHash (the ids are the schema's, not the input's).
+    by_id: HashMap<u64, usize, foldhash::fast::FixedState>,
     tables: Vec<Table>,
     /// Each message's wire facts, beside its table.
     shapes: Vec<Shape<'s>>,
@@ -196,7 +198,7 @@ impl<'s> Exporter<'s> {
         let plan = Plan {
             flatten: options.flatten,
         };
-        let mut by_id = HashMap::new();
+        let mut by_id = HashMap::default();
         let tables = schema
             .messages
             .iter()
