@@ -324,10 +324,24 @@ impl Builder {
             },
             _ => Op::Int {
                 slot,
-                prim: p,
-                null: if optional { int_null(e) } else { None },
+                sign_shift: p.is_signed().then(|| 64 - 8 * p.size().min(8)),
+                null: if optional {
+                    int_null(e).map(|v| wire_bits(v, p.size()))
+                } else {
+                    None
+                },
             },
         };
         self.op(op);
+    }
+}
+
+/// The `size` low bytes of `v`'s two's complement: the bits a slot of
+/// that width reads for the value `v`.
+fn wire_bits(v: i128, size: u32) -> u64 {
+    let bits = v as u64;
+    match size {
+        1..=7 => bits & ((1u64 << (8 * size)) - 1),
+        _ => bits,
     }
 }

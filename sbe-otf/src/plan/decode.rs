@@ -115,13 +115,19 @@ impl MessagePlan {
     fn op(&self, op: &Op, block: &[u8], out: &mut JsonBuf) {
         match *op {
             Op::None => {}
-            Op::Int { slot, prim, null } => {
-                let v = prim.from_bits(slot.get(block));
-                if null == Some(v) {
-                    out.extend_from_slice(b"null");
-                } else {
-                    int(out, v);
-                }
+            Op::Int {
+                slot,
+                sign_shift,
+                null,
+            } => {
+                let bits = slot.get(block);
+                let mut digits = itoa::Buffer::new();
+                let text = match (null == Some(bits), sign_shift) {
+                    (true, _) => "null",
+                    (false, Some(n)) => digits.format(((bits << n) as i64) >> n),
+                    (false, None) => digits.format(bits),
+                };
+                out.extend_from_slice(text.as_bytes());
             }
             Op::Float { slot, null } => {
                 let v = f32::from_bits(slot.get(block) as u32);

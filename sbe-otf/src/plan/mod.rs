@@ -42,12 +42,15 @@ struct Span {
 enum Op {
     /// Nothing (a step of literal text only).
     None,
-    /// An integer at `slot` of primitive `prim`; `null` its null value
-    /// when the field is optional.
+    /// An integer at `slot`; `sign_shift`, for a signed one, the bits of
+    /// a `u64` above its width (its sign is extended by shifting them
+    /// out and back); `null` the wire bits of its null value (as `slot`
+    /// reads them) when the field is optional. The bits are compared and
+    /// written as read: no widening to `i128` per value.
     Int {
         slot: Uint,
-        prim: Primitive,
-        null: Option<i128>,
+        sign_shift: Option<u32>,
+        null: Option<u64>,
     },
     /// A `float`; `null` when optional.
     Float { slot: Uint, null: Option<f32> },

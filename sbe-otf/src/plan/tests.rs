@@ -162,3 +162,56 @@ fn mutants(codec: &Codec<'_>, text: &str, c: &mut Counts) {
         }
     }
 }
+
+/// Every integer width, signed and not, optional and required, at its
+/// limits, at its null value and about zero, in both byte orders: the
+/// plan writes what the walk writes (no ../shared needed).
+#[test]
+fn integers_of_every_width_agree_with_the_walk() {
+    let prims = [
+        "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    ];
+    for order in ["littleEndian", "bigEndian"] {
+        let fields: String = prims
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                format!(
+                    r#"<field name="r{i}" id="{}" type="{p}"/><field name="o{i}" id="{}" type="{p}" presence="optional"/>"#,
+                    2 * i + 1,
+                    2 * i + 2
+                )
+            })
+            .collect();
+        let xml = format!(
+            r#"<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="p" id="1" version="0" byteOrder="{order}"><types><composite name="messageHeader"><type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/><type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/></composite></types><sbe:message name="M" id="1">{fields}</sbe:message></sbe:messageSchema>"#
+        );
+        let schema =
+            sbe_build::ir::load_str(std::path::Path::new("ints.xml"), &xml).expect("schema");
+        let codec = Codec::new(&schema).expect("codec");
+        let block: usize = [1, 2, 4, 8, 1, 2, 4, 8].iter().map(|n| 2 * n).sum();
+        let le = order == "littleEndian";
+        let u16b = |v: u16| if le { v.to_le_bytes() } else { v.to_be_bytes() };
+        let mut head = Vec::new();
+        for v in [block as u16, 1, 1, 0] {
+            head.extend_from_slice(&u16b(v));
+        }
+        // Every byte of the block the same: 0x00, 0x01, 0x7f, 0x80, 0xfe,
+        // 0xff give zero, small values, each width's limits and nulls.
+        for byte in [0x00u8, 0x01, 0x7f, 0x80, 0xfe, 0xff] {
+            let mut bin = head.clone();
+            bin.extend(std::iter::repeat_n(byte, block));
+            let mut walked = Vec::new();
+            codec
+                .walk(&bin, 0, None, &mut JsonWriter::new(&mut walked))
+                .expect("walk");
+            let mut planned = crate::JsonBuf::new();
+            assert!(codec.planned::<true>(&bin, None, &mut planned).is_some());
+            assert_eq!(
+                String::from_utf8_lossy(planned.as_bytes()),
+                String::from_utf8_lossy(&walked),
+                "{order}, bytes {byte:#04x}"
+            );
+        }
+    }
+}
