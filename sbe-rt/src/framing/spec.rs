@@ -872,7 +872,6 @@ fn parse_custom(s: &str) -> Result<Framing, UnknownFraming> {
 mod tests {
     extern crate alloc;
     use super::*;
-    use crate::ErrorDetails;
     use alloc::string::{String, ToString};
     use alloc::vec::Vec;
 
@@ -1258,7 +1257,7 @@ mod tests {
         let mut short = b"ab".to_vec();
         assert!(matches!(
             parse("len=u16le@1,prefix=0").frame_message(&mut short, order),
-            Err(FramingError::Frame(e)) if matches!(e.details(), ErrorDetails::FrameLength { length: 2, .. })
+            Err(FramingError::Frame(e)) if matches!(e.details(), crate::ErrorDetails::FrameLength { length: 2, .. })
         ));
         assert_eq!(short, b"ab");
         assert_eq!(
