@@ -16,7 +16,7 @@ use super::groups;
 use super::json_debug;
 use super::sections::{self, EntryWalk};
 use super::values::{ulit, Val};
-use super::{deprecated, docs, Ctx};
+use super::{deprecated, docs, moved, Ctx};
 use crate::ir::{Data, Field, Group, Message};
 
 /// What a block's decoder is, decided once from the block: which of the
@@ -298,7 +298,7 @@ pub(super) fn block_decoder(
     let visit_impls = json_debug::visit_and_debug(
         ctx,
         ident,
-        &json_debug::block_fields(&fields, &groups, &data),
+        json_debug::block_fields(&fields, &groups, &data),
     );
     let doc = decoder_doc(b, shape.kind.is_root());
     let derive = if shape.kind == Kind::LazyRoot {
@@ -307,7 +307,12 @@ pub(super) fn block_decoder(
     } else {
         quote!(#[derive(Clone, Copy)])
     };
-    let struct_fields = &held.decls;
+    let struct_fields = moved(held.decls);
+    let (first_items, own_items, lazy_items) =
+        (moved(first_items), moved(own_items), moved(lazy_items));
+    let (getters, entry_impl, visit_impls) =
+        (moved(getters), moved(entry_impl), moved(visit_impls));
+    let (doc, var_data_consts) = (moved(doc), moved(var_data_consts));
     quote! {
         #doc
         #derive

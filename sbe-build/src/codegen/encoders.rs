@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 use super::blocks::{Accessor, GroupIdents, NamedBlock};
 use super::typed;
 use super::values::{plus, typed_lit, uint_put, ulit, Val};
-use super::{deprecated, docs, Ctx};
+use super::{deprecated, docs, moved, Ctx};
 use crate::ir::{Group, Message};
 
 /// The encoder of message `m`, whose root block is `b`.
@@ -49,6 +49,7 @@ pub(super) fn message_encoder(
     };
     let wrap_fn = message_wrap_fn(ctx, b, m, buf_init, step_init);
     let reserves = reserve_consts(ctx, b, Tail::Root);
+    let (items, wrap_fn, reserves) = (moved(items), moved(wrap_fn), moved(reserves));
     // `finish` takes `&mut self`, not `self`: moving the encoder into it
     // made the compiler copy it through memory with wide loads right after
     // a setter's narrow stores, a store-forwarding stall on every message
@@ -186,6 +187,8 @@ pub(super) fn group_encoder(
          The fields' descriptions are on [`{}`].",
         g.name, idents.entry
     );
+    let (items, reserves, new_fn) = (moved(items), moved(reserves), moved(new_fn));
+    let (next_entry_fn, drop_impl) = (moved(next_entry_fn), moved(drop_impl));
     quote! {
         #[doc = #doc]
         pub struct #enc<'p, 'a> {

@@ -341,6 +341,24 @@ impl<'s> Ctx<'s> {
     }
 }
 
+/// A token stream that `quote!` moves in where it is interpolated: a
+/// `TokenStream` interpolated as itself is copied, each of its idents and
+/// literals allocated again, and the original dropped after, the most of
+/// what splicing the generated items into one another cost. Interpolate
+/// it once; it is empty after.
+pub(crate) struct Moved(std::cell::Cell<TokenStream>);
+
+/// `tokens`, to be moved into the `quote!` that interpolates it.
+pub(crate) fn moved(tokens: TokenStream) -> Moved {
+    Moved(std::cell::Cell::new(tokens))
+}
+
+impl quote::ToTokens for Moved {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        out.extend(self.0.take());
+    }
+}
+
 /// Doc attributes: the schema's description, if any, then the generated
 /// line, which names the schema element (so that searching rustdoc for a
 /// schema name finds its item even where the description does not say it).

@@ -32,7 +32,7 @@ use super::blocks::{GroupIdents, NamedBlock};
 use super::decoder::{field_views, FieldView};
 use super::owned_serde::{self, Item, Kind};
 use super::values::{at_least, int_lit, is_utf8, lit, ulit, Val};
-use super::{docs, Ctx};
+use super::{docs, moved, Ctx};
 use crate::ir::{ConstValue, Meaning, Primitive};
 
 /// A constant's value as serde writes it (a `&impl Serialize`): what its
@@ -613,6 +613,9 @@ pub(super) fn block(
     } else {
         TokenStream::new()
     };
+    let (serde_impls, doc, decls) = (moved(serde_impls), moved(doc), moved(decls));
+    let (root_fns, writes, len, to_owned) =
+        (moved(root_fns), moved(writes), moved(len), moved(to_owned));
     quote! {
         #serde_impls
 

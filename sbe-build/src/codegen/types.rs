@@ -8,7 +8,7 @@ use super::json_debug;
 use super::names::{self, Scope};
 use super::typed;
 use super::values::{int_lit, rust_prim, Val};
-use super::{deprecated, docs, Ctx, TypeEntry};
+use super::{deprecated, docs, moved, Ctx, TypeEntry};
 use crate::ir::{Composite, EnumType, Member, Presence, SetType, TypeKind};
 
 /// The registered types in `emit` (indices into `Ctx::types`).
@@ -79,6 +79,7 @@ fn enum_type(ctx: &Ctx, e: &TypeEntry, en: &EnumType) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    let (serde_impls, doc, methods) = (moved(serde_impls), moved(doc), moved(methods));
     quote! {
         #serde_impls
 
@@ -393,7 +394,7 @@ fn composite_decoder(
         unstated,
     ));
     let null = null_const(ctx, e, len);
-    let visit_impls = json_debug::visit_and_debug(ctx, dec, &json_debug::member_fields(members));
+    let visit_impls = json_debug::visit_and_debug(ctx, dec, json_debug::member_fields(members));
     let len = super::values::ulit(len);
     quote! {
         #doc
