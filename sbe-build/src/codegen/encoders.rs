@@ -80,7 +80,7 @@ pub(super) fn message_encoder(
             #[inline(always)]
             pub fn finish(&mut self) -> ::sbe_rt::Result<usize> {
                 #finish_body
-                ::core::result::Result::Ok(self.encoded_length())
+                __sbe::Ok(self.encoded_length())
             }
 
             #items
@@ -116,13 +116,13 @@ fn message_wrap_fn(
         pub fn wrap(buf: &'a mut [u8]) -> ::sbe_rt::Result<Self> {
             let total = buf.len();
             ::sbe_rt::check_len(buf, #need)?;
-            let (hdr, rest) = ::sbe_rt::__private::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
-            let (block, tail) = ::sbe_rt::__private::codec::split_array_mut::<#block_length>(rest)?;
+            let (hdr, rest) = __sbe::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
+            let (block, tail) = __sbe::codec::split_array_mut::<#block_length>(rest)?;
             *hdr = [0; HEADER_LENGTH];
             *block = [0; #block_length];
             let mut h = #header_encoder { buf: hdr };
             #header_writes
-            ::core::result::Result::Ok(Self { #buf_init tail, total, #step_init })
+            __sbe::Ok(Self { #buf_init tail, total, #step_init })
         }
     }
 }
@@ -241,10 +241,10 @@ fn group_new_fn(
     quote! {
         #[inline]
         fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::sbe_rt::Result<Self> {
-            ::sbe_rt::__private::codec::check_count(count, #max_count)?;
-            let dim = ::sbe_rt::__private::codec::take_zeroed::<#dim_len>(tail, #dim_need)?;
+            __sbe::codec::check_count(count, #max_count)?;
+            let dim = __sbe::codec::take_zeroed::<#dim_len>(tail, #dim_need)?;
             #put_block_length
-            ::core::result::Result::Ok(Self { tail, dim, #buf_init count, written: 0, reserve, #step_init })
+            __sbe::Ok(Self { tail, dim, #buf_init count, written: 0, reserve, #step_init })
         }
     }
 }
@@ -284,9 +284,9 @@ fn next_entry_fn(b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
         #[inline]
         pub fn next_entry(&mut self) -> ::sbe_rt::Result<&mut Self> {
             #advance_all
-            #buf_set ::sbe_rt::__private::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
+            #buf_set __sbe::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
             #step_reset
-            ::core::result::Result::Ok(self)
+            __sbe::Ok(self)
         }
     }
 }
@@ -441,12 +441,12 @@ fn data_writers(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
             #[inline(always)]
             pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::sbe_rt::Result<&mut Self> {
                 let v = v.as_ref();
-                let n = ::sbe_rt::__private::codec::check_length(v.len(), #max_length)#at?;
+                let n = __sbe::codec::check_length(v.len(), #max_length)#at?;
                 self.advance(#section_lit)#at?;
-                let prefix = ::sbe_rt::__private::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)#at?;
+                let prefix = __sbe::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)#at?;
                 #put_length
                 self.step = #next;
-                ::core::result::Result::Ok(self)
+                __sbe::Ok(self)
             }
         });
     }
@@ -467,7 +467,7 @@ fn advance_fns(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
         /// Writes the sections before `k` that are not written yet, empty.
         #[inline(always)]
         fn advance(&mut self, k: usize) -> ::sbe_rt::Result<()> {
-            ::sbe_rt::__private::codec::advance(&mut self.step, k, &mut #tail_place, &[#(#empty_sections),*])
+            __sbe::codec::advance(&mut self.step, k, &mut #tail_place, &[#(#empty_sections),*])
         }
     }
 }

@@ -141,7 +141,7 @@ fn field_visit(view: &FieldView) -> TokenStream {
     }
     let field = val.field(quote!(x));
     quote! {
-        if let ::core::option::Option::Some(x) = self.#name() { v.field(#key, #field); }
+        if let __sbe::Some(x) = self.#name() { v.field(#key, #field); }
     }
 }
 

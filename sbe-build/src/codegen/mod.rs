@@ -367,7 +367,7 @@ pub(crate) fn at(element: u16) -> TokenStream {
         return TokenStream::new();
     }
     let n = proc_macro2::Literal::u16_unsuffixed(element);
-    quote!(.map_err(|e| ::sbe_rt::__private::at(e, #n)))
+    quote!(.map_err(|e| __sbe::at(e, #n)))
 }
 
 /// An element's number as a `u16` literal.

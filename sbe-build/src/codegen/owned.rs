@@ -49,12 +49,12 @@ fn const_value(val: &Val, read: &TokenStream) -> TokenStream {
     }
 }
 
-/// `::sbe_rt::__private::alloc::vec::Vec`.
+/// `::sbe_rt::__private::alloc::vec::Vec` (in full: the owned types' fields show it).
 fn vec_type() -> TokenStream {
     quote!(::sbe_rt::__private::alloc::vec::Vec)
 }
 
-/// `::sbe_rt::__private::alloc::string::String`.
+/// `::sbe_rt::__private::alloc::string::String` (in full, as `vec_type`).
 fn string_type() -> TokenStream {
     quote!(::sbe_rt::__private::alloc::string::String)
 }
@@ -111,11 +111,11 @@ impl Val<'_> {
             } if *len > 1 => {
                 if *optional {
                     quote!(match #v {
-                        ::core::option::Option::Some(b) => ::core::option::Option::Some(::sbe_rt::__private::owned::char_array(b, #utf8)?),
-                        ::core::option::Option::None => ::core::option::Option::None,
+                        __sbe::Some(b) => __sbe::Some(__sbe::owned::char_array(b, #utf8)?),
+                        __sbe::None => __sbe::None,
                     })
                 } else {
-                    quote!(::sbe_rt::__private::owned::char_array(#v, #utf8)?)
+                    quote!(__sbe::owned::char_array(#v, #utf8)?)
                 }
             }
             Val::Comp { .. } => quote!(#v.to_owned()?),
@@ -151,7 +151,7 @@ impl Val<'_> {
                     quote!(#place)
                 };
                 let len = ulit(*len);
-                quote!(e.#name(::sbe_rt::__private::owned::pass_char_array_bytes::<#len, CONVERT>(#value, #utf8)?)?;)
+                quote!(e.#name(__sbe::owned::pass_char_array_bytes::<#len, CONVERT>(#value, #utf8)?)?;)
             }
             Val::Comp { .. } => quote!(#place.sbe_write::<CONVERT>(&mut e.#name())?;),
             Val::Array {
@@ -194,7 +194,7 @@ impl Val<'_> {
                 len: 1,
                 optional: true,
                 ..
-            } => quote!(e.#name(::core::option::Option::None);),
+            } => quote!(e.#name(__sbe::None);),
             Val::Prim { prim, null, .. } => {
                 let null = lit(*prim, *null);
                 quote!(e.#name(#null);)
@@ -256,13 +256,13 @@ impl Parts {
                 let present = at_least(quote!(self.version), since);
                 (
                     quote!(::core::option::Option<#ty>),
-                    quote!(if #present { ::core::option::Option::Some(#read) } else { ::core::option::Option::None }),
+                    quote!(if #present { __sbe::Some(#read) } else { __sbe::None }),
                     if absent.is_empty() {
-                        quote!(if let ::core::option::Option::Some(v) = &self.#name { #write })
+                        quote!(if let __sbe::Some(v) = &self.#name { #write })
                     } else {
                         quote!(match &self.#name {
-                            ::core::option::Option::Some(v) => { #write }
-                            ::core::option::Option::None => { #absent }
+                            __sbe::Some(v) => { #write }
+                            __sbe::None => { #absent }
                         })
                     },
                 )
@@ -303,7 +303,7 @@ impl Held {
         if let Some((typed, wire, unit)) =
             field.and_then(|f| super::typed::owned_field_value(f, val, unstated))
         {
-            let conv = quote!(::sbe_rt::__private::owned::WireInt);
+            let conv = quote!(__sbe::owned::WireInt);
             return Held {
                 ty: typed,
                 read: quote!(#conv::<#wire>::from_wire(#read, #unit)?),
@@ -380,13 +380,12 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
     for ((g, name), idents) in b.groups.iter().zip(&b.names.groups).zip(groups) {
         let owned = &idents.owned;
         let gated = b.is_gated(g.block.since_version);
-        let collect =
-            |it: TokenStream| quote!(::sbe_rt::__private::owned::entries(#it, |x| x.to_owned())?);
+        let collect = |it: TokenStream| quote!(__sbe::owned::entries(#it, |x| x.to_owned())?);
         let read = if gated {
             let it = collect(quote!(it));
             quote!(match self.#name() {
-                ::core::option::Option::Some(it) => #it,
-                ::core::option::Option::None => #vec::new(),
+                __sbe::Some(it) => #it,
+                __sbe::None => #vec::new(),
             })
         } else {
             collect(quote!(self.#name()))
@@ -424,11 +423,11 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
         let (ty, from, write, len): (_, _, _, Box<dyn Fn(Place) -> TokenStream>) = if text {
             (
                 string_type(),
-                quote!(::sbe_rt::__private::owned::text(b, #utf8)#at?),
-                quote!(e.#name(::sbe_rt::__private::owned::pass_text_bytes::<CONVERT>(v, #utf8)?)?;),
+                quote!(__sbe::owned::text(b, #utf8)#at?),
+                quote!(e.#name(__sbe::owned::pass_text_bytes::<CONVERT>(v, #utf8)?)?;),
                 Box::new(move |v: Place| {
                     let v = v.reference;
-                    quote!(#prefix + ::sbe_rt::__private::owned::text_len(#v, #utf8))
+                    quote!(#prefix + __sbe::owned::text_len(#v, #utf8))
                 }),
             )
         } else {
@@ -444,8 +443,8 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
         };
         let read = if gated {
             quote!(match self.#name() {
-                ::core::option::Option::Some(b) => #from,
-                ::core::option::Option::None => ::core::default::Default::default(),
+                __sbe::Some(b) => #from,
+                __sbe::None => ::core::default::Default::default(),
             })
         } else {
             quote!({ let b = self.#name(); #from })
@@ -639,7 +638,7 @@ pub(super) fn block(
             #[inline]
             fn sbe_write<const CONVERT: bool>(&self, #e: &mut #enc) -> ::sbe_rt::Result<()> {
                 #writes
-                ::core::result::Result::Ok(())
+                __sbe::Ok(())
             }
 
             #[doc = #len_doc]
@@ -679,8 +678,8 @@ fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
             // converting pass then writes the message again, and its
             // result (bytes or error) is `encode`'s.
             match self.sbe_encode::<false>(buf) {
-                ::core::result::Result::Ok(n) => ::core::result::Result::Ok(n),
-                ::core::result::Result::Err(_) => self.sbe_encode_converting(buf),
+                __sbe::Ok(n) => __sbe::Ok(n),
+                __sbe::Err(_) => self.sbe_encode_converting(buf),
             }
         }
 
@@ -708,7 +707,7 @@ fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
 /// walks them twice), and the check's error comes first, as if it had run
 /// first.
 fn to_owned_fns(owned: &Ident, inits: &TokenStream, root: bool, doc: &str) -> TokenStream {
-    let make = quote!(::core::result::Result::Ok(#owned { #inits }));
+    let make = quote!(__sbe::Ok(#owned { #inits }));
     if !root {
         return quote! {
             #[doc = #doc]
@@ -834,7 +833,7 @@ pub(super) fn composite(
             /// returns its length.
             pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
                 self.sbe_write::<true>(&mut #enc::wrap(buf)?)?;
-                ::core::result::Result::Ok(#len)
+                __sbe::Ok(#len)
             }
 
             /// Writes the composite's values with its encoder, converting
@@ -843,7 +842,7 @@ pub(super) fn composite(
             #[inline]
             fn sbe_write<const CONVERT: bool>(&self, #e: &mut #enc<'_>) -> ::sbe_rt::Result<()> {
                 #writes
-                ::core::result::Result::Ok(())
+                __sbe::Ok(())
             }
         }
 
@@ -852,7 +851,7 @@ pub(super) fn composite(
             /// The composite's values, owned.
             #[allow(clippy::wrong_self_convention)]
             pub fn to_owned(&self) -> ::sbe_rt::Result<#owned> {
-                ::core::result::Result::Ok(#owned { #inits })
+                __sbe::Ok(#owned { #inits })
             }
         }
     }
@@ -873,7 +872,7 @@ fn typed_impl(
     };
     let len = ulit(len);
     quote! {
-        impl ::sbe_rt::__private::serde_owned::Typed for #owned {
+        impl __sbe::serde_owned::Typed for #owned {
             type Value = #value_ty;
             fn from_value(v: #value_ty) -> ::sbe_rt::Result<Self> {
                 let mut b = [0u8; #len];
@@ -883,7 +882,7 @@ fn typed_impl(
             fn value(&self) -> ::sbe_rt::Result<#value_ty> {
                 let mut b = [0u8; #len];
                 self.encode(&mut b)?;
-                ::core::result::Result::Ok(#dec::wrap(&b)?.#value())
+                __sbe::Ok(#dec::wrap(&b)?.#value())
             }
         }
     }

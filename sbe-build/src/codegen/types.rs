@@ -132,8 +132,8 @@ fn enum_methods(wire_type: &TokenStream, raws: &[TokenStream], names: &[&str]) -
         /// does not name.
         pub const fn name(self) -> ::core::option::Option<&'static str> {
             match self.0 {
-                #(#raws => ::core::option::Option::Some(#names),)*
-                _ => ::core::option::Option::None,
+                #(#raws => __sbe::Some(#names),)*
+                _ => __sbe::None,
             }
         }
 
@@ -345,7 +345,7 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
             /// Writes the composite at the start of `buf` (checked when written).
             pub fn wrap(buf: &'b mut [u8]) -> ::sbe_rt::Result<Self> {
                 ::sbe_rt::check_len(buf, #len)?;
-                ::core::result::Result::Ok(Self { buf })
+                __sbe::Ok(Self { buf })
             }
             #setters
         }
@@ -413,8 +413,8 @@ fn composite_decoder(
             #[inline(always)]
             pub fn wrap(buf: &'a [u8]) -> ::sbe_rt::Result<Self> {
                 match buf.first_chunk::<#len>() {
-                    ::core::option::Option::Some(buf) => ::core::result::Result::Ok(Self { buf }),
-                    ::core::option::Option::None => ::core::result::Result::Err(::sbe_rt::Error::truncated(#len, buf.len())),
+                    __sbe::Some(buf) => __sbe::Ok(Self { buf }),
+                    __sbe::None => __sbe::Err(::sbe_rt::Error::truncated(#len, buf.len())),
                 }
             }
             #null
