@@ -132,9 +132,14 @@ impl Val<'_> {
         }
     }
 
-    /// Statements writing the owned value at `place` (a `&T`) with the
-    /// encoder `e`'s setter `name`.
-    fn owned_write(&self, name: &Ident, place: TokenStream) -> TokenStream {
+    /// Statements writing the owned value at `place` with the encoder
+    /// `e`'s setter `name`.
+    fn owned_write(&self, name: &Ident, place: &Place) -> TokenStream {
+        let Place {
+            receiver,
+            reference,
+            value,
+        } = place;
         match self {
             Val::Const { .. } => TokenStream::new(),
             Val::Char {
@@ -146,14 +151,14 @@ impl Val<'_> {
                 // The array's bytes, padded: the setter then copies a known length.
                 let value = if *optional {
                     // Null is "": NUL bytes, as an array that starts with NUL reads as null.
-                    quote!(#place.as_deref().unwrap_or_default())
+                    quote!(#receiver.as_deref().unwrap_or_default())
                 } else {
-                    quote!(#place)
+                    quote!(#reference)
                 };
                 let len = ulit(*len);
                 quote!(e.#name(__sbe::owned::pass_char_array_bytes::<#len, CONVERT>(#value, #utf8)?)?;)
             }
-            Val::Comp { .. } => quote!(#place.sbe_write::<CONVERT>(&mut e.#name())?;),
+            Val::Comp { .. } => quote!(#receiver.sbe_write::<CONVERT>(&mut e.#name())?;),
             Val::Array {
                 prim,
                 optional: true,
@@ -161,9 +166,9 @@ impl Val<'_> {
                 ..
             } => {
                 let null = lit(*prim, *null);
-                quote!(e.#name(#place.map(|x| x.unwrap_or(#null)));)
+                quote!(e.#name(#receiver.map(|x| x.unwrap_or(#null)));)
             }
-            _ => quote!(e.#name(*#place);),
+            _ => quote!(e.#name(#value);),
         }
     }
 
@@ -231,7 +236,8 @@ struct Parts {
 impl Parts {
     /// An item `name` of type `ty`, gated (newer than its block, since
     /// version `since`) or not; `read`: its value, `write`: statements
-    /// writing `v: &T`, `absent`: those of a gated item not held.
+    /// writing it (a gated one as `v: &T`, [`Place::bound`]), `absent`:
+    /// those of a gated item not held.
     #[allow(clippy::too_many_arguments)]
     fn push(
         &mut self,
@@ -267,7 +273,7 @@ impl Parts {
                     },
                 )
             }
-            None => (ty, read, quote!({ let v = &self.#name; #write })),
+            None => (ty, read, write),
         };
         let doc = docs(None, doc);
         self.decls.extend(quote!(#doc pub #name: #ty,));
@@ -277,8 +283,8 @@ impl Parts {
 }
 
 /// How an owned struct holds a value: its type, its value read from the
-/// decoder (`read` the accessor's), the statements writing `v: &T` with
-/// encoder `e`, and how serde maps it.
+/// decoder (`read` the accessor's), the statements writing it (at the
+/// place given) with encoder `e`, and how serde maps it.
 struct Held {
     ty: TokenStream,
     read: TokenStream,
@@ -290,15 +296,17 @@ struct Held {
 
 impl Held {
     /// `val` of type `ty` held in `name` (its decoder accessor's value
-    /// `read`, owned type `owned`): as the typed value where the
-    /// composite's meaning has one both ways, else as its shape says.
+    /// `read`, owned type `owned`, written from `place`): as the typed
+    /// value where the composite's meaning has one both ways, else as its
+    /// shape says.
     fn of(
         ctx: &Ctx,
         (val, ty, field): (&Val, &crate::ir::Type, Option<&crate::ir::Field>),
-        name: &Ident,
+        (name, place): (&Ident, &Place),
         read: TokenStream,
         owned: TokenStream,
     ) -> Held {
+        let value = &place.value;
         let unstated = ctx.opts.timestamp_unit;
         if let Some((typed, wire, unit)) =
             field.and_then(|f| super::typed::owned_field_value(f, val, unstated))
@@ -307,18 +315,18 @@ impl Held {
             return Held {
                 ty: typed,
                 read: quote!(#conv::<#wire>::from_wire(#read, #unit)?),
-                write: quote!(e.#name(#conv::<#wire>::to_wire(*v, #unit)?);),
+                write: quote!(e.#name(#conv::<#wire>::to_wire(#value, #unit)?);),
                 kind: Kind::Wire { wire, unit },
                 converts: None,
             };
         }
-        if let (Val::Comp { dec, .. }, Some((typed, value))) =
+        if let (Val::Comp { dec, .. }, Some((typed, typed_value))) =
             (val, super::typed::owned_value(ctx, ty))
         {
             return Held {
                 ty: typed,
-                read: quote!(#read.#value()),
-                write: quote!(e.#name().#value(*v)?;),
+                read: quote!(#read.#typed_value()),
+                write: quote!(e.#name().#typed_value(#value)?;),
                 kind: Kind::Typed(owned_of(dec)),
                 converts: None,
             };
@@ -326,7 +334,7 @@ impl Held {
         Held {
             ty: owned,
             read: val.owned_from(read),
-            write: val.owned_write(name, quote!(v)),
+            write: val.owned_write(name, place),
             kind: Kind::of(val),
             converts: val.owned_converts(),
         }
@@ -358,7 +366,12 @@ fn field_parts(ctx: &Ctx, parts: &mut Parts, fields: &[FieldView]) {
             ),
             None => format!("`{}` (id {}).", f.name, f.id),
         };
-        let item = Held::of(ctx, (&view.val, &f.ty, Some(f)), name, read, ty);
+        let place = if view.gated {
+            Place::bound()
+        } else {
+            Place::held(name)
+        };
+        let item = Held::of(ctx, (&view.val, &f.ty, Some(f)), (name, &place), read, ty);
         parts.converts.extend(item.converts);
         parts.push(
             doc,
@@ -470,19 +483,34 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
     }
 }
 
-/// A held value as the expression of a section's length reads it: as
-/// the receiver of a method call (`self.x`, or `v` of a `&T`) and as a
-/// `&T` argument (`&self.x`, `v`).
+/// A held value as the statements writing it and the expression of a
+/// section's length name it: as the receiver of a method call (`self.x`,
+/// or `v` of a `&T`), as a `&T` argument (`&self.x`, `v`) and, where it
+/// is `Copy`, as a `T` (`self.x`, `*v`). Named in place, not bound to a
+/// `v` in a block of its own: the blocks and `let`s were a thirtieth of
+/// the generation.
 struct Place {
     receiver: TokenStream,
     reference: TokenStream,
+    value: TokenStream,
 }
 
 impl Place {
-    fn of(receiver: TokenStream, reference: TokenStream) -> Self {
+    /// The value held in field `name` of `self`.
+    fn held(name: &Ident) -> Self {
         Place {
-            receiver,
-            reference,
+            receiver: quote!(self.#name),
+            reference: quote!(&self.#name),
+            value: quote!(self.#name),
+        }
+    }
+
+    /// The value `v: &T`.
+    fn bound() -> Self {
+        Place {
+            receiver: quote!(v),
+            reference: quote!(v),
+            value: quote!(*v),
         }
     }
 }
@@ -504,12 +532,17 @@ fn push_section(
         Some(since) => (
             format!("{doc} `None` when the message's version predates it (version {since})."),
             {
-                let len = len(Place::of(quote!(v), quote!(v)));
+                let len = len(Place::bound());
                 let empty = ulit(empty);
                 quote!(self.#name.as_ref().map_or(#empty, |v| #len))
             },
         ),
-        None => (doc, len(Place::of(quote!(self.#name), quote!(&self.#name)))),
+        None => (doc, len(Place::held(name))),
+    };
+    // The section's statements name it `v`.
+    let write = match gated {
+        Some(_) => write,
+        None => quote!({ let v = &self.#name; #write }),
     };
     parts.push(
         doc,
@@ -778,7 +811,7 @@ pub(super) fn composite(
         let item = Held::of(
             ctx,
             (&view.val, &view.member.ty, None),
-            name,
+            (name, &Place::held(name)),
             quote!(self.#name()),
             ty,
         );
@@ -794,7 +827,7 @@ pub(super) fn composite(
         let doc = docs(None, format!("`{}`.", view.member.ty.name));
         decls.extend(quote!(#doc pub #name: #ty,));
         inits.extend(quote!(#name: #from,));
-        writes.extend(quote!({ let v = &self.#name; #write }));
+        writes.extend(write.clone());
     }
     let e = if writes.is_empty() {
         quote!(_)
