@@ -74,6 +74,8 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
     quote! {
         #[allow(unused_imports)]
         use ::sbe_rt::__private as __sbe;
+        #[allow(unused_imports)]
+        use ::sbe_rt::__private::At as _;
 
         #[doc = #id_doc]
         pub const SCHEMA_ID: u64 = #id;

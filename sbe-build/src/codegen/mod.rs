@@ -359,15 +359,16 @@ impl quote::ToTokens for Moved {
     }
 }
 
-/// `.map_err(…)` naming schema element `element` in an error that names
-/// none yet (`sbe_rt::Error::at`): on the failing branch only. Nothing
-/// for 0 (an element past the most an error names, or none).
+/// `.at_element(n)` (`sbe_rt::__private::At`, a `map_err`) naming schema
+/// element `element` in an error that names none yet
+/// (`sbe_rt::Error::at`): on the failing branch only. Nothing for 0 (an
+/// element past the most an error names, or none).
 pub(crate) fn at(element: u16) -> TokenStream {
     if element == 0 {
         return TokenStream::new();
     }
     let n = proc_macro2::Literal::u16_unsuffixed(element);
-    quote!(.map_err(|e| __sbe::at(e, #n)))
+    quote!(.at_element(#n))
 }
 
 /// An element's number as a `u16` literal.
