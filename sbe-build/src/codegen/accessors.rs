@@ -279,7 +279,7 @@ pub(super) fn data_accessors(data: &[DataView]) -> TokenStream {
             let at = super::at(d.element);
             let body = if view.gated {
                 let present = at_least(quote!(self.version), since);
-                quote!(if #present { ::sbe_rt::text::as_str(#bytes)#at } else { ::core::result::Result::Ok("") })
+                quote!(if #present { ::sbe_rt::text::as_str(#bytes)#at } else { __sbe::Ok("") })
             } else {
                 let value = view.value();
                 quote!(::sbe_rt::text::as_str(#value)#at)

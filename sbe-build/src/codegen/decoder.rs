@@ -16,7 +16,7 @@ use super::groups;
 use super::json_debug;
 use super::sections::{self, EntryWalk};
 use super::values::{ulit, Val};
-use super::{deprecated, docs, Ctx};
+use super::{deprecated, docs, moved, Ctx};
 use crate::ir::{Data, Field, Group, Message};
 
 /// What a block's decoder is, decided once from the block: which of the
@@ -298,7 +298,7 @@ pub(super) fn block_decoder(
     let visit_impls = json_debug::visit_and_debug(
         ctx,
         ident,
-        &json_debug::block_fields(&fields, &groups, &data),
+        json_debug::block_fields(&fields, &groups, &data),
     );
     let doc = decoder_doc(b, shape.kind.is_root());
     let derive = if shape.kind == Kind::LazyRoot {
@@ -307,7 +307,12 @@ pub(super) fn block_decoder(
     } else {
         quote!(#[derive(Clone, Copy)])
     };
-    let struct_fields = &held.decls;
+    let struct_fields = moved(held.decls);
+    let (first_items, own_items, lazy_items) =
+        (moved(first_items), moved(own_items), moved(lazy_items));
+    let (getters, entry_impl, visit_impls) =
+        (moved(getters), moved(entry_impl), moved(visit_impls));
+    let (doc, var_data_consts) = (moved(doc), moved(var_data_consts));
     quote! {
         #doc
         #derive
@@ -449,7 +454,7 @@ fn wrap_at_fn(
     let (block_length_check, at) = if shape.kind.is_root() {
         let at = super::at(b.element);
         (
-            quote!(::sbe_rt::__private::codec::check_block_length(block_length, Self::required(version))#at?;),
+            quote!(__sbe::codec::check_block_length(block_length, Self::required(version))#at?;),
             at,
         )
     } else {
@@ -464,7 +469,7 @@ fn wrap_at_fn(
         ),
         FieldBytes::Base => (
             TokenStream::new(),
-            quote!(let base = ::sbe_rt::__private::codec::block_at::<#base_len>(buf, start, block_length)#at?;),
+            quote!(let base = __sbe::codec::block_at::<#base_len>(buf, start, block_length)#at?;),
         ),
         FieldBytes::Block => (
             quote!(let block = ::sbe_rt::slice(buf, start, block_length)#at?;),
@@ -472,7 +477,7 @@ fn wrap_at_fn(
         ),
         FieldBytes::BaseAndBlock => (
             quote!(let block = ::sbe_rt::slice(buf, start, block_length)#at?;),
-            quote!(let base = ::sbe_rt::__private::codec::array_at::<#base_len>(block, 0)#at?;),
+            quote!(let base = __sbe::codec::array_at::<#base_len>(block, 0)#at?;),
         ),
     };
     let mut_pos = if let Kind::VarEntry { .. } = shape.kind {
@@ -497,7 +502,7 @@ fn wrap_at_fn(
             #base_let
             let #mut_pos pos = start + block_length;
             #walk
-            ::core::result::Result::Ok(Self { #inits })
+            __sbe::Ok(Self { #inits })
         }
     }
 }
@@ -527,7 +532,7 @@ fn root_items(ctx: &Ctx, b: &NamedBlock, m: &Message, shape: &Shape) -> TokenStr
         #[inline]
         pub fn decode(buf: &'a [u8]) -> ::sbe_rt::Result<Self> {
             let h = read_header(buf)?;
-            ::sbe_rt::__private::codec::check_template_id(h.template_id, Self::TEMPLATE_ID)?;
+            __sbe::codec::check_template_id(h.template_id, Self::TEMPLATE_ID)?;
             Self::wrap_at(h.decoder, h.body, 0, h.block_length, h.version)
         }
 

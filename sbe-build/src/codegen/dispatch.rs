@@ -67,7 +67,16 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
         None => TokenStream::new(),
     };
     let elements = s.element_paths();
+    // Bodies name `sbe_rt::__private` (and `Ok`, `Some`, …) through this
+    // private alias: `::core::result::Result::Ok` is twelve tokens where
+    // `__sbe::Ok` is four, each parsed and printed here and compiled
+    // again by the schema's crate. Signatures keep the full paths.
     quote! {
+        #[allow(unused_imports)]
+        use ::sbe_rt::__private as __sbe;
+        #[allow(unused_imports)]
+        use ::sbe_rt::__private::At as _;
+
         #[doc = #id_doc]
         pub const SCHEMA_ID: u64 = #id;
         #description
@@ -110,7 +119,7 @@ fn read_header_fn(ctx: &Ctx) -> TokenStream {
         TokenStream::new()
     } else {
         quote! {
-            ::sbe_rt::__private::codec::check_schema_id(#schema_id, SCHEMA_ID)?;
+            __sbe::codec::check_schema_id(#schema_id, SCHEMA_ID)?;
         }
     };
     let header_decoder = ctx.header_type("Decoder");
@@ -120,13 +129,13 @@ fn read_header_fn(ctx: &Ctx) -> TokenStream {
         /// after it, and its blockLength, templateId and version as the
         /// decoders take them.
         #[inline]
-        fn read_header(buf: &[u8]) -> ::sbe_rt::Result<::sbe_rt::__private::Header<'_, #header_decoder<'_>>> {
+        fn read_header(buf: &[u8]) -> ::sbe_rt::Result<__sbe::Header<'_, #header_decoder<'_>>> {
             let h = #header_decoder::wrap(buf)#header_at?;
             #check
-            ::core::result::Result::Ok(::sbe_rt::__private::Header {
+            __sbe::Ok(__sbe::Header {
                 decoder: h,
                 body: buf.get(HEADER_LENGTH..).unwrap_or_default(),
-                block_length: ::sbe_rt::__private::codec::to_usize(#block_length),
+                block_length: __sbe::codec::to_usize(#block_length),
                 template_id: #template_id,
                 version: u32::try_from(#version).unwrap_or(u32::MAX),
             })
@@ -154,7 +163,7 @@ pub(crate) fn header_writes(ctx: &Ctx, block_length: u64, template_id: u64) -> T
         if let Val::Prim { prim, optional, .. } = val {
             let value = int_lit(*prim, i128::from(value));
             out.extend(if *optional {
-                quote!(h.#name(::core::option::Option::Some(#value));)
+                quote!(h.#name(__sbe::Some(#value));)
             } else {
                 quote!(h.#name(#value);)
             });
@@ -228,7 +237,7 @@ fn message_arms(ctx: &Ctx, decoders: &[(usize, Ident)]) -> MessageArms {
         arms.length
             .extend(quote!(Message::#variant(m) => m.checked_length(),));
         arms.end.extend(quote! {
-            #id => ::core::result::Result::Ok(HEADER_LENGTH + #dec::sbe_end(h.body, h.block_length, h.version)?),
+            #id => __sbe::Ok(HEADER_LENGTH + #dec::sbe_end(h.body, h.block_length, h.version)?),
         });
         arms.name.extend(quote!(Message::#variant(_) => #name,));
         let owned = super::owned::owned_of(dec);
@@ -245,7 +254,7 @@ fn message_arms(ctx: &Ctx, decoders: &[(usize, Ident)]) -> MessageArms {
         arms.owned_name
             .extend(quote!(OwnedMessage::#variant(_) => #name,));
         arms.owned_ser.extend(
-            quote!(OwnedMessage::#variant(m) => ::sbe_rt::__private::serde_owned::message_ser(s, #name, m),),
+            quote!(OwnedMessage::#variant(m) => __sbe::serde_owned::message_ser(s, #name, m),),
         );
         let index = super::values::ulit(arms.owned_names.len());
         arms.owned_body
@@ -295,9 +304,9 @@ fn to_json_fn(
 /// template id.
 fn decode_fns(arms: &MessageArms, no_messages: bool) -> TokenStream {
     // A `match` on the template id, or with no messages just its error.
-    let unknown = quote!(::core::result::Result::Err(
-        ::sbe_rt::Error::unknown_template_id(h.template_id)
-    ));
+    let unknown = quote!(__sbe::Err(::sbe_rt::Error::unknown_template_id(
+        h.template_id
+    )));
     let by_template = |arms: &TokenStream| {
         if no_messages {
             unknown.clone()
@@ -416,8 +425,8 @@ pub(crate) fn dispatch(ctx: &Ctx, decoders: &[(usize, Ident)]) -> TokenStream {
 /// and written by `sbe_rt`'s `message_ser` and `message_de` (a line of
 /// `sbe decode` reads as it is: its `schema` and `header` are skipped).
 fn owned_message_serde(arms: &MessageArms, no_messages: bool) -> TokenStream {
-    let serde = quote!(::sbe_rt::__private::serde);
-    let p = quote!(::sbe_rt::__private::serde_owned);
+    let serde = quote!(__sbe::serde);
+    let p = quote!(__sbe::serde_owned);
     let MessageArms {
         owned_ser,
         owned_names,
@@ -426,7 +435,7 @@ fn owned_message_serde(arms: &MessageArms, no_messages: bool) -> TokenStream {
     } = arms;
     let empty_ser =
         no_messages.then(|| quote!(OwnedMessage::_None(n) => { let _ = s; match *n {} }));
-    let none = quote!(::core::result::Result::Err(#serde::de::Error::custom("no such message")));
+    let none = quote!(__sbe::Err(#serde::de::Error::custom("no such message")));
     let body = if no_messages {
         quote! {
             let _ = (index, map);

@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 use super::blocks::{Accessor, GroupIdents, NamedBlock};
 use super::typed;
 use super::values::{plus, typed_lit, uint_put, ulit, Val};
-use super::{deprecated, docs, Ctx};
+use super::{deprecated, docs, moved, Ctx};
 use crate::ir::{Group, Message};
 
 /// The encoder of message `m`, whose root block is `b`.
@@ -49,6 +49,7 @@ pub(super) fn message_encoder(
     };
     let wrap_fn = message_wrap_fn(ctx, b, m, buf_init, step_init);
     let reserves = reserve_consts(ctx, b, Tail::Root);
+    let (items, wrap_fn, reserves) = (moved(items), moved(wrap_fn), moved(reserves));
     // `finish` takes `&mut self`, not `self`: moving the encoder into it
     // made the compiler copy it through memory with wide loads right after
     // a setter's narrow stores, a store-forwarding stall on every message
@@ -79,7 +80,7 @@ pub(super) fn message_encoder(
             #[inline(always)]
             pub fn finish(&mut self) -> ::sbe_rt::Result<usize> {
                 #finish_body
-                ::core::result::Result::Ok(self.encoded_length())
+                __sbe::Ok(self.encoded_length())
             }
 
             #items
@@ -115,13 +116,13 @@ fn message_wrap_fn(
         pub fn wrap(buf: &'a mut [u8]) -> ::sbe_rt::Result<Self> {
             let total = buf.len();
             ::sbe_rt::check_len(buf, #need)?;
-            let (hdr, rest) = ::sbe_rt::__private::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
-            let (block, tail) = ::sbe_rt::__private::codec::split_array_mut::<#block_length>(rest)?;
+            let (hdr, rest) = __sbe::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
+            let (block, tail) = __sbe::codec::split_array_mut::<#block_length>(rest)?;
             *hdr = [0; HEADER_LENGTH];
             *block = [0; #block_length];
             let mut h = #header_encoder { buf: hdr };
             #header_writes
-            ::core::result::Result::Ok(Self { #buf_init tail, total, #step_init })
+            __sbe::Ok(Self { #buf_init tail, total, #step_init })
         }
     }
 }
@@ -186,6 +187,8 @@ pub(super) fn group_encoder(
          The fields' descriptions are on [`{}`].",
         g.name, idents.entry
     );
+    let (items, reserves, new_fn) = (moved(items), moved(reserves), moved(new_fn));
+    let (next_entry_fn, drop_impl) = (moved(next_entry_fn), moved(drop_impl));
     quote! {
         #[doc = #doc]
         pub struct #enc<'p, 'a> {
@@ -238,10 +241,10 @@ fn group_new_fn(
     quote! {
         #[inline]
         fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::sbe_rt::Result<Self> {
-            ::sbe_rt::__private::codec::check_count(count, #max_count)?;
-            let dim = ::sbe_rt::__private::codec::take_zeroed::<#dim_len>(tail, #dim_need)?;
+            __sbe::codec::check_count(count, #max_count)?;
+            let dim = __sbe::codec::take_zeroed::<#dim_len>(tail, #dim_need)?;
             #put_block_length
-            ::core::result::Result::Ok(Self { tail, dim, #buf_init count, written: 0, reserve, #step_init })
+            __sbe::Ok(Self { tail, dim, #buf_init count, written: 0, reserve, #step_init })
         }
     }
 }
@@ -281,9 +284,9 @@ fn next_entry_fn(b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
         #[inline]
         pub fn next_entry(&mut self) -> ::sbe_rt::Result<&mut Self> {
             #advance_all
-            #buf_set ::sbe_rt::__private::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
+            #buf_set __sbe::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
             #step_reset
-            ::core::result::Result::Ok(self)
+            __sbe::Ok(self)
         }
     }
 }
@@ -438,12 +441,12 @@ fn data_writers(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
             #[inline(always)]
             pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::sbe_rt::Result<&mut Self> {
                 let v = v.as_ref();
-                let n = ::sbe_rt::__private::codec::check_length(v.len(), #max_length)#at?;
+                let n = __sbe::codec::check_length(v.len(), #max_length)#at?;
                 self.advance(#section_lit)#at?;
-                let prefix = ::sbe_rt::__private::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)#at?;
+                let prefix = __sbe::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)#at?;
                 #put_length
                 self.step = #next;
-                ::core::result::Result::Ok(self)
+                __sbe::Ok(self)
             }
         });
     }
@@ -464,7 +467,7 @@ fn advance_fns(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
         /// Writes the sections before `k` that are not written yet, empty.
         #[inline(always)]
         fn advance(&mut self, k: usize) -> ::sbe_rt::Result<()> {
-            ::sbe_rt::__private::codec::advance(&mut self.step, k, &mut #tail_place, &[#(#empty_sections),*])
+            __sbe::codec::advance(&mut self.step, k, &mut #tail_place, &[#(#empty_sections),*])
         }
     }
 }

@@ -141,7 +141,7 @@ fn field_visit(view: &FieldView) -> TokenStream {
     }
     let field = val.field(quote!(x));
     quote! {
-        if let ::core::option::Option::Some(x) = self.#name() { v.field(#key, #field); }
+        if let __sbe::Some(x) = self.#name() { v.field(#key, #field); }
     }
 }
 
@@ -160,7 +160,7 @@ pub(super) fn member_fields(members: &[MemberView]) -> TokenStream {
 /// The `Visit` impl of decoder `ident` (whose fields `body` visits), and
 /// the `Debug` impl that shows them; nothing when the schema's code has
 /// neither JSON nor `Debug`.
-pub(super) fn visit_and_debug(ctx: &Ctx, ident: &Ident, body: &TokenStream) -> TokenStream {
+pub(super) fn visit_and_debug(ctx: &Ctx, ident: &Ident, body: TokenStream) -> TokenStream {
     if !ctx.opts.json && !ctx.opts.debug {
         return TokenStream::new();
     }
@@ -182,6 +182,7 @@ pub(super) fn visit_and_debug(ctx: &Ctx, ident: &Ident, body: &TokenStream) -> T
     } else {
         quote!(v)
     };
+    let (body, debug) = (super::moved(body), super::moved(debug));
     quote! {
         #[allow(deprecated)]
         impl ::sbe_rt::visit::Visit for #ident<'_> {

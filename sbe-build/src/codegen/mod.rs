@@ -341,18 +341,34 @@ impl<'s> Ctx<'s> {
     }
 }
 
-/// Doc attributes: the schema's description, if any, then the generated
-/// line, which names the schema element (so that searching rustdoc for a
-/// schema name finds its item even where the description does not say it).
-/// `.map_err(…)` naming schema element `element` in an error that names
-/// none yet (`sbe_rt::Error::at`): on the failing branch only. Nothing
-/// for 0 (an element past the most an error names, or none).
+/// A token stream that `quote!` moves in where it is interpolated: a
+/// `TokenStream` interpolated as itself is copied, each of its idents and
+/// literals allocated again, and the original dropped after, the most of
+/// what splicing the generated items into one another cost. Interpolate
+/// it once; it is empty after.
+pub(crate) struct Moved(std::cell::Cell<TokenStream>);
+
+/// `tokens`, to be moved into the `quote!` that interpolates it.
+pub(crate) fn moved(tokens: TokenStream) -> Moved {
+    Moved(std::cell::Cell::new(tokens))
+}
+
+impl quote::ToTokens for Moved {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        out.extend(self.0.take());
+    }
+}
+
+/// `.at_element(n)` (`sbe_rt::__private::At`, a `map_err`) naming schema
+/// element `element` in an error that names none yet
+/// (`sbe_rt::Error::at`): on the failing branch only. Nothing for 0 (an
+/// element past the most an error names, or none).
 pub(crate) fn at(element: u16) -> TokenStream {
     if element == 0 {
         return TokenStream::new();
     }
     let n = proc_macro2::Literal::u16_unsuffixed(element);
-    quote!(.map_err(|e| ::sbe_rt::__private::at(e, #n)))
+    quote!(.at_element(#n))
 }
 
 /// An element's number as a `u16` literal.
@@ -360,21 +376,47 @@ pub(crate) fn element_lit(element: u16) -> proc_macro2::Literal {
     proc_macro2::Literal::u16_unsuffixed(element)
 }
 
+/// Doc attributes: the schema's description, if any, then the generated
+/// line, which names the schema element (so that searching rustdoc for a
+/// schema name finds its item even where the description does not say it).
+///
+/// The attributes are made as tokens here, not by `quote!` from
+/// formatted lines: there are some for nearly every item, and making
+/// them was a tenth of the generation.
 pub(crate) fn docs(description: Option<&str>, generated: String) -> TokenStream {
-    let text = match description {
-        Some(d) if !d.trim().is_empty() => format!("{}\n\n{generated}", d.trim()),
-        _ => generated,
-    };
     let mut out = TokenStream::new();
-    for line in text.lines() {
-        let line = match line.trim() {
-            "" => String::new(),
-            text => format!(" {text}"),
-        };
-        let line = doc_literal(&line);
-        out.extend(quote!(#[doc = #line]));
+    let mut line = String::new();
+    if let Some(d) = description.map(str::trim).filter(|d| !d.is_empty()) {
+        for text in d.lines() {
+            doc_attr(&mut out, &mut line, text);
+        }
+        doc_attr(&mut out, &mut line, "");
+    }
+    for text in generated.lines() {
+        doc_attr(&mut out, &mut line, text);
     }
     out
+}
+
+/// `#[doc = " text"]` (trimmed; `""` for a blank line) appended to `out`;
+/// `line`: a buffer to spell the literal in.
+fn doc_attr(out: &mut TokenStream, line: &mut String, text: &str) {
+    use proc_macro2::{Delimiter, Group, Punct, Spacing, Span, TokenTree};
+    let text = text.trim();
+    line.clear();
+    if !text.is_empty() {
+        line.push(' ');
+        line.push_str(text);
+    }
+    let attr = [
+        TokenTree::Ident(Ident::new("doc", Span::call_site())),
+        TokenTree::Punct(Punct::new('=', Spacing::Alone)),
+        TokenTree::Literal(doc_literal(line)),
+    ];
+    out.extend([
+        TokenTree::Punct(Punct::new('#', Spacing::Alone)),
+        TokenTree::Group(Group::new(Delimiter::Bracket, attr.into_iter().collect())),
+    ]);
 }
 
 /// `text` as a raw string literal where it can be one: there is no
@@ -392,9 +434,14 @@ fn doc_literal(text: &str) -> proc_macro2::Literal {
         .map(|after| 1 + after.len() - after.trim_start_matches('#').len())
         .max()
         .unwrap_or(0);
-    let hashes = "#".repeat(hashes);
-    format!("r{hashes}\"{text}\"{hashes}")
-        .parse()
+    let mut raw = String::with_capacity(text.len() + 3 + 2 * hashes);
+    raw.push('r');
+    raw.extend(std::iter::repeat_n('#', hashes));
+    raw.push('"');
+    raw.push_str(text);
+    raw.push('"');
+    raw.extend(std::iter::repeat_n('#', hashes));
+    raw.parse()
         .unwrap_or_else(|_| proc_macro2::Literal::string(text))
 }
 

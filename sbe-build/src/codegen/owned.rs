@@ -32,7 +32,7 @@ use super::blocks::{GroupIdents, NamedBlock};
 use super::decoder::{field_views, FieldView};
 use super::owned_serde::{self, Item, Kind};
 use super::values::{at_least, int_lit, is_utf8, lit, ulit, Val};
-use super::{docs, Ctx};
+use super::{docs, moved, Ctx};
 use crate::ir::{ConstValue, Meaning, Primitive};
 
 /// A constant's value as serde writes it (a `&impl Serialize`): what its
@@ -49,12 +49,12 @@ fn const_value(val: &Val, read: &TokenStream) -> TokenStream {
     }
 }
 
-/// `::sbe_rt::__private::alloc::vec::Vec`.
+/// `::sbe_rt::__private::alloc::vec::Vec` (in full: the owned types' fields show it).
 fn vec_type() -> TokenStream {
     quote!(::sbe_rt::__private::alloc::vec::Vec)
 }
 
-/// `::sbe_rt::__private::alloc::string::String`.
+/// `::sbe_rt::__private::alloc::string::String` (in full, as `vec_type`).
 fn string_type() -> TokenStream {
     quote!(::sbe_rt::__private::alloc::string::String)
 }
@@ -111,11 +111,11 @@ impl Val<'_> {
             } if *len > 1 => {
                 if *optional {
                     quote!(match #v {
-                        ::core::option::Option::Some(b) => ::core::option::Option::Some(::sbe_rt::__private::owned::char_array(b, #utf8)?),
-                        ::core::option::Option::None => ::core::option::Option::None,
+                        __sbe::Some(b) => __sbe::Some(__sbe::owned::char_array(b, #utf8)?),
+                        __sbe::None => __sbe::None,
                     })
                 } else {
-                    quote!(::sbe_rt::__private::owned::char_array(#v, #utf8)?)
+                    quote!(__sbe::owned::char_array(#v, #utf8)?)
                 }
             }
             Val::Comp { .. } => quote!(#v.to_owned()?),
@@ -132,9 +132,14 @@ impl Val<'_> {
         }
     }
 
-    /// Statements writing the owned value at `place` (a `&T`) with the
-    /// encoder `e`'s setter `name`.
-    fn owned_write(&self, name: &Ident, place: TokenStream) -> TokenStream {
+    /// Statements writing the owned value at `place` with the encoder
+    /// `e`'s setter `name`.
+    fn owned_write(&self, name: &Ident, place: &Place) -> TokenStream {
+        let Place {
+            receiver,
+            reference,
+            value,
+        } = place;
         match self {
             Val::Const { .. } => TokenStream::new(),
             Val::Char {
@@ -146,14 +151,14 @@ impl Val<'_> {
                 // The array's bytes, padded: the setter then copies a known length.
                 let value = if *optional {
                     // Null is "": NUL bytes, as an array that starts with NUL reads as null.
-                    quote!(#place.as_deref().unwrap_or_default())
+                    quote!(#receiver.as_deref().unwrap_or_default())
                 } else {
-                    quote!(#place)
+                    quote!(#reference)
                 };
                 let len = ulit(*len);
-                quote!(e.#name(::sbe_rt::__private::owned::pass_char_array_bytes::<#len, CONVERT>(#value, #utf8)?)?;)
+                quote!(e.#name(__sbe::owned::pass_char_array_bytes::<#len, CONVERT>(#value, #utf8)?)?;)
             }
-            Val::Comp { .. } => quote!(#place.sbe_write::<CONVERT>(&mut e.#name())?;),
+            Val::Comp { .. } => quote!(#receiver.sbe_write::<CONVERT>(&mut e.#name())?;),
             Val::Array {
                 prim,
                 optional: true,
@@ -161,9 +166,9 @@ impl Val<'_> {
                 ..
             } => {
                 let null = lit(*prim, *null);
-                quote!(e.#name(#place.map(|x| x.unwrap_or(#null)));)
+                quote!(e.#name(#receiver.map(|x| x.unwrap_or(#null)));)
             }
-            _ => quote!(e.#name(*#place);),
+            _ => quote!(e.#name(#value);),
         }
     }
 
@@ -194,7 +199,7 @@ impl Val<'_> {
                 len: 1,
                 optional: true,
                 ..
-            } => quote!(e.#name(::core::option::Option::None);),
+            } => quote!(e.#name(__sbe::None);),
             Val::Prim { prim, null, .. } => {
                 let null = lit(*prim, *null);
                 quote!(e.#name(#null);)
@@ -231,7 +236,8 @@ struct Parts {
 impl Parts {
     /// An item `name` of type `ty`, gated (newer than its block, since
     /// version `since`) or not; `read`: its value, `write`: statements
-    /// writing `v: &T`, `absent`: those of a gated item not held.
+    /// writing it (a gated one as `v: &T`, [`Place::bound`]), `absent`:
+    /// those of a gated item not held.
     #[allow(clippy::too_many_arguments)]
     fn push(
         &mut self,
@@ -256,18 +262,18 @@ impl Parts {
                 let present = at_least(quote!(self.version), since);
                 (
                     quote!(::core::option::Option<#ty>),
-                    quote!(if #present { ::core::option::Option::Some(#read) } else { ::core::option::Option::None }),
+                    quote!(if #present { __sbe::Some(#read) } else { __sbe::None }),
                     if absent.is_empty() {
-                        quote!(if let ::core::option::Option::Some(v) = &self.#name { #write })
+                        quote!(if let __sbe::Some(v) = &self.#name { #write })
                     } else {
                         quote!(match &self.#name {
-                            ::core::option::Option::Some(v) => { #write }
-                            ::core::option::Option::None => { #absent }
+                            __sbe::Some(v) => { #write }
+                            __sbe::None => { #absent }
                         })
                     },
                 )
             }
-            None => (ty, read, quote!({ let v = &self.#name; #write })),
+            None => (ty, read, write),
         };
         let doc = docs(None, doc);
         self.decls.extend(quote!(#doc pub #name: #ty,));
@@ -277,8 +283,8 @@ impl Parts {
 }
 
 /// How an owned struct holds a value: its type, its value read from the
-/// decoder (`read` the accessor's), the statements writing `v: &T` with
-/// encoder `e`, and how serde maps it.
+/// decoder (`read` the accessor's), the statements writing it (at the
+/// place given) with encoder `e`, and how serde maps it.
 struct Held {
     ty: TokenStream,
     read: TokenStream,
@@ -290,35 +296,37 @@ struct Held {
 
 impl Held {
     /// `val` of type `ty` held in `name` (its decoder accessor's value
-    /// `read`, owned type `owned`): as the typed value where the
-    /// composite's meaning has one both ways, else as its shape says.
+    /// `read`, owned type `owned`, written from `place`): as the typed
+    /// value where the composite's meaning has one both ways, else as its
+    /// shape says.
     fn of(
         ctx: &Ctx,
         (val, ty, field): (&Val, &crate::ir::Type, Option<&crate::ir::Field>),
-        name: &Ident,
+        (name, place): (&Ident, &Place),
         read: TokenStream,
         owned: TokenStream,
     ) -> Held {
+        let value = &place.value;
         let unstated = ctx.opts.timestamp_unit;
         if let Some((typed, wire, unit)) =
             field.and_then(|f| super::typed::owned_field_value(f, val, unstated))
         {
-            let conv = quote!(::sbe_rt::__private::owned::WireInt);
+            let conv = quote!(__sbe::owned::WireInt);
             return Held {
                 ty: typed,
                 read: quote!(#conv::<#wire>::from_wire(#read, #unit)?),
-                write: quote!(e.#name(#conv::<#wire>::to_wire(*v, #unit)?);),
+                write: quote!(e.#name(#conv::<#wire>::to_wire(#value, #unit)?);),
                 kind: Kind::Wire { wire, unit },
                 converts: None,
             };
         }
-        if let (Val::Comp { dec, .. }, Some((typed, value))) =
+        if let (Val::Comp { dec, .. }, Some((typed, typed_value))) =
             (val, super::typed::owned_value(ctx, ty))
         {
             return Held {
                 ty: typed,
-                read: quote!(#read.#value()),
-                write: quote!(e.#name().#value(*v)?;),
+                read: quote!(#read.#typed_value()),
+                write: quote!(e.#name().#typed_value(#value)?;),
                 kind: Kind::Typed(owned_of(dec)),
                 converts: None,
             };
@@ -326,7 +334,7 @@ impl Held {
         Held {
             ty: owned,
             read: val.owned_from(read),
-            write: val.owned_write(name, quote!(v)),
+            write: val.owned_write(name, place),
             kind: Kind::of(val),
             converts: val.owned_converts(),
         }
@@ -358,7 +366,12 @@ fn field_parts(ctx: &Ctx, parts: &mut Parts, fields: &[FieldView]) {
             ),
             None => format!("`{}` (id {}).", f.name, f.id),
         };
-        let item = Held::of(ctx, (&view.val, &f.ty, Some(f)), name, read, ty);
+        let place = if view.gated {
+            Place::bound()
+        } else {
+            Place::held(name)
+        };
+        let item = Held::of(ctx, (&view.val, &f.ty, Some(f)), (name, &place), read, ty);
         parts.converts.extend(item.converts);
         parts.push(
             doc,
@@ -380,13 +393,12 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
     for ((g, name), idents) in b.groups.iter().zip(&b.names.groups).zip(groups) {
         let owned = &idents.owned;
         let gated = b.is_gated(g.block.since_version);
-        let collect =
-            |it: TokenStream| quote!(::sbe_rt::__private::owned::entries(#it, |x| x.to_owned())?);
+        let collect = |it: TokenStream| quote!(__sbe::owned::entries(#it, |x| x.to_owned())?);
         let read = if gated {
             let it = collect(quote!(it));
             quote!(match self.#name() {
-                ::core::option::Option::Some(it) => #it,
-                ::core::option::Option::None => #vec::new(),
+                __sbe::Some(it) => #it,
+                __sbe::None => #vec::new(),
             })
         } else {
             collect(quote!(self.#name()))
@@ -424,11 +436,11 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
         let (ty, from, write, len): (_, _, _, Box<dyn Fn(Place) -> TokenStream>) = if text {
             (
                 string_type(),
-                quote!(::sbe_rt::__private::owned::text(b, #utf8)#at?),
-                quote!(e.#name(::sbe_rt::__private::owned::pass_text_bytes::<CONVERT>(v, #utf8)?)?;),
+                quote!(__sbe::owned::text(b, #utf8)#at?),
+                quote!(e.#name(__sbe::owned::pass_text_bytes::<CONVERT>(v, #utf8)?)?;),
                 Box::new(move |v: Place| {
                     let v = v.reference;
-                    quote!(#prefix + ::sbe_rt::__private::owned::text_len(#v, #utf8))
+                    quote!(#prefix + __sbe::owned::text_len(#v, #utf8))
                 }),
             )
         } else {
@@ -444,8 +456,8 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
         };
         let read = if gated {
             quote!(match self.#name() {
-                ::core::option::Option::Some(b) => #from,
-                ::core::option::Option::None => ::core::default::Default::default(),
+                __sbe::Some(b) => #from,
+                __sbe::None => ::core::default::Default::default(),
             })
         } else {
             quote!({ let b = self.#name(); #from })
@@ -471,19 +483,34 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
     }
 }
 
-/// A held value as the expression of a section's length reads it: as
-/// the receiver of a method call (`self.x`, or `v` of a `&T`) and as a
-/// `&T` argument (`&self.x`, `v`).
+/// A held value as the statements writing it and the expression of a
+/// section's length name it: as the receiver of a method call (`self.x`,
+/// or `v` of a `&T`), as a `&T` argument (`&self.x`, `v`) and, where it
+/// is `Copy`, as a `T` (`self.x`, `*v`). Named in place, not bound to a
+/// `v` in a block of its own: the blocks and `let`s were a thirtieth of
+/// the generation.
 struct Place {
     receiver: TokenStream,
     reference: TokenStream,
+    value: TokenStream,
 }
 
 impl Place {
-    fn of(receiver: TokenStream, reference: TokenStream) -> Self {
+    /// The value held in field `name` of `self`.
+    fn held(name: &Ident) -> Self {
         Place {
-            receiver,
-            reference,
+            receiver: quote!(self.#name),
+            reference: quote!(&self.#name),
+            value: quote!(self.#name),
+        }
+    }
+
+    /// The value `v: &T`.
+    fn bound() -> Self {
+        Place {
+            receiver: quote!(v),
+            reference: quote!(v),
+            value: quote!(*v),
         }
     }
 }
@@ -505,12 +532,17 @@ fn push_section(
         Some(since) => (
             format!("{doc} `None` when the message's version predates it (version {since})."),
             {
-                let len = len(Place::of(quote!(v), quote!(v)));
+                let len = len(Place::bound());
                 let empty = ulit(empty);
                 quote!(self.#name.as_ref().map_or(#empty, |v| #len))
             },
         ),
-        None => (doc, len(Place::of(quote!(self.#name), quote!(&self.#name)))),
+        None => (doc, len(Place::held(name))),
+    };
+    // The section's statements name it `v`.
+    let write = match gated {
+        Some(_) => write,
+        None => quote!({ let v = &self.#name; #write }),
     };
     parts.push(
         doc,
@@ -613,6 +645,9 @@ pub(super) fn block(
     } else {
         TokenStream::new()
     };
+    let (serde_impls, doc, decls) = (moved(serde_impls), moved(doc), moved(decls));
+    let (root_fns, writes, len, to_owned) =
+        (moved(root_fns), moved(writes), moved(len), moved(to_owned));
     quote! {
         #serde_impls
 
@@ -636,7 +671,7 @@ pub(super) fn block(
             #[inline]
             fn sbe_write<const CONVERT: bool>(&self, #e: &mut #enc) -> ::sbe_rt::Result<()> {
                 #writes
-                ::core::result::Result::Ok(())
+                __sbe::Ok(())
             }
 
             #[doc = #len_doc]
@@ -676,8 +711,8 @@ fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
             // converting pass then writes the message again, and its
             // result (bytes or error) is `encode`'s.
             match self.sbe_encode::<false>(buf) {
-                ::core::result::Result::Ok(n) => ::core::result::Result::Ok(n),
-                ::core::result::Result::Err(_) => self.sbe_encode_converting(buf),
+                __sbe::Ok(n) => __sbe::Ok(n),
+                __sbe::Err(_) => self.sbe_encode_converting(buf),
             }
         }
 
@@ -705,7 +740,7 @@ fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
 /// walks them twice), and the check's error comes first, as if it had run
 /// first.
 fn to_owned_fns(owned: &Ident, inits: &TokenStream, root: bool, doc: &str) -> TokenStream {
-    let make = quote!(::core::result::Result::Ok(#owned { #inits }));
+    let make = quote!(__sbe::Ok(#owned { #inits }));
     if !root {
         return quote! {
             #[doc = #doc]
@@ -776,7 +811,7 @@ pub(super) fn composite(
         let item = Held::of(
             ctx,
             (&view.val, &view.member.ty, None),
-            name,
+            (name, &Place::held(name)),
             quote!(self.#name()),
             ty,
         );
@@ -792,7 +827,7 @@ pub(super) fn composite(
         let doc = docs(None, format!("`{}`.", view.member.ty.name));
         decls.extend(quote!(#doc pub #name: #ty,));
         inits.extend(quote!(#name: #from,));
-        writes.extend(quote!({ let v = &self.#name; #write }));
+        writes.extend(write.clone());
     }
     let e = if writes.is_empty() {
         quote!(_)
@@ -831,7 +866,7 @@ pub(super) fn composite(
             /// returns its length.
             pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
                 self.sbe_write::<true>(&mut #enc::wrap(buf)?)?;
-                ::core::result::Result::Ok(#len)
+                __sbe::Ok(#len)
             }
 
             /// Writes the composite's values with its encoder, converting
@@ -840,7 +875,7 @@ pub(super) fn composite(
             #[inline]
             fn sbe_write<const CONVERT: bool>(&self, #e: &mut #enc<'_>) -> ::sbe_rt::Result<()> {
                 #writes
-                ::core::result::Result::Ok(())
+                __sbe::Ok(())
             }
         }
 
@@ -849,7 +884,7 @@ pub(super) fn composite(
             /// The composite's values, owned.
             #[allow(clippy::wrong_self_convention)]
             pub fn to_owned(&self) -> ::sbe_rt::Result<#owned> {
-                ::core::result::Result::Ok(#owned { #inits })
+                __sbe::Ok(#owned { #inits })
             }
         }
     }
@@ -870,7 +905,7 @@ fn typed_impl(
     };
     let len = ulit(len);
     quote! {
-        impl ::sbe_rt::__private::serde_owned::Typed for #owned {
+        impl __sbe::serde_owned::Typed for #owned {
             type Value = #value_ty;
             fn from_value(v: #value_ty) -> ::sbe_rt::Result<Self> {
                 let mut b = [0u8; #len];
@@ -880,7 +915,7 @@ fn typed_impl(
             fn value(&self) -> ::sbe_rt::Result<#value_ty> {
                 let mut b = [0u8; #len];
                 self.encode(&mut b)?;
-                ::core::result::Result::Ok(#dec::wrap(&b)?.#value())
+                __sbe::Ok(#dec::wrap(&b)?.#value())
             }
         }
     }

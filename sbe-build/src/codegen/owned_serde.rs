@@ -52,13 +52,13 @@ impl Kind {
 
     /// `v` (a `&T` expression) as the `&impl Serialize` written.
     fn wrap(&self, v: TokenStream) -> TokenStream {
-        let p = quote!(::sbe_rt::__private::serde_owned);
+        let p = quote!(__sbe::serde_owned);
         match self {
             Kind::Json => quote!(&#p::AsJson(#v)),
             Kind::Plain | Kind::Nested => v,
             Kind::Char { utf8 } => {
                 let utf8 = *utf8;
-                quote!(&::sbe_rt::__private::serde_owned::SerChar::ser(*#v, #utf8))
+                quote!(&__sbe::serde_owned::SerChar::ser(*#v, #utf8))
             }
             Kind::Hex => quote!(&#p::Hex(#v)),
             Kind::Typed(c) => quote!(&#p::AsComposite::<#c>(#v)),
@@ -70,7 +70,7 @@ impl Kind {
 
     /// The seed reading a value of type `ty` under `key`.
     fn seed(&self, key: &str, ty: &TokenStream) -> TokenStream {
-        let p = quote!(::sbe_rt::__private::serde_owned);
+        let p = quote!(__sbe::serde_owned);
         match self {
             Kind::Json => quote!(#p::json::<#ty>(#key)),
             Kind::Plain => quote!(#p::plain::<#ty>(#key)),
@@ -104,8 +104,8 @@ pub(super) enum Item {
 /// The `Serialize` and `Deserialize` impls of owned struct `owned`, made
 /// of `items` in schema order; `expecting` says what it is (for errors).
 pub(super) fn impls(owned: &Ident, name: &str, expecting: &str, items: &[Item]) -> TokenStream {
-    let serde = quote!(::sbe_rt::__private::serde);
-    let p = quote!(::sbe_rt::__private::serde_owned);
+    let serde = quote!(__sbe::serde);
+    let p = quote!(__sbe::serde_owned);
     let mut fields = TokenStream::new();
     let mut keys = Vec::new();
     let mut lets = TokenStream::new();
@@ -127,8 +127,8 @@ pub(super) fn impls(owned: &Ident, name: &str, expecting: &str, items: &[Item]) 
                 fields.extend(if *gated {
                     quote! {
                         match &self.#ident {
-                            ::core::option::Option::Some(v) => st.serialize_field(#key, #value)?,
-                            ::core::option::Option::None => st.skip_field(#key)?,
+                            __sbe::Some(v) => st.serialize_field(#key, #value)?,
+                            __sbe::None => st.skip_field(#key)?,
                         }
                     }
                 } else {
@@ -138,8 +138,8 @@ pub(super) fn impls(owned: &Ident, name: &str, expecting: &str, items: &[Item]) 
                 let slot = quote::format_ident!("f{index}");
                 let index = super::values::ulit(index);
                 let seed = kind.seed(key, ty);
-                lets.extend(quote!(let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;));
-                arms.extend(quote!(#index => #slot = ::core::option::Option::Some(map.next_value_seed(#seed)?),));
+                lets.extend(quote!(let mut #slot: ::core::option::Option<#ty> = __sbe::None;));
+                arms.extend(quote!(#index => #slot = __sbe::Some(map.next_value_seed(#seed)?),));
                 inits.extend(if *gated {
                     quote!(#ident: #slot,)
                 } else {
@@ -159,7 +159,7 @@ pub(super) fn impls(owned: &Ident, name: &str, expecting: &str, items: &[Item]) 
         }
     } else {
         quote! {
-            while let ::core::option::Option::Some(k) = map.next_key_seed(#p::Keys(Self::KEYS))? {
+            while let __sbe::Some(k) = map.next_key_seed(#p::Keys(Self::KEYS))? {
                 match k {
                     #arms
                     _ => #p::skip(&mut map)?,
@@ -189,7 +189,7 @@ pub(super) fn impls(owned: &Ident, name: &str, expecting: &str, items: &[Item]) 
             fn from_map<'de, A: #serde::de::MapAccess<'de>>(mut map: A) -> ::core::result::Result<Self, A::Error> {
                 #lets
                 #read_keys
-                ::core::result::Result::Ok(Self { #inits })
+                __sbe::Ok(Self { #inits })
             }
         }
 
@@ -210,8 +210,8 @@ pub(super) fn enum_impls(
     names: &[&str],
     raws: &[TokenStream],
 ) -> TokenStream {
-    let serde = quote!(::sbe_rt::__private::serde);
-    let p = quote!(::sbe_rt::__private::serde_owned);
+    let serde = quote!(__sbe::serde);
+    let p = quote!(__sbe::serde_owned);
     quote! {
         /// The value's schema name, or its raw value where the schema names none.
         impl #serde::Serialize for #ident {
@@ -239,8 +239,8 @@ pub(super) fn set_impls(
     raw: &TokenStream,
     table: &TokenStream,
 ) -> TokenStream {
-    let serde = quote!(::sbe_rt::__private::serde);
-    let p = quote!(::sbe_rt::__private::serde_owned);
+    let serde = quote!(__sbe::serde);
+    let p = quote!(__sbe::serde_owned);
     quote! {
         /// The names of the choices set, then the other bits set, as numbers.
         impl #serde::Serialize for #ident {

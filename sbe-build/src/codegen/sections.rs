@@ -205,8 +205,8 @@ pub(super) fn cache_field(b: &NamedBlock) -> (TokenStream, TokenStream) {
     let sections = b.sections();
     let slots = ulit(sections + 1);
     (
-        quote!(sec: ::sbe_rt::__private::sections::Sections<#slots>,),
-        quote!(sec: ::sbe_rt::__private::sections::Sections::new(pos),),
+        quote!(sec: __sbe::sections::Sections<#slots>,),
+        quote!(sec: __sbe::sections::Sections::new(pos),),
     )
 }
 
@@ -262,9 +262,9 @@ pub(super) fn lazy_fns(b: &NamedBlock, groups: &[GroupIdents]) -> TokenStream {
         #[inline(always)]
         fn sbe_step(buf: &[u8], version: u32, j: usize, pos: usize) -> ::sbe_rt::Result<usize> {
             #unused
-            ::core::result::Result::Ok(match j {
+            __sbe::Ok(match j {
                 #step_arms
-                _ => return ::core::result::Result::Err(::sbe_rt::__private::codec::no_section(buf)),
+                _ => return __sbe::Err(__sbe::codec::no_section(buf)),
             })
         }
 
@@ -311,10 +311,10 @@ pub(super) fn message_end_fn(b: &NamedBlock) -> TokenStream {
         /// `message_length`.
         #[inline]
         fn sbe_end(buf: &'a [u8], block_length: usize, version: u32) -> ::sbe_rt::Result<usize> {
-            ::sbe_rt::__private::codec::check_block_length(block_length, Self::required(version))#at?;
+            __sbe::codec::check_block_length(block_length, Self::required(version))#at?;
             let #mut_pos pos = ::sbe_rt::slice(buf, 0, block_length)#at?.len();
             #(pos = Self::sbe_step(buf, version, #sections, pos)?;)*
-            ::core::result::Result::Ok(pos)
+            __sbe::Ok(pos)
         }
     }
 }
@@ -332,7 +332,7 @@ pub(super) fn message_length_fns(lazy: bool) -> TokenStream {
             /// it ends is found once (stepping over what no read has
             /// reached yet) and remembered.
             pub fn checked_length(&self) -> ::sbe_rt::Result<usize> {
-                ::core::result::Result::Ok(HEADER_LENGTH + self.sec.end(self.buf, self.version, Self::sbe_step)?)
+                __sbe::Ok(HEADER_LENGTH + self.sec.end(self.buf, self.version, Self::sbe_step)?)
             }
         }
     } else {
@@ -346,7 +346,7 @@ pub(super) fn message_length_fns(lazy: bool) -> TokenStream {
             /// The bytes of the whole message (all checked by `decode`).
             #[inline]
             pub fn checked_length(&self) -> ::sbe_rt::Result<usize> {
-                ::core::result::Result::Ok(self.encoded_length())
+                __sbe::Ok(self.encoded_length())
             }
         }
     }

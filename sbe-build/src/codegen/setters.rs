@@ -158,7 +158,7 @@ fn char_array_setter(
         #[inline]
         pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::sbe_rt::Result<&mut Self> {
             ::sbe_rt::text::put_char_array(self.buf, #offset, #len, v.as_ref())#at?;
-            ::core::result::Result::Ok(self)
+            __sbe::Ok(self)
         }
     }
 }

@@ -121,7 +121,7 @@ fn getter(
             #[doc = #doc]
             #[inline]
             pub fn #name(&self) -> ::core::option::Option<#ret> {
-                ::core::option::Option::Some(#value)
+                __sbe::Some(#value)
             }
         }
     } else {
@@ -151,7 +151,7 @@ pub(super) fn composite_getter(
         },
         Meaning::MonthYear(parts) => {
             let member = |i: Option<usize>, to: Primitive| -> TokenStream {
-                let none = quote!(::core::option::Option::None);
+                let none = quote!(__sbe::None);
                 let Some((view, from)) =
                     i.and_then(|i| Some((members.get(i)?, member_prim(members, i)?)))
                 else {
@@ -166,12 +166,7 @@ pub(super) fn composite_getter(
                 } else if view.val.is_option() {
                     quote!(self.#name().and_then(|v| <#ty as ::core::convert::TryFrom<_>>::try_from(v).ok()))
                 } else {
-                    fit(
-                        &quote!(self.#name()),
-                        from,
-                        to,
-                        quote!(::core::option::Option::Some),
-                    )
+                    fit(&quote!(self.#name()), from, to, quote!(__sbe::Some))
                 }
             };
             let year = member(Some(parts.year), Primitive::Uint16);
@@ -343,7 +338,7 @@ fn zoned_setter(
         pub fn #name(&mut self, v: ::sbe_rt::ZonedTimestamp) -> ::sbe_rt::Result<&mut Self> {
             let (hour, minute) = v.offset_parts()?;
             #writes
-            ::core::result::Result::Ok(self)
+            __sbe::Ok(self)
         }
     }
 }
@@ -422,7 +417,7 @@ fn month_year_setter(parts: &MonthYearParts, members: &[MemberView], name: &Iden
         else {
             checks.extend(quote! {
                 if v.#field.is_some() {
-                    return ::core::result::Result::Err(#overflow.into());
+                    return __sbe::Err(#overflow.into());
                 }
             });
             continue;
@@ -434,15 +429,15 @@ fn month_year_setter(parts: &MonthYearParts, members: &[MemberView], name: &Iden
         } else if view.val.is_option() {
             checks.extend(quote! {
                 let #field = match v.#field {
-                    ::core::option::Option::Some(x) => ::core::option::Option::Some(#conv),
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    __sbe::Some(x) => __sbe::Some(#conv),
+                    __sbe::None => __sbe::None,
                 };
             });
         } else {
             checks.extend(quote! {
                 let #field = match v.#field {
-                    ::core::option::Option::Some(x) => #conv,
-                    ::core::option::Option::None => return ::core::result::Result::Err(#overflow.into()),
+                    __sbe::Some(x) => #conv,
+                    __sbe::None => return __sbe::Err(#overflow.into()),
                 };
             });
         }
@@ -455,7 +450,7 @@ fn month_year_setter(parts: &MonthYearParts, members: &[MemberView], name: &Iden
         pub fn #name(&mut self, v: ::sbe_rt::MonthYear) -> ::sbe_rt::Result<&mut Self> {
             #checks
             #writes
-            ::core::result::Result::Ok(self)
+            __sbe::Ok(self)
         }
     }
 }
@@ -565,7 +560,7 @@ fn decimal_setter(
             };
             let exp_setter = &exp.name;
             let write_exp = if exp.val.is_option() {
-                quote!(self.#exp_setter(::core::option::Option::Some(v.exponent()));)
+                quote!(self.#exp_setter(__sbe::Some(v.exponent()));)
             } else {
                 quote!(self.#exp_setter(v.exponent());)
             };
@@ -578,7 +573,7 @@ fn decimal_setter(
                 pub fn #name(&mut self, v: ::sbe_rt::Decimal) -> ::sbe_rt::Result<&mut Self> {
                     #write
                     #write_exp
-                    ::core::result::Result::Ok(self)
+                    __sbe::Ok(self)
                 }
             }
         }
@@ -588,7 +583,7 @@ fn decimal_setter(
 /// `self.setter(raw)`, `Some(raw)` where the raw setter takes an `Option`.
 fn setter_call(setter: &Ident, raw: TokenStream, optional: bool) -> TokenStream {
     if optional {
-        quote!(self.#setter(::core::option::Option::Some(#raw));)
+        quote!(self.#setter(__sbe::Some(#raw));)
     } else {
         quote!(self.#setter(#raw);)
     }
@@ -613,11 +608,11 @@ fn typed_setter(
             #[inline]
             pub fn #name(&mut self, v: ::core::option::Option<#ty>) -> ::sbe_rt::Result<&mut Self> {
                 let raw = match v {
-                    ::core::option::Option::Some(v) => ::core::option::Option::Some(#raw),
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    __sbe::Some(v) => __sbe::Some(#raw),
+                    __sbe::None => __sbe::None,
                 };
                 self.#setter(raw);
-                ::core::result::Result::Ok(self)
+                __sbe::Ok(self)
             }
         }
     } else {
@@ -626,7 +621,7 @@ fn typed_setter(
             #[inline]
             pub fn #name(&mut self, v: #ty) -> ::sbe_rt::Result<&mut Self> {
                 self.#setter(#raw);
-                ::core::result::Result::Ok(self)
+                __sbe::Ok(self)
             }
         }
     }
@@ -693,12 +688,7 @@ pub(super) fn field_getter(
                     option,
                 )
             } else {
-                let fit = fit(
-                    &days,
-                    *prim,
-                    Primitive::Int32,
-                    quote!(::core::option::Option::Some),
-                );
+                let fit = fit(&days, *prim, Primitive::Int32, quote!(__sbe::Some));
                 (
                     quote!({ let days = #read; ::sbe_rt::Date::from_days(#fit?) }),
                     true,
@@ -720,7 +710,7 @@ fn fallible(expr: TokenStream, element: u16) -> TokenStream {
         return quote!(#expr?);
     }
     let n = super::element_lit(element);
-    quote!(#expr.map_err(|e| ::sbe_rt::__private::at(::sbe_rt::Error::from(e), #n))?)
+    quote!(#expr.map_err(|e| __sbe::at(::sbe_rt::Error::from(e), #n))?)
 }
 
 pub(super) fn field_setter(

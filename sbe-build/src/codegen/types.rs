@@ -8,7 +8,7 @@ use super::json_debug;
 use super::names::{self, Scope};
 use super::typed;
 use super::values::{int_lit, rust_prim, Val};
-use super::{deprecated, docs, Ctx, TypeEntry};
+use super::{deprecated, docs, moved, Ctx, TypeEntry};
 use crate::ir::{Composite, EnumType, Member, Presence, SetType, TypeKind};
 
 /// The registered types in `emit` (indices into `Ctx::types`).
@@ -79,6 +79,7 @@ fn enum_type(ctx: &Ctx, e: &TypeEntry, en: &EnumType) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    let (serde_impls, doc, methods) = (moved(serde_impls), moved(doc), moved(methods));
     quote! {
         #serde_impls
 
@@ -131,8 +132,8 @@ fn enum_methods(wire_type: &TokenStream, raws: &[TokenStream], names: &[&str]) -
         /// does not name.
         pub const fn name(self) -> ::core::option::Option<&'static str> {
             match self.0 {
-                #(#raws => ::core::option::Option::Some(#names),)*
-                _ => ::core::option::Option::None,
+                #(#raws => __sbe::Some(#names),)*
+                _ => __sbe::None,
             }
         }
 
@@ -344,7 +345,7 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
             /// Writes the composite at the start of `buf` (checked when written).
             pub fn wrap(buf: &'b mut [u8]) -> ::sbe_rt::Result<Self> {
                 ::sbe_rt::check_len(buf, #len)?;
-                ::core::result::Result::Ok(Self { buf })
+                __sbe::Ok(Self { buf })
             }
             #setters
         }
@@ -393,7 +394,7 @@ fn composite_decoder(
         unstated,
     ));
     let null = null_const(ctx, e, len);
-    let visit_impls = json_debug::visit_and_debug(ctx, dec, &json_debug::member_fields(members));
+    let visit_impls = json_debug::visit_and_debug(ctx, dec, json_debug::member_fields(members));
     let len = super::values::ulit(len);
     quote! {
         #doc
@@ -412,8 +413,8 @@ fn composite_decoder(
             #[inline(always)]
             pub fn wrap(buf: &'a [u8]) -> ::sbe_rt::Result<Self> {
                 match buf.first_chunk::<#len>() {
-                    ::core::option::Option::Some(buf) => ::core::result::Result::Ok(Self { buf }),
-                    ::core::option::Option::None => ::core::result::Result::Err(::sbe_rt::Error::truncated(#len, buf.len())),
+                    __sbe::Some(buf) => __sbe::Ok(Self { buf }),
+                    __sbe::None => __sbe::Err(::sbe_rt::Error::truncated(#len, buf.len())),
                 }
             }
             #null

@@ -348,7 +348,7 @@ impl<'s> Val<'s> {
                 quote!(#ident(#get(#buf, #off)))
             }
             Val::Comp { dec, .. } => {
-                quote!(#dec { buf: ::sbe_rt::__private::codec::array_or_zeros(#buf, #off) })
+                quote!(#dec { buf: __sbe::codec::array_or_zeros(#buf, #off) })
             }
         }
     }

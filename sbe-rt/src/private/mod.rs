@@ -1,8 +1,9 @@
 //! What only generated code calls: not public API, and not covered by
-//! semver. Generated code names these items by their full paths
-//! (`::sbe_rt::__private::codec::check_block_length`), so that a schema's
-//! module compiles whatever its crate imports; code of your own has no
-//! use for them (the generated decoders and encoders call them for you).
+//! semver. Generated code names these items through the private alias
+//! its file declares (`use ::sbe_rt::__private as __sbe;`, then
+//! `__sbe::codec::check_block_length`), so that a schema's module
+//! compiles whatever its crate imports; code of your own has no use for
+//! them (the generated decoders and encoders call them for you).
 //!
 //! * [`codec`]: the checked rules generated decoders share with
 //!   `sbe decode` (counts, lengths, ids), and the carving of an encode
@@ -21,6 +22,12 @@
 //!   FORMAT.md's JSON mapping of the owned messages' values as serde
 //!   sees them.
 
+/// The variants generated code builds and matches, through the alias its
+/// file declares for this module (`__sbe::Ok`): a prelude name would be
+/// any type of the schema's that took it.
+pub use ::core::option::Option::{None, Some};
+pub use ::core::result::Result::{Err, Ok};
+
 pub mod codec;
 #[cfg(feature = "alloc")]
 pub mod owned;
@@ -34,6 +41,25 @@ pub mod owned;
 pub extern "C" fn at(e: crate::Error, element: u16) -> crate::Error {
     e.at(element)
 }
+/// `map_err(|e| at(e, element))` as one method of the results generated
+/// code checks, which its file brings into scope (`use
+/// ::sbe_rt::__private::At as _;`): four tokens where the closure was
+/// a dozen, on some five hundred calls of a venue's schema.
+pub trait At: Sized {
+    /// The error, if any, naming schema element `element` ([`at`]).
+    fn at_element(self, element: u16) -> Self;
+}
+
+impl<T> At for crate::Result<T> {
+    #[inline(always)]
+    fn at_element(self, element: u16) -> Self {
+        match self {
+            Ok(v) => Ok(v),
+            Err(e) => Err(at(e, element)),
+        }
+    }
+}
+
 pub mod sections;
 mod set;
 
