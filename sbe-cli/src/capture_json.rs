@@ -1,10 +1,11 @@
 //! `sbe decode`'s JSON lines for a capture: each message with its `frame`
 //! object, and the run's reports between them in order.
 //!
-//! With two threads or more (`--jobs`, default the cores) the packets are
-//! read, parsed and framed on the calling thread and the JSON written on
-//! another ([`Pipelined`]): the capture's own work is then beside the
-//! decoding, not before it. Each message's verdict is still given where the
+//! For a capture file, with two threads or more (`--jobs`, default the
+//! cores), the packets are read, parsed and framed on the calling thread
+//! and the JSON written on another ([`Pipelined`]): the capture's own work
+//! is then beside the decoding, not before it. A stream is decoded inline
+//! ([`Inline`]), its lines not held back in batches. Each message's verdict is still given where the
 //! packet is read, by the codec's length check, which runs the rule the
 //! JSON decoding runs.
 

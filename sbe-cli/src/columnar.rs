@@ -53,8 +53,8 @@ pub(crate) struct Args {
     #[arg(long)]
     pub overwrite: bool,
     /// Threads (default: the cores): for a columnar format, inputs decoded
-    /// at once; for a capture's JSON, 2 or more read its packets on a
-    /// thread of their own.
+    /// at once; for the JSON of a capture file (not a stream), 2 or more
+    /// read its packets on a thread of their own.
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
 }

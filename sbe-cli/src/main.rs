@@ -527,8 +527,8 @@ struct DecodeOptions {
     schema_id_check: bool,
     values: sbe_cli::otf::semantic::Values,
     filters: Vec<Term>,
-    /// Threads for a capture's JSON: with 2 or more, packets are read on
-    /// one and the JSON written on another.
+    /// Threads for a capture file's JSON: with 2 or more, packets are
+    /// read on one and the JSON written on another.
     jobs: usize,
 }
 
@@ -758,7 +758,10 @@ fn decode_capture(
         filter: o.filters.clone(),
     };
     let stdout = || BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    if o.jobs < 2 {
+    // A stream (stdin, a pipe from tcpdump) is written as it comes: the
+    // writer thread's batches would hold its lines back longer.
+    let file = std::fs::metadata(input).is_ok_and(|m| m.is_file());
+    if o.jobs < 2 || !file {
         let mut sink = capture_json::Inline {
             lines: capture_json::JsonLines::new(schemas, stdout(), input),
             templates: &o.templates,

@@ -1173,11 +1173,10 @@ fn encode_writes_sofh_le_frames_that_decode_reads_back() {
     assert!(err.contains("is a packet framing"), "{err}");
 }
 
-/// `sbe decode` with stdout and stderr on one pipe, as a terminal shows
-/// them: (exit code, the text).
-fn decode_merged(extra: &[&str], input: &std::path::Path) -> (i32, String) {
-    let car = car_schema();
-    let mut cmd = format!("'{}' decode --schema '{car}'", env!("CARGO_BIN_EXE_sbe"));
+/// `sbe decode --schema SCHEMA EXTRA... FILE` with stdout and stderr on
+/// one pipe, as a terminal shows them: (exit code, the text).
+fn decode_merged(schema: &str, extra: &[&str], input: &std::path::Path) -> (i32, String) {
+    let mut cmd = format!("'{}' decode --schema '{schema}'", env!("CARGO_BIN_EXE_sbe"));
     for a in extra {
         cmd.push_str(&format!(" {a}"));
     }
@@ -1192,11 +1191,31 @@ fn decode_merged(extra: &[&str], input: &std::path::Path) -> (i32, String) {
     )
 }
 
-/// With two threads (packets read on one, JSON written on another) every
-/// line and every report comes out as with one, in the same order, over
-/// more messages than one hand-over holds.
+/// The capture file `name` decoded with one thread and with two (packets
+/// read on one, JSON written on the other): the same lines and reports,
+/// in the same order, and the same exit code; the text, and the code.
+fn same_with_two_threads(schema: &str, extra: &[&str], name: &str, file: &[u8]) -> (i32, String) {
+    let dir = common::scratch(&format!("capture-threads-{name}"));
+    let cap = dir.join(format!("{name}.pcap"));
+    std::fs::write(&cap, file).unwrap();
+    let one = decode_merged(schema, &[extra, &["--jobs", "1"]].concat(), &cap);
+    let two = decode_merged(schema, &[extra, &["--jobs", "2"]].concat(), &cap);
+    assert!(
+        one == two,
+        "{name}: one thread and two differ:\n{}\n--\n{}",
+        one.1,
+        two.1
+    );
+    two
+}
+
+/// With two threads every line and every report comes out as with one, in
+/// the same order: over more messages than one hand-over holds with bad
+/// ones among them, over TCP with a gap and a stream cut short, and over
+/// MDP3 packets with sequence gaps.
 #[test]
 fn one_thread_or_two_give_the_same_lines_and_reports_in_order() {
+    let car = car_schema();
     let c = cars(1, 3000);
     let recs: Vec<Rec> = c
         .iter()
@@ -1211,23 +1230,15 @@ fn one_thread_or_two_give_the_same_lines_and_reports_in_order() {
             rec(i as u32, udp("10.0.0.1:1", "10.0.0.2:2", m))
         })
         .collect();
-    let dir = common::scratch("capture-threads");
-    let cap = dir.join("cars.pcap");
-    std::fs::write(&cap, pcap(ETHERNET, false, false, &recs)).unwrap();
-    let (one_code, one) = decode_merged(&["--jobs", "1"], &cap);
-    let (two_code, two) = decode_merged(&["--jobs", "2"], &cap);
-    assert_eq!((one_code, two_code), (1, 1));
-    assert!(one == two, "one thread and two differ");
-    let lines: Vec<&str> = two.lines().collect();
+    let (code, text) =
+        same_with_two_threads(&car, &[], "udp", &pcap(ETHERNET, false, false, &recs));
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3000);
     for (i, l) in lines.iter().enumerate() {
         if i % 700 == 350 {
             assert!(
-                l.starts_with(&format!(
-                    "sbe decode: {}: packet {}, udp",
-                    cap.display(),
-                    i + 1
-                )),
+                l.contains(&format!(".pcap: packet {}, udp", i + 1)),
                 "{i}: {l}"
             );
         } else {
@@ -1235,4 +1246,44 @@ fn one_thread_or_two_give_the_same_lines_and_reports_in_order() {
             assert_eq!(v["body"]["serialNumber"], i as u64 + 1);
         }
     }
+    // TCP: a lost segment (a gap), then a stream that ends inside a message.
+    let stream: Vec<u8> = cars(400, 6).iter().flat_map(|m| sofh(m)).collect();
+    let flen = stream.len() / 6;
+    let mut recs = tcp_recs(
+        &stream[..5 * flen + 25],
+        &[flen + flen / 2, 3 * flen, 4 * flen],
+    );
+    recs.remove(2);
+    let (code, text) = same_with_two_threads(
+        &car,
+        &["--framing", "sofh"],
+        "tcp",
+        &pcap(ETHERNET, false, false, &recs),
+    );
+    assert_eq!(code, 1);
+    assert!(
+        text.contains(": gap: ") && text.contains("the capture ends 25 bytes into a message"),
+        "{text}"
+    );
+    // MDP3 packets whose msgSeqNum skips: notices between the lines.
+    let b = books(1_000, 4);
+    let t = 1_709_649_001_000_000_123u64;
+    let feed = "224.0.31.1:14310";
+    let recs = [
+        rec(0, udp("10.0.0.1:9000", feed, &mdp3(41, t, &[&b[0], &b[1]]))),
+        rec(1, udp("10.0.0.1:9000", feed, &mdp3(44, t + 1, &[&b[2]]))),
+        rec(2, udp("10.0.0.1:9000", feed, &mdp3(43, t + 2, &[&b[3]]))),
+    ];
+    let (code, text) = same_with_two_threads(
+        &md_schema(),
+        &["--framing", "mdp3"],
+        "mdp3",
+        &pcapng(ETHERNET, &recs),
+    );
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(text.lines().count(), 6, "{text}");
+    assert!(
+        text.contains("sequence gap: msgSeqNum 44 after 41"),
+        "{text}"
+    );
 }
