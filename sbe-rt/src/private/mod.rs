@@ -62,6 +62,7 @@ impl<T> At for crate::Result<T> {
     }
 }
 
+mod decoder;
 mod enums;
 pub mod sections;
 mod set;
