@@ -716,21 +716,9 @@ fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
             }
         }
 
-        /// One pass of [`encode`](Self::encode), converting text or not.
-        #[inline(always)]
-        fn sbe_encode<const CONVERT: bool>(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
-            let mut e = #encoder::wrap(buf)?;
-            self.sbe_write::<CONVERT>(&mut e)?;
-            e.finish()
-        }
-
-        /// The converting pass, out of line: the other pass's loops
-        /// stay free of its calls.
-        #[cold]
-        #[inline(never)]
-        fn sbe_encode_converting(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
-            self.sbe_encode::<true>(buf)
-        }
+        // `sbe_encode` (a pass, converting or not) and, out of line,
+        // `sbe_encode_converting`: the same for every message.
+        ::sbe_rt::owned_passes!(#encoder);
     }
 }
 

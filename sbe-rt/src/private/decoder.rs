@@ -5,8 +5,11 @@
 /// Methods of the generated decoder whose impl it is called in: `root
 /// $a, $header` gives a message decoder's `decode` (through the schema's
 /// `read_header` and the decoder's `wrap_at`, `TEMPLATE_ID`) and
-/// `header`; `acting_version` gives what every block decoder has, its
-/// acting version (the decoder's `version`).
+/// `header`; `lazy_length` a message decoder's `checked_length` that
+/// finds its end in its section cache (`sec`, `sbe_step`), `fixed_length`
+/// its `encoded_length` and `checked_length` where it knows its `end`;
+/// `acting_version` what every block decoder has, its acting version
+/// (the decoder's `version`).
 ///
 /// ```
 /// pub struct EntryDecoder {
@@ -36,6 +39,29 @@ macro_rules! decoder_api {
         #[inline]
         pub fn header(&self) -> $header<$a> {
             self.header
+        }
+    };
+    (lazy_length) => {
+        /// Checks the groups and var data (`decode` checks the header
+        /// and the root block only) and returns the bytes of the whole
+        /// message: header, root block, groups and var data. Where
+        /// it ends is found once (stepping over what no read has
+        /// reached yet) and remembered.
+        pub fn checked_length(&self) -> $crate::Result<usize> {
+            $crate::__private::Ok(HEADER_LENGTH + self.sec.end(self.buf, self.version, Self::sbe_step)?)
+        }
+    };
+    (fixed_length) => {
+        /// Bytes of the whole message: header, root block, groups and var data.
+        #[inline]
+        pub fn encoded_length(&self) -> usize {
+            HEADER_LENGTH + self.end
+        }
+
+        /// The bytes of the whole message (all checked by `decode`).
+        #[inline]
+        pub fn checked_length(&self) -> $crate::Result<usize> {
+            $crate::__private::Ok(self.encoded_length())
         }
     };
     (acting_version) => {
