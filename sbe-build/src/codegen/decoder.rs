@@ -559,21 +559,9 @@ fn decode_and_header(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
 /// An entry decoder's `encoded_length`.
 fn entry_length_fn(shape: &Shape) -> TokenStream {
     if shape.kind == Kind::BlockEntry {
-        quote! {
-            /// Bytes of the entry: its block.
-            #[inline]
-            pub fn encoded_length(&self) -> usize {
-                self.len
-            }
-        }
+        quote!(::sbe_rt::decoder_api!(entry_length);)
     } else {
-        quote! {
-            /// Bytes of the entry: block, nested groups and var data.
-            #[inline]
-            pub fn encoded_length(&self) -> usize {
-                self.end - self.start
-            }
-        }
+        quote!(::sbe_rt::decoder_api!(var_entry_length);)
     }
 }
 

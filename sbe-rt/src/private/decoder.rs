@@ -8,6 +8,8 @@
 /// `header`; `lazy_length` a message decoder's `checked_length` that
 /// finds its end in its section cache (`sec`, `sbe_step`), `fixed_length`
 /// its `encoded_length` and `checked_length` where it knows its `end`;
+/// `entry_length` and `var_entry_length` a group entry's
+/// `encoded_length` (its `len`; from its `start` to its `end`);
 /// `acting_version` what every block decoder has, its acting version
 /// (the decoder's `version`).
 ///
@@ -62,6 +64,20 @@ macro_rules! decoder_api {
         #[inline]
         pub fn checked_length(&self) -> $crate::Result<usize> {
             $crate::__private::Ok(self.encoded_length())
+        }
+    };
+    (entry_length) => {
+        /// Bytes of the entry: its block.
+        #[inline]
+        pub fn encoded_length(&self) -> usize {
+            self.len
+        }
+    };
+    (var_entry_length) => {
+        /// Bytes of the entry: block, nested groups and var data.
+        #[inline]
+        pub fn encoded_length(&self) -> usize {
+            self.end - self.start
         }
     };
     (acting_version) => {

@@ -63,6 +63,7 @@ impl<T> At for crate::Result<T> {
 }
 
 mod decoder;
+mod encoder;
 mod enums;
 pub mod sections;
 mod set;
