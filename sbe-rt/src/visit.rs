@@ -508,6 +508,42 @@ impl<T: Visit + fmt::Debug> Field for T {
     }
 }
 
+/// The `Debug` impl of a generated type: a decoder's (`decoder $ty`, a
+/// struct of its fields, [`debug_struct`]) or a set's (its value,
+/// [`debug_value`]; an enum's comes with `enum_api!`). Generated code
+/// names the type; the impl is the same for every one.
+///
+/// ```
+/// use sbe_rt::visit::{Field, Value};
+/// #[derive(Clone, Copy)]
+/// pub struct Flags(pub u8);
+/// impl Field for Flags {
+///     fn value(&self) -> Value<'_> {
+///         self.0.value()
+///     }
+/// }
+/// sbe_rt::debug_impl!(Flags);
+/// assert_eq!(format!("{:?}", Flags(3)), "3");
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! debug_impl {
+    (decoder $ty:ident) => {
+        impl ::core::fmt::Debug for $ty<'_> {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                $crate::visit::debug_struct(f, ::core::stringify!($ty), self)
+            }
+        }
+    };
+    ($ty:ident) => {
+        impl ::core::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                $crate::visit::debug_value(self, f)
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;

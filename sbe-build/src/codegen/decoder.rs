@@ -328,11 +328,7 @@ pub(super) fn block_decoder(
 
             #lazy_items
 
-            /// The acting version: the schema version the sender used.
-            #[inline]
-            pub fn acting_version(&self) -> u32 {
-                self.version
-            }
+            ::sbe_rt::decoder_api!(acting_version);
 
             #getters
         }
@@ -512,8 +508,7 @@ fn root_items(ctx: &Ctx, b: &NamedBlock, m: &Message, shape: &Shape) -> TokenStr
     let template_id = super::values::plain(m.id);
     let block_length = ulit(b.block_len());
     let name = b.name;
-    let dep = deprecated(b.deprecated);
-    let header = ctx.header_type("Decoder");
+    let decode_and_header = decode_and_header(ctx, b);
     let end_fn = sections::message_end_fn(b);
     let length_fns = sections::message_length_fns(shape.kind == Kind::LazyRoot);
     quote! {
@@ -524,6 +519,23 @@ fn root_items(ctx: &Ctx, b: &NamedBlock, m: &Message, shape: &Shape) -> TokenStr
         /// The message's name in the schema.
         pub const NAME: &'static str = #name;
 
+        #decode_and_header
+
+        #end_fn
+
+        #length_fns
+    }
+}
+
+/// A message decoder's `decode` and `header`: `sbe_rt`'s, the same for
+/// every message, but where the message is deprecated (`decode` is then).
+fn decode_and_header(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
+    let header = ctx.header_type("Decoder");
+    if b.deprecated.is_none() {
+        return quote!(::sbe_rt::decoder_api!(root 'a, #header););
+    }
+    let dep = deprecated(b.deprecated);
+    quote! {
         /// Reads the message at the start of `buf`: header, template
         /// and schema ids and root block are checked here; groups are
         /// checked entry by entry as they are reached, var data when
@@ -541,31 +553,15 @@ fn root_items(ctx: &Ctx, b: &NamedBlock, m: &Message, shape: &Shape) -> TokenStr
         pub fn header(&self) -> #header<'a> {
             self.header
         }
-
-        #end_fn
-
-        #length_fns
     }
 }
 
 /// An entry decoder's `encoded_length`.
 fn entry_length_fn(shape: &Shape) -> TokenStream {
     if shape.kind == Kind::BlockEntry {
-        quote! {
-            /// Bytes of the entry: its block.
-            #[inline]
-            pub fn encoded_length(&self) -> usize {
-                self.len
-            }
-        }
+        quote!(::sbe_rt::decoder_api!(entry_length);)
     } else {
-        quote! {
-            /// Bytes of the entry: block, nested groups and var data.
-            #[inline]
-            pub fn encoded_length(&self) -> usize {
-                self.end - self.start
-            }
-        }
+        quote!(::sbe_rt::decoder_api!(var_entry_length);)
     }
 }
 

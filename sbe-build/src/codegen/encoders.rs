@@ -69,11 +69,7 @@ pub(super) fn message_encoder(
 
             #wrap_fn
 
-            /// Bytes written so far, header included.
-            #[inline]
-            pub fn encoded_length(&self) -> usize {
-                self.total - self.tail.len()
-            }
+            ::sbe_rt::encoder_api!(encoded_length);
 
             /// Writes the groups and var data not written yet, empty, and
             /// returns the message's length.

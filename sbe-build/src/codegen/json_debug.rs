@@ -165,14 +165,8 @@ pub(super) fn visit_and_debug(ctx: &Ctx, ident: &Ident, body: TokenStream) -> To
         return TokenStream::new();
     }
     let debug = if ctx.opts.debug {
-        let struct_name = ident.to_string();
-        quote! {
-            impl ::core::fmt::Debug for #ident<'_> {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::sbe_rt::visit::debug_struct(f, #struct_name, self)
-                }
-            }
-        }
+        // The same impl for every decoder: `sbe_rt`'s, as a set's algebra is.
+        quote!(::sbe_rt::debug_impl!(decoder #ident);)
     } else {
         TokenStream::new()
     };

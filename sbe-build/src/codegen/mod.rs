@@ -11,7 +11,13 @@
 //! `Message::to_json` (the contract of DESIGN.md), one Rust type per enum,
 //! set and composite the messages use, and per message a decoder, an
 //! encoder and, per group, an iterator, an entry decoder and an encoder.
-//! Every offset comes from the IR; nothing is recomputed here.
+//! Every offset comes from the IR; nothing is recomputed here. What is
+//! the same for every type or message is a macro of `sbe_rt`'s, named
+//! with the type (`set_api!`, `enum_api!`, `debug_impl!`,
+//! `decoder_api!`, `encoder_api!`, `owned_passes!`, `owned_to_owned!`),
+//! and bodies name `sbe_rt::__private` through the file's alias `__sbe`:
+//! fewer tokens to parse and print here, and to compile in the schema's
+//! crate.
 //!
 //! The generator is split by what it generates: `dispatch` (the schema
 //! constants, the header read, `decode`, `message_length`, `Message`),

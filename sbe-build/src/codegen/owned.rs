@@ -596,17 +596,15 @@ pub(super) fn block(
         quote!(e)
     };
     let name = b.name;
-    let (what, doc, to_owned_doc) = if root {
+    let (what, doc) = if root {
         (
             "message",
             format!("Message `{name}`, owned: its values, made by [`{dec}::to_owned`], written by `encode`."),
-            " The message's values, owned; its groups and var data checked (`checked_length`, whose error comes first).",
         )
     } else {
         (
             "entry",
             format!("One entry of group `{name}`, owned: its values (see [`{dec}`])."),
-            " The entry's values, owned.",
         )
     };
     let root_fns = if root {
@@ -627,7 +625,7 @@ pub(super) fn block(
     } else {
         TokenStream::new()
     };
-    let to_owned = to_owned_fns(owned, &inits, root, to_owned_doc);
+    let to_owned = to_owned_fns(owned, &inits, root);
     let write_doc = format!(
         " Writes the {what}'s values with its encoder, converting text (`CONVERT`) \
          or failing on text that needs it (the message's first pass, see its `encode`)."
@@ -716,21 +714,9 @@ fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
             }
         }
 
-        /// One pass of [`encode`](Self::encode), converting text or not.
-        #[inline(always)]
-        fn sbe_encode<const CONVERT: bool>(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
-            let mut e = #encoder::wrap(buf)?;
-            self.sbe_write::<CONVERT>(&mut e)?;
-            e.finish()
-        }
-
-        /// The converting pass, out of line: the other pass's loops
-        /// stay free of its calls.
-        #[cold]
-        #[inline(never)]
-        fn sbe_encode_converting(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
-            self.sbe_encode::<true>(buf)
-        }
+        // `sbe_encode` (a pass, converting or not) and, out of line,
+        // `sbe_encode_converting`: the same for every message.
+        ::sbe_rt::owned_passes!(#encoder);
     }
 }
 
@@ -739,25 +725,20 @@ fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
 /// by then a read of the positions the reads cached, where checking first
 /// walks them twice), and the check's error comes first, as if it had run
 /// first.
-fn to_owned_fns(owned: &Ident, inits: &TokenStream, root: bool, doc: &str) -> TokenStream {
+fn to_owned_fns(owned: &Ident, inits: &TokenStream, root: bool) -> TokenStream {
     let make = quote!(__sbe::Ok(#owned { #inits }));
     if !root {
         return quote! {
-            #[doc = #doc]
+            /// The entry's values, owned.
             #[allow(clippy::wrong_self_convention)]
             pub fn to_owned(&self) -> ::sbe_rt::Result<#owned> {
                 #make
             }
         };
     }
+    // `to_owned`, the same for every message: `sbe_rt`'s.
     quote! {
-        #[doc = #doc]
-        #[allow(clippy::wrong_self_convention)]
-        pub fn to_owned(&self) -> ::sbe_rt::Result<#owned> {
-            let owned = self.sbe_owned();
-            self.checked_length()?;
-            owned
-        }
+        ::sbe_rt::owned_to_owned!(#owned);
 
         /// The message's values, read without checking its groups and var
         /// data first ([`to_owned`](Self::to_owned) checks them after).

@@ -324,30 +324,10 @@ pub(super) fn message_end_fn(b: &NamedBlock) -> TokenStream {
 /// check, so it is its only length (a `Result`); a decoder without
 /// sections knows its end, so it has `encoded_length` too.
 pub(super) fn message_length_fns(lazy: bool) -> TokenStream {
+    // The same for every message of the kind: `sbe_rt`'s.
     if lazy {
-        quote! {
-            /// Checks the groups and var data (`decode` checks the header
-            /// and the root block only) and returns the bytes of the whole
-            /// message: header, root block, groups and var data. Where
-            /// it ends is found once (stepping over what no read has
-            /// reached yet) and remembered.
-            pub fn checked_length(&self) -> ::sbe_rt::Result<usize> {
-                __sbe::Ok(HEADER_LENGTH + self.sec.end(self.buf, self.version, Self::sbe_step)?)
-            }
-        }
+        quote!(::sbe_rt::decoder_api!(lazy_length);)
     } else {
-        quote! {
-            /// Bytes of the whole message: header, root block, groups and var data.
-            #[inline]
-            pub fn encoded_length(&self) -> usize {
-                HEADER_LENGTH + self.end
-            }
-
-            /// The bytes of the whole message (all checked by `decode`).
-            #[inline]
-            pub fn checked_length(&self) -> ::sbe_rt::Result<usize> {
-                __sbe::Ok(self.encoded_length())
-            }
-        }
+        quote!(::sbe_rt::decoder_api!(fixed_length);)
     }
 }

@@ -73,7 +73,7 @@ fn enum_type(ctx: &Ctx, e: &TypeEntry, en: &EnumType) -> TokenStream {
             quote!(#doc #dep pub const #variant: Self = Self(#raw);)
         });
     let schema_names: Vec<&str> = en.values.iter().map(|v| v.name.as_str()).collect();
-    let methods = enum_methods(&wire_type, &raws, &schema_names);
+    let methods = enum_methods(&raws, &schema_names);
     let serde_impls = if super::owned_serde::on(ctx) {
         super::owned_serde::enum_impls(ident, &e.key, &schema_names, &raws)
     } else {
@@ -97,37 +97,15 @@ fn enum_type(ctx: &Ctx, e: &TypeEntry, en: &EnumType) -> TokenStream {
             #methods
         }
 
-        impl ::sbe_rt::visit::Field for #ident {
-            fn value(&self) -> ::sbe_rt::visit::Value<'_> {
-                ::sbe_rt::visit::Value::Enum { name: self.name(), raw: &self.0 }
-            }
-        }
-
-        /// The value's schema name, or `Unknown(raw)`.
-        impl ::core::fmt::Debug for #ident {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::sbe_rt::visit::debug_value(self, f)
-            }
-        }
+        ::sbe_rt::enum_api!(#ident, #wire_type);
     }
 }
 
-/// An enum's conversions from and to the wire value, and its value's
-/// schema name (`names`, by wire value `raws`).
-fn enum_methods(wire_type: &TokenStream, raws: &[TokenStream], names: &[&str]) -> TokenStream {
+/// An enum's value's schema name (`names`, by wire value `raws`); its
+/// conversions from and to the wire value and its `Field` and `Debug`
+/// impls are `sbe_rt::enum_api!`'s.
+fn enum_methods(raws: &[TokenStream], names: &[&str]) -> TokenStream {
     quote! {
-        /// The value for wire value `v` (lossless: any `v` is kept).
-        #[inline]
-        pub const fn from_raw(v: #wire_type) -> Self {
-            Self(v)
-        }
-
-        /// The wire value.
-        #[inline]
-        pub const fn raw(self) -> #wire_type {
-            self.0
-        }
-
         /// The schema name of the value, `None` for a value the schema
         /// does not name.
         pub const fn name(self) -> ::core::option::Option<&'static str> {
@@ -135,12 +113,6 @@ fn enum_methods(wire_type: &TokenStream, raws: &[TokenStream], names: &[&str]) -
                 #(#raws => __sbe::Some(#names),)*
                 _ => __sbe::None,
             }
-        }
-
-        /// Whether the schema names the value.
-        #[inline]
-        pub const fn is_known(self) -> bool {
-            self.name().is_some()
         }
     }
 }
@@ -207,11 +179,7 @@ fn set_type(ctx: &Ctx, e: &TypeEntry, s: &SetType) -> TokenStream {
             }
         }
 
-        impl ::core::fmt::Debug for #ident {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::sbe_rt::visit::debug_value(self, f)
-            }
-        }
+        ::sbe_rt::debug_impl!(#ident);
     }
 }
 

@@ -11,8 +11,10 @@
 //! * [`sections`]: a lazy message decoder's cache of where its groups
 //!   and var data start;
 //! * [`Header`]: what a schema's `read_header` gives the decoders;
-//! * `set_api!` (at the crate's root, as macros are): the set algebra
-//!   every generated set type has;
+//! * `set_api!` and `enum_api!` (at the crate's root, as macros are):
+//!   the set algebra every generated set type has, and the conversions
+//!   and impls every generated enum has (`debug_impl!`, in `visit`, the
+//!   `Debug` of decoders and sets);
 //! * `alloc` (feature `alloc`): the `alloc` crate, so that generated code
 //!   names `alloc::string::String` without an `extern crate alloc` of
 //!   the crate including it.
@@ -60,6 +62,9 @@ impl<T> At for crate::Result<T> {
     }
 }
 
+mod decoder;
+mod encoder;
+mod enums;
 pub mod sections;
 mod set;
 

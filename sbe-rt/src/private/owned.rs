@@ -291,6 +291,49 @@ impl<W: Copy, T: WireInt<W>> WireInt<Option<W>> for Option<T> {
     }
 }
 
+/// A generated message decoder's `to_owned`, the owned message `$owned`
+/// its `sbe_owned` reads, checked after (`checked_length`): the same for
+/// every message.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! owned_to_owned {
+    ($owned:ident) => {
+        /// The message's values, owned; its groups and var data checked (`checked_length`, whose error comes first).
+        #[allow(clippy::wrong_self_convention)]
+        pub fn to_owned(&self) -> $crate::Result<$owned> {
+            let owned = self.sbe_owned();
+            self.checked_length()?;
+            owned
+        }
+    };
+}
+
+/// The two passes of a generated owned message's `encode` (with the
+/// message's encoder `$encoder`, through its `sbe_write`): `sbe_encode`,
+/// converting text or not, and `sbe_encode_converting`, out of line. The
+/// same for every message whose text may convert; `encode` names them.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! owned_passes {
+    ($encoder:ident) => {
+        /// One pass of [`encode`](Self::encode), converting text or not.
+        #[inline(always)]
+        fn sbe_encode<const CONVERT: bool>(&self, buf: &mut [u8]) -> $crate::Result<usize> {
+            let mut e = $encoder::wrap(buf)?;
+            self.sbe_write::<CONVERT>(&mut e)?;
+            e.finish()
+        }
+
+        /// The converting pass, out of line: the other pass's loops
+        /// stay free of its calls.
+        #[cold]
+        #[inline(never)]
+        fn sbe_encode_converting(&self, buf: &mut [u8]) -> $crate::Result<usize> {
+            self.sbe_encode::<true>(buf)
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
