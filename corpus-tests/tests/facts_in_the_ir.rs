@@ -42,14 +42,14 @@ const ROLE_NAMES: &[&str] = &[
 ];
 
 /// `file:line: text` for each code line of `file` (comments, doc comments
-/// and the unit tests after `#[cfg(test)]` left out) for which `holds` is
-/// true.
+/// and the unit tests after `#[cfg(test)]` left out, and a file of tests
+/// alone, marked `#![cfg(test)]`) for which `holds` is true.
 fn code_lines_where(file: &Path, holds: impl Fn(&str) -> bool) -> Vec<String> {
     let text = std::fs::read_to_string(file).unwrap_or_default();
     let mut found = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let code = line.trim_start();
-        if code.starts_with("#[cfg(test)]") {
+        if code.starts_with("#[cfg(test)]") || code.starts_with("#![cfg(test)]") {
             break;
         }
         if !code.starts_with("//") && holds(code) {

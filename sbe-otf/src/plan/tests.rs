@@ -1,5 +1,7 @@
 //! The plan against the walk on every golden vector of ../shared: the
-//! same JSON, lengths and bytes, and the plan does take the vectors.
+//! same JSON, lengths and bytes, and the plan does take the vectors; and
+//! on integers of every width, from a schema of its own.
+#![cfg(test)]
 
 use crate::json::JsonWriter;
 use crate::Codec;
