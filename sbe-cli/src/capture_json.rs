@@ -4,10 +4,10 @@
 //! For a capture file, with two threads or more (`--jobs`, default the
 //! cores), the packets are read, parsed and framed on the calling thread
 //! and the JSON written on another ([`Pipelined`]): the capture's own work
-//! is then beside the decoding, not before it. A stream is decoded inline
-//! ([`Inline`]), its lines not held back in batches. Each message's verdict is still given where the
-//! packet is read, by the codec's length check, which runs the rule the
-//! JSON decoding runs.
+//! is then beside the decoding, not before it. Each message's verdict is
+//! still given where the packet is read, by the codec's length check,
+//! which runs the rule the JSON decoding runs. A stream is decoded inline
+//! ([`Inline`]), its lines not held back in batches.
 
 use std::io::{self, Write};
 use std::ops::Range;
@@ -215,15 +215,7 @@ impl capture::Sink for Pipelined<'_, '_> {
         b.events.push(Event::Message {
             bytes: at..b.bytes.len(),
             fields: fields_at..b.fields.len(),
-            origin: Origin {
-                packet: origin.packet,
-                time: origin.time,
-                transport: origin.transport,
-                src: origin.src,
-                dst: origin.dst,
-                fields: &[],
-                offset: origin.offset,
-            },
+            origin: origin.with_fields(&[]),
         });
         if b.full() {
             self.send()?;
@@ -259,18 +251,14 @@ pub fn write_batches<W: Write>(
                     fields,
                     origin,
                 } => {
-                    let origin = Origin {
-                        fields: batch.fields.get(fields).unwrap_or_default(),
-                        ..origin
-                    };
+                    let origin = origin.with_fields(batch.fields.get(fields).unwrap_or_default());
                     let bytes = batch.bytes.get(bytes).unwrap_or_default();
                     match lines.message(bytes, &origin) {
                         Ok(_) => {}
                         Err(Fail::Output(e)) => return Err(e),
                         Err(Fail::Message(e)) => {
                             ok = false;
-                            let at = origin.place();
-                            lines.report(&format!("{at}, byte {}: {}", e.offset(), e.what()))?;
+                            lines.report(&origin.failure(&e))?;
                         }
                     }
                 }

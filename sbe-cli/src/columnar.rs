@@ -111,10 +111,8 @@ pub(crate) fn decode(
         out,
         frames,
     };
-    let jobs = a
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, inputs.len().max(1));
+    // `--jobs`, its default the cores (`DecodeOptions::jobs`).
+    let jobs = o.jobs.clamp(1, inputs.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<io::Result<bool>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..jobs)

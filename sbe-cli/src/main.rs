@@ -527,8 +527,9 @@ struct DecodeOptions {
     schema_id_check: bool,
     values: sbe_cli::otf::semantic::Values,
     filters: Vec<Term>,
-    /// Threads for a capture file's JSON: with 2 or more, packets are
-    /// read on one and the JSON written on another.
+    /// `--jobs`, default the cores: inputs exported at once to a columnar
+    /// format; for a capture file's JSON, with 2 or more, packets are read
+    /// on one thread and the JSON written on another.
     jobs: usize,
 }
 

@@ -21,11 +21,6 @@ pub mod tcp;
 pub mod time;
 
 use std::collections::HashSet;
-
-/// Flows are looked up once a packet: foldhash rather than SipHash, which
-/// cost more than parsing the packet's headers; still seeded per run, so a
-/// capture cannot be made with addresses that collide.
-type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 use std::fmt;
 use std::io;
 use std::net::SocketAddr;
@@ -41,6 +36,11 @@ pub use file::{sniff, CaptureError, CaptureReader, Format, Packet};
 pub use filter::Term;
 pub use net::Transport;
 pub use time::Timestamp;
+
+/// Flows are looked up once a packet: foldhash rather than SipHash, which
+/// cost more than parsing the packet's headers; still seeded per run, so a
+/// capture cannot be made with addresses that collide.
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 /// A packet header field (MDP3's `msgSeqNum`, ...).
 pub type Field = (&'static str, u64);
@@ -87,6 +87,31 @@ impl Origin<'_> {
     /// Where the offset counts from: `of the payload` / `of the stream`.
     fn unit(&self) -> &'static str {
         unit(self.transport)
+    }
+
+    /// The same place with the packet header's fields `fields`.
+    pub fn with_fields<'b>(&self, fields: &'b [Field]) -> Origin<'b> {
+        Origin {
+            packet: self.packet,
+            time: self.time,
+            transport: self.transport,
+            src: self.src,
+            dst: self.dst,
+            fields,
+            offset: self.offset,
+        }
+    }
+
+    /// What is said of the message here that could not be decoded:
+    /// `packet 2, udp 10.0.0.1:1 -> 10.0.0.2:2, byte 47 of the payload: ...`.
+    pub fn failure(&self, e: &MultiError) -> String {
+        format!(
+            "{}, byte {} {}: {}",
+            self.place(),
+            e.offset(),
+            self.unit(),
+            e.what()
+        )
     }
 
     /// The `frame` object, all but its `offset` and closing brace:
@@ -468,12 +493,7 @@ impl<S: Sink> Run<'_, S> {
                         }
                         _ => String::new(),
                     };
-                    let text = format!(
-                        "{at}, byte {} {}: {}{rest}",
-                        e.offset(),
-                        origin.unit(),
-                        e.what()
-                    );
+                    let text = format!("{}{rest}", origin.failure(&e));
                     self.sink.report(Level::Error, &text)?;
                 }
                 Err(e) => return Err(e),
@@ -616,12 +636,7 @@ impl<S: Sink> Run<'_, S> {
                             ),
                             None => String::new(),
                         };
-                        let text = format!(
-                            "{at}, byte {} {}: {}{rest}",
-                            e.offset(),
-                            origin.unit(),
-                            e.what()
-                        );
+                        let text = format!("{}{rest}", origin.failure(&e));
                         self.sink.report(Level::Error, &text)?;
                     }
                     Err(e) => return Err(e),
