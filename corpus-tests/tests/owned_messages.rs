@@ -13,7 +13,7 @@ fn trade() -> o::Trade {
         side: o::Side::Buy,
         level: Some(o::Level::High),
         flags: o::Flags::URGENT | o::Flags::HIDDEN,
-        price: sbe_rt::Decimal::new(-12345, -4),
+        price: sbe_rt::Fixed::new(-12345),
         name: "Grüß".into(),
         code: Some("ab".into()),
         letter: Some(b'x'),
@@ -178,10 +178,15 @@ fn values_that_do_not_fit_are_errors_not_panics() {
         m.encode(&mut vec![0u8; 1 << 16]),
         Err(e) if e.error_kind() == sbe_rt::ErrorKind::CountOutOfRange
     ));
-    // A decimal with more digits than the schema's exponent holds.
+    // A decimal with more digits than the schema's exponent holds is
+    // refused where the owned value is made from it: the field holds the
+    // schema's exponent by its type.
+    let price = sbe_rt::Fixed::<i64, -4>::try_from(sbe_rt::Decimal::new(1, -5));
+    assert_eq!(price, Err(sbe_rt::RangeError::Inexact));
     let mut m = trade();
-    m.price = sbe_rt::Decimal::new(1, -5);
-    assert!(matches!(encode(&m), Err(e) if e == sbe_rt::Error::value_out_of_range()));
+    m.price = sbe_rt::Decimal::new(25, -1).try_into().expect("2.5 at -4");
+    let back = o::TradeDecoder::decode(&encode(&m).expect("encodes")).and_then(|d| d.to_owned());
+    assert_eq!(back.map(|t| t.price.to_string()).as_deref(), Ok("2.5"));
     let m = trade();
     for n in 0..m.encoded_length() {
         assert!(m.encode(&mut vec![0u8; n]).is_err(), "{n} bytes");

@@ -219,7 +219,7 @@ fn a_month_year_the_composite_cannot_hold_is_an_error_and_writes_nothing() {
     );
 }
 
-/// The owned Quote holds the typed values (`Decimal`, `Timestamp`, `Date`,
+/// The owned Quote holds the typed values (`Fixed`, `Timestamp`, `Date`,
 /// `MonthYear`) where the meaning has them both ways, writes the bytes it
 /// was read from, and goes through serde in the wire form: the body of
 /// `to_json`.
@@ -231,8 +231,13 @@ fn an_owned_message_holds_typed_values_and_writes_its_bytes_back() {
     let message = values::decode(bytes).expect("decodes");
     let Message::Quote(q) = &message;
     let owned: values::Quote = q.to_owned().expect("to_owned");
-    assert_eq!(owned.price, "123.45".parse::<Decimal>().expect("decimal"));
-    assert_eq!(owned.size, Decimal::new(1200, 0));
+    assert_eq!(
+        owned.price.value(),
+        "123.45".parse::<Decimal>().expect("decimal")
+    );
+    assert_eq!(owned.price, "123.45".parse().expect("exact at -9"));
+    assert_eq!(owned.size.value(), Decimal::new(1200, 0));
+    assert_eq!(owned.size.mantissa(), 12);
     assert_eq!(owned.sent, ts("2024-01-02T03:04:05.123456789Z"));
     assert_eq!(owned.sent_ms, ts("1969-12-31T23:59:59.999Z"));
     assert_eq!(owned.stamp, ts("2024-01-02T03:04:05.123456Z"));

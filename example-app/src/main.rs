@@ -147,9 +147,9 @@ fn ledger(rx: mpsc::Receiver<md::MarketDataIncrementalRefreshTrades>) -> Ledger 
             ledger.trades += 1;
             ledger.volume = ledger
                 .volume
-                .checked_add(trade.md_entry_size)
+                .checked_add(trade.md_entry_size.value())
                 .unwrap_or(ledger.volume);
-            ledger.last = Some((trade.md_entry_px, summary.transact_time));
+            ledger.last = Some((trade.md_entry_px.value(), summary.transact_time));
         }
     }
     ledger

@@ -82,7 +82,7 @@
 //! | field, composite member, var data | accessor in snake_case; a char array or text var data adds `_str()` | `MDEntryPx` → `md_entry_px()`, `SecurityID` → `security_id()`, `Symbol` (`char` × 6) → `symbol()` and `symbol_str()` |
 //! | typed value (the IR's [`ir::Meaning`]) | a decimal, time or MonthYear composite's decoder adds `value()` (an `sbe_rt::Decimal`, `Timestamp` or `MonthYear`; an `Option` where a part may be null) and its encoder `value(v)`; an integer timestamp or date field adds `_value()` and the setter `_value(v)`, numbered like any clash | `MDEntryPx` (`PRICENULL9`) → `md_entry_px().value()`; `TransactTime` (`uint64`, `UTCTimestamp`) → `transact_time_value()`; `TradeDate` (`LocalMktDate`) → `trade_date_value()` |
 //! | group | accessor in snake_case; types: message and group in UpperCamelCase with `Decoder` (the iterator), `Entry`, `Encoder`; owned entry: without a suffix | `NoMDEntries` of the message above → `no_md_entries()`, `MdIncrementalRefreshBook46NoMdEntriesEntry`, owned `MdIncrementalRefreshBook46NoMdEntries` |
-//! | owned value (field, member, group, var data) | a `pub` field named as the accessor; a decimal, timestamp, date or MonthYear that reads and writes back exactly holds its `sbe_rt` value | `MDEntryPx` → `.md_entry_px` (`Option<Decimal>`) |
+//! | owned value (field, member, group, var data) | a `pub` field named as the accessor; a decimal, timestamp, date or MonthYear that reads and writes back exactly holds its `sbe_rt` value: a decimal at a constant exponent a `Fixed<mantissa type, exponent>`, one whose exponent is on the wire a `Decimal` | `MDEntryPx` (`PRICENULL9`) → `.md_entry_px` (`Option<Fixed<i64, -9>>`) |
 //!
 //! The owned types ([`Config::owned`], on by default) take the stem the
 //! decoder and encoder are named from, which is claimed with them: they
@@ -156,7 +156,7 @@
 //!     "MdIncrementalRefreshBook46(MdIncrementalRefreshBook46),", // in `OwnedMessage`
 //!     "pub struct Pricenull9 {",
 //!     "pub struct MdIncrementalRefreshBook46NoMdEntries {",
-//!     "pub md_entry_px: ::core::option::Option<::sbe_rt::Decimal>,", // the typed value
+//!     "pub md_entry_px: ::core::option::Option<::sbe_rt::Fixed<i64, -9>>,", // the typed value
 //!     "pub transact_time: ::sbe_rt::Timestamp,",
 //!     "pub no_md_entries: ::sbe_rt::__private::alloc::vec::Vec<",
 //!     // typed values

@@ -220,7 +220,8 @@ pub use float::{JavaDouble, JavaFloat};
 pub use framing::Framing;
 pub use null::non_null;
 pub use value::{
-    Date, Decimal, MonthYear, ParseError, RangeError, TimeUnit, Timestamp, ZonedTimestamp,
+    Date, Decimal, Fixed, Mantissa, MonthYear, ParseError, RangeError, TimeUnit, Timestamp,
+    ZonedTimestamp,
 };
 pub use wire::*;
 

@@ -15,8 +15,9 @@
 //! arrays), except that a char array is a `String` (its bytes up to the
 //! first NUL, UTF-8 or ISO-8859-1 as its `characterEncoding` says; written
 //! back NUL-padded) and a composite its owned struct, or its typed value
-//! (`sbe_rt::Decimal`, `Timestamp`, `MonthYear`) where the IR's meaning
-//! gives one that its decoder reads and its encoder writes back exactly
+//! (`sbe_rt::Fixed` for a decimal at a constant exponent, `Decimal`,
+//! `Timestamp`, `MonthYear`) where the IR's meaning gives one that its
+//! decoder reads and its encoder writes back exactly
 //! (`typed::owned_value`); constants are not
 //! held (they are not on the wire); var data is a `String` where it is
 //! text (`Meaning::Text`), else a `Vec<u8>`; a group is a `Vec` of its
@@ -320,13 +321,11 @@ impl Held {
                 converts: None,
             };
         }
-        if let (Val::Comp { dec, .. }, Some((typed, typed_value))) =
-            (val, super::typed::owned_value(ctx, ty))
-        {
+        if let (Val::Comp { dec, .. }, Some(typed)) = (val, super::typed::owned_value(ctx, ty)) {
             return Held {
-                ty: typed,
-                read: quote!(#read.#typed_value()),
-                write: quote!(e.#name().#typed_value(#value)?;),
+                read: typed.read(&read),
+                write: typed.write(&quote!(e.#name()), value),
+                ty: typed.ty,
                 kind: Kind::Typed(owned_of(dec)),
                 converts: None,
             };
@@ -881,22 +880,25 @@ fn typed_impl(
     (owned, dec, enc): (&Ident, &Ident, &Ident),
     len: usize,
 ) -> TokenStream {
-    let Some((value_ty, value)) = super::typed::owned_value(ctx, ty) else {
+    let Some(typed) = super::typed::owned_value(ctx, ty) else {
         return TokenStream::new();
     };
     let len = ulit(len);
+    let value_ty = &typed.ty;
+    let write = typed.write(&quote!(#enc::wrap(&mut b)?), &quote!(v));
+    let read = typed.read(&quote!(#dec::wrap(&b)?));
     quote! {
         impl __sbe::serde_owned::Typed for #owned {
             type Value = #value_ty;
             fn from_value(v: #value_ty) -> ::sbe_rt::Result<Self> {
                 let mut b = [0u8; #len];
-                #enc::wrap(&mut b)?.#value(v)?;
+                #write
                 #dec::wrap(&b)?.to_owned()
             }
             fn value(&self) -> ::sbe_rt::Result<#value_ty> {
                 let mut b = [0u8; #len];
                 self.encode(&mut b)?;
-                __sbe::Ok(#dec::wrap(&b)?.#value())
+                __sbe::Ok(#read)
             }
         }
     }

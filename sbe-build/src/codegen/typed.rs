@@ -455,11 +455,58 @@ fn month_year_setter(parts: &MonthYearParts, members: &[MemberView], name: &Iden
     }
 }
 
-/// The typed value an owned struct holds for a composite of type `ty`,
-/// and the name of the composite's typed `value`: where the decoder's
-/// `value()` and the encoder's `value(v)` both exist and take the same
-/// type, so that the owned value reads and writes back exactly.
-pub(super) fn owned_value(ctx: &super::Ctx, ty: &Type) -> Option<(TokenStream, Ident)> {
+/// How an owned struct holds a composite as its typed value
+/// ([`owned_value`]): the type, and how it is read from the composite's
+/// decoder and written with its encoder.
+pub(super) struct OwnedValue {
+    /// The held type (an `Option` where the value may be null).
+    pub ty: TokenStream,
+    via: Via,
+}
+
+enum Via {
+    /// The composite's typed `value()` and `value(v)`, of the same type.
+    Value(Ident),
+    /// A decimal at the schema's constant exponent, held as a
+    /// `sbe_rt::Fixed` of its mantissa: read and written through the
+    /// mantissa member's accessor and setter (`optional`: those take an
+    /// `Option`), so that writing it checks nothing.
+    Mantissa { member: Ident, optional: bool },
+}
+
+impl OwnedValue {
+    /// The held value, read with the composite's decoder `dec`.
+    pub(super) fn read(&self, dec: &TokenStream) -> TokenStream {
+        match &self.via {
+            Via::Value(value) => quote!(#dec.#value()),
+            Via::Mantissa {
+                member,
+                optional: true,
+            } => quote!(#dec.#member().map(::sbe_rt::Fixed::new)),
+            Via::Mantissa { member, .. } => quote!(::sbe_rt::Fixed::new(#dec.#member())),
+        }
+    }
+
+    /// Writes the held value `v` with the composite's encoder `enc`; may
+    /// use `?`.
+    pub(super) fn write(&self, enc: &TokenStream, v: &TokenStream) -> TokenStream {
+        match &self.via {
+            Via::Value(value) => quote!(#enc.#value(#v)?;),
+            Via::Mantissa {
+                member,
+                optional: true,
+            } => quote!(#enc.#member(::core::option::Option::map(#v, ::sbe_rt::Fixed::mantissa));),
+            Via::Mantissa { member, .. } => quote!(#enc.#member(::sbe_rt::Fixed::mantissa(#v));),
+        }
+    }
+}
+
+/// The typed value an owned struct holds for a composite of type `ty`:
+/// where the decoder's `value()` and the encoder's `value(v)` both exist
+/// and take the same type, so that the owned value reads and writes back
+/// exactly; a decimal at a constant exponent is a `sbe_rt::Fixed` of its
+/// mantissa type instead of a `Decimal`, exact by its type.
+pub(super) fn owned_value(ctx: &super::Ctx, ty: &Type) -> Option<OwnedValue> {
     let TypeKind::Composite(c) = &ty.kind else {
         return None;
     };
@@ -470,7 +517,20 @@ pub(super) fn owned_value(ctx: &super::Ctx, ty: &Type) -> Option<(TokenStream, I
         Meaning::Decimal(d) => {
             let m = plain_member(d.mantissa)?;
             match d.exponent {
-                Exponent::Constant(_) => (quote!(::sbe_rt::Decimal), m.val.is_option()),
+                Exponent::Constant(e) => {
+                    let prim = rust_prim(member_prim(&members, d.mantissa)?);
+                    let e = proc_macro2::Literal::i8_unsuffixed(e);
+                    let fixed = quote!(::sbe_rt::Fixed<#prim, #e>);
+                    let optional = m.val.is_option();
+                    let via = Via::Mantissa {
+                        member: m.name.clone(),
+                        optional,
+                    };
+                    return Some(OwnedValue {
+                        ty: option_if(optional, fixed),
+                        via,
+                    });
+                }
                 Exponent::Member(i) => {
                     let e = members.get(i)?;
                     if m.val.is_option() || e.val.is_option() {
@@ -492,12 +552,19 @@ pub(super) fn owned_value(ctx: &super::Ctx, ty: &Type) -> Option<(TokenStream, I
         }
         _ => return None,
     };
-    let ty = if optional {
-        quote!(::core::option::Option<#value>)
+    Some(OwnedValue {
+        ty: option_if(optional, value),
+        via: Via::Value(composite_value_name(&members)),
+    })
+}
+
+/// `ty`, or `Option<ty>` where `optional`.
+fn option_if(optional: bool, ty: TokenStream) -> TokenStream {
+    if optional {
+        quote!(::core::option::Option<#ty>)
     } else {
-        value
-    };
-    Some((ty, composite_value_name(&members)))
+        ty
+    }
 }
 
 /// The typed value an owned struct holds for an integer timestamp or

@@ -4,6 +4,8 @@
 //!
 //! * [`Decimal`]: `mantissa * 10^exponent`, any wire mantissa type without
 //!   loss, compared by value, printed exactly (`123.45`);
+//! * [`Fixed`]: a decimal at an exponent its type fixes (the schema's
+//!   constant), held as the wire's mantissa, exact by construction;
 //! * [`Timestamp`] and [`TimeUnit`]: nanoseconds since the Unix epoch, from
 //!   and to a count of the SBE time composite's unit, printed as RFC 3339
 //!   (`2024-01-02T03:04:05.123456789Z`);
@@ -25,6 +27,7 @@ mod date;
 mod decimal;
 mod decimal_str;
 mod error;
+mod fixed;
 mod interop;
 mod month_year;
 mod scan;
@@ -38,6 +41,7 @@ mod zoned;
 pub use date::Date;
 pub use decimal::Decimal;
 pub use error::{ParseError, RangeError};
+pub use fixed::{Fixed, Mantissa};
 pub use month_year::MonthYear;
 pub use time_unit::TimeUnit;
 pub use timestamp::Timestamp;

@@ -1,7 +1,7 @@
 //! [`Decimal`] to and from `rust_decimal::Decimal` (feature
 //! `rust_decimal`).
 
-use crate::value::{Decimal, RangeError};
+use crate::value::{Decimal, Fixed, Mantissa, RangeError};
 
 /// The largest scale `rust_decimal` holds.
 const MAX_SCALE: u32 = 28;
@@ -37,6 +37,35 @@ impl TryFrom<Decimal> for rust_decimal::Decimal {
             Err(_) => (n.rescale(0)?, 0), // a positive exponent
         };
         Self::try_from_i128_with_scale(mantissa, scale).map_err(|_| RangeError::Overflow)
+    }
+}
+
+impl<M: Mantissa, const E: i8> TryFrom<Fixed<M, E>> for rust_decimal::Decimal {
+    type Error = RangeError;
+
+    /// As from its [`Decimal`]: `Err` beyond 28 fractional digits or a
+    /// 96-bit mantissa.
+    fn try_from(value: Fixed<M, E>) -> Result<Self, RangeError> {
+        Self::try_from(value.value())
+    }
+}
+
+impl<M: Mantissa, const E: i8> TryFrom<rust_decimal::Decimal> for Fixed<M, E> {
+    type Error = RangeError;
+
+    /// The same value at exponent `E`, if exact there and its mantissa
+    /// fits `M`.
+    ///
+    /// ```
+    /// use sbe_rt::Fixed;
+    ///
+    /// let px = Fixed::<i64, -9>::try_from(rust_decimal::Decimal::new(451625, 2))?;
+    /// assert_eq!(px.mantissa(), 4_516_250_000_000);
+    /// assert_eq!(rust_decimal::Decimal::try_from(px)?.to_string(), "4516.25");
+    /// # Ok::<(), sbe_rt::RangeError>(())
+    /// ```
+    fn try_from(value: rust_decimal::Decimal) -> Result<Self, RangeError> {
+        Self::try_from(Decimal::from(value))
     }
 }
 
