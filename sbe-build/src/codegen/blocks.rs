@@ -213,8 +213,20 @@ impl<'s> NamedBlock<'s> {
 
     /// Whether a field has bytes to set (not every field is a constant).
     pub fn has_setters(&self) -> bool {
-        self.fields.iter().any(|f| f.encoded_length > 0)
+        has_setters(self.block)
     }
+}
+
+/// Whether a field of `block` has bytes to set.
+fn has_setters(block: &ir::Block) -> bool {
+    block.fields.iter().any(|f| f.encoded_length > 0)
+}
+
+/// Whether a group whose entries are `block` has them all of one size (no
+/// nested group or var data) and written by setters: its encoder then
+/// has `sbe_each`, which the owned entries are written with.
+pub(super) fn entries_of_one_size(block: &ir::Block) -> bool {
+    block.groups.is_empty() && block.data.is_empty() && has_setters(block)
 }
 
 /// Claims the method names of `b`'s fields, groups and var data, in schema

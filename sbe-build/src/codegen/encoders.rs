@@ -175,6 +175,7 @@ pub(super) fn group_encoder(
         }
     };
     let new_fn = group_new_fn(ctx, g, b, buf_init, step_init);
+    let each_entry_fn = each_entry_fn(ctx, b, &buf_set);
     let next_entry_fn = next_entry_fn(b, buf_set);
     let reserves = reserve_consts(ctx, b, Tail::Group);
     let doc = format!(
@@ -204,6 +205,8 @@ pub(super) fn group_encoder(
             #new_fn
 
             #next_entry_fn
+
+            #each_entry_fn
 
             #items
         }
@@ -283,6 +286,37 @@ fn next_entry_fn(b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
             #buf_set __sbe::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
             #step_reset
             __sbe::Ok(self)
+        }
+    }
+}
+
+/// `sbe_each` of a group encoder whose entries are of one size (a block
+/// of fields, no nested group or var data), for the owned messages: every
+/// entry of `items` written by `write`, the buffer and the count checked
+/// once for all of them (`sbe_rt::__private::codec::next_entries`) where
+/// `next_entry` checks them per entry.
+fn each_entry_fn(ctx: &Ctx, b: &NamedBlock, buf_set: &TokenStream) -> TokenStream {
+    if !ctx.opts.owned || !super::blocks::entries_of_one_size(b.block) || buf_set.is_empty() {
+        return TokenStream::new();
+    }
+    let block_length = ulit(b.block_len());
+    quote! {
+        /// Writes an entry for each of `items` with `write`: the owned
+        /// entries' writer.
+        #[inline]
+        fn sbe_each<T>(
+            &mut self,
+            items: &[T],
+            mut write: impl FnMut(&T, &mut Self) -> ::sbe_rt::Result<()>,
+        ) -> ::sbe_rt::Result<()> {
+            let blocks = __sbe::codec::next_entries::<#block_length>(
+                self.tail, &mut self.written, self.count, items.len(), self.reserve,
+            )?;
+            for (x, b) in items.iter().zip(blocks) {
+                self.buf = b;
+                write(x, self)?;
+            }
+            __sbe::Ok(())
         }
     }
 }

@@ -402,10 +402,19 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
         } else {
             collect(quote!(self.#name()))
         };
-        let write = quote! {
-            let mut g = e.#name(v.len())?;
-            for x in v {
-                x.sbe_write::<CONVERT>(g.next_entry()?)?;
+        // Entries of one size are written with one check for all of them
+        // (the group encoder's `sbe_each`, see `encoders::each_entry_fn`).
+        let write = if super::blocks::entries_of_one_size(&g.block) {
+            quote! {
+                let mut g = e.#name(v.len())?;
+                g.sbe_each(v, |x, g| x.sbe_write::<CONVERT>(g))?;
+            }
+        } else {
+            quote! {
+                let mut g = e.#name(v.len())?;
+                for x in v {
+                    x.sbe_write::<CONVERT>(g.next_entry()?)?;
+                }
             }
         };
         let dim = ulit(g.dimension(order).len);

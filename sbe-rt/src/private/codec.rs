@@ -323,6 +323,60 @@ pub fn next_entry<'a, const N: usize>(
     Ok(block)
 }
 
+/// Takes `n` entries of `N` bytes each off `tail` at once, counted as
+/// written, provided `tail` holds them and `reserve` bytes after them and
+/// the group's `count` has room for them: one check for all of a group's
+/// entries where they are of one size (no nested group or var data), as
+/// an owned message writes them. Each entry comes zeroed, as
+/// [`next_entry`] gives it; on an error nothing is taken.
+///
+/// ```
+/// let mut buf = [7u8; 7];
+/// let mut tail: &mut [u8] = &mut buf;
+/// let mut written = 0;
+/// let codec = sbe_rt::__private::codec::next_entries::<3>;
+/// assert!(codec(&mut tail, &mut written, 2, 2, 2).is_err()); // 2 × 3 + 2 > 7
+/// assert!(codec(&mut tail, &mut written, 1, 2, 0).is_err()); // count 1
+/// let entries: Vec<_> = codec(&mut tail, &mut written, 2, 2, 1)
+///     .unwrap()
+///     .map(|e| e.to_vec())
+///     .collect();
+/// assert_eq!(entries, [[0, 0, 0], [0, 0, 0]]);
+/// assert_eq!((tail.len(), written), (1, 2));
+/// ```
+#[inline(always)]
+pub fn next_entries<'a, const N: usize>(
+    tail: &mut &'a mut [u8],
+    written: &mut usize,
+    count: usize,
+    n: usize,
+    reserve: usize,
+) -> Result<impl Iterator<Item = &'a mut [u8]>> {
+    let total = written.saturating_add(n);
+    if total > count {
+        return Err(Error::count_out_of_range(total as u64, count as u64));
+    }
+    let available = tail.len();
+    let len = n.saturating_mul(N);
+    if len.saturating_add(reserve) > available {
+        return Err(truncated(0, len.saturating_add(reserve), available));
+    }
+    // `len <= available`, checked above: the split always succeeds.
+    let Some((entries, rest)) = core::mem::take(tail).split_at_mut_checked(len) else {
+        return Err(truncated(0, len, available));
+    };
+    *tail = rest;
+    *written = total;
+    Ok(entries.chunks_exact_mut(N).map(zeroed))
+}
+
+/// `block`, zeroed.
+#[inline(always)]
+fn zeroed(block: &mut [u8]) -> &mut [u8] {
+    block.fill(0);
+    block
+}
+
 /// Takes the first `N` bytes off `tail` as a zeroed array, provided
 /// `tail` holds at least `need` bytes (`need` counts the `N` bytes plus
 /// whatever must stay free after them): one capacity check for an entry.
