@@ -141,9 +141,13 @@ fn options_shape_the_output() {
     let plain = config.json(false).debug(false).generate(&schema).unwrap();
     assert!(!plain.contains("to_json") && !plain.contains("debug_impl!(decoder OrderDecoder)"));
     assert!(plain.contains("pub fn decode("));
-    // Keywords are escaped, deprecated fields marked.
-    assert!(text.contains("pub fn r#type(&self) -> Side"));
-    assert!(text.contains("#[deprecated(note = \"deprecated since schema version 1\")]"));
+    // Keywords are escaped (the accessor is `sbe_rt::getter!`'s),
+    // deprecated fields marked.
+    assert!(
+        text.contains("enum #[doc = r\" `type` (id 2, offset 8, type `Side`).\"] r#type : Side")
+    );
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(one_line.contains("#[deprecated(note = \"deprecated since schema version 1\")]"));
 }
 
 #[test]

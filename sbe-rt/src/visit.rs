@@ -544,6 +544,55 @@ macro_rules! debug_impl {
     };
 }
 
+/// The `visit` calls of a run of a decoder's fields (or members, or
+/// groups) whose value is their accessor's: `"Price" price` visits
+/// `self.price()` as field `Price`, `"Symbol" symbol as latin1` (or
+/// `as utf8`) a char array's bytes as text up to the first NUL. Generated
+/// code calls it in its `visit` with the receiver and the visitor; the
+/// fields a run cannot hold are written out between runs, in schema
+/// order. A call written out was a dozen tokens for the generator to
+/// parse and print, an entry here is two or three.
+///
+/// ```
+/// use sbe_rt::visit::{Visit, Visitor};
+/// pub struct Decoder;
+/// impl Decoder {
+///     fn a(&self) -> u8 {
+///         1
+///     }
+///     fn b(&self) -> &[u8] {
+///         b"x\0"
+///     }
+/// }
+/// impl Visit for Decoder {
+///     fn visit(&self, v: &mut dyn Visitor) {
+///         sbe_rt::visit_fields!(self, v; "A" a, "B" b as latin1);
+///     }
+/// }
+/// impl core::fmt::Debug for Decoder {
+///     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+///         sbe_rt::visit::debug_struct(f, "Decoder", self)
+///     }
+/// }
+/// assert_eq!(format!("{Decoder:?}"), "Decoder { A: 1, B: \"x\" }");
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! visit_fields {
+    ($s:tt, $v:ident; $($key:literal $name:ident $(as $text:ident)?),* $(,)?) => {
+        $($v.field($key, &$crate::visit_fields!(@value $s $name $($text)?));)*
+    };
+    (@value $s:tt $name:ident) => {
+        $s.$name()
+    };
+    (@value $s:tt $name:ident latin1) => {
+        $crate::visit::Text::latin1($s.$name()).until_nul()
+    };
+    (@value $s:tt $name:ident utf8) => {
+        $crate::visit::Text::utf8($s.$name()).until_nul()
+    };
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;

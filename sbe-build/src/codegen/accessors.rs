@@ -94,6 +94,15 @@ pub(crate) fn str_getter(
     (doc, element): (&str, u16),
     attrs: &TokenStream,
 ) -> TokenStream {
+    if from_accessor {
+        let element = (element != 0).then(|| {
+            let n = super::element_lit(element);
+            quote!(, #n)
+        });
+        return quote! {
+            ::sbe_rt::getter!(str #[doc = #doc] #attrs #text_name = #name #element);
+        };
+    }
     let (offset, end) = (ulit(offset), ulit(offset + len));
     let at = super::at(element);
     let bytes = if from_accessor {
@@ -146,8 +155,14 @@ pub(super) fn reads_null_when_absent(view: &FieldView) -> bool {
         && crate::ir::null_bytes(&view.field.ty, crate::ir::ByteOrder::Little).is_some()
 }
 
-/// The accessors of a block decoder's fields.
-pub(super) fn field_accessors(fields: &[FieldView], unstated: sbe_rt::TimeUnit) -> TokenStream {
+/// The accessors of a block decoder's fields: `sbe_rt::getter!` calls
+/// where the field is in every version of its block and has one of the
+/// usual shapes.
+pub(super) fn field_accessors(
+    ctx: &Ctx,
+    fields: &[FieldView],
+    unstated: sbe_rt::TimeUnit,
+) -> TokenStream {
     let mut out = TokenStream::new();
     for view in fields {
         let f = view.field;
@@ -197,7 +212,12 @@ pub(super) fn field_accessors(fields: &[FieldView], unstated: sbe_rt::TimeUnit) 
             let body = when_present(f.since_version, read, is_option, plain);
             gated_accessor(doc, "the field", dep.clone(), name, ret, body)
         } else {
-            accessor(quote!(#doc #dep), name, ret, read)
+            let attrs = quote!(#doc #dep);
+            let base = proc_macro2::Ident::new("base", proc_macro2::Span::call_site());
+            match view.val.getter(ctx, &base, offset, &attrs, name) {
+                Some(call) => call,
+                None => accessor(attrs, name, ret, read),
+            }
         });
         if let Some(value_name) = &view.names.value {
             let option = view.gated || view.val.is_option();
@@ -318,12 +338,12 @@ pub(super) fn member_accessors(ctx: &Ctx, members: &[MemberView]) -> TokenStream
         };
         let doc = docs(m.ty.description.as_deref(), generated);
         let dep = deprecated(m.ty.deprecated);
-        out.extend(accessor(
-            quote!(#doc #dep),
-            name,
-            val.dec_type(),
-            val.dec_read(ctx, &buf, offset),
-        ));
+        let attrs = quote!(#doc #dep);
+        let buf_field = proc_macro2::Ident::new("buf", proc_macro2::Span::call_site());
+        out.extend(match val.getter(ctx, &buf_field, offset, &attrs, name) {
+            Some(call) => call,
+            None => accessor(attrs, name, val.dec_type(), val.dec_read(ctx, &buf, offset)),
+        });
         if let (Some(text_name), Val::Char { len, optional, .. }) = (&view.text_name, val) {
             // Named by its Rust name, unlike a block field's (its schema name).
             let text_doc = format!(" `{name}` up to its first NUL, as UTF-8 text.");

@@ -292,7 +292,7 @@ pub(super) fn block_decoder(
         TokenStream::new()
     };
     let var_data_consts = sections::var_data_consts(ctx, b);
-    let mut getters = accessors::field_accessors(&fields, ctx.opts.timestamp_unit);
+    let mut getters = accessors::field_accessors(ctx, &fields, ctx.opts.timestamp_unit);
     getters.extend(accessors::group_accessors(&groups));
     getters.extend(accessors::data_accessors(&data));
     let visit_impls = json_debug::visit_and_debug(

@@ -56,6 +56,76 @@ impl Val<'_> {
     }
 }
 
+/// Calls of `v.field`, where a run of those visiting their accessor's
+/// value is one `sbe_rt::visit_fields!` call: the `visit` body in the
+/// making, in schema order.
+#[derive(Default)]
+struct Body {
+    /// The statements before the run.
+    done: TokenStream,
+    /// The run's entries: `"Price" price, "OrderQty" order_qty`.
+    run: TokenStream,
+}
+
+impl Body {
+    /// Visits `self.name()` as field `key`, as text (`Some(utf8)`) up to
+    /// its first NUL or as it is.
+    fn entry(&mut self, key: &str, name: &Ident, text: Option<bool>) {
+        let text = text.map(|utf8| {
+            if utf8 {
+                quote!(as utf8)
+            } else {
+                quote!(as latin1)
+            }
+        });
+        let comma = (!self.run.is_empty()).then(|| quote!(,));
+        self.run.extend(quote!(#comma #key #name #text));
+    }
+
+    /// The entry visiting `val`, the value of accessor `name`, where a
+    /// run can hold it; `false` where it cannot.
+    fn value(&mut self, key: &str, name: &Ident, val: &Val) -> bool {
+        match val {
+            Val::Const {
+                value: ConstValue::EnumValue { .. },
+                enum_ident: None,
+                ..
+            }
+            | Val::Char { len: 1, .. }
+            | Val::Array { optional: true, .. } => false,
+            Val::Char { optional, utf8, .. } => {
+                if !*optional {
+                    self.entry(key, name, Some(*utf8));
+                }
+                !*optional
+            }
+            _ => {
+                self.entry(key, name, None);
+                true
+            }
+        }
+    }
+
+    /// A statement written out, after the run so far.
+    fn statement(&mut self, tokens: TokenStream) {
+        self.flush();
+        self.done.extend(tokens);
+    }
+
+    fn flush(&mut self) {
+        if !self.run.is_empty() {
+            let run = std::mem::take(&mut self.run);
+            self.done
+                .extend(quote!(::sbe_rt::visit_fields!(self, v; #run);));
+        }
+    }
+
+    fn finish(mut self) -> TokenStream {
+        self.flush();
+        self.done
+    }
+}
+
 /// `::sbe_rt::visit::Text::latin1` (or `utf8`, or of `Char`).
 fn text_fn(ty: TokenStream, utf8: bool) -> TokenStream {
     if utf8 {
@@ -72,21 +142,22 @@ pub(super) fn block_fields(
     groups: &[GroupView],
     data: &[DataView],
 ) -> TokenStream {
-    let mut body = TokenStream::new();
+    let mut body = Body::default();
     for view in fields {
-        body.extend(field_visit(view));
+        if view.gated || !body.value(&view.field.name, &view.names.name, &view.val) {
+            body.statement(field_visit(view));
+        }
     }
     for view in groups {
         let g = view.group;
         let key = &g.name;
-        let name = view.name;
-        let call = if view.gated {
+        if view.gated {
             let iter = &view.at.expr;
-            quote!(v.field(#key, &#iter);)
+            let call = quote!(v.field(#key, &#iter););
+            body.statement(guarded(Some(g.block.since_version), call));
         } else {
-            quote!(v.field(#key, &self.#name());)
-        };
-        body.extend(guarded(view.gated.then_some(g.block.since_version), call));
+            body.entry(key, view.name, None);
+        }
     }
     for view in data {
         let d = view.data;
@@ -100,9 +171,9 @@ pub(super) fn block_fields(
             None => quote!(&#value),
         };
         let call = quote!(v.field(#key, #field););
-        body.extend(guarded(view.gated.then_some(d.since_version), call));
+        body.statement(guarded(view.gated.then_some(d.since_version), call));
     }
-    body
+    body.finish()
 }
 
 /// `call`, under `if self.version >= since` where the item is newer than
@@ -147,14 +218,16 @@ fn field_visit(view: &FieldView) -> TokenStream {
 
 /// The `visit` body of a composite decoder's members.
 pub(super) fn member_fields(members: &[MemberView]) -> TokenStream {
-    let mut body = TokenStream::new();
+    let mut body = Body::default();
     for view in members {
         let name = &view.name;
         let key = &view.member.ty.name;
-        let field = view.val.field(quote!(self.#name()));
-        body.extend(quote!(v.field(#key, #field);));
+        if !body.value(key, name, &view.val) {
+            let field = view.val.field(quote!(self.#name()));
+            body.statement(quote!(v.field(#key, #field);));
+        }
     }
-    body
+    body.finish()
 }
 
 /// The `Visit` impl of decoder `ident` (whose fields `body` visits), and

@@ -15,6 +15,9 @@
 //! the same for every type or message is a macro of `sbe_rt`'s, named
 //! with the type (`set_api!`, `enum_api!`, `debug_impl!`,
 //! `decoder_api!`, `encoder_api!`, `owned_passes!`, `owned_to_owned!`),
+//! as are a field's or member's accessor and setter in their usual
+//! shapes (`getter!`, `setter!`, given the name, type, offset and docs)
+//! and the runs of a decoder's `visit` calls (`visit_fields!`),
 //! and bodies name `sbe_rt::__private` through the file's alias `__sbe`:
 //! fewer tokens to parse and print here, and to compile in the schema's
 //! crate.

@@ -8,6 +8,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
+use super::element_lit;
 use super::values::{elem_at, int_lit, lit, putter, rust_prim, ulit, Val};
 use super::Ctx;
 use crate::ir::Primitive;
@@ -15,7 +16,8 @@ use crate::ir::Primitive;
 impl Val<'_> {
     /// The encoder's setter `name` for this value, writing to `self.buf`
     /// at `offset`, after `attrs`; `None` for constants. A fallible one's
-    /// errors name schema element `element` (0: none).
+    /// errors name schema element `element` (0: none). The usual shapes
+    /// are `sbe_rt::setter!`'s; an array's is written out.
     pub(crate) fn setter(
         &self,
         ctx: &Ctx,
@@ -23,142 +25,78 @@ impl Val<'_> {
         (offset, element): (usize, u16),
         attrs: &TokenStream,
     ) -> Option<TokenStream> {
-        match self {
-            Val::Const { .. } => None,
+        let at = ulit(offset);
+        let call = match self {
+            Val::Const { .. } => return None,
             Val::Char { len, .. } if *len != 1 => {
-                Some(char_array_setter(attrs, name, (offset, *len), element))
+                let len = ulit(*len);
+                let element = (element != 0).then(|| {
+                    let n = element_lit(element);
+                    quote!(, #n)
+                });
+                quote!(chars #attrs #name = (#at, #len) #element)
             }
-            Val::Comp { enc, .. } => Some(composite_setter(attrs, name, offset, enc)),
-            _ => {
-                let (param, write) = self.chained_write(ctx, offset)?;
-                Some(chained_setter(attrs, name, param, write))
-            }
-        }
-    }
-
-    /// For a value whose setter takes it and returns the encoder (a
-    /// number, char, array, enum or set): the parameter's type and the
-    /// statements writing `v` at `offset`.
-    fn chained_write(&self, ctx: &Ctx, at: usize) -> Option<(TokenStream, TokenStream)> {
-        let buf = quote!(self.buf);
-        let offset = ulit(at);
-        Some(match self {
+            Val::Comp { enc, .. } => quote!(comp #attrs #name: #enc = #at),
             Val::Prim {
                 prim,
                 optional,
                 null,
             } => {
-                let prim_type = rust_prim(*prim);
-                let put = putter(ctx, *prim);
+                let (ty, put) = (rust_prim(*prim), put_ident(ctx, *prim));
                 if *optional {
                     let null = lit(*prim, *null);
-                    (
-                        quote!(::core::option::Option<#prim_type>),
-                        quote!(#put(#buf, #offset, v.unwrap_or(#null));),
-                    )
+                    quote!(opt #attrs #name: #ty = #put(#at), #null)
                 } else {
-                    (quote!(#prim_type), quote!(#put(#buf, #offset, v);))
+                    quote!(put #attrs #name: #ty = #put(#at))
                 }
             }
-            Val::Char {
-                len: 1,
-                optional,
-                null,
-                ..
-            } => {
+            Val::Char { optional, null, .. } => {
                 if *optional {
                     let null = int_lit(Primitive::Char, *null);
-                    (
-                        quote!(::core::option::Option<u8>),
-                        quote!(::sbe_rt::put_u8_le(#buf, #offset, v.unwrap_or(#null));),
-                    )
+                    quote!(opt #attrs #name: u8 = put_u8_le(#at), #null)
                 } else {
-                    (quote!(u8), quote!(::sbe_rt::put_u8_le(#buf, #offset, v);))
+                    quote!(put #attrs #name: u8 = put_u8_le(#at))
                 }
-            }
-            Val::Array { prim, len, .. } => {
-                let prim_type = rust_prim(*prim);
-                let put = putter(ctx, *prim);
-                let at = elem_at(at, prim.size() as usize);
-                let len = ulit(*len);
-                let write = quote! {
-                    for (i, x) in v.into_iter().enumerate() {
-                        #put(#buf, #at, x);
-                    }
-                };
-                (quote!([#prim_type; #len]), write)
             }
             Val::Enum {
                 ident,
                 ty,
                 optional,
             } => {
-                let put = putter(ctx, ty.encoding);
+                let put = put_ident(ctx, ty.encoding);
                 if *optional {
                     let null = int_lit(ty.encoding, ty.null_value);
-                    (
-                        quote!(::core::option::Option<#ident>),
-                        quote!(#put(#buf, #offset, v.map_or(#null, #ident::raw));),
-                    )
+                    quote!(opt_enum #attrs #name: #ident = #put(#at), #null)
                 } else {
-                    (quote!(#ident), quote!(#put(#buf, #offset, v.raw());))
+                    quote!(enum #attrs #name: #ident = #put(#at))
                 }
             }
             Val::Set { ident, ty } => {
-                let put = putter(ctx, ty.encoding);
-                (quote!(#ident), quote!(#put(#buf, #offset, v.0);))
+                let put = put_ident(ctx, ty.encoding);
+                quote!(set #attrs #name: #ident = #put(#at))
             }
-            Val::Const { .. } | Val::Char { .. } | Val::Comp { .. } => return None,
-        })
+            Val::Array { prim, len, .. } => {
+                let prim_type = rust_prim(*prim);
+                let put = putter(ctx, *prim);
+                let at = elem_at(offset, prim.size() as usize);
+                let len = ulit(*len);
+                return Some(quote! {
+                    #attrs
+                    #[inline]
+                    pub fn #name(&mut self, v: [#prim_type; #len]) -> &mut Self {
+                        for (i, x) in v.into_iter().enumerate() {
+                            #put(self.buf, #at, x);
+                        }
+                        self
+                    }
+                });
+            }
+        };
+        Some(quote!(::sbe_rt::setter!(#call);))
     }
 }
 
-/// A setter `name` taking `v: param`, running `write` and returning the
-/// encoder.
-fn chained_setter(
-    attrs: &TokenStream,
-    name: &Ident,
-    param: TokenStream,
-    write: TokenStream,
-) -> TokenStream {
-    quote! {
-        #attrs
-        #[inline]
-        pub fn #name(&mut self, v: #param) -> &mut Self {
-            #write
-            self
-        }
-    }
-}
-
-/// The setter of a composite: its encoder over the bytes from `offset`.
-fn composite_setter(attrs: &TokenStream, name: &Ident, offset: usize, enc: &Ident) -> TokenStream {
-    let offset = ulit(offset);
-    quote! {
-        #attrs
-        #[inline]
-        pub fn #name(&mut self) -> #enc<'_> {
-            #enc { buf: self.buf.get_mut(#offset..).unwrap_or_default() }
-        }
-    }
-}
-
-/// The setter of a char array of `len` bytes: NUL-padded, too long an `Err`.
-fn char_array_setter(
-    attrs: &TokenStream,
-    name: &Ident,
-    (offset, len): (usize, usize),
-    element: u16,
-) -> TokenStream {
-    let at = super::at(element);
-    let (offset, len) = (ulit(offset), ulit(len));
-    quote! {
-        #attrs
-        /// Fails when `v` is longer than the array; a shorter value is padded with NUL.
-        #[inline]
-        pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::sbe_rt::Result<&mut Self> {
-            ::sbe_rt::text::put_char_array(self.buf, #offset, #len, v.as_ref())#at?;
-            __sbe::Ok(self)
-        }
-    }
+/// `put_u16_le`: the `sbe_rt` function writing primitive `p`.
+fn put_ident(ctx: &Ctx, p: Primitive) -> Ident {
+    quote::format_ident!("put_{}_{}", p.rust_type(), ctx.order())
 }

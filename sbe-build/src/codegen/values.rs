@@ -64,6 +64,11 @@ pub(crate) fn getter(ctx: &Ctx, p: Primitive) -> TokenStream {
     quote!(::sbe_rt::#function)
 }
 
+/// `get_u16_le`: the `sbe_rt` function reading primitive `p`.
+fn get_ident(ctx: &Ctx, p: Primitive) -> Ident {
+    format_ident!("get_{}_{}", p.rust_type(), ctx.order())
+}
+
 /// A wire slot from the IR as the tokens of its `sbe_rt::wire::Uint`.
 pub(crate) fn uint_tokens(slot: Uint) -> TokenStream {
     let at = |variant: &str, offset: usize| {
@@ -291,6 +296,69 @@ impl<'s> Val<'s> {
         } else {
             plain
         }
+    }
+
+    /// The decoder's accessor `name` (after `attrs`) reading this value
+    /// from its array `self.buf` at `off`, as a call of `sbe_rt::getter!`;
+    /// `None` for the shapes it has no arm for (a constant, an array of
+    /// numbers, an optional char or char array), written out instead.
+    pub(crate) fn getter(
+        &self,
+        ctx: &Ctx,
+        buf: &Ident,
+        off: usize,
+        attrs: &TokenStream,
+        name: &Ident,
+    ) -> Option<TokenStream> {
+        let at = ulit(off);
+        let call = match self {
+            Val::Prim {
+                prim,
+                optional,
+                null,
+            } => {
+                let (ty, get) = (rust_prim(*prim), get_ident(ctx, *prim));
+                if *optional {
+                    let null = lit(*prim, *null);
+                    quote!(opt #attrs #name: #ty = #get(#buf, #at), #null)
+                } else {
+                    quote!(read #attrs #name: #ty = #get(#buf, #at))
+                }
+            }
+            Val::Char {
+                len: 1,
+                optional: false,
+                ..
+            } => quote!(read #attrs #name: u8 = get_u8_le(#buf, #at)),
+            Val::Char {
+                len,
+                optional: false,
+                ..
+            } => {
+                let end = ulit(off + len);
+                quote!(chars #attrs #name = #buf[#at..#end])
+            }
+            Val::Enum {
+                ident,
+                ty,
+                optional,
+            } => {
+                let get = get_ident(ctx, ty.encoding);
+                if *optional {
+                    let null = int_lit(ty.encoding, ty.null_value);
+                    quote!(opt_enum #attrs #name: #ident = #get(#buf, #at), #null)
+                } else {
+                    quote!(enum #attrs #name: #ident = #get(#buf, #at))
+                }
+            }
+            Val::Set { ident, ty } => {
+                let get = get_ident(ctx, ty.encoding);
+                quote!(set #attrs #name: #ident = #get(#buf, #at))
+            }
+            Val::Comp { dec, .. } => quote!(comp #attrs #name: #dec = #buf[#at..]),
+            Val::Const { .. } | Val::Char { .. } | Val::Array { .. } => return None,
+        };
+        Some(quote!(::sbe_rt::getter!(#call);))
     }
 
     /// The decoder accessor's body reading from `buf` (a `&[u8; N]` or a

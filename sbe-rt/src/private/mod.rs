@@ -14,7 +14,9 @@
 //! * `set_api!` and `enum_api!` (at the crate's root, as macros are):
 //!   the set algebra every generated set type has, and the conversions
 //!   and impls every generated enum has (`debug_impl!`, in `visit`, the
-//!   `Debug` of decoders and sets);
+//!   `Debug` of decoders and sets, and `visit_fields!`, their `visit`
+//!   calls); `getter!` and `setter!`, a field's or member's accessor
+//!   and setter in its usual shapes;
 //! * `alloc` (feature `alloc`): the `alloc` crate, so that generated code
 //!   names `alloc::string::String` without an `extern crate alloc` of
 //!   the crate including it.
@@ -65,6 +67,7 @@ impl<T> At for crate::Result<T> {
 mod decoder;
 mod encoder;
 mod enums;
+mod fields;
 pub mod sections;
 mod set;
 
