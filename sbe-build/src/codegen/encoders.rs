@@ -291,34 +291,14 @@ fn next_entry_fn(b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
 }
 
 /// `sbe_each` of a group encoder whose entries are of one size (a block
-/// of fields, no nested group or var data), for the owned messages: every
-/// entry of `items` written by `write`, the buffer and the count checked
-/// once for all of them (`sbe_rt::__private::codec::next_entries`) where
-/// `next_entry` checks them per entry.
+/// of fields, no nested group or var data), for the owned messages
+/// (`sbe_rt::owned_each_entry!`).
 fn each_entry_fn(ctx: &Ctx, b: &NamedBlock, buf_set: &TokenStream) -> TokenStream {
     if !ctx.opts.owned || !super::blocks::entries_of_one_size(b.block) || buf_set.is_empty() {
         return TokenStream::new();
     }
     let block_length = ulit(b.block_len());
-    quote! {
-        /// Writes an entry for each of `items` with `write`: the owned
-        /// entries' writer.
-        #[inline]
-        fn sbe_each<T>(
-            &mut self,
-            items: &[T],
-            mut write: impl FnMut(&T, &mut Self) -> ::sbe_rt::Result<()>,
-        ) -> ::sbe_rt::Result<()> {
-            let blocks = __sbe::codec::next_entries::<#block_length>(
-                self.tail, &mut self.written, self.count, items.len(), self.reserve,
-            )?;
-            for (x, b) in items.iter().zip(blocks) {
-                self.buf = b;
-                write(x, self)?;
-            }
-            __sbe::Ok(())
-        }
-    }
+    quote!(::sbe_rt::owned_each_entry!(#block_length);)
 }
 
 /// Which encoder the section writers are in: where its tail (the buffer

@@ -334,6 +334,40 @@ macro_rules! owned_passes {
     };
 }
 
+/// `sbe_each` of a group encoder whose entries are `$block` bytes of
+/// fields only (no nested group or var data): every entry of `items`
+/// written by `write`, the count and the buffer checked once for all of
+/// them ([`next_entries`](crate::__private::codec::next_entries)) where
+/// `next_entry` checks them per entry; an owned message writes such a
+/// group's entries with it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! owned_each_entry {
+    ($block:literal) => {
+        /// Writes an entry for each of `items` with `write`: the owned
+        /// entries' writer.
+        #[inline]
+        fn sbe_each<T>(
+            &mut self,
+            items: &[T],
+            mut write: impl FnMut(&T, &mut Self) -> $crate::Result<()>,
+        ) -> $crate::Result<()> {
+            let blocks = $crate::__private::codec::next_entries::<$block>(
+                self.tail,
+                &mut self.written,
+                self.count,
+                items.len(),
+                self.reserve,
+            )?;
+            for (x, b) in items.iter().zip(blocks) {
+                self.buf = b;
+                write(x, self)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
