@@ -175,7 +175,7 @@ pub(super) fn group_encoder(
         }
     };
     let new_fn = group_new_fn(ctx, g, b, buf_init, step_init);
-    let each_entry_fn = each_entry_fn(ctx, b, &buf_set);
+    let each_entry_fn = each_entry_fn(ctx, b);
     let next_entry_fn = next_entry_fn(b, buf_set);
     let reserves = reserve_consts(ctx, b, Tail::Group);
     let doc = format!(
@@ -293,8 +293,9 @@ fn next_entry_fn(b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
 /// `sbe_each` of a group encoder whose entries are of one size (a block
 /// of fields, no nested group or var data), for the owned messages
 /// (`sbe_rt::owned_each_entry!`).
-fn each_entry_fn(ctx: &Ctx, b: &NamedBlock, buf_set: &TokenStream) -> TokenStream {
-    if !ctx.opts.owned || !super::blocks::entries_of_one_size(b.block) || buf_set.is_empty() {
+fn each_entry_fn(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
+    // `entries_of_one_size` implies setters, so the encoder keeps `buf`.
+    if !ctx.opts.owned || !super::blocks::entries_of_one_size(b.block) {
         return TokenStream::new();
     }
     let block_length = ulit(b.block_len());
