@@ -52,9 +52,11 @@ pub(crate) struct Args {
     /// Replace an existing --out folder.
     #[arg(long)]
     pub overwrite: bool,
-    /// Threads (default: the cores): for a columnar format, inputs decoded
-    /// at once; for the JSON of a capture file (not a stream), 2 or more
-    /// read its packets on a thread of their own.
+    /// Threads (default: the cores). For a columnar format: inputs decoded
+    /// at once, and an input's encoding on a thread of its own where N is
+    /// at least twice the inputs decoded at once. For the JSON of a capture
+    /// file (not a stream), 2 or more read its packets on a thread of their
+    /// own. 1 keeps to one thread.
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
 }
@@ -110,9 +112,16 @@ pub(crate) fn decode(
         a,
         out,
         frames,
+        writer_thread: false,
     };
-    // `--jobs`, its default the cores (`DecodeOptions::jobs`).
+    // `--jobs`, its default the cores (`DecodeOptions::jobs`), is the
+    // threads of the run: one an input at once, and each input's writer on
+    // a thread of its own where there are threads to spare.
     let jobs = o.jobs.clamp(1, inputs.len().max(1));
+    let job = Job {
+        writer_thread: o.jobs >= 2 * jobs,
+        ..job
+    };
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<io::Result<bool>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..jobs)
@@ -162,6 +171,9 @@ struct Job<'a> {
     a: &'a Args,
     out: &'a Path,
     frames: bool,
+    /// Whether each input's batches are encoded on a thread of their own,
+    /// beside its decoding (else on the decoding thread).
+    writer_thread: bool,
 }
 
 impl Job<'_> {
@@ -215,24 +227,30 @@ impl Job<'_> {
             writers.push(DatasetWriter::new(&root, &source, format));
             outs.push(exporter);
         }
+        let sink = |to| Sink {
+            schemas: &schemas,
+            outs,
+            to,
+            templates: &self.o.templates,
+            input,
+            ok: true,
+            failed: None,
+            pending: None,
+            frame: Frame::default(),
+            addrs: None,
+        };
+        if !self.writer_thread {
+            // A part is closed (given its name) only after a run without
+            // an output error, as the writing thread does.
+            let read = self.read(sink(Writers::Here(&mut writers)), input)?;
+            return Ok(close_all(writers) && read);
+        }
         // Encoding and compressing the batches runs on a thread of its
         // own, beside the decoding.
         let (tx, rx) = std::sync::mpsc::sync_channel(WRITE_QUEUE);
         std::thread::scope(|s| {
             let writer = s.spawn(move || write_all(writers, rx));
-            let sink = Sink {
-                schemas: &schemas,
-                outs,
-                tx,
-                templates: &self.o.templates,
-                input,
-                ok: true,
-                failed: None,
-                pending: None,
-                frame: Frame::default(),
-                addrs: None,
-            };
-            let read = self.read(sink, input);
+            let read = self.read(sink(Writers::Thread(tx)), input);
             let written = writer
                 .join()
                 .unwrap_or_else(|_| Err(io::Error::other("the writing thread failed")));
@@ -257,9 +275,7 @@ impl Job<'_> {
         }
         for (i, ex) in sink.outs.iter_mut().enumerate() {
             for (table, batch) in ex.finish() {
-                if sink.tx.send((i, table, batch)).is_err() {
-                    return Err(writer_stopped());
-                }
+                sink.to.write((i, table, batch))?;
             }
         }
         Ok(ok)
@@ -358,11 +374,22 @@ fn write_all(
     mut writers: Vec<DatasetWriter>,
     batches: std::sync::mpsc::Receiver<Batch>,
 ) -> io::Result<bool> {
-    for (i, table, batch) in batches {
-        if let Some(w) = writers.get_mut(i) {
-            w.write(&table, &batch).map_err(io::Error::other)?;
-        }
+    for batch in batches {
+        write_one(&mut writers, batch)?;
     }
+    Ok(close_all(writers))
+}
+
+/// Writes a batch into its dataset's part.
+fn write_one(writers: &mut [DatasetWriter], (i, table, batch): Batch) -> io::Result<()> {
+    match writers.get_mut(i) {
+        Some(w) => w.write(&table, &batch).map_err(io::Error::other),
+        None => Ok(()),
+    }
+}
+
+/// Closes every part; `false` when one could not be closed.
+fn close_all(writers: Vec<DatasetWriter>) -> bool {
     let mut ok = true;
     for w in writers {
         if let Err(e) = w.close() {
@@ -370,7 +397,24 @@ fn write_all(
             ok = false;
         }
     }
-    Ok(ok)
+    ok
+}
+
+/// Where a sink's batches go.
+enum Writers<'w> {
+    /// To the writing thread.
+    Thread(std::sync::mpsc::SyncSender<Batch>),
+    /// Written on the decoding thread.
+    Here(&'w mut Vec<DatasetWriter>),
+}
+
+impl Writers<'_> {
+    fn write(&mut self, batch: Batch) -> io::Result<()> {
+        match self {
+            Writers::Thread(tx) => tx.send(batch).map_err(|_| writer_stopped()),
+            Writers::Here(writers) => write_one(writers, batch),
+        }
+    }
 }
 
 /// The error of a reader whose writer stopped (the writer has the cause).
@@ -384,7 +428,7 @@ struct Sink<'a, 's> {
     schemas: &'a Schemas<'s>,
     outs: Vec<Exporter<'s>>,
     /// To the writer.
-    tx: std::sync::mpsc::SyncSender<Batch>,
+    to: Writers<'a>,
     templates: &'a [u64],
     input: &'a str,
     ok: bool,
@@ -463,9 +507,9 @@ impl Sink<'_, '_> {
             Ok(len) => {
                 self.pending = None;
                 for (table, batch) in ex.take_ready() {
-                    if self.tx.send((i, table, batch)).is_err() {
-                        self.failed = Some(writer_stopped());
-                        return Err(Fail::Output(writer_stopped()));
+                    if let Err(e) = self.to.write((i, table, batch)) {
+                        self.failed = Some(io::Error::new(e.kind(), e.to_string()));
+                        return Err(Fail::Output(e));
                     }
                 }
                 Ok(len)

@@ -317,6 +317,82 @@ fn several_inputs_at_once_write_a_part_each() {
     assert_eq!(idx.len(), 5, "msgIndex unique over the inputs");
 }
 
+/// Every file under `dir` (the part files and `_errors`), by relative path.
+fn tree_bytes(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().to_path_buf();
+                files.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn the_writer_on_its_own_thread_or_the_decoding_one_writes_the_same_files() {
+    // --jobs 1: one thread; --jobs 2 with one input: the encoding on a
+    // thread of its own; --jobs 2 with two inputs: each on its decoding
+    // thread. A bad message among them goes to `_errors` each time.
+    let dir = common::scratch("columnar-writer-thread");
+    let c = cars(1, 3);
+    let mut bad = c[1].clone();
+    bad[4] = 9; // schemaId
+    let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
+    std::fs::write(&a, [c[0].clone(), bad, c[2].clone()].concat()).unwrap();
+    std::fs::write(&b, cars(10, 2).concat()).unwrap();
+    let car = car_schema();
+    let run = |jobs: &str, inputs: &[&Path]| {
+        let out = dir.join(format!("out-{jobs}-{}", inputs.len()));
+        let mut args = vec![
+            "decode".to_string(),
+            "--schema".into(),
+            car.clone(),
+            "--format".into(),
+            "parquet".into(),
+            "--jobs".into(),
+            jobs.into(),
+            "--out".into(),
+            out.to_str().unwrap().into(),
+        ];
+        args.extend(inputs.iter().map(|p| p.to_str().unwrap().to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, err) = common::sbe(&args, b"");
+        (code, err, tree_bytes(&out))
+    };
+    let one = run("1", &[&a]);
+    let two = run("2", &[&a]);
+    assert_eq!(one.0, 1, "a bad message: exit 1");
+    assert!(one.1.contains("a.bin"), "{}", one.1);
+    assert!(one.2.iter().any(|(p, _)| p.starts_with("_errors")));
+    assert!(one
+        .2
+        .iter()
+        .all(|(p, _)| !p.to_string_lossy().contains(".tmp")));
+    assert_eq!(one, two);
+    let both_one = run("1", &[&a, &b]);
+    let both_two = run("2", &[&a, &b]);
+    assert_eq!(both_one, both_two);
+    let parts = |files: &[(PathBuf, Vec<u8>)]| {
+        files
+            .iter()
+            .filter(|(p, _)| p.extension().is_some_and(|x| x == "parquet"))
+            .count()
+    };
+    assert_eq!(
+        parts(&both_one.2),
+        parts(&one.2) + 1,
+        "a part more for b.bin"
+    );
+}
+
 #[test]
 fn a_bad_message_is_reported_as_today_and_kept_in_errors() {
     let dir = common::scratch("columnar-errors");
