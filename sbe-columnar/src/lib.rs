@@ -82,7 +82,6 @@ pub use error::ExportError;
 pub use meta::Frame;
 
 use meta::{HeaderValues, MetaCols};
-use node::Cx;
 use table::{Plan, Shape, Table, Walk};
 
 /// The name of the table of messages that could not be decoded.
@@ -171,7 +170,6 @@ pub enum SetupError {
 /// message (and per group with [`Options::flatten`]), plus [`ERRORS`].
 pub struct Exporter<'s> {
     schema: &'s Schema,
-    cx: Cx,
     header: Header,
     /// Table by template id, looked up once a message: foldhash, not
     /// SipHash (the ids are the schema's, not the input's).
@@ -197,6 +195,7 @@ impl<'s> Exporter<'s> {
         }
         let plan = Plan {
             flatten: options.flatten,
+            order: schema.byte_order,
         };
         let mut by_id = HashMap::default();
         let tables = schema
@@ -226,9 +225,6 @@ impl<'s> Exporter<'s> {
             shapes,
             keys: Vec::new(),
             schema,
-            cx: Cx {
-                order: schema.byte_order,
-            },
             header,
             by_id,
             tables,
@@ -262,7 +258,6 @@ impl<'s> Exporter<'s> {
     pub fn append(&mut self, bytes: &[u8], frame: &Frame) -> Result<usize, ExportError> {
         let (h, block_len, table) = self.header(bytes)?;
         let walk = Walk {
-            cx: self.cx,
             buf: bytes,
             version: h.version,
         };

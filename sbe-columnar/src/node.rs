@@ -28,9 +28,85 @@ use sbe_rt::TimeUnit;
 pub(crate) const UTC: &str = "UTC";
 
 /// What a fill reads with.
-#[derive(Clone, Copy)]
-pub(crate) struct Cx {
-    pub order: ByteOrder,
+/// How a value's bytes are read: where they are, their width and byte
+/// order, and whether they are signed, decided once when the column is
+/// planned (one dispatch per value, where the primitive and the byte
+/// order were matched for each value).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Read {
+    at: usize,
+    width: Width,
+    /// The bits shifted left and back to sign-extend (0: unsigned or
+    /// 64-bit).
+    shift: u32,
+    signed: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Width {
+    W1,
+    W2Le,
+    W2Be,
+    W4Le,
+    W4Be,
+    W8Le,
+    W8Be,
+}
+
+impl Read {
+    /// A value of primitive `p` at offset `at`, in byte order `order`.
+    pub(crate) fn new(order: ByteOrder, p: Primitive, at: usize) -> Read {
+        let big = order == ByteOrder::Big;
+        let width = match (p.size(), big) {
+            (1, _) => Width::W1,
+            (2, false) => Width::W2Le,
+            (2, true) => Width::W2Be,
+            (4, false) => Width::W4Le,
+            (4, true) => Width::W4Be,
+            (_, false) => Width::W8Le,
+            (_, true) => Width::W8Be,
+        };
+        Read {
+            at,
+            width,
+            shift: sign_shift(p),
+            signed: p.is_signed(),
+        }
+    }
+
+    /// The value's bytes at `buf[base + at..]` as an unsigned integer (a
+    /// float's bits); `None` when they are not all there.
+    #[inline(always)]
+    pub(crate) fn bits(self, buf: &[u8], base: usize) -> Option<u64> {
+        let rest = buf.get(base.checked_add(self.at)?..)?;
+        Some(match self.width {
+            Width::W1 => u64::from(*rest.first()?),
+            Width::W2Le => u64::from(u16::from_le_bytes(*rest.first_chunk()?)),
+            Width::W2Be => u64::from(u16::from_be_bytes(*rest.first_chunk()?)),
+            Width::W4Le => u64::from(u32::from_le_bytes(*rest.first_chunk()?)),
+            Width::W4Be => u64::from(u32::from_be_bytes(*rest.first_chunk()?)),
+            Width::W8Le => u64::from_le_bytes(*rest.first_chunk()?),
+            Width::W8Be => u64::from_be_bytes(*rest.first_chunk()?),
+        })
+    }
+
+    /// The integer, sign-extended (a `uint64` as its bits).
+    #[inline(always)]
+    pub(crate) fn i64(self, buf: &[u8], base: usize) -> Option<i64> {
+        let bits = self.bits(buf, base)?;
+        Some(((bits << self.shift) as i64) >> self.shift)
+    }
+
+    /// The integer, a `uint64` past `i64::MAX` kept.
+    #[inline(always)]
+    pub(crate) fn i128(self, buf: &[u8], base: usize) -> Option<i128> {
+        let bits = self.bits(buf, base)?;
+        Some(if self.signed {
+            i128::from(((bits << self.shift) as i64) >> self.shift)
+        } else {
+            i128::from(bits)
+        })
+    }
 }
 
 /// Arrow's width for an SBE integer primitive (`char` as its byte).
@@ -94,17 +170,8 @@ fn sign_shift(p: Primitive) -> u32 {
     }
 }
 
-/// An integer of primitive `p` at `buf[at..]` as an `i64` (a `uint64` as
-/// its bits), `shift` its [`sign_shift`].
-#[inline(always)]
-fn get_i64(cx: Cx, p: Primitive, shift: u32, buf: &[u8], at: usize) -> Option<i64> {
-    let bits = p.slot(cx.order, at).try_get(buf)?;
-    Some(((bits << shift) as i64) >> shift)
-}
-
-/// The key of each byte value for an enum of a one-byte unsigned
-/// encoding (the first name of a value, as a search finds it), plus one;
-/// empty for other encodings.
+/// The keys of a one-byte enum's values: each byte's key plus one (0: no
+/// name), so that a value is looked up rather than searched for.
 fn byte_keys(p: Primitive, values: impl Iterator<Item = i128>) -> Vec<u16> {
     if !matches!(p, Primitive::Uint8 | Primitive::Char) {
         return Vec::new();
@@ -126,13 +193,6 @@ fn byte_keys(p: Primitive, values: impl Iterator<Item = i128>) -> Vec<u16> {
 pub(crate) fn take<T>(v: &mut Vec<T>) -> Vec<T> {
     let rows = v.len();
     std::mem::replace(v, Vec::with_capacity(rows))
-}
-
-/// An integer of primitive `p` at `buf[at..]`.
-#[inline(always)]
-fn get(cx: Cx, p: Primitive, buf: &[u8], at: usize) -> Option<i128> {
-    let bits = p.slot(cx.order, at).try_get(buf)?;
-    Some(p.from_bits(bits))
 }
 
 /// Characters as a string: UTF-8 (lossy) or ISO-8859-1, as `sbe decode`
@@ -182,24 +242,45 @@ fn member_name(ty: &Type, index: usize) -> String {
 /// Where a time's unit comes from, resolved for reading.
 enum UnitAt {
     Fixed(TimeUnit),
-    Wire { at: usize, prim: Primitive },
+    Wire(Read),
+}
+
+/// An integer's column: the most common value, filled in a loop of its
+/// own in a block ([`crate::table`]).
+pub(crate) struct IntCol {
+    read: Read,
+    prim: Primitive,
+    /// The null as the column holds it (a `uint64` as its bits).
+    null: Option<i64>,
+    vals: Vec<i64>,
+    nulls: Nulls,
+}
+
+impl IntCol {
+    /// Reads the value at `base` of `buf` (bytes not there read as null).
+    #[inline(always)]
+    pub(crate) fn fill(&mut self, buf: &[u8], base: usize) {
+        let v = self.read.i64(buf, base).filter(|v| Some(*v) != self.null);
+        push_i64(&mut self.vals, &mut self.nulls, v);
+    }
+
+    /// A row where the value is absent.
+    pub(crate) fn push_null(&mut self) {
+        push_i64(&mut self.vals, &mut self.nulls, None);
+    }
+
+    /// The column of the rows so far, emptied for the next batch.
+    pub(crate) fn finish(&mut self) -> ArrayRef {
+        int_array(self.prim, take(&mut self.vals), &mut self.nulls)
+    }
 }
 
 /// The columns of one value. `at` is the value's offset in the bytes
 /// given to [`Node::fill`].
 pub(crate) enum Node {
-    Int {
-        at: usize,
-        prim: Primitive,
-        /// The bits a value is shifted left and back to sign-extend it.
-        shift: u32,
-        /// The null as the column holds it (a `uint64` as its bits).
-        null: Option<i64>,
-        vals: Vec<i64>,
-        nulls: Nulls,
-    },
+    Int(IntCol),
     Float {
-        at: usize,
+        read: Read,
         double: bool,
         null: Option<f64>,
         vals: Vec<f64>,
@@ -230,7 +311,7 @@ pub(crate) enum Node {
         nulls: Nulls,
     },
     Enum {
-        at: usize,
+        read: Read,
         prim: Primitive,
         null: Option<i128>,
         values: Vec<i128>,
@@ -244,7 +325,7 @@ pub(crate) enum Node {
         raw_nulls: Nulls,
     },
     Set {
-        at: usize,
+        read: Read,
         prim: Primitive,
         choices: Vec<(String, u32)>,
         raw: Vec<i64>,
@@ -252,8 +333,7 @@ pub(crate) enum Node {
         list: ListBuilder<StringBuilder>,
     },
     Decimal {
-        at: usize,
-        prim: Primitive,
+        read: Read,
         null: Option<i128>,
         /// 10^exponent for a positive exponent folded into the mantissa.
         factor: i128,
@@ -263,10 +343,10 @@ pub(crate) enum Node {
         nulls: Nulls,
     },
     WireDecimal {
-        at: usize,
+        read: Read,
         prim: Primitive,
         null: Option<i128>,
-        exp_at: usize,
+        exp: Read,
         exp_prim: Primitive,
         exp_null: Option<i128>,
         parts: Fields,
@@ -279,7 +359,7 @@ pub(crate) enum Node {
         nulls: Nulls,
     },
     Time {
-        at: usize,
+        read: Read,
         prim: Primitive,
         null: Option<i128>,
         unit: UnitAtBox,
@@ -293,7 +373,7 @@ pub(crate) enum Node {
         raw: Option<(Vec<i64>, Nulls)>,
     },
     Date {
-        at: usize,
+        read: Read,
         prim: Primitive,
         null: Option<i128>,
         vals: Vec<i32>,
@@ -346,6 +426,8 @@ pub(crate) struct Spec<'a> {
     pub optional: bool,
     /// The field's constant value, for a constant field.
     pub constant: Option<&'a ConstValue>,
+    /// The schema's byte order.
+    pub order: ByteOrder,
 }
 
 /// The columns of a value: the node, and its Arrow fields (one or two),
@@ -373,6 +455,7 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
         at,
         optional,
         constant,
+        order,
     } = v;
     let sem = semantic
         .or(ty.semantic_type.as_deref())
@@ -412,16 +495,16 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
         };
         return (node, vec![f(dt)]);
     }
-    if let Some(planned) = plan_meaning(name, ty, meaning, type_name, sem, at) {
+    if let Some(planned) = plan_meaning(name, ty, meaning, type_name, sem, at, order) {
         return planned;
     }
     match &ty.kind {
-        TypeKind::Encoded(e) => plan_encoded(e, at, optional, f),
+        TypeKind::Encoded(e) => plan_encoded(e, Read::new(order, e.primitive, at), optional, f),
         TypeKind::Enum(en) => {
             let names: Vec<&str> = en.values.iter().map(|v| v.name.as_str()).collect();
             let optional = optional || en.presence == Presence::Optional;
             let node = Node::Enum {
-                at,
+                read: Read::new(order, en.encoding, at),
                 prim: en.encoding,
                 null: optional.then_some(en.null_value),
                 values: en.values.iter().map(|v| v.value).collect(),
@@ -443,7 +526,7 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
         }
         TypeKind::Set(s) => {
             let node = Node::Set {
-                at,
+                read: Read::new(order, s.encoding, at),
                 prim: s.encoding,
                 choices: s.choices.iter().map(|c| (c.name.clone(), c.bit)).collect(),
                 raw: Vec::new(),
@@ -468,6 +551,7 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
                     at: m.offset as usize,
                     optional: false,
                     constant: None,
+                    order,
                 });
                 children.push(node);
                 fields.extend(fs);
@@ -487,7 +571,7 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
 
 fn plan_encoded(
     e: &Encoded,
-    at: usize,
+    read: Read,
     optional: bool,
     f: impl Fn(DataType) -> Field,
 ) -> (Node, Vec<Field>) {
@@ -495,7 +579,7 @@ fn plan_encoded(
     if e.primitive == Primitive::Char {
         let null_char = u8::try_from(int_null(e, true).unwrap_or(0)).unwrap_or(0);
         let node = Node::Text {
-            at,
+            at: read.at,
             len: e.length.max(1) as usize,
             null_char: (e.length <= 1).then_some(null_char),
             optional,
@@ -504,38 +588,37 @@ fn plan_encoded(
         };
         return (node, vec![f(DataType::Utf8)]);
     }
-    let scalar = |at: usize| -> Node {
+    let scalar = |read: Read| -> Node {
         if e.primitive.is_float() {
             Node::Float {
-                at,
+                read,
                 double: e.primitive == Primitive::Double,
                 null: optional.then(|| e.null().as_f64()),
                 vals: Vec::new(),
                 nulls: Nulls::new(),
             }
         } else {
-            Node::Int {
-                at,
+            Node::Int(IntCol {
+                read,
                 prim: e.primitive,
-                shift: sign_shift(e.primitive),
                 null: int_null(e, optional).map(|n| n as i64),
                 vals: Vec::new(),
                 nulls: Nulls::new(),
-            }
+            })
         }
     };
     if e.length == 1 {
-        return (scalar(at), vec![f(int_type(e.primitive))]);
+        return (scalar(read), vec![f(int_type(e.primitive))]);
     }
     let item = Arc::new(Field::new("item", int_type(e.primitive), true));
     let node = Node::Array {
-        at,
+        at: read.at,
         count: e.length as usize,
         stride: e.primitive.size() as usize,
         field: item.clone(),
         offsets: vec![0],
         nulls: Nulls::new(),
-        elem: Box::new(scalar(0)),
+        elem: Box::new(scalar(Read { at: 0, ..read })),
     };
     (node, vec![f(DataType::List(item))])
 }
@@ -550,6 +633,7 @@ fn plan_meaning(
     type_name: &str,
     sem: &str,
     at: usize,
+    order: ByteOrder,
 ) -> Option<(Node, Vec<Field>)> {
     let f = |n: &str, dt: DataType| field(n, dt, type_name, sem);
     match meaning {
@@ -569,8 +653,7 @@ fn plan_meaning(
                     (1, digits.max(scale as u8).min(38), scale)
                 };
                 let node = Node::Decimal {
-                    at: at + m_at,
-                    prim: m.primitive,
+                    read: Read::new(order, m.primitive, at + m_at),
                     null,
                     factor,
                     precision,
@@ -589,10 +672,10 @@ fn plan_meaning(
                 Field::new(member_name(ty, ei), int_type(e.primitive), true),
             ]);
             let node = Node::WireDecimal {
-                at: at + m_at,
+                read: Read::new(order, m.primitive, at + m_at),
                 prim: m.primitive,
                 null,
-                exp_at: at + e_at,
+                exp: Read::new(order, e.primitive, at + e_at),
                 exp_prim: e.primitive,
                 exp_null: int_null(e, false),
                 parts: parts.clone(),
@@ -623,17 +706,14 @@ fn plan_meaning(
                 TimeUnitSource::Unstated => UnitAt::Fixed(TimeUnit::Nanos),
                 TimeUnitSource::Member(i) => {
                     let (e, off) = encoded_member(ty, i)?;
-                    UnitAt::Wire {
-                        at: at + off,
-                        prim: e.primitive,
-                    }
+                    UnitAt::Wire(Read::new(order, e.primitive, at + off))
                 }
                 // A source this crate does not know: the composite stays.
                 #[allow(unreachable_patterns)]
                 _ => return None,
             };
             let out = match (&unit, t.of_day) {
-                (_, true) | (UnitAt::Wire { .. }, _) => ArrowUnit::Nanosecond,
+                (_, true) | (UnitAt::Wire(_), _) => ArrowUnit::Nanosecond,
                 (UnitAt::Fixed(u), false) => arrow_unit(*u),
             };
             let dt = if t.of_day {
@@ -641,10 +721,10 @@ fn plan_meaning(
             } else {
                 DataType::Timestamp(out, Some(UTC.into()))
             };
-            let converts = t.of_day || matches!(unit, UnitAt::Wire { .. });
+            let converts = t.of_day || matches!(unit, UnitAt::Wire(_));
             let lossy = converts || prim == Primitive::Uint64;
             let node = Node::Time {
-                at: t_at,
+                read: Read::new(order, prim, t_at),
                 prim,
                 null,
                 unit: UnitAtBox(unit),
@@ -665,7 +745,7 @@ fn plan_meaning(
                 return None;
             };
             let node = Node::Date {
-                at,
+                read: Read::new(order, e.primitive, at),
                 prim: e.primitive,
                 null: int_null(e, d.optional),
                 vals: Vec::new(),
@@ -692,7 +772,7 @@ fn non_null(v: Option<i128>, null: Option<i128>) -> Option<i128> {
     v.filter(|v| Some(*v) != null)
 }
 
-#[inline]
+#[inline(always)]
 fn push_i64(vals: &mut Vec<i64>, nulls: &mut Nulls, v: Option<i64>) {
     vals.push(v.unwrap_or(0));
     nulls.append(v.is_some());
@@ -703,7 +783,7 @@ impl Node {
     /// value is read (its first column and its second, if any).
     fn never_null(&self) -> [bool; 2] {
         match self {
-            Node::Int { null, .. } => [null.is_none(), false],
+            Node::Int(c) => [c.null.is_none(), false],
             // NaN is a null too.
             Node::Float { .. } | Node::WireDecimal { .. } => [false, true],
             Node::Text { optional, .. } => [!*optional, false],
@@ -729,51 +809,42 @@ impl Node {
         }
     }
 
-    /// Reads the value at `base + at` of `buf` (bytes checked by the walk;
+    /// Reads the value at `base` of `buf` (bytes checked by the walk;
     /// bytes not there read as null). An integer, the most common value,
     /// is read here, inlined into the walk; the rest in a function of
     /// their own (one function for all, inlined, spilled the registers
     /// of every kind at every value).
     #[inline(always)]
-    pub(crate) fn fill(&mut self, cx: Cx, buf: &[u8], base: usize) {
-        if let Node::Int {
-            at,
-            prim,
-            shift,
-            null,
-            vals,
-            nulls,
-        } = self
-        {
-            let v = get_i64(cx, *prim, *shift, buf, base + *at).filter(|v| Some(*v) != *null);
-            push_i64(vals, nulls, v);
+    pub(crate) fn fill(&mut self, buf: &[u8], base: usize) {
+        if let Node::Int(c) = self {
+            c.fill(buf, base);
         } else {
-            self.fill_other(cx, buf, base);
+            self.fill_other(buf, base);
         }
     }
 
     /// [`Node::fill`] of a value other than an integer.
     #[inline(never)]
-    fn fill_other(&mut self, cx: Cx, buf: &[u8], base: usize) {
+    pub(crate) fn fill_other(&mut self, buf: &[u8], base: usize) {
         match self {
-            Node::Int { .. } => {}
+            Node::Int(c) => c.fill(buf, base),
             Node::Float {
-                at,
+                read,
                 double,
                 null,
                 vals,
                 nulls,
             } => {
                 let v = if *double {
-                    get(cx, Primitive::Double, buf, base + *at).map(|b| {
-                        let v = f64::from_bits(b as u64);
+                    read.bits(buf, base).map(|b| {
+                        let v = f64::from_bits(b);
                         (
                             v,
                             null.is_some_and(|n| sbe_rt::null::NullValue::is_null(v, n)),
                         )
                     })
                 } else {
-                    get(cx, Primitive::Float, buf, base + *at).map(|b| {
+                    read.bits(buf, base).map(|b| {
                         let v = f32::from_bits(b as u32);
                         let is_null =
                             null.is_some_and(|n| sbe_rt::null::NullValue::is_null(v, n as f32));
@@ -818,7 +889,7 @@ impl Node {
                 ..
             } => {
                 for i in 0..*count {
-                    elem.fill(cx, buf, base + *at + i * *stride);
+                    elem.fill(buf, base + *at + i * *stride);
                 }
                 let last = offsets.last().copied().unwrap_or(0);
                 offsets.push(last + *count as i32);
@@ -829,8 +900,7 @@ impl Node {
                 nulls.append_non_null();
             }
             Node::Enum {
-                at,
-                prim,
+                read,
                 null,
                 values,
                 keys_of,
@@ -840,7 +910,7 @@ impl Node {
                 raw_nulls,
                 ..
             } => {
-                let v = get(cx, *prim, buf, base + *at);
+                let v = read.i128(buf, base);
                 let key = v.and_then(|v| {
                     if keys_of.is_empty() {
                         values.iter().position(|x| *x == v)
@@ -855,14 +925,14 @@ impl Node {
                 push_i64(raw, raw_nulls, outside.map(|v| v as i64));
             }
             Node::Set {
-                at,
+                read,
                 prim,
                 choices,
                 raw,
                 raw_nulls,
                 list,
             } => {
-                let v = get(cx, *prim, buf, base + *at).unwrap_or(0) as u64;
+                let v = read.bits(buf, base).unwrap_or(0);
                 push_i64(raw, raw_nulls, Some(v as i64));
                 let width = prim.size() * 8;
                 let names = choices.iter().map(|(n, b)| (n.as_str(), *b));
@@ -874,15 +944,14 @@ impl Node {
                 list.append(true);
             }
             Node::Decimal {
-                at,
-                prim,
+                read,
                 null,
                 factor,
                 vals,
                 nulls,
                 ..
             } => {
-                let v = non_null(get(cx, *prim, buf, base + *at), *null);
+                let v = non_null(read.i128(buf, base), *null);
                 // A factor of 1 (a scale, not a folded exponent) skips the
                 // 128-bit multiply's call.
                 let v = v.and_then(|m| {
@@ -896,11 +965,9 @@ impl Node {
                 nulls.append(v.is_some());
             }
             Node::WireDecimal {
-                at,
-                prim,
+                read,
                 null,
-                exp_at,
-                exp_prim,
+                exp,
                 exp_null,
                 floats,
                 float_nulls,
@@ -911,8 +978,8 @@ impl Node {
                 nulls,
                 ..
             } => {
-                let m = non_null(get(cx, *prim, buf, base + *at), *null);
-                let e = non_null(get(cx, *exp_prim, buf, base + *exp_at), *exp_null);
+                let m = non_null(read.i128(buf, base), *null);
+                let e = non_null(exp.i128(buf, base), *exp_null);
                 let value = match (m, e) {
                     (Some(m), Some(e)) => i8::try_from(e)
                         .ok()
@@ -926,8 +993,7 @@ impl Node {
                 nulls.append_non_null();
             }
             Node::Time {
-                at,
-                prim,
+                read,
                 null,
                 unit,
                 out,
@@ -935,16 +1001,17 @@ impl Node {
                 vals,
                 nulls,
                 raw,
+                ..
             } => {
-                let wire = non_null(get(cx, *prim, buf, base + *at), *null);
+                let wire = non_null(read.i128(buf, base), *null);
                 let v = wire.and_then(|v| match &unit.0 {
                     // The column's unit is the wire's: the count as it is.
                     UnitAt::Fixed(_) if !*of_day && *out != ArrowUnit::Nanosecond => {
                         i64::try_from(v).ok()
                     }
                     UnitAt::Fixed(u) => i64::try_from(v.checked_mul(u.nanos())?).ok(),
-                    UnitAt::Wire { at, prim } => {
-                        let code = get(cx, *prim, buf, base + *at)?;
+                    UnitAt::Wire(unit_read) => {
+                        let code = unit_read.i128(buf, base)?;
                         let u = TimeUnit::from_code(u8::try_from(code).ok()?)?;
                         i64::try_from(v.checked_mul(u.nanos())?).ok()
                     }
@@ -956,13 +1023,13 @@ impl Node {
                 }
             }
             Node::Date {
-                at,
-                prim,
+                read,
                 null,
                 vals,
                 nulls,
+                ..
             } => {
-                let v = non_null(get(cx, *prim, buf, base + *at), *null);
+                let v = non_null(read.i128(buf, base), *null);
                 let v = v.and_then(|v| i32::try_from(v).ok());
                 vals.push(v.unwrap_or(0));
                 nulls.append(v.is_some());
@@ -974,7 +1041,7 @@ impl Node {
                 ..
             } => {
                 for c in children {
-                    c.fill(cx, buf, base + *at);
+                    c.fill(buf, base + *at);
                 }
                 nulls.append_non_null();
             }
@@ -985,7 +1052,7 @@ impl Node {
     /// version).
     pub(crate) fn push_null(&mut self) {
         match self {
-            Node::Int { vals, nulls, .. } => push_i64(vals, nulls, None),
+            Node::Int(c) => c.push_null(),
             Node::Float { vals, nulls, .. } => {
                 vals.push(0.0);
                 nulls.append_null();
@@ -1067,9 +1134,7 @@ impl Node {
     /// the node emptied for the next batch.
     pub(crate) fn finish(&mut self, out: &mut Vec<ArrayRef>) {
         match self {
-            Node::Int {
-                prim, vals, nulls, ..
-            } => out.push(int_array(*prim, take(vals), nulls)),
+            Node::Int(c) => out.push(c.finish()),
             Node::Float {
                 double,
                 vals,
@@ -1320,20 +1385,41 @@ mod tests {
 
     #[test]
     fn a_signed_integer_is_sign_extended_and_an_unsigned_kept() {
-        let cx = Cx {
-            order: ByteOrder::Little,
-        };
+        let le = ByteOrder::Little;
         let buf = [0xfe, 0xff, 0xff, 0xff];
-        let i16v = get_i64(cx, Primitive::Int16, sign_shift(Primitive::Int16), &buf, 0);
-        let u16v = get_i64(
-            cx,
-            Primitive::Uint16,
-            sign_shift(Primitive::Uint16),
-            &buf,
-            0,
-        );
-        let i8v = get_i64(cx, Primitive::Int8, sign_shift(Primitive::Int8), &buf, 3);
+        let i16v = Read::new(le, Primitive::Int16, 0).i64(&buf, 0);
+        let u16v = Read::new(le, Primitive::Uint16, 0).i64(&buf, 0);
+        let i8v = Read::new(le, Primitive::Int8, 3).i64(&buf, 0);
         assert_eq!((i16v, u16v, i8v), (Some(-2), Some(0xfffe), Some(-1)));
-        assert_eq!(get_i64(cx, Primitive::Int32, 32, &buf, 1), None);
+        // `base` counts too; bytes not all there read as `None`.
+        assert_eq!(Read::new(le, Primitive::Int8, 1).i64(&buf, 2), Some(-1));
+        assert_eq!(Read::new(le, Primitive::Int32, 1).i64(&buf, 0), None);
+        assert_eq!(
+            Read::new(le, Primitive::Int8, 1).i64(&buf, usize::MAX),
+            None
+        );
+    }
+
+    #[test]
+    fn a_read_follows_the_byte_order_and_keeps_a_uint64_past_i64() {
+        let buf = [0x80, 0, 0, 0, 0, 0, 0, 0x01];
+        let big = ByteOrder::Big;
+        assert_eq!(
+            Read::new(big, Primitive::Uint64, 0).i128(&buf, 0),
+            Some(0x8000_0000_0000_0001)
+        );
+        assert_eq!(
+            Read::new(big, Primitive::Int64, 0).i128(&buf, 0),
+            Some(i128::from(i64::MIN + 1))
+        );
+        assert_eq!(
+            Read::new(big, Primitive::Int16, 0).i64(&buf, 0),
+            Some(-32768)
+        );
+        assert_eq!(Read::new(big, Primitive::Uint32, 4).i64(&buf, 0), Some(1));
+        assert_eq!(
+            Read::new(ByteOrder::Little, Primitive::Uint32, 4).i64(&buf, 0),
+            Some(0x0100_0000)
+        );
     }
 }

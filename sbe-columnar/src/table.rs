@@ -16,11 +16,20 @@ use sbe_rt::__private::codec;
 use sbe_rt::wire::{Dimension, VarData};
 
 use crate::error::ExportError;
-use crate::node::{self, Cx, DataCol, Node};
+use crate::node::{self, DataCol, IntCol, Node};
 
 /// The columns of one block.
 pub(crate) struct BlockCols {
+    /// The integer fields, filled in a loop of their own (the most common
+    /// value: one loop with no dispatch on the kind), with their
+    /// `sinceVersion`.
+    ints: Vec<(u32, IntCol)>,
+    /// The other fields, with their `sinceVersion`.
     fields: Vec<(u32, Node)>,
+    /// The fields in column order, for the arrays.
+    order: Vec<FieldCol>,
+    /// The newest `sinceVersion` of a field: at or past it, none is absent.
+    newest: u32,
     groups: Vec<GroupCol>,
     data: Vec<(u32, DataCol)>,
     /// The Arrow fields, in column order.
@@ -52,16 +61,28 @@ pub(crate) struct Table {
     pub rows: usize,
 }
 
+/// Where a field's column is: in [`BlockCols::ints`] or
+/// [`BlockCols::fields`].
+#[derive(Clone, Copy)]
+enum FieldCol {
+    Int(usize),
+    Other(usize),
+}
+
 /// Options the planning reads.
 #[derive(Clone, Copy)]
 pub(crate) struct Plan {
     pub flatten: bool,
+    /// The schema's byte order.
+    pub order: ByteOrder,
 }
 
 impl BlockCols {
     pub(crate) fn new(block: &Block, plan: Plan, path: &str, keys: &[String]) -> BlockCols {
         let mut arrow = Vec::new();
+        let mut ints = Vec::new();
         let mut fields = Vec::new();
+        let mut order = Vec::new();
         for f in &block.fields {
             let constant = (f.presence == Presence::Constant)
                 .then_some(f.const_value.as_ref())
@@ -75,14 +96,25 @@ impl BlockCols {
                 at: f.offset as usize,
                 optional: f.presence == Presence::Optional,
                 constant,
+                order: plan.order,
             });
             // A field newer than some acting version is null in it.
             arrow.extend(fs.into_iter().map(|c| {
                 let nullable = c.is_nullable() || f.since_version > 0;
                 c.with_nullable(nullable)
             }));
-            fields.push((f.since_version, n));
+            match n {
+                Node::Int(c) => {
+                    order.push(FieldCol::Int(ints.len()));
+                    ints.push((f.since_version, c));
+                }
+                n => {
+                    order.push(FieldCol::Other(fields.len()));
+                    fields.push((f.since_version, n));
+                }
+            }
         }
+        let newest = block.fields.iter().map(|f| f.since_version).max();
         let mut groups = Vec::new();
         for g in &block.groups {
             let child_path = format!("{path}.{}", g.name);
@@ -128,17 +160,62 @@ impl BlockCols {
             data.push((d.since_version, col));
         }
         BlockCols {
+            ints,
             fields,
+            order,
+            newest: newest.unwrap_or(0),
             groups,
             data,
             arrow,
         }
     }
 
+    /// Reads the fields of the block `bytes` (checked to hold every
+    /// field of acting version `version`) into their columns: integers
+    /// first, then the rest (the order of the columns is kept by
+    /// `order`, not by the filling); a field newer than `version` is null.
+    #[inline(always)]
+    fn fill(&mut self, bytes: &[u8], version: u32) {
+        if version >= self.newest {
+            for (_, c) in &mut self.ints {
+                c.fill(bytes, 0);
+            }
+            for (_, n) in &mut self.fields {
+                n.fill_other(bytes, 0);
+            }
+            return;
+        }
+        for (since, c) in &mut self.ints {
+            if *since > version {
+                c.push_null();
+            } else {
+                c.fill(bytes, 0);
+            }
+        }
+        for (since, n) in &mut self.fields {
+            if *since > version {
+                n.push_null();
+            } else {
+                n.fill(bytes, 0);
+            }
+        }
+    }
+
     /// The arrays of the rows so far, in column order.
     fn finish(&mut self, out: &mut Vec<ArrayRef>) {
-        for (_, n) in &mut self.fields {
-            n.finish(out);
+        for col in &self.order {
+            match *col {
+                FieldCol::Int(i) => {
+                    if let Some((_, c)) = self.ints.get_mut(i) {
+                        out.push(c.finish());
+                    }
+                }
+                FieldCol::Other(i) => {
+                    if let Some((_, n)) = self.fields.get_mut(i) {
+                        n.finish(out);
+                    }
+                }
+            }
         }
         for g in &mut self.groups {
             if let GroupCol::Nested {
@@ -337,7 +414,6 @@ impl GroupShape<'_> {
 
 /// The walk over one message's bytes.
 pub(crate) struct Walk<'b> {
-    pub cx: Cx,
     pub buf: &'b [u8],
     pub version: u32,
 }
@@ -363,13 +439,7 @@ impl Walk<'_> {
     ) -> Result<(), ExportError> {
         let bytes = self.take(*pos, block_len, "block")?;
         if let Some(c) = cols.as_deref_mut() {
-            for (since, n) in &mut c.fields {
-                if *since > self.version {
-                    n.push_null();
-                } else {
-                    n.fill(self.cx, bytes, 0);
-                }
-            }
+            c.fill(bytes, self.version);
         }
         *pos = pos.saturating_add(block_len);
         for (i, g) in shape.groups.iter().enumerate() {
