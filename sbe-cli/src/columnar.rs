@@ -547,13 +547,6 @@ fn clip(buf: &[u8]) -> &[u8] {
 
 impl capture::Sink for Sink<'_, '_> {
     fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
-        let field = |name: &str| {
-            origin
-                .fields
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| *v)
-        };
         let mut frame = std::mem::take(&mut self.frame);
         frame.offset = Some(origin.offset);
         frame.time_ns = origin.time.map(|t| {
@@ -567,8 +560,17 @@ impl capture::Sink for Sink<'_, '_> {
             frame.dst = Some(origin.dst.to_string());
             self.addrs = Some((origin.src, origin.dst));
         }
-        frame.msg_seq_num = field("msgSeqNum");
-        frame.sending_time = field("sendingTime").and_then(|v| i64::try_from(v).ok());
+        frame.msg_seq_num = None;
+        frame.sending_time = None;
+        // A match on the names (compared inline), not a search calling
+        // `memcmp` for each: this runs for every message.
+        for &(name, value) in origin.fields {
+            match name {
+                "msgSeqNum" => frame.msg_seq_num = Some(value),
+                "sendingTime" => frame.sending_time = i64::try_from(value).ok(),
+                _ => {}
+            }
+        }
         let r = self.put(bytes, &frame, origin.offset);
         self.frame = frame;
         r

@@ -310,20 +310,7 @@ pub(crate) enum Node {
         rows: usize,
         nulls: Nulls,
     },
-    Enum {
-        read: Read,
-        prim: Primitive,
-        null: Option<i128>,
-        values: Vec<i128>,
-        /// For a one-byte unsigned encoding: each byte's key plus one
-        /// (0: no name), instead of a search of `values`.
-        keys_of: Vec<u16>,
-        names: ArrayRef,
-        keys: Vec<u16>,
-        key_nulls: Nulls,
-        raw: Vec<i64>,
-        raw_nulls: Nulls,
-    },
+    Enum(EnumCol),
     Set {
         read: Read,
         prim: Primitive,
@@ -332,16 +319,7 @@ pub(crate) enum Node {
         raw_nulls: Nulls,
         list: ListBuilder<StringBuilder>,
     },
-    Decimal {
-        read: Read,
-        null: Option<i128>,
-        /// 10^exponent for a positive exponent folded into the mantissa.
-        factor: i128,
-        precision: u8,
-        scale: i8,
-        vals: Vec<i128>,
-        nulls: Nulls,
-    },
+    Decimal(DecimalCol),
     WireDecimal {
         read: Read,
         prim: Primitive,
@@ -385,6 +363,125 @@ pub(crate) enum Node {
         children: Vec<Node>,
         nulls: Nulls,
     },
+}
+
+/// An enum's columns: the names (keys into the schema's), and the raw
+/// value where it is outside the enum.
+pub(crate) struct EnumCol {
+    read: Read,
+    prim: Primitive,
+    null: Option<i128>,
+    values: Vec<i128>,
+    /// For a one-byte unsigned encoding: each byte's key plus one
+    /// (0: no name), instead of a search of `values`.
+    keys_of: Vec<u16>,
+    names: ArrayRef,
+    keys: Vec<u16>,
+    key_nulls: Nulls,
+    raw: Vec<i64>,
+    raw_nulls: Nulls,
+}
+
+impl EnumCol {
+    /// Reads the value at `base` of `buf` (bytes not there read as null).
+    #[inline(always)]
+    pub(crate) fn fill(&mut self, buf: &[u8], base: usize) {
+        let v = self.read.i128(buf, base);
+        let key = v.and_then(|v| {
+            if self.keys_of.is_empty() {
+                self.values.iter().position(|x| *x == v)
+            } else {
+                let k = usize::try_from(v).ok().and_then(|v| self.keys_of.get(v))?;
+                usize::from(*k).checked_sub(1)
+            }
+        });
+        self.keys.push(key.map_or(0, |k| k as u16));
+        self.key_nulls.append(key.is_some());
+        let outside = v.filter(|v| key.is_none() && Some(*v) != self.null);
+        push_i64(
+            &mut self.raw,
+            &mut self.raw_nulls,
+            outside.map(|v| v as i64),
+        );
+    }
+
+    /// A row where the value is absent.
+    pub(crate) fn push_null(&mut self) {
+        self.keys.push(0);
+        self.key_nulls.append_null();
+        push_i64(&mut self.raw, &mut self.raw_nulls, None);
+    }
+
+    /// The names' and the raw values' columns of the rows so far.
+    pub(crate) fn finish(&mut self, out: &mut Vec<ArrayRef>) {
+        let keys = UInt16Array::new(
+            ScalarBuffer::from(take(&mut self.keys)),
+            self.key_nulls.finish(),
+        );
+        // The keys index `names` by construction.
+        let dict = DictionaryArray::<UInt16Type>::try_new(keys, self.names.clone());
+        out.push(match dict {
+            Ok(d) => Arc::new(d),
+            Err(_) => arrow_array::new_null_array(
+                &DataType::Dictionary(Box::new(DataType::UInt16), Box::new(DataType::Utf8)),
+                0,
+            ),
+        });
+        out.push(int_array(
+            self.prim,
+            take(&mut self.raw),
+            &mut self.raw_nulls,
+        ));
+    }
+}
+
+/// A decimal's column at a constant exponent.
+pub(crate) struct DecimalCol {
+    read: Read,
+    null: Option<i128>,
+    /// 10^exponent for a positive exponent folded into the mantissa.
+    factor: i128,
+    precision: u8,
+    scale: i8,
+    vals: Vec<i128>,
+    nulls: Nulls,
+}
+
+impl DecimalCol {
+    /// Reads the value at `base` of `buf` (bytes not there read as null).
+    #[inline(always)]
+    pub(crate) fn fill(&mut self, buf: &[u8], base: usize) {
+        let v = non_null(self.read.i128(buf, base), self.null);
+        // A factor of 1 (a scale, not a folded exponent) skips the
+        // 128-bit multiply's call.
+        let v = v.and_then(|m| {
+            if self.factor == 1 {
+                Some(m)
+            } else {
+                m.checked_mul(self.factor)
+            }
+        });
+        self.vals.push(v.unwrap_or(0));
+        self.nulls.append(v.is_some());
+    }
+
+    /// A row where the value is absent.
+    pub(crate) fn push_null(&mut self) {
+        self.vals.push(0);
+        self.nulls.append_null();
+    }
+
+    /// The column of the rows so far.
+    pub(crate) fn finish(&mut self) -> ArrayRef {
+        let a = Decimal128Array::new(
+            ScalarBuffer::from(take(&mut self.vals)),
+            self.nulls.finish(),
+        );
+        Arc::new(
+            a.with_precision_and_scale(self.precision, self.scale)
+                .unwrap_or_else(|_| Decimal128Array::from(Vec::<i128>::new())),
+        )
+    }
 }
 
 /// [`UnitAt`] behind a name the enum can hold.
@@ -503,7 +600,7 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
         TypeKind::Enum(en) => {
             let names: Vec<&str> = en.values.iter().map(|v| v.name.as_str()).collect();
             let optional = optional || en.presence == Presence::Optional;
-            let node = Node::Enum {
+            let node = Node::Enum(EnumCol {
                 read: Read::new(order, en.encoding, at),
                 prim: en.encoding,
                 null: optional.then_some(en.null_value),
@@ -514,7 +611,7 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
                 key_nulls: Nulls::new(),
                 raw: Vec::new(),
                 raw_nulls: Nulls::new(),
-            };
+            });
             let dict = DataType::Dictionary(Box::new(DataType::UInt16), Box::new(DataType::Utf8));
             let raw = field(
                 &format!("{name}_raw"),
@@ -652,7 +749,7 @@ fn plan_meaning(
                     let scale = exp.checked_neg().filter(|s| *s <= 38)?;
                     (1, digits.max(scale as u8).min(38), scale)
                 };
-                let node = Node::Decimal {
+                let node = Node::Decimal(DecimalCol {
                     read: Read::new(order, m.primitive, at + m_at),
                     null,
                     factor,
@@ -660,7 +757,7 @@ fn plan_meaning(
                     scale,
                     vals: Vec::new(),
                     nulls: Nulls::new(),
-                };
+                });
                 return Some((node, vec![f(name, DataType::Decimal128(precision, scale))]));
             }
             let Exponent::Member(ei) = d.exponent else {
@@ -789,9 +886,9 @@ impl Node {
             Node::Text { optional, .. } => [!*optional, false],
             Node::Array { .. } | Node::Const { .. } | Node::Struct { .. } => [true, false],
             // Names: null outside the enum; the raw value: null inside it.
-            Node::Enum { .. } => [false, false],
+            Node::Enum(_) => [false, false],
             Node::Set { .. } => [true, true],
-            Node::Decimal { null, factor, .. } => [null.is_none() && *factor == 1, false],
+            Node::Decimal(c) => [c.null.is_none() && c.factor == 1, false],
             Node::Time { null, raw, .. } => [null.is_none() && raw.is_none(), false],
             Node::Date { null, prim, .. } => [
                 null.is_none()
@@ -899,31 +996,7 @@ impl Node {
                 *rows += 1;
                 nulls.append_non_null();
             }
-            Node::Enum {
-                read,
-                null,
-                values,
-                keys_of,
-                keys,
-                key_nulls,
-                raw,
-                raw_nulls,
-                ..
-            } => {
-                let v = read.i128(buf, base);
-                let key = v.and_then(|v| {
-                    if keys_of.is_empty() {
-                        values.iter().position(|x| *x == v)
-                    } else {
-                        let k = usize::try_from(v).ok().and_then(|v| keys_of.get(v))?;
-                        usize::from(*k).checked_sub(1)
-                    }
-                });
-                keys.push(key.map_or(0, |k| k as u16));
-                key_nulls.append(key.is_some());
-                let outside = v.filter(|v| key.is_none() && Some(*v) != *null);
-                push_i64(raw, raw_nulls, outside.map(|v| v as i64));
-            }
+            Node::Enum(c) => c.fill(buf, base),
             Node::Set {
                 read,
                 prim,
@@ -943,27 +1016,7 @@ impl Node {
                 });
                 list.append(true);
             }
-            Node::Decimal {
-                read,
-                null,
-                factor,
-                vals,
-                nulls,
-                ..
-            } => {
-                let v = non_null(read.i128(buf, base), *null);
-                // A factor of 1 (a scale, not a folded exponent) skips the
-                // 128-bit multiply's call.
-                let v = v.and_then(|m| {
-                    if *factor == 1 {
-                        Some(m)
-                    } else {
-                        m.checked_mul(*factor)
-                    }
-                });
-                vals.push(v.unwrap_or(0));
-                nulls.append(v.is_some());
-            }
+            Node::Decimal(c) => c.fill(buf, base),
             Node::WireDecimal {
                 read,
                 null,
@@ -1067,17 +1120,7 @@ impl Node {
                 *rows += 1;
                 nulls.append_null();
             }
-            Node::Enum {
-                keys,
-                key_nulls,
-                raw,
-                raw_nulls,
-                ..
-            } => {
-                keys.push(0);
-                key_nulls.append_null();
-                push_i64(raw, raw_nulls, None);
-            }
+            Node::Enum(c) => c.push_null(),
             Node::Set {
                 raw,
                 raw_nulls,
@@ -1087,10 +1130,7 @@ impl Node {
                 push_i64(raw, raw_nulls, None);
                 list.append(false);
             }
-            Node::Decimal { vals, nulls, .. } => {
-                vals.push(0);
-                nulls.append_null();
-            }
+            Node::Decimal(c) => c.push_null(),
             Node::WireDecimal {
                 floats,
                 float_nulls,
@@ -1203,27 +1243,7 @@ impl Node {
                     )),
                 });
             }
-            Node::Enum {
-                prim,
-                names,
-                keys,
-                key_nulls,
-                raw,
-                raw_nulls,
-                ..
-            } => {
-                let keys = UInt16Array::new(ScalarBuffer::from(take(keys)), key_nulls.finish());
-                // The keys index `names` by construction.
-                let dict = DictionaryArray::<UInt16Type>::try_new(keys, names.clone());
-                out.push(match dict {
-                    Ok(d) => Arc::new(d),
-                    Err(_) => arrow_array::new_null_array(
-                        &DataType::Dictionary(Box::new(DataType::UInt16), Box::new(DataType::Utf8)),
-                        0,
-                    ),
-                });
-                out.push(int_array(*prim, take(raw), raw_nulls));
-            }
+            Node::Enum(c) => c.finish(out),
             Node::Set {
                 prim,
                 raw,
@@ -1234,19 +1254,7 @@ impl Node {
                 out.push(Arc::new(list.finish()));
                 out.push(int_array(*prim, take(raw), raw_nulls));
             }
-            Node::Decimal {
-                precision,
-                scale,
-                vals,
-                nulls,
-                ..
-            } => {
-                let a = Decimal128Array::new(ScalarBuffer::from(take(vals)), nulls.finish());
-                out.push(Arc::new(
-                    a.with_precision_and_scale(*precision, *scale)
-                        .unwrap_or_else(|_| Decimal128Array::from(Vec::<i128>::new())),
-                ));
-            }
+            Node::Decimal(c) => out.push(c.finish()),
             Node::WireDecimal {
                 prim,
                 exp_prim,

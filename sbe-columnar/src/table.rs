@@ -16,14 +16,16 @@ use sbe_rt::__private::codec;
 use sbe_rt::wire::{Dimension, VarData};
 
 use crate::error::ExportError;
-use crate::node::{self, DataCol, IntCol, Node};
+use crate::node::{self, DataCol, DecimalCol, EnumCol, IntCol, Node};
 
 /// The columns of one block.
 pub(crate) struct BlockCols {
-    /// The integer fields, filled in a loop of their own (the most common
-    /// value: one loop with no dispatch on the kind), with their
-    /// `sinceVersion`.
+    /// The integer, enum and decimal fields (the most common values),
+    /// each kind filled in a loop of its own with no dispatch on the kind,
+    /// with their `sinceVersion`.
     ints: Vec<(u32, IntCol)>,
+    enums: Vec<(u32, EnumCol)>,
+    decimals: Vec<(u32, DecimalCol)>,
     /// The other fields, with their `sinceVersion`.
     fields: Vec<(u32, Node)>,
     /// The fields in column order, for the arrays.
@@ -61,11 +63,13 @@ pub(crate) struct Table {
     pub rows: usize,
 }
 
-/// Where a field's column is: in [`BlockCols::ints`] or
-/// [`BlockCols::fields`].
+/// Where a field's column is: its index in [`BlockCols::ints`],
+/// `enums`, `decimals` or `fields`.
 #[derive(Clone, Copy)]
 enum FieldCol {
     Int(usize),
+    Enum(usize),
+    Decimal(usize),
     Other(usize),
 }
 
@@ -81,6 +85,8 @@ impl BlockCols {
     pub(crate) fn new(block: &Block, plan: Plan, path: &str, keys: &[String]) -> BlockCols {
         let mut arrow = Vec::new();
         let mut ints = Vec::new();
+        let mut enums = Vec::new();
+        let mut decimals = Vec::new();
         let mut fields = Vec::new();
         let mut order = Vec::new();
         for f in &block.fields {
@@ -103,14 +109,23 @@ impl BlockCols {
                 let nullable = c.is_nullable() || f.since_version > 0;
                 c.with_nullable(nullable)
             }));
+            let since = f.since_version;
             match n {
                 Node::Int(c) => {
                     order.push(FieldCol::Int(ints.len()));
-                    ints.push((f.since_version, c));
+                    ints.push((since, c));
+                }
+                Node::Enum(c) => {
+                    order.push(FieldCol::Enum(enums.len()));
+                    enums.push((since, c));
+                }
+                Node::Decimal(c) => {
+                    order.push(FieldCol::Decimal(decimals.len()));
+                    decimals.push((since, c));
                 }
                 n => {
                     order.push(FieldCol::Other(fields.len()));
-                    fields.push((f.since_version, n));
+                    fields.push((since, n));
                 }
             }
         }
@@ -161,6 +176,8 @@ impl BlockCols {
         }
         BlockCols {
             ints,
+            enums,
+            decimals,
             fields,
             order,
             newest: newest.unwrap_or(0),
@@ -171,34 +188,29 @@ impl BlockCols {
     }
 
     /// Reads the fields of the block `bytes` (checked to hold every
-    /// field of acting version `version`) into their columns: integers
-    /// first, then the rest (the order of the columns is kept by
-    /// `order`, not by the filling); a field newer than `version` is null.
+    /// field of acting version `version`) into their columns, kind by
+    /// kind (the order of the columns is kept by `order`, not by the
+    /// filling); a field newer than `version` is null.
     #[inline(always)]
     fn fill(&mut self, bytes: &[u8], version: u32) {
-        if version >= self.newest {
-            for (_, c) in &mut self.ints {
-                c.fill(bytes, 0);
-            }
-            for (_, n) in &mut self.fields {
-                n.fill_other(bytes, 0);
-            }
-            return;
+        /// Each column of `cols`: filled, or null when newer than
+        /// `version` (checked only when some field is).
+        macro_rules! fill {
+            ($cols:expr, $fill:ident, $every:expr) => {
+                for (since, c) in $cols {
+                    if $every || *since <= version {
+                        c.$fill(bytes, 0);
+                    } else {
+                        c.push_null();
+                    }
+                }
+            };
         }
-        for (since, c) in &mut self.ints {
-            if *since > version {
-                c.push_null();
-            } else {
-                c.fill(bytes, 0);
-            }
-        }
-        for (since, n) in &mut self.fields {
-            if *since > version {
-                n.push_null();
-            } else {
-                n.fill(bytes, 0);
-            }
-        }
+        let every = version >= self.newest;
+        fill!(&mut self.ints, fill, every);
+        fill!(&mut self.enums, fill, every);
+        fill!(&mut self.decimals, fill, every);
+        fill!(&mut self.fields, fill_other, every);
     }
 
     /// The arrays of the rows so far, in column order.
@@ -207,6 +219,16 @@ impl BlockCols {
             match *col {
                 FieldCol::Int(i) => {
                     if let Some((_, c)) = self.ints.get_mut(i) {
+                        out.push(c.finish());
+                    }
+                }
+                FieldCol::Enum(i) => {
+                    if let Some((_, c)) = self.enums.get_mut(i) {
+                        c.finish(out);
+                    }
+                }
+                FieldCol::Decimal(i) => {
+                    if let Some((_, c)) = self.decimals.get_mut(i) {
                         out.push(c.finish());
                     }
                 }
