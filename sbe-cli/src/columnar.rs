@@ -556,8 +556,8 @@ impl capture::Sink for Sink<'_, '_> {
         });
         frame.packet = Some(origin.packet);
         if self.addrs != Some((origin.src, origin.dst)) {
-            frame.src = Some(origin.src.to_string());
-            frame.dst = Some(origin.dst.to_string());
+            frame.src = Some(origin.src.to_string().into());
+            frame.dst = Some(origin.dst.to_string().into());
             self.addrs = Some((origin.src, origin.dst));
         }
         frame.msg_seq_num = None;

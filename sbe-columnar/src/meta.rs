@@ -3,15 +3,20 @@
 //! was (`offset`) and, for a capture, its frame (`time`, `packet`,
 //! `src`, `dst`, `msgSeqNum`, `sendingTime`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use arrow_array::builder::StringBuilder;
-use arrow_array::{ArrayRef, TimestampNanosecondArray, UInt32Array, UInt64Array};
+use arrow_array::types::UInt16Type;
+use arrow_array::{
+    ArrayRef, DictionaryArray, StringArray, TimestampNanosecondArray, UInt16Array, UInt32Array,
+    UInt64Array,
+};
+use arrow_buffer::ScalarBuffer;
 use arrow_schema::{DataType, Field, TimeUnit};
 use sbe_build::ir::HeaderRole;
 
 use crate::node::UTC;
+use crate::nulls::Nulls;
 
 /// Where a message was read: what a capture or a file tells beside its
 /// bytes. Every part is optional; a table has the frame columns when the
@@ -23,10 +28,12 @@ pub struct Frame {
     pub time_ns: Option<i64>,
     /// The packet (1-based, as Wireshark numbers them).
     pub packet: Option<u64>,
-    /// Sender, as `ip:port`.
-    pub src: Option<String>,
-    /// Receiver, as `ip:port`.
-    pub dst: Option<String>,
+    /// Sender, as `ip:port`. Shared: a frame that keeps the same
+    /// `Arc` from message to message has its key found without comparing
+    /// the text.
+    pub src: Option<Arc<str>>,
+    /// Receiver, as `ip:port` (shared, as `src`).
+    pub dst: Option<Arc<str>>,
     /// The packet header's sequence number (MDP3's `msgSeqNum`).
     pub msg_seq_num: Option<u64>,
     /// The packet header's sending time, nanoseconds since the epoch.
@@ -67,10 +74,80 @@ pub(crate) struct MetaCols {
     offset: Vec<Option<u64>>,
     time: Vec<Option<i64>>,
     packet: Vec<Option<u64>>,
-    src: StringBuilder,
-    dst: StringBuilder,
+    src: AddrCol,
+    dst: AddrCol,
     seq: Vec<Option<u64>>,
     sending: Vec<Option<i64>>,
+}
+
+/// An address column's type: a dictionary of the batch's addresses, which
+/// repeat message after message (a string per row was most of the cost of
+/// the frame columns, filling them and encoding them again).
+fn addr() -> DataType {
+    DataType::Dictionary(Box::new(DataType::UInt16), Box::new(DataType::Utf8))
+}
+
+/// An address column as it is filled: the keys, the batch's dictionary,
+/// and the last address with its key (a frame keeps the same `Arc` while
+/// its addresses stay, so most rows take that key without a lookup).
+#[derive(Default)]
+struct AddrCol {
+    keys: Vec<u16>,
+    nulls: Nulls,
+    names: Vec<Arc<str>>,
+    index: HashMap<Arc<str>, u16>,
+    last: Option<(Arc<str>, u16)>,
+}
+
+impl AddrCol {
+    #[inline]
+    fn push(&mut self, addr: Option<&Arc<str>>) {
+        let key = addr.and_then(|a| match &self.last {
+            Some((last, k)) if Arc::ptr_eq(last, a) => Some(*k),
+            _ => self.key(a),
+        });
+        self.keys.push(key.unwrap_or(0));
+        self.nulls.append(key.is_some());
+    }
+
+    /// `addr`'s key, added to the dictionary when new; `None` once it has
+    /// `u16::MAX` names (the batch is cut before that: see [`Self::full`]).
+    fn key(&mut self, addr: &Arc<str>) -> Option<u16> {
+        let k = match self.index.get(addr) {
+            Some(k) => *k,
+            None => {
+                let k = u16::try_from(self.names.len()).ok()?;
+                self.names.push(addr.clone());
+                self.index.insert(addr.clone(), k);
+                k
+            }
+        };
+        self.last = Some((addr.clone(), k));
+        Some(k)
+    }
+
+    fn full(&self) -> bool {
+        self.names.len() >= usize::from(u16::MAX)
+    }
+
+    /// The rows so far, the dictionary emptied for the next batch.
+    fn finish(&mut self) -> ArrayRef {
+        let keys = UInt16Array::new(
+            ScalarBuffer::from(crate::node::take(&mut self.keys)),
+            self.nulls.finish(),
+        );
+        let names: StringArray = std::mem::take(&mut self.names)
+            .iter()
+            .map(|n| Some(&**n))
+            .collect();
+        self.index.clear();
+        self.last = None;
+        // The keys index `names` by construction.
+        match DictionaryArray::<UInt16Type>::try_new(keys, Arc::new(names)) {
+            Ok(d) => Arc::new(d),
+            Err(_) => arrow_array::new_null_array(&addr(), 0),
+        }
+    }
 }
 
 fn ts() -> DataType {
@@ -118,8 +195,8 @@ impl MetaCols {
             offset: Vec::new(),
             time: Vec::new(),
             packet: Vec::new(),
-            src: StringBuilder::new(),
-            dst: StringBuilder::new(),
+            src: AddrCol::default(),
+            dst: AddrCol::default(),
             seq: Vec::new(),
             sending: Vec::new(),
         }
@@ -137,8 +214,8 @@ impl MetaCols {
             DataType::UInt64,
             ts(),
             DataType::UInt64,
-            DataType::Utf8,
-            DataType::Utf8,
+            addr(),
+            addr(),
             DataType::UInt64,
             ts(),
         ];
@@ -162,11 +239,17 @@ impl MetaCols {
         if self.frames {
             self.time.push(frame.time_ns);
             self.packet.push(frame.packet);
-            self.src.append_option(frame.src.as_deref());
-            self.dst.append_option(frame.dst.as_deref());
+            self.src.push(frame.src.as_ref());
+            self.dst.push(frame.dst.as_ref());
             self.seq.push(frame.msg_seq_num);
             self.sending.push(frame.sending_time);
         }
+    }
+
+    /// Whether an address dictionary is full, so that the batch must be
+    /// cut before another row.
+    pub(crate) fn full(&self) -> bool {
+        self.src.full() || self.dst.full()
     }
 
     pub(crate) fn finish(&mut self, out: &mut Vec<ArrayRef>) {
@@ -194,13 +277,67 @@ impl MetaCols {
             out.push(Arc::new(UInt64Array::from(crate::node::take(
                 &mut self.packet,
             ))));
-            out.push(Arc::new(self.src.finish()));
-            out.push(Arc::new(self.dst.finish()));
+            out.push(self.src.finish());
+            out.push(self.dst.finish());
             out.push(Arc::new(UInt64Array::from(crate::node::take(
                 &mut self.seq,
             ))));
             let s = TimestampNanosecondArray::from(crate::node::take(&mut self.sending));
             out.push(Arc::new(s.with_timezone(UTC)));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use arrow_array::cast::AsArray;
+    use arrow_array::Array;
+
+    use super::*;
+
+    fn names_of(a: &ArrayRef) -> Vec<Option<String>> {
+        let d = a.as_dictionary::<UInt16Type>();
+        let names = d.values().as_string::<i32>();
+        d.keys()
+            .iter()
+            .map(|k| k.map(|k| names.value(usize::from(k)).to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn addresses_are_a_dictionary_of_the_batch_shared_or_not() {
+        let mut col = AddrCol::default();
+        let a: Arc<str> = "10.0.0.1:9000".into();
+        let b: Arc<str> = "10.0.0.2:9000".into();
+        // The same text in another `Arc` takes the same key.
+        let a2: Arc<str> = "10.0.0.1:9000".into();
+        for addr in [Some(&a), Some(&a), Some(&b), None, Some(&a2)] {
+            col.push(addr);
+        }
+        let first = col.finish();
+        let d = first.as_dictionary::<UInt16Type>();
+        assert_eq!(d.values().len(), 2, "two names, {first:?}");
+        assert_eq!(
+            names_of(&first),
+            [Some(&a), Some(&a), Some(&b), None, Some(&a)].map(|v| v.map(|s| s.to_string()))
+        );
+        // The next batch's dictionary holds its own addresses only.
+        col.push(Some(&b));
+        let second = col.finish();
+        assert_eq!(second.as_dictionary::<UInt16Type>().values().len(), 1);
+        assert_eq!(names_of(&second), [Some(b.to_string())]);
+    }
+
+    #[test]
+    fn a_full_address_dictionary_cuts_the_batch() {
+        let mut col = AddrCol::default();
+        for i in 0..u32::from(u16::MAX) {
+            assert!(!col.full());
+            col.push(Some(&Arc::from(format!("10.0.{}.{}:1", i >> 8, i & 0xff))));
+        }
+        assert!(col.full());
+        let a = col.finish();
+        assert_eq!(a.len(), usize::from(u16::MAX));
+        assert!(!col.full(), "emptied with the batch");
     }
 }

@@ -354,7 +354,8 @@ impl Table {
     }
 
     pub(crate) fn ready(&mut self, bound: usize, all: bool, out: &mut Vec<(String, RecordBatch)>) {
-        if (all && self.rows > 0) || (self.rows >= bound && bound > 0) {
+        let full = self.rows >= bound && bound > 0;
+        if (all && self.rows > 0) || full || self.meta.full() {
             if let Ok(b) = self.take_batch() {
                 out.push((self.name.clone(), b));
             }
