@@ -132,7 +132,9 @@ pub(crate) fn int_array(p: Primitive, vals: Vec<i64>, nulls: &mut Nulls) -> Arra
     macro_rules! arr {
         ($t:ty, $n:ty) => {
             Arc::new(PrimitiveArray::<$t>::new(
-                ScalarBuffer::from(vals.into_iter().map(|v| v as $n).collect::<Vec<$n>>()),
+                // From a slice, which vectorises (an in-place `into_iter`
+                // collect did not).
+                ScalarBuffer::from(vals.iter().map(|v| *v as $n).collect::<Vec<$n>>()),
                 nulls,
             ))
         };
@@ -145,7 +147,10 @@ pub(crate) fn int_array(p: Primitive, vals: Vec<i64>, nulls: &mut Nulls) -> Arra
         Primitive::Uint16 => arr!(UInt16Type, u16),
         Primitive::Uint32 => arr!(UInt32Type, u32),
         Primitive::Uint64 => arr!(UInt64Type, u64),
-        _ => arr!(Int64Type, i64),
+        _ => Arc::new(PrimitiveArray::<Int64Type>::new(
+            ScalarBuffer::from(vals),
+            nulls,
+        )),
     }
 }
 
@@ -378,8 +383,10 @@ pub(crate) struct EnumCol {
     names: ArrayRef,
     keys: Vec<u16>,
     key_nulls: Nulls,
-    raw: Vec<i64>,
-    raw_nulls: Nulls,
+    /// The rows whose value is outside the enum, with the value: the raw
+    /// column is null everywhere else, so it is made with the batch (a
+    /// value and a null bit per row were a fifth of the enum's fill).
+    outside: Vec<(usize, i64)>,
 }
 
 impl EnumCol {
@@ -395,25 +402,24 @@ impl EnumCol {
                 usize::from(*k).checked_sub(1)
             }
         });
+        if let (None, Some(v)) = (key, v) {
+            if Some(v) != self.null {
+                self.outside.push((self.keys.len(), v as i64));
+            }
+        }
         self.keys.push(key.map_or(0, |k| k as u16));
         self.key_nulls.append(key.is_some());
-        let outside = v.filter(|v| key.is_none() && Some(*v) != self.null);
-        push_i64(
-            &mut self.raw,
-            &mut self.raw_nulls,
-            outside.map(|v| v as i64),
-        );
     }
 
     /// A row where the value is absent.
     pub(crate) fn push_null(&mut self) {
         self.keys.push(0);
         self.key_nulls.append_null();
-        push_i64(&mut self.raw, &mut self.raw_nulls, None);
     }
 
     /// The names' and the raw values' columns of the rows so far.
     pub(crate) fn finish(&mut self, out: &mut Vec<ArrayRef>) {
+        let rows = self.keys.len();
         let keys = UInt16Array::new(
             ScalarBuffer::from(take(&mut self.keys)),
             self.key_nulls.finish(),
@@ -427,11 +433,19 @@ impl EnumCol {
                 0,
             ),
         });
-        out.push(int_array(
-            self.prim,
-            take(&mut self.raw),
-            &mut self.raw_nulls,
-        ));
+        let mut raw = vec![0; rows];
+        let mut raw_nulls = Nulls::new();
+        let mut next = 0;
+        for (row, v) in self.outside.drain(..) {
+            raw_nulls.append_n_nulls(row.saturating_sub(next));
+            raw_nulls.append_non_null();
+            if let Some(slot) = raw.get_mut(row) {
+                *slot = v;
+            }
+            next = row + 1;
+        }
+        raw_nulls.append_n_nulls(rows.saturating_sub(next));
+        out.push(int_array(self.prim, raw, &mut raw_nulls));
     }
 }
 
@@ -609,8 +623,7 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
                 names: Arc::new(StringArray::from(names)),
                 keys: Vec::new(),
                 key_nulls: Nulls::new(),
-                raw: Vec::new(),
-                raw_nulls: Nulls::new(),
+                outside: Vec::new(),
             });
             let dict = DataType::Dictionary(Box::new(DataType::UInt16), Box::new(DataType::Utf8));
             let raw = field(

@@ -69,6 +69,13 @@ impl Nulls {
         self.append(true);
     }
 
+    /// `n` null rows.
+    pub(crate) fn append_n_nulls(&mut self, n: usize) {
+        for _ in 0..n {
+            self.append(false);
+        }
+    }
+
     /// `n` valid rows.
     pub(crate) fn append_n_non_nulls(&mut self, n: usize) {
         for _ in 0..n {

@@ -69,12 +69,12 @@ fn old_order() -> Vec<u8> {
     b
 }
 
-/// Version 1: every field.
-fn new_order() -> Vec<u8> {
+/// Version 1: every field, `side` as given.
+fn new_order_with(side: u8) -> Vec<u8> {
     let mut b = header(18, 1);
     b.extend(8u32.to_le_bytes());
     b.extend((-5i32).to_le_bytes());
-    b.push(2); // Sell
+    b.push(side);
     b.extend(12345i64.to_le_bytes());
     b.push(0b11);
     b.extend([3, 0, 1, 0]); // legs: blockLength 3, one entry
@@ -85,16 +85,24 @@ fn new_order() -> Vec<u8> {
     b
 }
 
-fn export() -> RecordBatch {
+fn new_order() -> Vec<u8> {
+    new_order_with(2) // Sell
+}
+
+fn export_of(messages: &[Vec<u8>]) -> RecordBatch {
     let schema = sbe_build::ir::load_str("versions.xml", SCHEMA).unwrap();
     let mut ex = Exporter::new(&schema, Options::default()).unwrap();
-    for bytes in [old_order(), new_order()] {
-        let len = ex.append(&bytes, &Frame::at(0)).unwrap();
+    for bytes in messages {
+        let len = ex.append(bytes, &Frame::at(0)).unwrap();
         assert_eq!(len, bytes.len());
     }
     let mut batches = ex.finish();
     assert_eq!(batches.len(), 1, "{batches:?}");
     batches.remove(0).1
+}
+
+fn export() -> RecordBatch {
+    export_of(&[old_order(), new_order()])
 }
 
 #[test]
@@ -135,4 +143,22 @@ fn a_field_newer_than_the_acting_version_is_null_in_every_kind_of_column() {
     let notes = col("notes");
     assert!(notes.is_null(0), "a group newer than the version");
     assert!(!notes.is_null(1));
+}
+
+#[test]
+fn a_value_outside_the_enum_is_kept_in_its_raw_column_and_only_there() {
+    let b = export_of(&[
+        new_order_with(7),
+        new_order(),
+        old_order(),
+        new_order_with(9),
+        new_order(),
+    ]);
+    let side = b.column_by_name("side").unwrap();
+    let raw = b.column_by_name("side_raw").unwrap();
+    let raw = raw.as_primitive::<arrow_array::types::UInt8Type>();
+    let names: Vec<bool> = (0..5).map(|i| side.is_valid(i)).collect();
+    assert_eq!(names, [false, true, false, false, true]);
+    let raws: Vec<Option<u8>> = raw.iter().collect();
+    assert_eq!(raws, [Some(7), None, None, Some(9), None]);
 }
