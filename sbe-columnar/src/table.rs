@@ -515,9 +515,26 @@ impl Walk<'_> {
             let at = if *pos > self.buf.len() { *pos } else { dim_at };
             ExportError::rule(&g.name, at, e)
         })?;
-        if col.is_none() && shape.entries.groups.is_empty() && shape.entries.data.is_empty() {
+        let fixed = shape.entries.groups.is_empty() && shape.entries.data.is_empty();
+        if fixed && !matches!(col, Some(GroupCol::Flat(_))) {
             // Entries of a block only, their bytes checked above: nothing
-            // in them to check.
+            // in them to check, and their fields filled here rather than
+            // by a walk of each entry.
+            if let Some(GroupCol::Nested {
+                offsets,
+                nulls,
+                entry,
+                ..
+            }) = col
+            {
+                for i in 0..count {
+                    let at = *pos + i * block_len;
+                    entry.fill(self.take(at, block_len, "block")?, self.version);
+                }
+                let last = offsets.last().copied().unwrap_or(0);
+                offsets.push(last + count as i32);
+                nulls.append_non_null();
+            }
             *pos = pos.saturating_add(count.saturating_mul(block_len));
             return Ok(());
         }
