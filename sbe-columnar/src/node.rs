@@ -434,6 +434,11 @@ impl EnumCol {
             ),
         });
         let mut raw = vec![0; rows];
+        if self.outside.is_empty() {
+            // Every value was a name (or null): the common case.
+            out.push(int_array(self.prim, raw, &mut Nulls::all_null(rows)));
+            return;
+        }
         let mut raw_nulls = Nulls::new();
         let mut next = 0;
         for (row, v) in self.outside.drain(..) {

@@ -76,6 +76,15 @@ impl Nulls {
         }
     }
 
+    /// `n` rows, every one null, made at once.
+    pub(crate) fn all_null(n: usize) -> Nulls {
+        Nulls {
+            bytes: vec![0; n.div_ceil(8)],
+            rows: n,
+            nulls: n,
+        }
+    }
+
     /// `n` valid rows.
     pub(crate) fn append_n_non_nulls(&mut self, n: usize) {
         for _ in 0..n {
@@ -126,5 +135,16 @@ mod tests {
         let valid: Vec<bool> = (0..4).map(|i| b.is_valid(i)).collect();
         assert_eq!(valid, [true, false, true, false]);
         assert_eq!(n.len(), 0);
+    }
+
+    #[test]
+    fn all_null_rows_take_more_rows_after_them() {
+        let mut n = Nulls::all_null(9);
+        n.append(true);
+        n.append_n_nulls(2);
+        n.append(true);
+        let b = n.finish().unwrap();
+        let valid: Vec<usize> = (0..13).filter(|i| b.is_valid(*i)).collect();
+        assert_eq!((b.len(), valid), (13, vec![9, 12]));
     }
 }
