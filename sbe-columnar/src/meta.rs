@@ -6,10 +6,11 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use arrow_array::types::UInt16Type;
+use arrow_array::types::{
+    ArrowPrimitiveType, TimestampNanosecondType, UInt16Type, UInt32Type, UInt64Type,
+};
 use arrow_array::{
-    ArrayRef, DictionaryArray, StringArray, TimestampNanosecondArray, UInt16Array, UInt32Array,
-    UInt64Array,
+    ArrayRef, DictionaryArray, PrimitiveArray, StringArray, UInt16Array, UInt64Array,
 };
 use arrow_buffer::ScalarBuffer;
 use arrow_schema::{DataType, Field, TimeUnit};
@@ -68,16 +69,50 @@ pub(crate) struct MetaCols {
     on: bool,
     frames: bool,
     msg_index: Vec<u64>,
-    template_id: Vec<Option<u32>>,
-    schema_id: Vec<Option<u32>>,
-    version: Vec<Option<u32>>,
-    offset: Vec<Option<u64>>,
-    time: Vec<Option<i64>>,
-    packet: Vec<Option<u64>>,
+    template_id: Col<UInt32Type>,
+    schema_id: Col<UInt32Type>,
+    version: Col<UInt32Type>,
+    offset: Col<UInt64Type>,
+    time: Col<TimestampNanosecondType>,
+    packet: Col<UInt64Type>,
     src: AddrCol,
     dst: AddrCol,
-    seq: Vec<Option<u64>>,
-    sending: Vec<Option<i64>>,
+    seq: Col<UInt64Type>,
+    sending: Col<TimestampNanosecondType>,
+}
+
+/// A meta column of optional numbers as it is filled: the values and
+/// their validity side by side, which make the array as they are (an
+/// `Option` per row was converted value by value).
+struct Col<T: ArrowPrimitiveType> {
+    vals: Vec<T::Native>,
+    nulls: Nulls,
+}
+
+impl<T: ArrowPrimitiveType> Default for Col<T> {
+    fn default() -> Col<T> {
+        Col {
+            vals: Vec::new(),
+            nulls: Nulls::new(),
+        }
+    }
+}
+
+impl<T: ArrowPrimitiveType> Col<T> {
+    #[inline(always)]
+    fn push(&mut self, v: Option<T::Native>) {
+        self.vals.push(v.unwrap_or_default());
+        self.nulls.append(v.is_some());
+    }
+
+    fn array(&mut self) -> PrimitiveArray<T> {
+        let vals = crate::node::take(&mut self.vals);
+        PrimitiveArray::new(ScalarBuffer::from(vals), self.nulls.finish())
+    }
+
+    fn finish(&mut self) -> ArrayRef {
+        Arc::new(self.array())
+    }
 }
 
 /// An address column's type: a dictionary of the batch's addresses, which
@@ -100,7 +135,7 @@ struct AddrCol {
 }
 
 impl AddrCol {
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, addr: Option<&Arc<str>>) {
         let key = addr.and_then(|a| match &self.last {
             Some((last, k)) if Arc::ptr_eq(last, a) => Some(*k),
@@ -189,16 +224,16 @@ impl MetaCols {
             on,
             frames,
             msg_index: Vec::new(),
-            template_id: Vec::new(),
-            schema_id: Vec::new(),
-            version: Vec::new(),
-            offset: Vec::new(),
-            time: Vec::new(),
-            packet: Vec::new(),
+            template_id: Col::default(),
+            schema_id: Col::default(),
+            version: Col::default(),
+            offset: Col::default(),
+            time: Col::default(),
+            packet: Col::default(),
             src: AddrCol::default(),
             dst: AddrCol::default(),
-            seq: Vec::new(),
-            sending: Vec::new(),
+            seq: Col::default(),
+            sending: Col::default(),
         }
     }
 
@@ -259,31 +294,17 @@ impl MetaCols {
         out.push(Arc::new(UInt64Array::from(crate::node::take(
             &mut self.msg_index,
         ))));
-        out.push(Arc::new(UInt32Array::from(crate::node::take(
-            &mut self.template_id,
-        ))));
-        out.push(Arc::new(UInt32Array::from(crate::node::take(
-            &mut self.schema_id,
-        ))));
-        out.push(Arc::new(UInt32Array::from(crate::node::take(
-            &mut self.version,
-        ))));
-        out.push(Arc::new(UInt64Array::from(crate::node::take(
-            &mut self.offset,
-        ))));
+        out.push(self.template_id.finish());
+        out.push(self.schema_id.finish());
+        out.push(self.version.finish());
+        out.push(self.offset.finish());
         if self.frames {
-            let t = TimestampNanosecondArray::from(crate::node::take(&mut self.time));
-            out.push(Arc::new(t.with_timezone(UTC)));
-            out.push(Arc::new(UInt64Array::from(crate::node::take(
-                &mut self.packet,
-            ))));
+            out.push(Arc::new(self.time.array().with_timezone(UTC)));
+            out.push(self.packet.finish());
             out.push(self.src.finish());
             out.push(self.dst.finish());
-            out.push(Arc::new(UInt64Array::from(crate::node::take(
-                &mut self.seq,
-            ))));
-            let s = TimestampNanosecondArray::from(crate::node::take(&mut self.sending));
-            out.push(Arc::new(s.with_timezone(UTC)));
+            out.push(self.seq.finish());
+            out.push(Arc::new(self.sending.array().with_timezone(UTC)));
         }
     }
 }
