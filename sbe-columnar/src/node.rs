@@ -201,12 +201,20 @@ pub(crate) fn take<T>(v: &mut Vec<T>) -> Vec<T> {
 }
 
 /// Characters as a string: UTF-8 (lossy) or ISO-8859-1, as `sbe decode`
-/// shows them.
-pub(crate) fn text(bytes: &[u8], utf8: bool) -> String {
+/// shows them; borrowed where the bytes are that string already (valid
+/// UTF-8, or ASCII), which is nearly always, so a value costs no
+/// allocation.
+pub(crate) fn text(bytes: &[u8], utf8: bool) -> std::borrow::Cow<'_, str> {
     if utf8 {
-        String::from_utf8_lossy(bytes).into_owned()
+        String::from_utf8_lossy(bytes)
+    } else if let Some(ascii) = bytes
+        .is_ascii()
+        .then(|| std::str::from_utf8(bytes).ok())
+        .flatten()
+    {
+        std::borrow::Cow::Borrowed(ascii)
     } else {
-        bytes.iter().map(|&b| char::from(b)).collect()
+        std::borrow::Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect())
     }
 }
 
@@ -589,7 +597,7 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
             ConstValue::Text(s) => ConstLit::Str(s.clone()),
             ConstValue::EnumValue { value_name, .. } => ConstLit::Str(value_name.clone()),
             ConstValue::Number(Scalar::Int(v)) if prim == Some(Primitive::Char) => {
-                ConstLit::Str(text(&[u8::try_from(*v).unwrap_or(0)], false))
+                ConstLit::Str(text(&[u8::try_from(*v).unwrap_or(0)], false).into_owned())
             }
             ConstValue::Number(Scalar::Int(v)) => {
                 ConstLit::Int(prim.unwrap_or(Primitive::Int64), *v as i64)
@@ -1407,6 +1415,16 @@ mod tests {
         assert_eq!((keys[48], keys[49], keys[200], keys[50]), (1, 2, 4, 0));
         assert!(byte_keys(Primitive::Int8, [0, -1].into_iter()).is_empty());
         assert!(byte_keys(Primitive::Uint16, [0].into_iter()).is_empty());
+    }
+
+    #[test]
+    fn text_is_borrowed_where_the_bytes_are_the_string_already() {
+        use std::borrow::Cow;
+        assert!(matches!(text(b"ESZ4", false), Cow::Borrowed("ESZ4")));
+        assert!(matches!(text("caf\u{e9}".as_bytes(), true), Cow::Borrowed("caf\u{e9}")));
+        // ISO-8859-1 past ASCII, and UTF-8 that is not, are converted.
+        assert_eq!(text(b"caf\xe9", false), "caf\u{e9}");
+        assert_eq!(text(b"caf\xe9", true), "caf\u{fffd}");
     }
 
     #[test]
