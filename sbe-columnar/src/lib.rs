@@ -96,6 +96,9 @@ pub struct Options {
     /// `List<Struct>` columns.
     pub flatten: bool,
     /// Rows of a table after which its batch is ready ([`Exporter::take_ready`]).
+    /// A batch with frame columns is cut sooner when it has 65,535
+    /// distinct addresses, which its `Dictionary(UInt16, Utf8)` holds at
+    /// most.
     pub batch_rows: usize,
     /// Whether message tables have the capture frame columns (`time`,
     /// `packet`, `src`, `dst`, `msgSeqNum`, `sendingTime`).
