@@ -229,6 +229,11 @@ impl Config {
     /// made by the decoder's `to_owned()` and written by its
     /// `encode(buf)`, and `OwnedMessage`, the owned twin of `Message`. See
     /// the crate docs' naming table.
+    ///
+    /// They are most of a release build of the generated code for a large
+    /// schema (their conversions are compiled whether or not they are
+    /// used; `#[inline]` on them made them slower): a crate that only
+    /// reads and writes through the flyweights can turn them off.
     pub fn owned(&mut self, on: bool) -> &mut Self {
         self.options.owned = on;
         self
