@@ -20,9 +20,10 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use arrow_array::RecordBatch;
-use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression as PqCompression, Encoding, Type as PhysicalType, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
+
+mod pqwrite;
 
 /// Rows of a Parquet row group at most.
 pub const ROW_GROUP_ROWS: usize = 64 * 1024;
@@ -212,7 +213,7 @@ pub fn source_label(name: &str) -> String {
 }
 
 enum Writer {
-    Parquet(ArrowWriter<File>),
+    Parquet(pqwrite::ParquetPart),
     Arrow(arrow_ipc::writer::FileWriter<File>),
 }
 
@@ -257,12 +258,7 @@ impl DatasetWriter {
             message: e.to_string(),
         };
         match &mut part.writer {
-            Writer::Parquet(w) => {
-                w.write(batch).map_err(|e| failed(&e))?;
-                if w.in_progress_size() >= ROW_GROUP_BYTES {
-                    w.flush().map_err(|e| failed(&e))?;
-                }
-            }
+            Writer::Parquet(w) => w.write(batch).map_err(|e| failed(&e))?,
             Writer::Arrow(w) => w.write(batch).map_err(|e| failed(&e))?,
         }
         Ok(())
@@ -306,7 +302,8 @@ impl DatasetWriter {
                 .map_err(|e| failed(&e))?
                 .build();
                 Writer::Parquet(
-                    ArrowWriter::try_new(file, schema, Some(props)).map_err(|e| failed(&e))?,
+                    pqwrite::ParquetPart::try_new(file, schema, props, c)
+                        .map_err(|e| failed(&e))?,
                 )
             }
             Format::Arrow => Writer::Arrow(
@@ -325,9 +322,7 @@ impl DatasetWriter {
                 message: e.to_string(),
             };
             match part.writer {
-                Writer::Parquet(w) => {
-                    w.close().map_err(|e| failed(&e))?;
-                }
+                Writer::Parquet(w) => w.close().map_err(|e| failed(&e))?,
                 Writer::Arrow(mut w) => w.finish().map_err(|e| failed(&e))?,
             }
             fs::rename(&part.tmp, &part.done).map_err(|source| DatasetError::Io {

@@ -1,0 +1,312 @@
+//! One leaf's column chunk of a row group, encoded here: its pages (a
+//! dictionary page first for enum names), their headers, the chunk's
+//! metadata and offset index, ready for
+//! `SerializedRowGroupWriter::append_column`.
+
+use arrow_array::ArrayRef;
+use arrow_schema::DataType;
+use bytes::Bytes;
+use parquet::basic::{Encoding, SortOrder, Type as PhysicalType};
+use parquet::column::writer::ColumnCloseResult;
+use parquet::errors::ParquetError;
+use parquet::file::metadata::ColumnChunkMetaData;
+use parquet::file::page_index::offset_index::{OffsetIndexMetaData, PageLocation};
+use parquet::file::statistics::{Statistics, ValueStatistics};
+use parquet::schema::types::ColumnDescPtr;
+
+use super::codec::Codec;
+use super::levels::{Cut, Levels, Path};
+use super::rle::{bits_for, hybrid};
+use super::thrift::{self, PageKind};
+use super::values::{self, Dictionary, MinMax};
+
+/// How a leaf's values are encoded here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// `Dictionary(UInt16, Utf8)`: the Arrow dictionary as the dictionary
+    /// page, the keys as RLE_DICTIONARY.
+    Dict,
+    /// INT32, DELTA_BINARY_PACKED.
+    Int32,
+    /// INT64, DELTA_BINARY_PACKED.
+    Int64,
+    /// FLOAT, PLAIN (only where no statistics are kept).
+    Float,
+    /// DOUBLE, PLAIN (only where no statistics are kept).
+    Double,
+}
+
+impl Kind {
+    /// The encoding of `leaf` into `descr`'s column, when it is one of
+    /// ours; `None` leaves it to the `parquet` crate.
+    pub(crate) fn of(descr: &ColumnDescPtr, leaf: &DataType) -> Option<Kind> {
+        use DataType as D;
+        let in_group = descr.max_rep_level() > 0;
+        match (descr.physical_type(), leaf) {
+            (PhysicalType::BYTE_ARRAY, D::Dictionary(k, v))
+                if **k == D::UInt16 && **v == D::Utf8 =>
+            {
+                Some(Kind::Dict)
+            }
+            (
+                PhysicalType::INT32,
+                D::Int8
+                | D::Int16
+                | D::Int32
+                | D::UInt8
+                | D::UInt16
+                | D::UInt32
+                | D::Date32
+                | D::Time32(_)
+                | D::Decimal128(..),
+            ) => Some(Kind::Int32),
+            (
+                PhysicalType::INT64,
+                D::Int64 | D::UInt64 | D::Timestamp(..) | D::Time64(_) | D::Decimal128(..),
+            ) => Some(Kind::Int64),
+            (PhysicalType::FLOAT, D::Float32) if in_group => Some(Kind::Float),
+            (PhysicalType::DOUBLE, D::Float64) if in_group => Some(Kind::Double),
+            _ => None,
+        }
+    }
+
+    fn encodings(self) -> Vec<Encoding> {
+        match self {
+            Kind::Dict => vec![Encoding::PLAIN, Encoding::RLE, Encoding::RLE_DICTIONARY],
+            Kind::Int32 | Kind::Int64 => vec![Encoding::RLE, Encoding::DELTA_BINARY_PACKED],
+            Kind::Float | Kind::Double => vec![Encoding::PLAIN, Encoding::RLE],
+        }
+    }
+
+    fn page_encoding(self) -> i32 {
+        match self {
+            Kind::Dict => thrift::RLE_DICTIONARY,
+            Kind::Int32 | Kind::Int64 => thrift::DELTA_BINARY_PACKED,
+            Kind::Float | Kind::Double => thrift::PLAIN,
+        }
+    }
+}
+
+/// A leaf over one batch of the row group: its path and levels.
+pub(crate) struct Part<'a> {
+    /// The way to the leaf.
+    pub path: &'a Path,
+    /// Its levels over the batch.
+    pub levels: Levels,
+}
+
+/// The chunk being written: its bytes and what the metadata records.
+struct Chunk<'a> {
+    kind: Kind,
+    codec: &'a mut Codec,
+    out: Vec<u8>,
+    body: Vec<u8>,
+    packed: Vec<u8>,
+    uncompressed: usize,
+    levels: usize,
+    pages: Vec<PageLocation>,
+    min_max: MinMax,
+}
+
+/// Encodes the chunk of `descr`'s leaf over `parts` (the row group's
+/// batches, in order).
+pub(crate) fn encode(
+    descr: &ColumnDescPtr,
+    kind: Kind,
+    parts: &[Part<'_>],
+    codec: &mut Codec,
+) -> Result<(Bytes, ColumnCloseResult), ParquetError> {
+    let unsigned = descr.sort_order() == SortOrder::UNSIGNED;
+    let mut chunk = Chunk {
+        kind,
+        codec,
+        out: Vec::new(),
+        body: Vec::new(),
+        packed: Vec::new(),
+        uncompressed: 0,
+        levels: 0,
+        pages: Vec::new(),
+        min_max: MinMax::new(unsigned),
+    };
+    let dict = match kind {
+        Kind::Dict => {
+            let leaves: Vec<&ArrayRef> = parts.iter().map(|p| &p.path.leaf).collect();
+            let dict = Dictionary::of(&leaves)?;
+            chunk.dictionary_page(&dict)?;
+            Some(dict)
+        }
+        _ => None,
+    };
+    let data_offset = chunk.out.len();
+    let mut first_row = 0;
+    for (n, part) in parts.iter().enumerate() {
+        let base = dict
+            .as_ref()
+            .and_then(|d| d.bases.get(n).copied())
+            .unwrap_or(0);
+        let width = dict.as_ref().map_or(0, |d| d.width);
+        let cuts = &part.levels.cuts;
+        let end = Cut {
+            row: part.path.rows(),
+            level: part.levels.len,
+            value: part.levels.values.len(),
+        };
+        for (i, &cut) in cuts.iter().enumerate() {
+            let next = cuts.get(i + 1).copied().unwrap_or(end);
+            let page = PageSpan {
+                part,
+                cut,
+                next,
+                base,
+                width,
+            };
+            chunk.data_page(&page, first_row)?;
+        }
+        first_row += end.row;
+    }
+    chunk.finish(descr, dict.is_some(), data_offset, first_row)
+}
+
+/// The levels and values of one data page.
+struct PageSpan<'a> {
+    part: &'a Part<'a>,
+    cut: Cut,
+    next: Cut,
+    base: u32,
+    width: u8,
+}
+
+impl Chunk<'_> {
+    fn dictionary_page(&mut self, dict: &Dictionary) -> Result<(), ParquetError> {
+        self.body.clear();
+        dict.plain(&mut self.body);
+        let kind = PageKind::Dictionary {
+            num_values: to_i32(dict.len)?,
+        };
+        self.page(kind)
+    }
+
+    fn data_page(&mut self, page: &PageSpan<'_>, first_row: usize) -> Result<(), ParquetError> {
+        let levels = &page.part.levels;
+        let path = page.part.path;
+        let (from, to) = (page.cut.level, page.next.level);
+        self.body.clear();
+        if path.max_rep > 0 {
+            let rep = levels.rep.get(from..to).unwrap_or_default();
+            self.levels_block(rep, path.max_rep);
+        }
+        if path.max_def > 0 {
+            let def = levels.def.get(from..to).unwrap_or_default();
+            self.levels_block(def, path.max_def);
+        }
+        let idx = levels
+            .values
+            .get(page.cut.value..page.next.value)
+            .unwrap_or_default();
+        let leaf = &path.leaf;
+        match self.kind {
+            Kind::Dict => {
+                self.body.push(page.width);
+                let keys = values::keys(leaf, idx, page.base)?;
+                hybrid(&mut self.body, &keys, page.width);
+            }
+            Kind::Int32 => values::int32(leaf, idx, &mut self.body, &mut self.min_max)?,
+            Kind::Int64 => values::int64(leaf, idx, &mut self.body, &mut self.min_max)?,
+            Kind::Float => values::float(leaf, idx, &mut self.body)?,
+            Kind::Double => values::double(leaf, idx, &mut self.body)?,
+        }
+        let location_at = self.out.len();
+        self.page(PageKind::Data {
+            num_values: to_i32(to - from)?,
+            encoding: self.kind.page_encoding(),
+        })?;
+        self.levels += to - from;
+        self.pages.push(PageLocation {
+            offset: location_at as i64,
+            compressed_page_size: to_i32(self.out.len() - location_at)?,
+            first_row_index: (first_row + page.cut.row) as i64,
+        });
+        Ok(())
+    }
+
+    /// A v1 page's levels: their length in 4 bytes, then the hybrid.
+    fn levels_block(&mut self, levels: &[u16], max: u16) {
+        let at = self.body.len();
+        self.body.extend_from_slice(&[0; 4]);
+        hybrid(&mut self.body, levels, bits_for(u64::from(max)));
+        let len = (self.body.len() - at - 4) as u32;
+        if let Some(slot) = self.body.get_mut(at..at + 4) {
+            slot.copy_from_slice(&len.to_le_bytes());
+        }
+    }
+
+    /// Compresses the body and appends header and page.
+    fn page(&mut self, kind: PageKind) -> Result<(), ParquetError> {
+        self.packed.clear();
+        self.codec.compress(&self.body, &mut self.packed)?;
+        let header_at = self.out.len();
+        let (raw, packed) = (to_i32(self.body.len())?, to_i32(self.packed.len())?);
+        thrift::page_header(&mut self.out, kind, raw, packed);
+        self.uncompressed += self.out.len() - header_at + self.body.len();
+        self.out.extend_from_slice(&self.packed);
+        Ok(())
+    }
+
+    fn finish(
+        self,
+        descr: &ColumnDescPtr,
+        has_dict: bool,
+        data_offset: usize,
+        rows: usize,
+    ) -> Result<(Bytes, ColumnCloseResult), ParquetError> {
+        let nulls = (self.levels - self.min_max.count) as u64;
+        let mut meta = ColumnChunkMetaData::builder(descr.clone())
+            .set_compression(self.codec.parquet())
+            .set_encodings(self.kind.encodings())
+            .set_total_compressed_size(self.out.len() as i64)
+            .set_total_uncompressed_size(self.uncompressed as i64)
+            .set_num_values(self.levels as i64)
+            .set_data_page_offset(data_offset as i64)
+            .set_dictionary_page_offset(has_dict.then_some(0));
+        // Statistics where the crate keeps them: top-level numbers.
+        if descr.max_rep_level() == 0 && matches!(self.kind, Kind::Int32 | Kind::Int64) {
+            meta = meta.set_statistics(statistics(descr, &self.min_max, nulls));
+        }
+        let close = ColumnCloseResult {
+            bytes_written: self.out.len() as u64,
+            rows_written: rows as u64,
+            metadata: meta.build()?,
+            bloom_filter: None,
+            column_index: None,
+            offset_index: Some(OffsetIndexMetaData {
+                page_locations: self.pages,
+                unencoded_byte_array_data_bytes: None,
+            }),
+        };
+        Ok((Bytes::from(self.out), close))
+    }
+}
+
+/// The chunk's min and max as the crate records them: in the column's
+/// sort order, min/max backwards compatible only when signed.
+fn statistics(descr: &ColumnDescPtr, m: &MinMax, nulls: u64) -> Statistics {
+    let signed = descr.sort_order().is_signed();
+    match descr.physical_type() {
+        PhysicalType::INT32 => {
+            let (min, max) = m.int32();
+            ValueStatistics::<i32>::new(min, max, None, Some(nulls), false)
+                .with_backwards_compatible_min_max(signed)
+                .into()
+        }
+        _ => {
+            let (min, max) = m.int64();
+            ValueStatistics::<i64>::new(min, max, None, Some(nulls), false)
+                .with_backwards_compatible_min_max(signed)
+                .into()
+        }
+    }
+}
+
+fn to_i32(n: usize) -> Result<i32, ParquetError> {
+    i32::try_from(n).map_err(|_| ParquetError::General(format!("page of {n} bytes or values")))
+}

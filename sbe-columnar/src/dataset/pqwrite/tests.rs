@@ -1,0 +1,310 @@
+//! Our chunks read back through the `parquet` crate's reader: the same
+//! values and nulls that went in, over nulls, empty and null lists,
+//! nested lists, nullable struct fields, pages and row groups, wide
+//! dictionary keys; and the statistics the crate's own writer gives.
+
+use std::fs::{self, File};
+use std::sync::Arc;
+
+use arrow_array::types::UInt16Type;
+use arrow_array::{
+    Array, ArrayRef, Date32Array, DictionaryArray, Float64Array, Int32Array, Int64Array, Int8Array,
+    ListArray, RecordBatch, StringArray, StructArray, TimestampNanosecondArray, UInt16Array,
+    UInt32Array, UInt64Array,
+};
+use arrow_buffer::{NullBuffer, OffsetBuffer};
+use arrow_schema::{DataType, Field, Fields, Schema, TimeUnit};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::ArrowWriter;
+use parquet::file::reader::{FileReader, SerializedFileReader};
+
+use crate::dataset::{prepare, Compression, DatasetWriter, Existing, Format};
+
+fn nulls(n: usize, every: usize, at: usize) -> Option<NullBuffer> {
+    Some(NullBuffer::from(
+        (0..n).map(|i| i % every != at).collect::<Vec<bool>>(),
+    ))
+}
+
+/// A dictionary column of `n` keys over `size` names starting at `shift`.
+fn names(n: usize, size: usize, shift: usize, seed: usize) -> ArrayRef {
+    let keys: Vec<Option<u16>> = (0..n)
+        .map(|i| (i % 5 != 2).then_some(((i * 7 + seed) % size) as u16))
+        .collect();
+    let values: Vec<String> = (0..size).map(|i| format!("Name{}", i + shift)).collect();
+    let dict = DictionaryArray::<UInt16Type>::try_new(
+        UInt16Array::from(keys),
+        Arc::new(StringArray::from(values)),
+    )
+    .unwrap();
+    Arc::new(dict)
+}
+
+fn dict_type() -> DataType {
+    DataType::Dictionary(Box::new(DataType::UInt16), Box::new(DataType::Utf8))
+}
+
+/// `list<struct{a: int64, e: enum, f: double, inner: list<int32>}>`: null
+/// lists, empty lists, null entries, null fields, nested empty lists.
+fn group(rows: usize, size: usize, shift: usize) -> ArrayRef {
+    let lens: Vec<usize> = (0..rows)
+        .map(|r| if r % 11 < 2 { 0 } else { r % 4 + 1 })
+        .collect();
+    let n: usize = lens.iter().sum();
+    let inner_lens: Vec<usize> = (0..n).map(|i| i % 3).collect();
+    let m: usize = inner_lens.iter().sum();
+    let item = Arc::new(Field::new("item", DataType::Int32, true));
+    let inner = ListArray::new(
+        item.clone(),
+        OffsetBuffer::from_lengths(inner_lens),
+        Arc::new(Int32Array::new(
+            (0..m as i32).map(|i| i * 3 - 50).collect(),
+            nulls(m, 4, 1),
+        )),
+        nulls(n, 7, 3),
+    );
+    let fields = Fields::from(vec![
+        Field::new("a", DataType::Int64, true),
+        Field::new("e", dict_type(), true),
+        Field::new("f", DataType::Float64, true),
+        Field::new("inner", DataType::List(item), true),
+    ]);
+    let entries = StructArray::new(
+        fields.clone(),
+        vec![
+            Arc::new(Int64Array::new(
+                (0..n as i64).map(|i| i * 1000 - 7).collect(),
+                nulls(n, 3, 0),
+            )),
+            names(n, size, shift, 1),
+            Arc::new(Float64Array::new(
+                (0..n).map(|i| i as f64 / 4.0).collect(),
+                nulls(n, 6, 5),
+            )),
+            Arc::new(inner),
+        ],
+        nulls(n, 9, 4),
+    );
+    let entry = Arc::new(Field::new("item", DataType::Struct(fields), true));
+    // Rows 11k are null lists, 11k+1 empty ones.
+    let list_nulls = NullBuffer::from((0..rows).map(|r| r % 11 != 0).collect::<Vec<bool>>());
+    Arc::new(ListArray::new(
+        entry,
+        OffsetBuffer::from_lengths(lens),
+        Arc::new(entries),
+        Some(list_nulls),
+    ))
+}
+
+/// A batch of `rows` rows starting at row `from`, its enum names a
+/// dictionary of `size` entries starting at `shift`.
+fn batch(from: usize, rows: usize, size: usize, shift: usize) -> RecordBatch {
+    let r = |f: fn(usize) -> i64| (from..from + rows).map(f).collect::<Vec<i64>>();
+    let exact = Fields::from(vec![
+        Field::new("mantissa", DataType::Int64, true),
+        Field::new("exponent", DataType::Int8, true),
+    ]);
+    let g = group(rows, size, shift);
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("n", DataType::Int64, true),
+        Field::new("u", DataType::UInt32, true),
+        Field::new("w", DataType::UInt64, false),
+        Field::new("d", DataType::Date32, true),
+        Field::new(
+            "t",
+            DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into())),
+            true,
+        ),
+        Field::new("e", dict_type(), true),
+        Field::new("s", DataType::Utf8, true),
+        Field::new("x", DataType::Struct(exact.clone()), true),
+        Field::new("g", g.data_type().clone(), true),
+    ]));
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(Int64Array::new(
+            r(|i| i as i64 * 3 - (i % 5) as i64).into(),
+            nulls(rows, 7, 6),
+        )),
+        Arc::new(UInt32Array::from_iter_values(
+            (from..from + rows).map(|i| (i as u32).wrapping_mul(2_654_435_761)),
+        )),
+        Arc::new(UInt64Array::from_iter_values(
+            (from..from + rows).map(|i| u64::MAX - i as u64 * 977),
+        )),
+        Arc::new(Date32Array::from_iter_values(
+            (from..from + rows).map(|i| 19_000 + (i / 100) as i32),
+        )),
+        Arc::new(
+            TimestampNanosecondArray::new(
+                r(|i| 1_700_000_000_000_000_000 + i as i64 * 1_777).into(),
+                nulls(rows, 13, 0),
+            )
+            .with_timezone("UTC"),
+        ),
+        names(rows, size, shift, 0),
+        Arc::new(StringArray::from_iter_values(
+            (from..from + rows).map(|i| format!("s{}", i % 9)),
+        )),
+        Arc::new(StructArray::new(
+            exact,
+            vec![
+                Arc::new(Int64Array::new(
+                    r(|i| i as i64 - 500).into(),
+                    nulls(rows, 4, 2),
+                )),
+                Arc::new(Int8Array::from_iter_values(
+                    (from..from + rows).map(|i| -((i % 9) as i8)),
+                )),
+            ],
+            nulls(rows, 10, 3),
+        )),
+        g,
+    ];
+    RecordBatch::try_new(schema, columns).unwrap()
+}
+
+/// Writes `batches` as one part, reads it back whole.
+fn round_trip(
+    name: &str,
+    batches: &[RecordBatch],
+    c: Compression,
+) -> (RecordBatch, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("sbe-pqwrite-{name}-{}", std::process::id()));
+    prepare(&dir, Existing::Overwrite).unwrap();
+    let mut w = DatasetWriter::new(&dir, "t", Format::Parquet(c));
+    for b in batches {
+        w.write("T", b).unwrap();
+    }
+    let parts = w.close().unwrap();
+    let rows: usize = batches.iter().map(RecordBatch::num_rows).sum();
+    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(&parts[0]).unwrap())
+        .unwrap()
+        .with_batch_size(rows)
+        .build()
+        .unwrap();
+    let read: Vec<RecordBatch> = reader.map(Result::unwrap).collect();
+    assert_eq!(read.len(), 1);
+    (read.into_iter().next().unwrap(), parts[0].clone())
+}
+
+fn assert_same(read: &RecordBatch, batches: &[RecordBatch]) {
+    assert_eq!(read.schema(), batches[0].schema());
+    let mut at = 0;
+    for b in batches {
+        for (i, col) in b.columns().iter().enumerate() {
+            let got = read.column(i).slice(at, b.num_rows());
+            assert_eq!(got.to_data(), col.to_data(), "column {i} at row {at}");
+        }
+        at += b.num_rows();
+    }
+    assert_eq!(at, read.num_rows());
+}
+
+#[test]
+fn a_small_batch_reads_back() {
+    for c in [Compression::None, Compression::Snappy, Compression::Zstd(1)] {
+        let batches = [batch(0, 100, 3, 0)];
+        let (read, path) = round_trip("small", &batches, c);
+        fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
+        assert_same(&read, &batches);
+    }
+}
+
+#[test]
+fn pages_and_row_groups_across_batches_read_back() {
+    // Row groups of 65,536 rows cut the second batch; each batch has its
+    // own dictionary, so a chunk joins two.
+    let batches = [
+        batch(0, 50_000, 4, 0),
+        batch(50_000, 50_000, 6, 2),
+        batch(100_000, 7, 2, 9),
+    ];
+    let (read, path) = round_trip("groups", &batches, Compression::Snappy);
+    let r = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
+    let groups = r.metadata().num_row_groups();
+    fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
+    assert_eq!(groups, 2);
+    assert_same(&read, &batches);
+}
+
+#[test]
+fn wide_dictionary_keys_read_back() {
+    let batches = [batch(0, 3000, 40_000, 0)];
+    let (read, path) = round_trip("wide", &batches, Compression::Zstd(3));
+    let r = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
+    // Column 5 is `e`: its dictionary page is the Arrow dictionary whole
+    // (the crate's writer keeps only the names used), so it is ours.
+    let mut pages = r
+        .get_row_group(0)
+        .unwrap()
+        .get_column_page_reader(5)
+        .unwrap();
+    let first = pages.get_next_page().unwrap().unwrap();
+    fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
+    assert_eq!(first.page_type(), parquet::basic::PageType::DICTIONARY_PAGE);
+    assert_eq!(first.num_values(), 40_000);
+    assert_same(&read, &batches);
+}
+
+#[test]
+fn an_empty_row_group_and_all_nulls_read_back() {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("n", DataType::Int64, true),
+        Field::new("e", dict_type(), true),
+    ]));
+    let e = DictionaryArray::<UInt16Type>::try_new(
+        UInt16Array::from(vec![None::<u16>; 5]),
+        Arc::new(StringArray::from(vec!["A"])),
+    )
+    .unwrap();
+    let b = RecordBatch::try_new(
+        schema,
+        vec![
+            Arc::new(Int64Array::from(vec![None::<i64>; 5])),
+            Arc::new(e),
+        ],
+    )
+    .unwrap();
+    let batches = [b.slice(0, 0), b];
+    let (read, path) = round_trip("nulls", &batches, Compression::Snappy);
+    fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
+    assert_same(&read, &batches[1..]);
+}
+
+/// The statistics of each top-level column as the crate's own writer
+/// records them (min, max, nulls), against ours.
+#[test]
+fn statistics_are_the_crates() {
+    let batches = [batch(0, 5000, 4, 0)];
+    let (_, ours) = round_trip("stats", &batches, Compression::Snappy);
+    let theirs = ours.with_extension("crate");
+    let schema = batches[0].schema();
+    let props = super::super::encodings(
+        parquet::file::properties::WriterProperties::builder(),
+        &schema,
+    )
+    .unwrap()
+    .build();
+    let mut w = ArrowWriter::try_new(File::create(&theirs).unwrap(), schema, Some(props)).unwrap();
+    w.write(&batches[0]).unwrap();
+    w.close().unwrap();
+    let stats = |p: &std::path::Path| {
+        let r = SerializedFileReader::new(File::open(p).unwrap()).unwrap();
+        let rg = r.metadata().row_group(0);
+        (0..rg.num_columns())
+            .map(|i| {
+                let c = rg.column(i);
+                let s = c.statistics();
+                (
+                    c.column_path().string(),
+                    s.and_then(|s| s.min_bytes_opt().map(<[u8]>::to_vec)),
+                    s.and_then(|s| s.max_bytes_opt().map(<[u8]>::to_vec)),
+                    s.and_then(|s| s.null_count_opt()),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (stats(&ours), stats(&theirs));
+    fs::remove_dir_all(ours.parent().unwrap().parent().unwrap()).unwrap();
+    assert_eq!(a, b);
+}

@@ -1,0 +1,270 @@
+//! A page's values out of the Arrow leaf, as the physical type stores
+//! them: the conversions the `parquet` crate's Arrow writer makes (small
+//! and unsigned integers widened or reinterpreted into INT32/INT64,
+//! decimals truncated into them), the enum dictionaries, and the running
+//! min and max of a chunk.
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    ArrowPrimitiveType, Date32Type, Decimal128Type, Float32Type, Float64Type, Int16Type, Int32Type,
+    Int64Type, Int8Type, Time32MillisecondType, Time32SecondType, Time64MicrosecondType,
+    Time64NanosecondType, TimestampMicrosecondType, TimestampMillisecondType,
+    TimestampNanosecondType, TimestampSecondType, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
+};
+use arrow_array::{Array, ArrayRef, DictionaryArray, StringArray};
+use arrow_schema::{DataType, TimeUnit};
+use parquet::errors::ParquetError;
+
+use super::delta;
+use super::rle::bits_for;
+
+fn wrong(what: &str) -> ParquetError {
+    ParquetError::General(format!("leaf values: {what}"))
+}
+
+/// Appends the values at `idx` of the primitive array `a`, converted.
+fn gather<T: ArrowPrimitiveType, O>(
+    a: &dyn Array,
+    idx: &[usize],
+    f: impl Fn(T::Native) -> O,
+    out: &mut Vec<O>,
+) -> Result<(), ParquetError> {
+    let p = a.as_primitive_opt::<T>().ok_or_else(|| wrong("type"))?;
+    let vals = p.values();
+    out.reserve(idx.len());
+    for &i in idx {
+        out.push(f(*vals.get(i).ok_or_else(|| wrong("index"))?));
+    }
+    Ok(())
+}
+
+/// The INT32 values at `idx` of `leaf`, DELTA_BINARY_PACKED into `body`.
+pub(crate) fn int32(
+    leaf: &ArrayRef,
+    idx: &[usize],
+    body: &mut Vec<u8>,
+    m: &mut MinMax,
+) -> Result<(), ParquetError> {
+    let a = leaf.as_ref();
+    let mut v: Vec<i32> = Vec::new();
+    match leaf.data_type() {
+        DataType::Int8 => gather::<Int8Type, _>(a, idx, i32::from, &mut v)?,
+        DataType::Int16 => gather::<Int16Type, _>(a, idx, i32::from, &mut v)?,
+        DataType::Int32 => gather::<Int32Type, _>(a, idx, |x| x, &mut v)?,
+        DataType::UInt8 => gather::<UInt8Type, _>(a, idx, i32::from, &mut v)?,
+        DataType::UInt16 => gather::<UInt16Type, _>(a, idx, i32::from, &mut v)?,
+        // Reinterpreted: the column's logical type says unsigned.
+        DataType::UInt32 => gather::<UInt32Type, _>(a, idx, |x| x as i32, &mut v)?,
+        DataType::Date32 => gather::<Date32Type, _>(a, idx, |x| x, &mut v)?,
+        DataType::Time32(TimeUnit::Second) => gather::<Time32SecondType, _>(a, idx, |x| x, &mut v)?,
+        DataType::Time32(TimeUnit::Millisecond) => {
+            gather::<Time32MillisecondType, _>(a, idx, |x| x, &mut v)?
+        }
+        DataType::Decimal128(..) => gather::<Decimal128Type, _>(a, idx, |x| x as i32, &mut v)?,
+        _ => return Err(wrong("not INT32")),
+    }
+    if m.unsigned {
+        m.page(v.iter().map(|&x| i128::from(x as u32)));
+    } else {
+        m.page(v.iter().map(|&x| i128::from(x)));
+    }
+    delta::encode(body, &v);
+    Ok(())
+}
+
+/// The INT64 values at `idx` of `leaf`, DELTA_BINARY_PACKED into `body`.
+pub(crate) fn int64(
+    leaf: &ArrayRef,
+    idx: &[usize],
+    body: &mut Vec<u8>,
+    m: &mut MinMax,
+) -> Result<(), ParquetError> {
+    let a = leaf.as_ref();
+    let mut v: Vec<i64> = Vec::new();
+    let same = |x: i64| x;
+    match leaf.data_type() {
+        DataType::Int64 => gather::<Int64Type, _>(a, idx, same, &mut v)?,
+        DataType::UInt64 => gather::<UInt64Type, _>(a, idx, |x| x as i64, &mut v)?,
+        DataType::Timestamp(TimeUnit::Second, _) => {
+            gather::<TimestampSecondType, _>(a, idx, same, &mut v)?
+        }
+        DataType::Timestamp(TimeUnit::Millisecond, _) => {
+            gather::<TimestampMillisecondType, _>(a, idx, same, &mut v)?
+        }
+        DataType::Timestamp(TimeUnit::Microsecond, _) => {
+            gather::<TimestampMicrosecondType, _>(a, idx, same, &mut v)?
+        }
+        DataType::Timestamp(TimeUnit::Nanosecond, _) => {
+            gather::<TimestampNanosecondType, _>(a, idx, same, &mut v)?
+        }
+        DataType::Time64(TimeUnit::Microsecond) => {
+            gather::<Time64MicrosecondType, _>(a, idx, same, &mut v)?
+        }
+        DataType::Time64(TimeUnit::Nanosecond) => {
+            gather::<Time64NanosecondType, _>(a, idx, same, &mut v)?
+        }
+        DataType::Decimal128(..) => gather::<Decimal128Type, _>(a, idx, |x| x as i64, &mut v)?,
+        _ => return Err(wrong("not INT64")),
+    }
+    if m.unsigned {
+        m.page(v.iter().map(|&x| i128::from(x as u64)));
+    } else {
+        m.page(v.iter().map(|&x| i128::from(x)));
+    }
+    delta::encode(body, &v);
+    Ok(())
+}
+
+/// The FLOAT values at `idx` of `leaf`, PLAIN into `body`.
+pub(crate) fn float(
+    leaf: &ArrayRef,
+    idx: &[usize],
+    body: &mut Vec<u8>,
+) -> Result<(), ParquetError> {
+    let mut v = Vec::new();
+    gather::<Float32Type, _>(leaf.as_ref(), idx, f32::to_le_bytes, &mut v)?;
+    body.extend(v.iter().flatten());
+    Ok(())
+}
+
+/// The DOUBLE values at `idx` of `leaf`, PLAIN into `body`.
+pub(crate) fn double(
+    leaf: &ArrayRef,
+    idx: &[usize],
+    body: &mut Vec<u8>,
+) -> Result<(), ParquetError> {
+    let mut v = Vec::new();
+    gather::<Float64Type, _>(leaf.as_ref(), idx, f64::to_le_bytes, &mut v)?;
+    body.extend(v.iter().flatten());
+    Ok(())
+}
+
+/// The keys at `idx` of the dictionary array `leaf`, moved by `base`
+/// (where its dictionary starts in the chunk's).
+pub(crate) fn keys(leaf: &ArrayRef, idx: &[usize], base: u32) -> Result<Vec<u32>, ParquetError> {
+    let d = leaf
+        .as_any()
+        .downcast_ref::<DictionaryArray<UInt16Type>>()
+        .ok_or_else(|| wrong("not a u16 dictionary"))?;
+    let keys = d.keys().values();
+    idx.iter()
+        .map(|&i| Ok(u32::from(*keys.get(i).ok_or_else(|| wrong("key index"))?) + base))
+        .collect()
+}
+
+/// The dictionary of `leaf` when it is one the chunk can hold as its own:
+/// text with no nulls.
+fn dictionary_of(leaf: &ArrayRef) -> Option<&StringArray> {
+    let d = leaf
+        .as_any()
+        .downcast_ref::<DictionaryArray<UInt16Type>>()?;
+    let v = d.values().as_string_opt::<i32>()?;
+    (v.null_count() == 0).then_some(v)
+}
+
+/// Whether every batch's dictionary is text with no nulls (a null entry
+/// would make its keys null, which the crate's writer handles).
+pub(crate) fn dictionaries_plain(leaves: &[&ArrayRef]) -> bool {
+    leaves.iter().all(|l| dictionary_of(l).is_some())
+}
+
+/// A chunk's dictionary: the batches' Arrow dictionaries one after the
+/// other (each once), so that keys only move by where theirs starts.
+pub(crate) struct Dictionary {
+    distinct: Vec<StringArray>,
+    /// Where each batch's dictionary starts.
+    pub bases: Vec<u32>,
+    /// Entries.
+    pub len: usize,
+    /// The bits of a key.
+    pub width: u8,
+}
+
+impl Dictionary {
+    /// The dictionary of the batches' `leaves`.
+    pub(crate) fn of(leaves: &[&ArrayRef]) -> Result<Dictionary, ParquetError> {
+        let mut distinct: Vec<StringArray> = Vec::new();
+        let mut starts: Vec<u32> = Vec::new();
+        let mut bases = Vec::with_capacity(leaves.len());
+        let mut len = 0usize;
+        for leaf in leaves {
+            let v = dictionary_of(leaf).ok_or_else(|| wrong("dictionary"))?;
+            let at = match distinct.iter().position(|d| d == v) {
+                Some(at) => starts.get(at).copied().unwrap_or(0),
+                None => {
+                    let at = u32::try_from(len).map_err(|_| wrong("dictionary size"))?;
+                    distinct.push(v.clone());
+                    starts.push(at);
+                    len += v.len();
+                    at
+                }
+            };
+            bases.push(at);
+        }
+        let width = bits_for(len.saturating_sub(1) as u64);
+        Ok(Dictionary {
+            distinct,
+            bases,
+            len,
+            width,
+        })
+    }
+
+    /// The dictionary page's body: each entry PLAIN (length, bytes).
+    pub(crate) fn plain(&self, out: &mut Vec<u8>) {
+        for d in &self.distinct {
+            for s in d.iter().flatten() {
+                out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+                out.extend_from_slice(s.as_bytes());
+            }
+        }
+    }
+}
+
+/// A chunk's running min and max, in the column's order (unsigned for
+/// unsigned integers), and how many values it has seen.
+#[derive(Debug)]
+pub(crate) struct MinMax {
+    unsigned: bool,
+    /// Values seen.
+    pub count: usize,
+    min: Option<i128>,
+    max: Option<i128>,
+}
+
+impl MinMax {
+    /// None seen yet.
+    pub(crate) fn new(unsigned: bool) -> MinMax {
+        MinMax {
+            unsigned,
+            count: 0,
+            min: None,
+            max: None,
+        }
+    }
+
+    fn page(&mut self, values: impl Iterator<Item = i128> + Clone) {
+        let (mut n, mut lo, mut hi) = (0, i128::MAX, i128::MIN);
+        for v in values {
+            n += 1;
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+        if n == 0 {
+            return;
+        }
+        self.count += n;
+        self.min = Some(self.min.map_or(lo, |m| m.min(lo)));
+        self.max = Some(self.max.map_or(hi, |m| m.max(hi)));
+    }
+
+    /// As INT32 (the low 32 bits, which an unsigned value is stored in).
+    pub(crate) fn int32(&self) -> (Option<i32>, Option<i32>) {
+        (self.min.map(|v| v as i32), self.max.map(|v| v as i32))
+    }
+
+    /// As INT64.
+    pub(crate) fn int64(&self) -> (Option<i64>, Option<i64>) {
+        (self.min.map(|v| v as i64), self.max.map(|v| v as i64))
+    }
+}
