@@ -106,6 +106,8 @@ struct Chunk<'a> {
     levels: usize,
     pages: Vec<PageLocation>,
     min_max: MinMax,
+    /// Values (levels that are not null) so far.
+    values: usize,
 }
 
 /// Encodes the chunk of `descr`'s leaf over `parts` (the row group's
@@ -126,7 +128,9 @@ pub(crate) fn encode(
         uncompressed: 0,
         levels: 0,
         pages: Vec::new(),
-        min_max: MinMax::new(unsigned),
+        // Statistics where the crate keeps them: top-level numbers.
+        min_max: MinMax::new(unsigned, descr.max_rep_level() == 0),
+        values: 0,
     };
     let dict = match kind {
         Kind::Dict => {
@@ -204,6 +208,7 @@ impl Chunk<'_> {
             .get(page.cut.value..page.next.value)
             .unwrap_or_default();
         let leaf = &path.leaf;
+        self.values += idx.len();
         match self.kind {
             Kind::Dict => {
                 self.body.push(page.width);
@@ -259,7 +264,7 @@ impl Chunk<'_> {
         data_offset: usize,
         rows: usize,
     ) -> Result<(Bytes, ColumnCloseResult), ParquetError> {
-        let nulls = (self.levels - self.min_max.count) as u64;
+        let nulls = (self.levels - self.values) as u64;
         let mut meta = ColumnChunkMetaData::builder(descr.clone())
             .set_compression(self.codec.parquet())
             .set_encodings(self.kind.encodings())
@@ -268,8 +273,7 @@ impl Chunk<'_> {
             .set_num_values(self.levels as i64)
             .set_data_page_offset(data_offset as i64)
             .set_dictionary_page_offset(has_dict.then_some(0));
-        // Statistics where the crate keeps them: top-level numbers.
-        if descr.max_rep_level() == 0 && matches!(self.kind, Kind::Int32 | Kind::Int64) {
+        if self.min_max.wanted && matches!(self.kind, Kind::Int32 | Kind::Int64) {
             meta = meta.set_statistics(statistics(descr, &self.min_max, nulls));
         }
         let close = ColumnCloseResult {

@@ -5,6 +5,9 @@
 //! present, a list's entries one more; each list adds one repetition
 //! level, which its second and later entries carry.
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use arrow_array::{Array, ArrayRef, ListArray, StructArray};
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field};
@@ -28,6 +31,23 @@ enum Step {
         nullable: bool,
         nulls: Option<NullBuffer>,
     },
+}
+
+impl Step {
+    /// The addresses of the step's buffers (and their lengths).
+    fn identity(&self) -> [usize; 4] {
+        let (nulls, offsets) = match self {
+            Step::Struct { nulls, .. } | Step::Leaf { nulls, .. } => (nulls, None),
+            Step::List { nulls, offsets, .. } => (nulls, Some(offsets)),
+        };
+        let n = nulls.as_ref();
+        [
+            n.map_or(0, |n| n.validity().as_ptr() as usize),
+            n.map_or(0, |n| n.offset()),
+            offsets.map_or(0, |o| o.as_ptr() as usize),
+            offsets.map_or(0, |o| o.len()),
+        ]
+    }
 }
 
 /// The way from a top-level column to one of its leaves.
@@ -60,8 +80,9 @@ pub(crate) struct Cut {
 pub(crate) struct Levels {
     /// Definition levels (empty when the highest is 0).
     pub def: Vec<u16>,
-    /// Repetition levels (empty when the highest is 0).
-    pub rep: Vec<u16>,
+    /// Repetition levels (empty when the highest is 0), shared by the
+    /// leaves under the same list.
+    pub rep: Rc<Vec<u16>>,
     /// The indices in the leaf array of the values present, in order.
     pub values: Vec<usize>,
     /// The page starts, the first at 0.
@@ -148,104 +169,243 @@ impl Path {
         self.rows
     }
 
-    /// The leaf's levels, with a page start wherever `limit` says.
-    pub(crate) fn walk(&self, limit: PageLimit) -> Result<Levels, ParquetError> {
-        let mut out = Levels::default();
-        let mut walker = Walker {
-            max_def: self.max_def,
-            max_rep: self.max_rep,
-            out: &mut out,
-        };
-        let mut page_start = Cut::default();
-        for row in 0..self.rows {
-            let len = walker.out.len;
-            if row == 0
-                || row - page_start.row >= limit.rows
-                || len - page_start.level >= limit.levels
-            {
-                page_start = Cut {
-                    row,
-                    level: len,
-                    value: walker.out.values.len(),
-                };
-                walker.out.cuts.push(page_start);
-            }
-            walker.walk(&self.steps, row, 0, 0)?;
+    /// The leaf's levels, with a page start wherever `limit` says; the
+    /// levels of the lists above it are taken from `cache`, where the
+    /// leaves of the same list (walked in turn) find them.
+    pub(crate) fn walk(&self, limit: PageLimit, cache: &mut Cache) -> Result<Levels, ParquetError> {
+        let last_list = self
+            .steps
+            .iter()
+            .rposition(|s| matches!(s, Step::List { .. }));
+        let (above, below) = self.steps.split_at(last_list.map_or(0, |k| k + 1));
+        if above.is_empty() && below.len() == 1 {
+            return Ok(self.top_level(limit));
         }
-        Ok(out)
+        // The steps above are the same arrays exactly when their
+        // buffers are.
+        let key: Vec<usize> = above.iter().flat_map(Step::identity).collect();
+        let slots = match cache.0.get(&key) {
+            Some(s) => s.clone(),
+            None => {
+                let s = Rc::new(Slots::of(above, self.rows, limit)?);
+                cache.0.insert(key, s.clone());
+                s
+            }
+        };
+        Ok(self.finish(&slots, below))
+    }
+
+    /// A top-level leaf: a level per row, its validity.
+    fn top_level(&self, limit: PageLimit) -> Levels {
+        let nulls = match self.steps.first() {
+            Some(Step::Leaf { nulls, .. }) => nulls.as_ref(),
+            _ => None,
+        };
+        let cuts = (0..self.rows)
+            .step_by(limit.rows.max(1))
+            .map(|row| Cut {
+                row,
+                level: row,
+                value: nulls.map_or(row, |n| row - n.slice(0, row).null_count()),
+            })
+            .collect();
+        let (def, values) = match nulls {
+            None => (
+                vec![self.max_def; self.rows * usize::from(self.max_def > 0)],
+                (0..self.rows).collect(),
+            ),
+            Some(n) => (
+                n.iter().map(u16::from).collect(),
+                n.valid_indices().collect(),
+            ),
+        };
+        Levels {
+            def,
+            rep: Rc::default(),
+            values,
+            cuts,
+            len: self.rows,
+        }
+    }
+
+    /// The levels of the leaf from those of the lists above it, through
+    /// the structs below the last (`below`, ending with the leaf).
+    fn finish(&self, slots: &Slots, below: &[Step]) -> Levels {
+        let mut def = Vec::with_capacity(slots.def.len());
+        let mut values = Vec::new();
+        let mut cuts = slots.cuts.iter().copied().peekable();
+        let mut out_cuts = Vec::with_capacity(slots.cuts.len());
+        for (level, (&d, &idx)) in slots.def.iter().zip(&slots.idx).enumerate() {
+            if let Some(c) = cuts.next_if(|c| c.level == level) {
+                out_cuts.push(Cut {
+                    value: values.len(),
+                    ..c
+                });
+            }
+            let mut d = d;
+            if idx != NONE && present(below, idx, &mut d) {
+                values.push(idx);
+            }
+            def.push(d);
+        }
+        if self.max_def == 0 {
+            def.clear();
+        }
+        Levels {
+            def,
+            rep: if self.max_rep > 0 {
+                slots.rep.clone()
+            } else {
+                Rc::default()
+            },
+            values,
+            cuts: out_cuts,
+            len: slots.def.len(),
+        }
     }
 }
 
-struct Walker<'a> {
-    max_def: u16,
-    max_rep: u16,
-    out: &'a mut Levels,
+/// Whether entry `idx` is a value through `steps` (structs, then the
+/// leaf), raising `def` by each optional one present.
+fn present(steps: &[Step], idx: usize, def: &mut u16) -> bool {
+    for step in steps {
+        let (nullable, nulls) = match step {
+            Step::Struct { nullable, nulls } | Step::Leaf { nullable, nulls } => (nullable, nulls),
+            Step::List { .. } => return false,
+        };
+        if is_null(nulls, idx) {
+            return false;
+        }
+        *def += u16::from(*nullable);
+    }
+    true
+}
+
+/// An entry of no array: the level ends above it.
+const NONE: usize = usize::MAX;
+
+/// The levels of the lists above some leaves, shared by those leaves.
+#[derive(Default)]
+pub(crate) struct Cache(HashMap<Vec<usize>, Rc<Slots>>);
+
+/// Levels so far, each with the entry (of the array below) it goes on
+/// into, or [`NONE`].
+pub(crate) struct Slots {
+    def: Vec<u16>,
+    rep: Rc<Vec<u16>>,
+    idx: Vec<usize>,
+    cuts: Vec<Cut>,
+}
+
+impl Slots {
+    /// The levels of `rows` rows through `steps` (ending with a list).
+    fn of(steps: &[Step], rows: usize, limit: PageLimit) -> Result<Slots, ParquetError> {
+        let mut def = vec![0u16; rows];
+        let mut rep = vec![0u16; rows];
+        let mut idx: Vec<usize> = (0..rows).collect();
+        for step in steps {
+            match step {
+                Step::List {
+                    nullable,
+                    nulls,
+                    offsets,
+                    rep: again,
+                } => {
+                    let list = List {
+                        nullable: *nullable,
+                        nulls,
+                        offsets,
+                        again: *again,
+                    };
+                    (def, rep, idx) = list.expand(&def, &rep, &idx)?;
+                }
+                Step::Struct { .. } | Step::Leaf { .. } => {
+                    let step = std::slice::from_ref(step);
+                    for (d, i) in def.iter_mut().zip(idx.iter_mut()) {
+                        if *i != NONE && !present(step, *i, d) {
+                            *i = NONE;
+                        }
+                    }
+                }
+            }
+        }
+        let cuts = cuts(&rep, limit);
+        Ok(Slots {
+            def,
+            rep: Rc::new(rep),
+            idx,
+            cuts,
+        })
+    }
+}
+
+/// Page starts at row starts (repetition level 0), as `limit` says.
+fn cuts(rep: &[u16], limit: PageLimit) -> Vec<Cut> {
+    let mut out: Vec<Cut> = Vec::new();
+    let starts = rep.iter().enumerate().filter(|(_, &r)| r == 0);
+    for (row, (level, _)) in starts.enumerate() {
+        let start = match out.last() {
+            None => true,
+            Some(c) => row - c.row >= limit.rows || level - c.level >= limit.levels,
+        };
+        if start {
+            out.push(Cut {
+                row,
+                level,
+                value: 0,
+            });
+        }
+    }
+    out
+}
+
+/// A list step being applied.
+struct List<'a> {
+    nullable: bool,
+    nulls: &'a Option<NullBuffer>,
+    offsets: &'a OffsetBuffer<i32>,
+    again: u16,
+}
+
+type Expanded = (Vec<u16>, Vec<u16>, Vec<usize>);
+
+impl List<'_> {
+    /// Each level going on into a list: the list's entries, or one level
+    /// for a null or empty list.
+    fn expand(&self, def: &[u16], rep: &[u16], idx: &[usize]) -> Result<Expanded, ParquetError> {
+        let n = self.offsets.last().map_or(0, |&e| e.max(0) as usize);
+        let (mut d2, mut r2, mut i2) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        for ((&d, &r), &i) in def.iter().zip(rep).zip(idx) {
+            if i == NONE || is_null(self.nulls, i) {
+                d2.push(d);
+                r2.push(r);
+                i2.push(NONE);
+                continue;
+            }
+            let d = d + u16::from(self.nullable);
+            let (start, end) = match (self.offsets.get(i), self.offsets.get(i + 1)) {
+                (Some(&s), Some(&e)) if 0 <= s && s <= e => (s as usize, e as usize),
+                _ => return Err(ParquetError::General(format!("list offsets at {i}"))),
+            };
+            if start == end {
+                d2.push(d);
+                r2.push(r);
+                i2.push(NONE);
+                continue;
+            }
+            d2.extend(std::iter::repeat_n(d + 1, end - start));
+            r2.push(r);
+            r2.extend(std::iter::repeat_n(self.again, end - start - 1));
+            i2.extend(start..end);
+        }
+        Ok((d2, r2, i2))
+    }
 }
 
 fn is_null(nulls: &Option<NullBuffer>, i: usize) -> bool {
     nulls.as_ref().is_some_and(|n| n.is_null(i))
-}
-
-impl Walker<'_> {
-    fn push(&mut self, def: u16, rep: u16) {
-        if self.max_def > 0 {
-            self.out.def.push(def);
-        }
-        if self.max_rep > 0 {
-            self.out.rep.push(rep);
-        }
-        self.out.len += 1;
-    }
-
-    /// The levels of entry `i` of the array `steps` starts at, whose
-    /// parent's definition level is `def`, its first level repeating at
-    /// `rep`.
-    fn walk(&mut self, steps: &[Step], i: usize, def: u16, rep: u16) -> Result<(), ParquetError> {
-        let Some((step, rest)) = steps.split_first() else {
-            return Ok(());
-        };
-        match step {
-            Step::Struct { nullable, nulls } => {
-                if is_null(nulls, i) {
-                    self.push(def, rep);
-                    return Ok(());
-                }
-                self.walk(rest, i, def + u16::from(*nullable), rep)
-            }
-            Step::List {
-                nullable,
-                nulls,
-                offsets,
-                rep: again,
-            } => {
-                if is_null(nulls, i) {
-                    self.push(def, rep);
-                    return Ok(());
-                }
-                let def = def + u16::from(*nullable);
-                let (start, end) = match (offsets.get(i), offsets.get(i + 1)) {
-                    (Some(&s), Some(&e)) if s <= e => (s as usize, e as usize),
-                    _ => return Err(ParquetError::General(format!("list offsets at {i}"))),
-                };
-                if start == end {
-                    self.push(def, rep);
-                    return Ok(());
-                }
-                self.walk(rest, start, def + 1, rep)?;
-                for child in start + 1..end {
-                    self.walk(rest, child, def + 1, *again)?;
-                }
-                Ok(())
-            }
-            Step::Leaf { nullable, nulls } => {
-                if is_null(nulls, i) {
-                    self.push(def, rep);
-                } else {
-                    self.push(def + u16::from(*nullable), rep);
-                    self.out.values.push(i);
-                }
-                Ok(())
-            }
-        }
-    }
 }

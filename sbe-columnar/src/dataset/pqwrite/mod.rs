@@ -32,7 +32,7 @@ use parquet::schema::types::ColumnDescPtr;
 use crate::dataset::{Compression, ROW_GROUP_BYTES, ROW_GROUP_ROWS};
 use chunk::{Kind, Part};
 use codec::Codec;
-use levels::{PageLimit, Path};
+use levels::{Cache, PageLimit, Path};
 
 /// Pages end at a row start once they hold this many rows, or this many
 /// levels (the crate's writer cuts at 20,000 rows or 1 MiB).
@@ -158,6 +158,8 @@ impl Group<'_> {
                 n
             }
         };
+        // The levels of a list, shared by its leaves, per batch.
+        let mut caches: Vec<Cache> = arrays.iter().map(|_| Cache::default()).collect();
         for j in 0..count {
             let descr = self.next_descr()?;
             let writer = self
@@ -166,7 +168,7 @@ impl Group<'_> {
                 .ok_or_else(|| general("fewer writers than leaves"))?;
             let ours = paths.as_ref().and_then(|p| ours(&descr, p, j));
             match ours {
-                Some((kind, parts)) => self.ours(&descr, kind, &parts)?,
+                Some((kind, parts)) => self.ours(&descr, kind, &parts, &mut caches)?,
                 None => {
                     if theirs.is_none() {
                         theirs = Some(crate_leaves(field, arrays)?);
@@ -194,13 +196,15 @@ impl Group<'_> {
         descr: &ColumnDescPtr,
         kind: Kind,
         paths: &[&Path],
+        caches: &mut [Cache],
     ) -> Result<(), ParquetError> {
         let parts = paths
             .iter()
-            .map(|&path| {
+            .zip(caches)
+            .map(|(&path, cache)| {
                 Ok(Part {
                     path,
-                    levels: path.walk(PAGE)?,
+                    levels: path.walk(PAGE, cache)?,
                 })
             })
             .collect::<Result<Vec<_>, ParquetError>>()?;

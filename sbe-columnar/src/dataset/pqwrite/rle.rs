@@ -11,20 +11,24 @@ pub(crate) fn bits_for(max: u64) -> u8 {
 /// Appends `values` packed `width` bits each, least significant bit
 /// first; `values.len()` is a multiple of 8 so that groups end on bytes.
 pub(crate) fn bit_pack(out: &mut Vec<u8>, values: impl IntoIterator<Item = u64>, width: u8) {
+    if width == 0 {
+        return;
+    }
+    // Whole words out at a time: a value (64 bits at most) always fits
+    // beside the fewer than 64 bits left over.
     let mut acc: u128 = 0;
     let mut bits: u32 = 0;
     for v in values {
         acc |= u128::from(v) << bits;
         bits += u32::from(width);
-        while bits >= 8 {
-            out.push(acc as u8);
-            acc >>= 8;
-            bits -= 8;
+        if bits >= 64 {
+            out.extend_from_slice(&(acc as u64).to_le_bytes());
+            acc >>= 64;
+            bits -= 64;
         }
     }
-    if bits > 0 {
-        out.push(acc as u8);
-    }
+    let tail = bits.div_ceil(8) as usize;
+    out.extend_from_slice(acc.to_le_bytes().get(..tail).unwrap_or_default());
 }
 
 /// Appends `values` (each below `2^width`) in the RLE/bit-packed hybrid:

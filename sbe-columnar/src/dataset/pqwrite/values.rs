@@ -32,6 +32,14 @@ fn gather<T: ArrowPrimitiveType, O>(
     let p = a.as_primitive_opt::<T>().ok_or_else(|| wrong("type"))?;
     let vals = p.values();
     out.reserve(idx.len());
+    // Mostly the values are all there, one after another.
+    if let (Some(&first), Some(&last)) = (idx.first(), idx.last()) {
+        if last - first + 1 == idx.len() {
+            let run = vals.get(first..=last).ok_or_else(|| wrong("index"))?;
+            out.extend(run.iter().map(|&x| f(x)));
+            return Ok(());
+        }
+    }
     for &i in idx {
         out.push(f(*vals.get(i).ok_or_else(|| wrong("index"))?));
     }
@@ -63,10 +71,13 @@ pub(crate) fn int32(
         DataType::Decimal128(..) => gather::<Decimal128Type, _>(a, idx, |x| x as i32, &mut v)?,
         _ => return Err(wrong("not INT32")),
     }
-    if m.unsigned {
-        m.page(v.iter().map(|&x| i128::from(x as u32)));
-    } else {
-        m.page(v.iter().map(|&x| i128::from(x)));
+    if m.wanted {
+        let (lo, hi) = if m.unsigned {
+            min_max(v.iter().map(|&x| x as u32))
+        } else {
+            min_max(v.iter().copied())
+        };
+        m.page(lo, hi);
     }
     delta::encode(body, &v);
     Ok(())
@@ -106,10 +117,13 @@ pub(crate) fn int64(
         DataType::Decimal128(..) => gather::<Decimal128Type, _>(a, idx, |x| x as i64, &mut v)?,
         _ => return Err(wrong("not INT64")),
     }
-    if m.unsigned {
-        m.page(v.iter().map(|&x| i128::from(x as u64)));
-    } else {
-        m.page(v.iter().map(|&x| i128::from(x)));
+    if m.wanted {
+        let (lo, hi) = if m.unsigned {
+            min_max(v.iter().map(|&x| x as u64))
+        } else {
+            min_max(v.iter().copied())
+        };
+        m.page(lo, hi);
     }
     delta::encode(body, &v);
     Ok(())
@@ -221,41 +235,45 @@ impl Dictionary {
     }
 }
 
+/// The smallest and largest of `values`, widened.
+fn min_max<T: Ord + Copy + Into<i128>>(
+    values: impl Iterator<Item = T> + Clone,
+) -> (Option<i128>, Option<i128>) {
+    (
+        values.clone().min().map(Into::into),
+        values.max().map(Into::into),
+    )
+}
+
 /// A chunk's running min and max, in the column's order (unsigned for
-/// unsigned integers), and how many values it has seen.
+/// unsigned integers), when its statistics are kept.
 #[derive(Debug)]
 pub(crate) struct MinMax {
     unsigned: bool,
-    /// Values seen.
-    pub count: usize,
+    /// Whether the chunk keeps statistics (else nothing is compared).
+    pub wanted: bool,
     min: Option<i128>,
     max: Option<i128>,
 }
 
 impl MinMax {
     /// None seen yet.
-    pub(crate) fn new(unsigned: bool) -> MinMax {
+    pub(crate) fn new(unsigned: bool, wanted: bool) -> MinMax {
         MinMax {
             unsigned,
-            count: 0,
+            wanted,
             min: None,
             max: None,
         }
     }
 
-    fn page(&mut self, values: impl Iterator<Item = i128> + Clone) {
-        let (mut n, mut lo, mut hi) = (0, i128::MAX, i128::MIN);
-        for v in values {
-            n += 1;
-            lo = lo.min(v);
-            hi = hi.max(v);
-        }
-        if n == 0 {
-            return;
-        }
-        self.count += n;
-        self.min = Some(self.min.map_or(lo, |m| m.min(lo)));
-        self.max = Some(self.max.map_or(hi, |m| m.max(hi)));
+    fn page(&mut self, lo: Option<i128>, hi: Option<i128>) {
+        self.min = match (self.min, lo) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        // `None` orders before any value.
+        self.max = self.max.max(hi);
     }
 
     /// As INT32 (the low 32 bits, which an unsigned value is stored in).
