@@ -16,7 +16,7 @@ use parquet::schema::types::ColumnDescPtr;
 
 use super::codec::Codec;
 use super::levels::{Cut, Levels, Path};
-use super::rle::{bits_for, hybrid};
+use super::rle::hybrid;
 use super::thrift::{self, PageKind};
 use super::values::{self, Dictionary, MinMax};
 
@@ -34,6 +34,9 @@ pub(crate) enum Kind {
     Float,
     /// DOUBLE, PLAIN (only where no statistics are kept).
     Double,
+    /// A decimal as FIXED_LEN_BYTE_ARRAY of this many bytes, PLAIN (only
+    /// where no statistics are kept).
+    Decimal(usize),
 }
 
 impl Kind {
@@ -66,6 +69,10 @@ impl Kind {
             ) => Some(Kind::Int64),
             (PhysicalType::FLOAT, D::Float32) if in_group => Some(Kind::Float),
             (PhysicalType::DOUBLE, D::Float64) if in_group => Some(Kind::Double),
+            (PhysicalType::FIXED_LEN_BYTE_ARRAY, D::Decimal128(..)) if in_group => {
+                let len = usize::try_from(descr.type_length()).ok()?;
+                (1..=16).contains(&len).then_some(Kind::Decimal(len))
+            }
             _ => None,
         }
     }
@@ -74,7 +81,9 @@ impl Kind {
         match self {
             Kind::Dict => vec![Encoding::PLAIN, Encoding::RLE, Encoding::RLE_DICTIONARY],
             Kind::Int32 | Kind::Int64 => vec![Encoding::RLE, Encoding::DELTA_BINARY_PACKED],
-            Kind::Float | Kind::Double => vec![Encoding::PLAIN, Encoding::RLE],
+            Kind::Float | Kind::Double | Kind::Decimal(_) => {
+                vec![Encoding::PLAIN, Encoding::RLE]
+            }
         }
     }
 
@@ -82,7 +91,7 @@ impl Kind {
         match self {
             Kind::Dict => thrift::RLE_DICTIONARY,
             Kind::Int32 | Kind::Int64 => thrift::DELTA_BINARY_PACKED,
-            Kind::Float | Kind::Double => thrift::PLAIN,
+            Kind::Float | Kind::Double | Kind::Decimal(_) => thrift::PLAIN,
         }
     }
 }
@@ -159,6 +168,7 @@ pub(crate) fn encode(
             let next = cuts.get(i + 1).copied().unwrap_or(end);
             let page = PageSpan {
                 part,
+                page: i,
                 cut,
                 next,
                 base,
@@ -174,6 +184,8 @@ pub(crate) fn encode(
 /// The levels and values of one data page.
 struct PageSpan<'a> {
     part: &'a Part<'a>,
+    /// Its number in the part.
+    page: usize,
     cut: Cut,
     next: Cut,
     base: u32,
@@ -195,13 +207,14 @@ impl Chunk<'_> {
         let path = page.part.path;
         let (from, to) = (page.cut.level, page.next.level);
         self.body.clear();
+        let cuts = levels.cuts.as_slice();
         if path.max_rep > 0 {
-            let rep = levels.rep.get(from..to).unwrap_or_default();
-            self.levels_block(rep, path.max_rep);
+            let block = levels.rep.block(cuts, levels.len, path.max_rep, page.page);
+            self.body.extend_from_slice(block);
         }
         if path.max_def > 0 {
-            let def = levels.def.get(from..to).unwrap_or_default();
-            self.levels_block(def, path.max_def);
+            let block = levels.def.block(cuts, levels.len, path.max_def, page.page);
+            self.body.extend_from_slice(block);
         }
         let idx = levels
             .values
@@ -219,6 +232,7 @@ impl Chunk<'_> {
             Kind::Int64 => values::int64(leaf, idx, &mut self.body, &mut self.min_max)?,
             Kind::Float => values::float(leaf, idx, &mut self.body)?,
             Kind::Double => values::double(leaf, idx, &mut self.body)?,
+            Kind::Decimal(len) => values::decimal(leaf, idx, len, &mut self.body)?,
         }
         let location_at = self.out.len();
         self.page(PageKind::Data {
@@ -232,17 +246,6 @@ impl Chunk<'_> {
             first_row_index: (first_row + page.cut.row) as i64,
         });
         Ok(())
-    }
-
-    /// A v1 page's levels: their length in 4 bytes, then the hybrid.
-    fn levels_block(&mut self, levels: &[u16], max: u16) {
-        let at = self.body.len();
-        self.body.extend_from_slice(&[0; 4]);
-        hybrid(&mut self.body, levels, bits_for(u64::from(max)));
-        let len = (self.body.len() - at - 4) as u32;
-        if let Some(slot) = self.body.get_mut(at..at + 4) {
-            slot.copy_from_slice(&len.to_le_bytes());
-        }
     }
 
     /// Compresses the body and appends header and page.

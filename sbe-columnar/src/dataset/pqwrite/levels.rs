@@ -5,6 +5,7 @@
 //! present, a list's entries one more; each list adds one repetition
 //! level, which its second and later entries carry.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -12,6 +13,8 @@ use arrow_array::{Array, ArrayRef, ListArray, StructArray};
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field};
 use parquet::errors::ParquetError;
+
+use super::rle::{bits_for, hybrid};
 
 /// A step from a top-level column down to a leaf.
 #[derive(Clone)]
@@ -34,6 +37,22 @@ enum Step {
 }
 
 impl Step {
+    fn nulls(&self) -> Option<&NullBuffer> {
+        match self {
+            Step::Struct { nulls, .. } | Step::Leaf { nulls, .. } | Step::List { nulls, .. } => {
+                nulls.as_ref()
+            }
+        }
+    }
+
+    fn nullable(&self) -> bool {
+        match self {
+            Step::Struct { nullable, .. }
+            | Step::Leaf { nullable, .. }
+            | Step::List { nullable, .. } => *nullable,
+        }
+    }
+
     /// The addresses of the step's buffers (and their lengths).
     fn identity(&self) -> [usize; 4] {
         let (nulls, offsets) = match self {
@@ -75,18 +94,59 @@ pub(crate) struct Cut {
     pub value: usize,
 }
 
-/// A leaf's levels over a column.
+/// Levels of one kind (repetition or definition) over a column, and
+/// their encoded blocks per page once a chunk has made them: the leaves
+/// of one list share the list's, and often its definition levels too.
 #[derive(Debug, Default)]
+pub(crate) struct LevelVec {
+    /// The levels (empty when the highest is 0).
+    pub levels: Vec<u16>,
+    blocks: OnceCell<Vec<Vec<u8>>>,
+}
+
+impl LevelVec {
+    fn new(levels: Vec<u16>) -> Rc<LevelVec> {
+        Rc::new(LevelVec {
+            levels,
+            blocks: OnceCell::new(),
+        })
+    }
+
+    /// Page `page`'s block (length in 4 bytes, then the hybrid at the
+    /// width of `max`), the pages starting at `cuts` and ending at `end`.
+    pub(crate) fn block(&self, cuts: &[Cut], end: usize, max: u16, page: usize) -> &[u8] {
+        let blocks = self.blocks.get_or_init(|| {
+            let ends = cuts.iter().skip(1).map(|c| c.level).chain([end]);
+            let width = bits_for(u64::from(max));
+            cuts.iter()
+                .zip(ends)
+                .map(|(c, e)| {
+                    let levels = self.levels.get(c.level..e).unwrap_or_default();
+                    let mut out = vec![0; 4];
+                    hybrid(&mut out, levels, width);
+                    let len = (out.len() - 4) as u32;
+                    if let Some(slot) = out.get_mut(..4) {
+                        slot.copy_from_slice(&len.to_le_bytes());
+                    }
+                    out
+                })
+                .collect()
+        });
+        blocks.get(page).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// A leaf's levels over a column.
+#[derive(Debug)]
 pub(crate) struct Levels {
     /// Definition levels (empty when the highest is 0).
-    pub def: Vec<u16>,
-    /// Repetition levels (empty when the highest is 0), shared by the
-    /// leaves under the same list.
-    pub rep: Rc<Vec<u16>>,
+    pub def: Rc<LevelVec>,
+    /// Repetition levels (empty when the highest is 0).
+    pub rep: Rc<LevelVec>,
     /// The indices in the leaf array of the values present, in order.
-    pub values: Vec<usize>,
+    pub values: Rc<Vec<usize>>,
     /// The page starts, the first at 0.
-    pub cuts: Vec<Cut>,
+    pub cuts: Rc<Vec<Cut>>,
     /// How many levels there are.
     pub len: usize,
 }
@@ -188,11 +248,46 @@ impl Path {
             Some(s) => s.clone(),
             None => {
                 let s = Rc::new(Slots::of(above, self.rows, limit)?);
-                cache.0.insert(key, s.clone());
+                cache.0.insert(key.clone(), s.clone());
                 s
             }
         };
-        Ok(self.finish(&slots, below))
+        let rep = if self.max_rep > 0 {
+            slots.rep.clone()
+        } else {
+            Rc::default()
+        };
+        // With no nulls below the last list, every entry is a value and
+        // its level only rises by the optional steps below: shared by
+        // the leaves alike.
+        let no_nulls = below
+            .iter()
+            .all(|s| s.nulls().is_none_or(|n| n.null_count() == 0));
+        if !no_nulls {
+            return Ok(self.finish(&slots, below, rep));
+        }
+        let rise: u16 = below.iter().map(|s| u16::from(s.nullable())).sum();
+        let def = if self.max_def == 0 {
+            Rc::default()
+        } else if rise == 0 {
+            slots.def.clone()
+        } else {
+            let shared = cache.1.entry((key, rise)).or_insert_with(|| {
+                let d = slots.def.levels.iter().zip(&slots.idx);
+                LevelVec::new(
+                    d.map(|(&d, &i)| d + if i == NONE { 0 } else { rise })
+                        .collect(),
+                )
+            });
+            shared.clone()
+        };
+        Ok(Levels {
+            def,
+            rep,
+            values: slots.present.clone(),
+            cuts: slots.cuts.clone(),
+            len: slots.idx.len(),
+        })
     }
 
     /// A top-level leaf: a level per row, its validity.
@@ -220,22 +315,22 @@ impl Path {
             ),
         };
         Levels {
-            def,
+            def: LevelVec::new(def),
             rep: Rc::default(),
-            values,
-            cuts,
+            values: Rc::new(values),
+            cuts: Rc::new(cuts),
             len: self.rows,
         }
     }
 
     /// The levels of the leaf from those of the lists above it, through
     /// the structs below the last (`below`, ending with the leaf).
-    fn finish(&self, slots: &Slots, below: &[Step]) -> Levels {
-        let mut def = Vec::with_capacity(slots.def.len());
-        let mut values = Vec::new();
+    fn finish(&self, slots: &Slots, below: &[Step], rep: Rc<LevelVec>) -> Levels {
+        let mut def = Vec::with_capacity(slots.idx.len());
+        let mut values = Vec::with_capacity(slots.present.len());
         let mut cuts = slots.cuts.iter().copied().peekable();
         let mut out_cuts = Vec::with_capacity(slots.cuts.len());
-        for (level, (&d, &idx)) in slots.def.iter().zip(&slots.idx).enumerate() {
+        for (level, (&d, &idx)) in slots.def.levels.iter().zip(&slots.idx).enumerate() {
             if let Some(c) = cuts.next_if(|c| c.level == level) {
                 out_cuts.push(Cut {
                     value: values.len(),
@@ -252,15 +347,11 @@ impl Path {
             def.clear();
         }
         Levels {
-            def,
-            rep: if self.max_rep > 0 {
-                slots.rep.clone()
-            } else {
-                Rc::default()
-            },
-            values,
-            cuts: out_cuts,
-            len: slots.def.len(),
+            def: LevelVec::new(def),
+            rep,
+            values: Rc::new(values),
+            cuts: Rc::new(out_cuts),
+            len: slots.idx.len(),
         }
     }
 }
@@ -286,15 +377,21 @@ const NONE: usize = usize::MAX;
 
 /// The levels of the lists above some leaves, shared by those leaves.
 #[derive(Default)]
-pub(crate) struct Cache(HashMap<Vec<usize>, Rc<Slots>>);
+pub(crate) struct Cache(
+    HashMap<Vec<usize>, Rc<Slots>>,
+    HashMap<(Vec<usize>, u16), Rc<LevelVec>>,
+);
 
 /// Levels so far, each with the entry (of the array below) it goes on
 /// into, or [`NONE`].
 pub(crate) struct Slots {
-    def: Vec<u16>,
-    rep: Rc<Vec<u16>>,
+    def: Rc<LevelVec>,
+    rep: Rc<LevelVec>,
     idx: Vec<usize>,
-    cuts: Vec<Cut>,
+    /// The entries that are not [`NONE`], in order.
+    present: Rc<Vec<usize>>,
+    /// The page starts, counting the present entries as values.
+    cuts: Rc<Vec<Cut>>,
 }
 
 impl Slots {
@@ -329,12 +426,23 @@ impl Slots {
                 }
             }
         }
-        let cuts = cuts(&rep, limit);
+        let mut cuts = cuts(&rep, limit);
+        let mut present = Vec::with_capacity(idx.len());
+        let mut next = cuts.iter_mut().peekable();
+        for (level, &i) in idx.iter().enumerate() {
+            if let Some(c) = next.next_if(|c| c.level == level) {
+                c.value = present.len();
+            }
+            if i != NONE {
+                present.push(i);
+            }
+        }
         Ok(Slots {
-            def,
-            rep: Rc::new(rep),
+            def: LevelVec::new(def),
+            rep: LevelVec::new(rep),
             idx,
-            cuts,
+            present: Rc::new(present),
+            cuts: Rc::new(cuts),
         })
     }
 }

@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use arrow_array::types::UInt16Type;
 use arrow_array::{
-    Array, ArrayRef, Date32Array, DictionaryArray, Float64Array, Int32Array, Int64Array, Int8Array,
-    ListArray, RecordBatch, StringArray, StructArray, TimestampNanosecondArray, UInt16Array,
-    UInt32Array, UInt64Array,
+    Array, ArrayRef, Date32Array, Decimal128Array, DictionaryArray, Float64Array, Int32Array,
+    Int64Array, Int8Array, ListArray, RecordBatch, StringArray, StructArray,
+    TimestampNanosecondArray, UInt16Array, UInt32Array, UInt64Array,
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema, TimeUnit};
@@ -96,6 +96,69 @@ fn group(rows: usize, size: usize, shift: usize) -> ArrayRef {
     ))
 }
 
+/// `list<struct{...}>` as the groups of messages mostly are: entries and
+/// fields that could be null but are not, a field that is, a nested list
+/// without nulls.
+fn plain_group(rows: usize) -> ArrayRef {
+    let lens: Vec<usize> = (0..rows).map(|r| r % 5).collect();
+    let n: usize = lens.iter().sum();
+    let item = Arc::new(Field::new("item", DataType::Int32, true));
+    let inner_lens: Vec<usize> = (0..n).map(|i| i % 2).collect();
+    let m: usize = inner_lens.iter().sum();
+    let inner = ListArray::new(
+        item.clone(),
+        OffsetBuffer::from_lengths(inner_lens),
+        Arc::new(Int32Array::from_iter_values(0..m as i32)),
+        None,
+    );
+    let keys = UInt16Array::from_iter_values((0..n).map(|i| (i % 3) as u16));
+    let e = DictionaryArray::<UInt16Type>::try_new(
+        keys,
+        Arc::new(StringArray::from(vec!["A", "B", "C"])),
+    )
+    .unwrap();
+    let fields = Fields::from(vec![
+        Field::new("a", DataType::Int64, true),
+        Field::new("b", DataType::Int32, false),
+        Field::new("e", dict_type(), true),
+        Field::new("z", DataType::Int64, true),
+        Field::new("p", DataType::Decimal128(19, 9), true),
+        Field::new("q", DataType::Decimal128(30, 2), false),
+        Field::new("inner", DataType::List(item), true),
+    ]);
+    let entries = StructArray::new(
+        fields.clone(),
+        vec![
+            Arc::new(Int64Array::from_iter_values((0..n as i64).map(|i| i * 5))),
+            Arc::new(Int32Array::from_iter_values((0..n as i32).map(|i| -i))),
+            Arc::new(e),
+            Arc::new(Int64Array::new((0..n as i64).collect(), nulls(n, 4, 1))),
+            Arc::new(
+                Decimal128Array::new(
+                    (0..n as i128).map(|i| (i - 40) * 1_000_000_007).collect(),
+                    nulls(n, 3, 2),
+                )
+                .with_precision_and_scale(19, 9)
+                .unwrap(),
+            ),
+            Arc::new(
+                Decimal128Array::from_iter_values((0..n as i128).map(|i| -i * 10i128.pow(25)))
+                    .with_precision_and_scale(30, 2)
+                    .unwrap(),
+            ),
+            Arc::new(inner),
+        ],
+        None,
+    );
+    let entry = Arc::new(Field::new("item", DataType::Struct(fields), false));
+    Arc::new(ListArray::new(
+        entry,
+        OffsetBuffer::from_lengths(lens),
+        Arc::new(entries),
+        None,
+    ))
+}
+
 /// A batch of `rows` rows starting at row `from`, its enum names a
 /// dictionary of `size` entries starting at `shift`.
 fn batch(from: usize, rows: usize, size: usize, shift: usize) -> RecordBatch {
@@ -105,6 +168,7 @@ fn batch(from: usize, rows: usize, size: usize, shift: usize) -> RecordBatch {
         Field::new("exponent", DataType::Int8, true),
     ]);
     let g = group(rows, size, shift);
+    let h = plain_group(rows);
     let schema = Arc::new(Schema::new(vec![
         Field::new("n", DataType::Int64, true),
         Field::new("u", DataType::UInt32, true),
@@ -119,6 +183,7 @@ fn batch(from: usize, rows: usize, size: usize, shift: usize) -> RecordBatch {
         Field::new("s", DataType::Utf8, true),
         Field::new("x", DataType::Struct(exact.clone()), true),
         Field::new("g", g.data_type().clone(), true),
+        Field::new("h", h.data_type().clone(), false),
     ]));
     let columns: Vec<ArrayRef> = vec![
         Arc::new(Int64Array::new(
@@ -159,6 +224,7 @@ fn batch(from: usize, rows: usize, size: usize, shift: usize) -> RecordBatch {
             nulls(rows, 10, 3),
         )),
         g,
+        h,
     ];
     RecordBatch::try_new(schema, columns).unwrap()
 }

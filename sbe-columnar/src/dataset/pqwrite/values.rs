@@ -153,6 +153,24 @@ pub(crate) fn double(
     Ok(())
 }
 
+/// The decimals at `idx` of `leaf`, PLAIN into `body` as the crate's
+/// writer has them: the low `len` bytes, big-endian.
+pub(crate) fn decimal(
+    leaf: &ArrayRef,
+    idx: &[usize],
+    len: usize,
+    body: &mut Vec<u8>,
+) -> Result<(), ParquetError> {
+    let mut v = Vec::new();
+    gather::<Decimal128Type, _>(leaf.as_ref(), idx, i128::to_be_bytes, &mut v)?;
+    let skip = 16usize.saturating_sub(len);
+    body.reserve(v.len() * len);
+    for b in &v {
+        body.extend_from_slice(b.get(skip..).unwrap_or_default());
+    }
+    Ok(())
+}
+
 /// The keys at `idx` of the dictionary array `leaf`, moved by `base`
 /// (where its dictionary starts in the chunk's).
 pub(crate) fn keys(leaf: &ArrayRef, idx: &[usize], base: u32) -> Result<Vec<u32>, ParquetError> {
