@@ -17,6 +17,7 @@ use parquet::schema::types::ColumnDescPtr;
 use super::codec::Codec;
 use super::levels::{Cut, Levels, Path};
 use super::rle::hybrid;
+use super::text::TextDict;
 use super::thrift::{self, PageKind};
 use super::values::{self, Dictionary, MinMax};
 
@@ -26,6 +27,9 @@ pub(crate) enum Kind {
     /// `Dictionary(UInt16, Utf8)`: the Arrow dictionary as the dictionary
     /// page, the keys as RLE_DICTIONARY.
     Dict,
+    /// `Utf8` or `Binary`: a dictionary made here, the keys as
+    /// RLE_DICTIONARY.
+    Text,
     /// INT32, DELTA_BINARY_PACKED.
     Int32,
     /// INT64, DELTA_BINARY_PACKED.
@@ -51,6 +55,7 @@ impl Kind {
             {
                 Some(Kind::Dict)
             }
+            (PhysicalType::BYTE_ARRAY, D::Utf8 | D::Binary) => Some(Kind::Text),
             (
                 PhysicalType::INT32,
                 D::Int8
@@ -79,7 +84,9 @@ impl Kind {
 
     fn encodings(self) -> Vec<Encoding> {
         match self {
-            Kind::Dict => vec![Encoding::PLAIN, Encoding::RLE, Encoding::RLE_DICTIONARY],
+            Kind::Dict | Kind::Text => {
+                vec![Encoding::PLAIN, Encoding::RLE, Encoding::RLE_DICTIONARY]
+            }
             Kind::Int32 | Kind::Int64 => vec![Encoding::RLE, Encoding::DELTA_BINARY_PACKED],
             Kind::Float | Kind::Double | Kind::Decimal(_) => {
                 vec![Encoding::PLAIN, Encoding::RLE]
@@ -89,7 +96,7 @@ impl Kind {
 
     fn page_encoding(self) -> i32 {
         match self {
-            Kind::Dict => thrift::RLE_DICTIONARY,
+            Kind::Dict | Kind::Text => thrift::RLE_DICTIONARY,
             Kind::Int32 | Kind::Int64 => thrift::DELTA_BINARY_PACKED,
             Kind::Float | Kind::Double | Kind::Decimal(_) => thrift::PLAIN,
         }
@@ -120,13 +127,14 @@ struct Chunk<'a> {
 }
 
 /// Encodes the chunk of `descr`'s leaf over `parts` (the row group's
-/// batches, in order).
-pub(crate) fn encode(
+/// batches, in order); `None` for text whose dictionary would be too
+/// large, which the crate's writer then takes.
+pub(crate) fn encode<'a>(
     descr: &ColumnDescPtr,
     kind: Kind,
-    parts: &[Part<'_>],
+    parts: &'a [Part<'a>],
     codec: &mut Codec,
-) -> Result<(Bytes, ColumnCloseResult), ParquetError> {
+) -> Result<Option<(Bytes, ColumnCloseResult)>, ParquetError> {
     let unsigned = descr.sort_order() == SortOrder::UNSIGNED;
     let mut chunk = Chunk {
         kind,
@@ -150,6 +158,19 @@ pub(crate) fn encode(
         }
         _ => None,
     };
+    let text = match kind {
+        Kind::Text => {
+            let Some(t) = TextDict::of(parts)? else {
+                return Ok(None);
+            };
+            chunk.body.clear();
+            t.plain(&mut chunk.body);
+            let num_values = to_i32(t.len())?;
+            chunk.page(PageKind::Dictionary { num_values })?;
+            Some(t)
+        }
+        _ => None,
+    };
     let data_offset = chunk.out.len();
     let mut first_row = 0;
     for (n, part) in parts.iter().enumerate() {
@@ -157,7 +178,12 @@ pub(crate) fn encode(
             .as_ref()
             .and_then(|d| d.bases.get(n).copied())
             .unwrap_or(0);
-        let width = dict.as_ref().map_or(0, |d| d.width);
+        let width = match (&dict, &text) {
+            (Some(d), _) => d.width,
+            (_, Some(t)) => t.width,
+            _ => 0,
+        };
+        let keys = text.as_ref().and_then(|t| t.keys.get(n));
         let cuts = &part.levels.cuts;
         let end = Cut {
             row: part.path.rows(),
@@ -173,12 +199,16 @@ pub(crate) fn encode(
                 next,
                 base,
                 width,
+                keys: keys.and_then(|k| k.get(cut.value..next.value)),
             };
             chunk.data_page(&page, first_row)?;
         }
         first_row += end.row;
     }
-    chunk.finish(descr, dict.is_some(), data_offset, first_row)
+    let has_dict = dict.is_some() || text.is_some();
+    chunk
+        .finish(descr, has_dict, data_offset, first_row)
+        .map(Some)
 }
 
 /// The levels and values of one data page.
@@ -190,6 +220,8 @@ struct PageSpan<'a> {
     next: Cut,
     base: u32,
     width: u8,
+    /// The page's keys, for text.
+    keys: Option<&'a [u32]>,
 }
 
 impl Chunk<'_> {
@@ -227,6 +259,10 @@ impl Chunk<'_> {
                 self.body.push(page.width);
                 let keys = values::keys(leaf, idx, page.base)?;
                 hybrid(&mut self.body, &keys, page.width);
+            }
+            Kind::Text => {
+                self.body.push(page.width);
+                hybrid(&mut self.body, page.keys.unwrap_or_default(), page.width);
             }
             Kind::Int32 => values::int32(leaf, idx, &mut self.body, &mut self.min_max)?,
             Kind::Int64 => values::int64(leaf, idx, &mut self.body, &mut self.min_max)?,

@@ -49,43 +49,46 @@ pub(crate) fn encode<T: DeltaInt + Ord>(out: &mut Vec<u8>, values: &[T]) {
     varint(out, BLOCK as u64);
     varint(out, MINIBLOCKS as u64);
     varint(out, values.len() as u64);
-    let Some((&first, _)) = values.split_first() else {
+    let Some((&first, rest)) = values.split_first() else {
         varint(out, 0);
         return;
     };
     varint(out, zigzag(first.wide()));
-    let mut deltas = Vec::with_capacity(BLOCK);
     let mut prev = first;
-    for block in values.get(1..).unwrap_or_default().chunks(BLOCK) {
+    let mut deltas: Vec<T> = Vec::with_capacity(BLOCK);
+    let mut above = [0u64; BLOCK];
+    for block in rest.chunks(BLOCK) {
         deltas.clear();
         for &v in block {
             deltas.push(v.delta(prev));
             prev = v;
         }
-        encode_block(out, &deltas);
+        let Some(&min) = deltas.iter().min() else {
+            continue;
+        };
+        // Past the last delta stay zeros: the padding of a short block.
+        above.fill(0);
+        for (a, d) in above.iter_mut().zip(&deltas) {
+            *a = d.above(min);
+        }
+        encode_block(out, zigzag(min.wide()), &above, deltas.len());
     }
 }
 
-/// One block: its smallest delta, the four widths, then the miniblocks
-/// that hold deltas (those past the last delta are width 0 and absent).
-fn encode_block<T: DeltaInt + Ord>(out: &mut Vec<u8>, deltas: &[T]) {
-    let Some(&min) = deltas.iter().min() else {
-        return;
-    };
-    varint(out, zigzag(min.wide()));
+/// One block of `len` deltas (`above`: each less the smallest, `min`):
+/// the smallest, the four widths, then the miniblocks that hold deltas
+/// (those past the last delta are width 0 and absent).
+fn encode_block(out: &mut Vec<u8>, min: u64, above: &[u64; BLOCK], len: usize) {
+    varint(out, min);
     let mut widths = [0u8; MINIBLOCKS];
-    for (w, mini) in widths.iter_mut().zip(deltas.chunks(MINI)) {
-        let max = mini.iter().map(|d| d.above(min)).max().unwrap_or(0);
-        *w = bits_for(max);
+    let used = len.div_ceil(MINI);
+    for (w, mini) in widths.iter_mut().zip(above.chunks(MINI)).take(used) {
+        // The widest value has the highest bit of them all.
+        *w = bits_for(mini.iter().fold(0, |acc, &v| acc | v));
     }
     out.extend_from_slice(&widths);
-    for (&w, mini) in widths.iter().zip(deltas.chunks(MINI)) {
-        let padding = MINI - mini.len();
-        let all = mini
-            .iter()
-            .map(|d| d.above(min))
-            .chain(std::iter::repeat_n(0, padding));
-        bit_pack(out, all, w);
+    for (&w, mini) in widths.iter().zip(above.chunks(MINI)).take(used) {
+        bit_pack(out, mini.iter().copied(), w);
     }
 }
 

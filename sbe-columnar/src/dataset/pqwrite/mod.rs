@@ -11,6 +11,7 @@ mod codec;
 mod delta;
 mod levels;
 mod rle;
+mod text;
 mod thrift;
 mod values;
 
@@ -167,15 +168,16 @@ impl Group<'_> {
                 .next()
                 .ok_or_else(|| general("fewer writers than leaves"))?;
             let ours = paths.as_ref().and_then(|p| ours(&descr, p, j));
-            match ours {
+            let done = match ours {
                 Some((kind, parts)) => self.ours(&descr, kind, &parts, &mut caches)?,
-                None => {
-                    if theirs.is_none() {
-                        theirs = Some(crate_leaves(field, arrays)?);
-                    }
-                    let leaves = theirs.as_ref().map(|t| t.iter().filter_map(|l| l.get(j)));
-                    self.theirs(writer, leaves.into_iter().flatten())?;
+                None => false,
+            };
+            if !done {
+                if theirs.is_none() {
+                    theirs = Some(crate_leaves(field, arrays)?);
                 }
+                let leaves = theirs.as_ref().map(|t| t.iter().filter_map(|l| l.get(j)));
+                self.theirs(writer, leaves.into_iter().flatten())?;
             }
         }
         Ok(())
@@ -191,13 +193,14 @@ impl Group<'_> {
         Ok(d)
     }
 
+    /// Writes the leaf's chunk, unless it turns out not to be ours.
     fn ours(
         &mut self,
         descr: &ColumnDescPtr,
         kind: Kind,
         paths: &[&Path],
         caches: &mut [Cache],
-    ) -> Result<(), ParquetError> {
+    ) -> Result<bool, ParquetError> {
         let parts = paths
             .iter()
             .zip(caches)
@@ -208,8 +211,11 @@ impl Group<'_> {
                 })
             })
             .collect::<Result<Vec<_>, ParquetError>>()?;
-        let (bytes, close) = chunk::encode(descr, kind, &parts, self.codec)?;
-        self.out.append_column(&bytes, close)
+        match chunk::encode(descr, kind, &parts, self.codec)? {
+            Some((bytes, close)) => self.out.append_column(&bytes, close)?,
+            None => return Ok(false),
+        }
+        Ok(true)
     }
 
     fn theirs<'l>(

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use arrow_array::types::UInt16Type;
 use arrow_array::{
-    Array, ArrayRef, Date32Array, Decimal128Array, DictionaryArray, Float64Array, Int32Array,
-    Int64Array, Int8Array, ListArray, RecordBatch, StringArray, StructArray,
+    Array, ArrayRef, BinaryArray, Date32Array, Decimal128Array, DictionaryArray, Float64Array,
+    Int32Array, Int64Array, Int8Array, ListArray, RecordBatch, StringArray, StructArray,
     TimestampNanosecondArray, UInt16Array, UInt32Array, UInt64Array,
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
@@ -67,6 +67,7 @@ fn group(rows: usize, size: usize, shift: usize) -> ArrayRef {
         Field::new("a", DataType::Int64, true),
         Field::new("e", dict_type(), true),
         Field::new("f", DataType::Float64, true),
+        Field::new("t", DataType::Utf8, true),
         Field::new("inner", DataType::List(item), true),
     ]);
     let entries = StructArray::new(
@@ -80,6 +81,9 @@ fn group(rows: usize, size: usize, shift: usize) -> ArrayRef {
             Arc::new(Float64Array::new(
                 (0..n).map(|i| i as f64 / 4.0).collect(),
                 nulls(n, 6, 5),
+            )),
+            Arc::new(StringArray::from_iter(
+                (0..n).map(|i| (i % 4 != 1).then(|| format!("t{}", i / 3 % 7))),
             )),
             Arc::new(inner),
         ],
@@ -123,6 +127,7 @@ fn plain_group(rows: usize) -> ArrayRef {
         Field::new("e", dict_type(), true),
         Field::new("z", DataType::Int64, true),
         Field::new("p", DataType::Decimal128(19, 9), true),
+        Field::new("bin", DataType::Binary, true),
         Field::new("q", DataType::Decimal128(30, 2), false),
         Field::new("inner", DataType::List(item), true),
     ]);
@@ -141,6 +146,9 @@ fn plain_group(rows: usize) -> ArrayRef {
                 .with_precision_and_scale(19, 9)
                 .unwrap(),
             ),
+            Arc::new(BinaryArray::from_iter_values(
+                (0..n).map(|i| vec![(i / 2 % 5) as u8; i % 3]),
+            )),
             Arc::new(
                 Decimal128Array::from_iter_values((0..n as i128).map(|i| -i * 10i128.pow(25)))
                     .with_precision_and_scale(30, 2)
@@ -373,4 +381,15 @@ fn statistics_are_the_crates() {
     let (a, b) = (stats(&ours), stats(&theirs));
     fs::remove_dir_all(ours.parent().unwrap().parent().unwrap()).unwrap();
     assert_eq!(a, b);
+}
+
+#[test]
+fn text_past_the_dictionary_limit_is_the_crates_and_reads_back() {
+    let schema = Arc::new(Schema::new(vec![Field::new("s", DataType::Utf8, true)]));
+    let s = StringArray::from_iter((0..3000).map(|i| (i % 10 != 3).then(|| format!("{i:0>500}"))));
+    let b = RecordBatch::try_new(schema, vec![Arc::new(s)]).unwrap();
+    let batches = [b];
+    let (read, path) = round_trip("bigtext", &batches, Compression::Snappy);
+    fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
+    assert_same(&read, &batches);
 }
