@@ -11,13 +11,14 @@ const MINI: usize = BLOCK / MINIBLOCKS;
 
 /// An integer of a physical type: its deltas wrap in its own width, as
 /// a reader of that type adds them back.
-pub(crate) trait DeltaInt: Copy {
+pub(crate) trait DeltaInt: Copy + Ord {
     /// `self - other`, wrapping in the type.
     fn delta(self, other: Self) -> Self;
     /// The value widened (sign kept).
     fn wide(self) -> i64;
-    /// `self - min` as an unsigned count of the type's width.
-    fn above(self, min: Self) -> u64;
+    /// `d - min` (deltas of the type, widened) as an unsigned count of
+    /// the type's width.
+    fn spread(d: i64, min: i64) -> u64;
 }
 
 impl DeltaInt for i32 {
@@ -27,8 +28,9 @@ impl DeltaInt for i32 {
     fn wide(self) -> i64 {
         i64::from(self)
     }
-    fn above(self, min: i32) -> u64 {
-        u64::from(self.wrapping_sub(min) as u32)
+    fn spread(d: i64, min: i64) -> u64 {
+        // Both are of i32's range: the difference fits, and is not negative.
+        d.wrapping_sub(min) as u64
     }
 }
 
@@ -39,8 +41,8 @@ impl DeltaInt for i64 {
     fn wide(self) -> i64 {
         self
     }
-    fn above(self, min: i64) -> u64 {
-        self.wrapping_sub(min) as u64
+    fn spread(d: i64, min: i64) -> u64 {
+        d.wrapping_sub(min) as u64
     }
 }
 
@@ -55,23 +57,25 @@ pub(crate) fn encode<T: DeltaInt + Ord>(out: &mut Vec<u8>, values: &[T]) {
     };
     varint(out, zigzag(first.wide()));
     let mut prev = first;
-    let mut deltas: Vec<T> = Vec::with_capacity(BLOCK);
+    let mut deltas = [0i64; BLOCK];
     let mut above = [0u64; BLOCK];
     for block in rest.chunks(BLOCK) {
-        deltas.clear();
-        for &v in block {
-            deltas.push(v.delta(prev));
+        for (slot, &v) in deltas.iter_mut().zip(block) {
+            *slot = v.delta(prev).wide();
             prev = v;
         }
+        let deltas = deltas.get(..block.len()).unwrap_or_default();
         let Some(&min) = deltas.iter().min() else {
             continue;
         };
         // Past the last delta stay zeros: the padding of a short block.
-        above.fill(0);
-        for (a, d) in above.iter_mut().zip(&deltas) {
-            *a = d.above(min);
+        if deltas.len() < BLOCK {
+            above.fill(0);
         }
-        encode_block(out, zigzag(min.wide()), &above, deltas.len());
+        for (a, &d) in above.iter_mut().zip(deltas) {
+            *a = T::spread(d, min);
+        }
+        encode_block(out, zigzag(min), &above, deltas.len());
     }
 }
 
@@ -88,7 +92,7 @@ fn encode_block(out: &mut Vec<u8>, min: u64, above: &[u64; BLOCK], len: usize) {
     }
     out.extend_from_slice(&widths);
     for (&w, mini) in widths.iter().zip(above.chunks(MINI)).take(used) {
-        bit_pack(out, mini.iter().copied(), w);
+        bit_pack(out, mini, w);
     }
 }
 

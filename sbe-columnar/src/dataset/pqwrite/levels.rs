@@ -293,7 +293,7 @@ impl Path {
     /// A top-level leaf: a level per row, its validity.
     fn top_level(&self, limit: PageLimit) -> Levels {
         let nulls = match self.steps.first() {
-            Some(Step::Leaf { nulls, .. }) => nulls.as_ref(),
+            Some(Step::Leaf { nulls, .. }) => nulls.as_ref().filter(|n| n.null_count() > 0),
             _ => None,
         };
         let cuts = (0..self.rows)
@@ -326,22 +326,39 @@ impl Path {
     /// The levels of the leaf from those of the lists above it, through
     /// the structs below the last (`below`, ending with the leaf).
     fn finish(&self, slots: &Slots, below: &[Step], rep: Rc<LevelVec>) -> Levels {
+        // Only the steps with nulls are looked at per entry: one null
+        // there leaves the level at what the steps before it raised.
+        let rise: u16 = below.iter().map(|s| u16::from(s.nullable())).sum();
+        let mut checks: Vec<(&NullBuffer, u16)> = Vec::new();
+        let mut before = 0;
+        for step in below {
+            if let Some(n) = step.nulls().filter(|n| n.null_count() > 0) {
+                checks.push((n, before));
+            }
+            before += u16::from(step.nullable());
+        }
         let mut def = Vec::with_capacity(slots.idx.len());
         let mut values = Vec::with_capacity(slots.present.len());
-        let mut cuts = slots.cuts.iter().copied().peekable();
+        let ends = slots.cuts.iter().skip(1).map(|c| c.level);
+        let ends = ends.chain([slots.idx.len()]);
         let mut out_cuts = Vec::with_capacity(slots.cuts.len());
-        for (level, (&d, &idx)) in slots.def.levels.iter().zip(&slots.idx).enumerate() {
-            if let Some(c) = cuts.next_if(|c| c.level == level) {
-                out_cuts.push(Cut {
-                    value: values.len(),
-                    ..c
-                });
+        for (c, end) in slots.cuts.iter().zip(ends) {
+            out_cuts.push(Cut {
+                value: values.len(),
+                ..*c
+            });
+            let d = slots.def.levels.get(c.level..end).unwrap_or_default();
+            let idx = slots.idx.get(c.level..end).unwrap_or_default();
+            for (&d, &i) in d.iter().zip(idx) {
+                if i == NONE {
+                    def.push(d);
+                } else if let Some((_, b)) = checks.iter().find(|(n, _)| n.is_null(i)) {
+                    def.push(d + b);
+                } else {
+                    def.push(d + rise);
+                    values.push(i);
+                }
             }
-            let mut d = d;
-            if idx != NONE && present(below, idx, &mut d) {
-                values.push(idx);
-            }
-            def.push(d);
         }
         if self.max_def == 0 {
             def.clear();

@@ -10,25 +10,43 @@ pub(crate) fn bits_for(max: u64) -> u8 {
 
 /// Appends `values` packed `width` bits each, least significant bit
 /// first; `values.len()` is a multiple of 8 so that groups end on bytes.
-pub(crate) fn bit_pack(out: &mut Vec<u8>, values: impl IntoIterator<Item = u64>, width: u8) {
-    if width == 0 {
-        return;
-    }
-    // Whole words out at a time: a value (64 bits at most) always fits
-    // beside the fewer than 64 bits left over.
-    let mut acc: u128 = 0;
-    let mut bits: u32 = 0;
-    for v in values {
-        acc |= u128::from(v) << bits;
-        bits += u32::from(width);
-        if bits >= 64 {
-            out.extend_from_slice(&(acc as u64).to_le_bytes());
-            acc >>= 64;
-            bits -= 64;
+pub(crate) fn bit_pack(out: &mut Vec<u8>, values: &[u64], width: u8) {
+    let w = u32::from(width);
+    match w {
+        0 => {}
+        1..=32 => {
+            // Half words out at a time: a value of 32 bits at most fits
+            // beside the fewer than 32 left over.
+            let mut acc: u64 = 0;
+            let mut bits: u32 = 0;
+            for &v in values {
+                acc |= v << bits;
+                bits += w;
+                if bits >= 32 {
+                    out.extend_from_slice(&(acc as u32).to_le_bytes());
+                    acc >>= 32;
+                    bits -= 32;
+                }
+            }
+            let tail = bits.div_ceil(8) as usize;
+            out.extend_from_slice(acc.to_le_bytes().get(..tail).unwrap_or_default());
+        }
+        _ => {
+            let mut acc: u128 = 0;
+            let mut bits: u32 = 0;
+            for &v in values {
+                acc |= u128::from(v) << bits;
+                bits += w;
+                if bits >= 64 {
+                    out.extend_from_slice(&(acc as u64).to_le_bytes());
+                    acc >>= 64;
+                    bits -= 64;
+                }
+            }
+            let tail = bits.div_ceil(8) as usize;
+            out.extend_from_slice(acc.to_le_bytes().get(..tail).unwrap_or_default());
         }
     }
-    let tail = bits.div_ceil(8) as usize;
-    out.extend_from_slice(acc.to_le_bytes().get(..tail).unwrap_or_default());
 }
 
 /// Appends `values` (each below `2^width`) in the RLE/bit-packed hybrid:
@@ -68,12 +86,14 @@ fn literals<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u8) {
     }
     let groups = values.len().div_ceil(8);
     varint(out, ((groups as u64) << 1) | 1);
-    let padding = groups * 8 - values.len();
-    let all = values
-        .iter()
-        .map(|&v| v.into())
-        .chain(std::iter::repeat_n(0, padding));
-    bit_pack(out, all, width);
+    // Eight at a time, the last group padded with zeros.
+    for group in values.chunks(8) {
+        let mut g = [0u64; 8];
+        for (slot, &v) in g.iter_mut().zip(group) {
+            *slot = v.into();
+        }
+        bit_pack(out, &g, width);
+    }
 }
 
 fn repeated(out: &mut Vec<u8>, v: u64, run: usize, width: u8) {
