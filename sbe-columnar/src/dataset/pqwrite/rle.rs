@@ -50,32 +50,28 @@ pub(crate) fn bit_pack(out: &mut Vec<u8>, values: &[u64], width: u8) {
 }
 
 /// Appends `values` (each below `2^width`) in the RLE/bit-packed hybrid:
-/// runs of 8 or more equal values as one repeated run, the rest
-/// bit-packed in groups of 8 (the last group padded with zeros, which a
-/// reader drops as it knows the count).
+/// a group of 8 equal values, at a group's start, begins a repeated run
+/// that lasts as long as the value does; the rest is bit-packed in
+/// groups of 8 (the last padded with zeros, which a reader drops as it
+/// knows the count). Looking only at whole groups keeps the literals
+/// whole groups, and costs a comparison a value.
 pub(crate) fn hybrid<T: Copy + Into<u64> + PartialEq>(out: &mut Vec<u8>, values: &[T], width: u8) {
     let mut lit_start = 0;
     let mut i = 0;
-    while let Some(&v) = values.get(i) {
-        let run = values
-            .get(i..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|&&x| x == v)
-            .count();
-        // A repeated run can only start where the literals before it
-        // fill whole groups: lend it values of the run to fill them.
-        let pad = (8 - (i - lit_start) % 8) % 8;
-        if run >= pad + 8 {
-            literals(
-                out,
-                values.get(lit_start..i + pad).unwrap_or_default(),
-                width,
-            );
-            repeated(out, v.into(), run - pad, width);
-            lit_start = i + run;
+    while let Some(group) = values.get(i..i + 8) {
+        let Some(&v) = group.first() else {
+            break;
+        };
+        if group.iter().all(|&x| x == v) {
+            let tail = values.get(i + 8..).unwrap_or_default();
+            let run = 8 + tail.iter().take_while(|&&x| x == v).count();
+            literals(out, values.get(lit_start..i).unwrap_or_default(), width);
+            repeated(out, v.into(), run, width);
+            i += run;
+            lit_start = i;
+        } else {
+            i += 8;
         }
-        i += run;
     }
     literals(out, values.get(lit_start..).unwrap_or_default(), width);
 }
