@@ -105,12 +105,13 @@ impl ParquetPart {
         }
         let batches = std::mem::take(&mut self.pending);
         (self.rows, self.bytes) = (0, 0);
-        let writers = self.factory.create_column_writers(self.row_groups)?;
         let descr = self.file.schema_descr().columns().to_vec();
         let mut group = Group {
             descr,
             leaf: 0,
-            writers: writers.into_iter(),
+            factory: &self.factory,
+            row_group: self.row_groups,
+            writers: None,
             codec: &mut self.codec,
             out: self.file.next_row_group()?,
         };
@@ -136,8 +137,12 @@ struct Group<'a> {
     descr: Vec<ColumnDescPtr>,
     /// The next leaf's index in the schema.
     leaf: usize,
-    /// The crate's writers, one per leaf, for the leaves not ours.
-    writers: std::vec::IntoIter<ArrowColumnWriter>,
+    factory: &'a ArrowRowGroupWriterFactory,
+    row_group: usize,
+    /// The crate's writers, one per leaf, for the leaves not ours: made
+    /// when the first such leaf comes (making them costs, and most row
+    /// groups have none).
+    writers: Option<Vec<Option<ArrowColumnWriter>>>,
     codec: &'a mut Codec,
     out: SerializedRowGroupWriter<'a, File>,
 }
@@ -163,10 +168,6 @@ impl Group<'_> {
         let mut caches: Vec<Cache> = arrays.iter().map(|_| Cache::default()).collect();
         for j in 0..count {
             let descr = self.next_descr()?;
-            let writer = self
-                .writers
-                .next()
-                .ok_or_else(|| general("fewer writers than leaves"))?;
             let ours = paths.as_ref().and_then(|p| ours(&descr, p, j));
             let done = match ours {
                 Some((kind, parts)) => self.ours(&descr, kind, &parts, &mut caches)?,
@@ -176,11 +177,25 @@ impl Group<'_> {
                 if theirs.is_none() {
                     theirs = Some(crate_leaves(field, arrays)?);
                 }
+                let writer = self.writer(self.leaf - 1)?;
                 let leaves = theirs.as_ref().map(|t| t.iter().filter_map(|l| l.get(j)));
                 self.theirs(writer, leaves.into_iter().flatten())?;
             }
         }
         Ok(())
+    }
+
+    /// The crate's writer of leaf `leaf`.
+    fn writer(&mut self, leaf: usize) -> Result<ArrowColumnWriter, ParquetError> {
+        if self.writers.is_none() {
+            let made = self.factory.create_column_writers(self.row_group)?;
+            self.writers = Some(made.into_iter().map(Some).collect());
+        }
+        self.writers
+            .as_mut()
+            .and_then(|w| w.get_mut(leaf))
+            .and_then(Option::take)
+            .ok_or_else(|| general("fewer writers than leaves"))
     }
 
     fn next_descr(&mut self) -> Result<ColumnDescPtr, ParquetError> {

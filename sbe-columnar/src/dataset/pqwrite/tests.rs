@@ -393,3 +393,17 @@ fn text_past_the_dictionary_limit_is_the_crates_and_reads_back() {
     fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
     assert_same(&read, &batches);
 }
+
+#[test]
+fn a_dictionary_of_one_name_reads_back() {
+    let schema = Arc::new(Schema::new(vec![Field::new("e", dict_type(), true)]));
+    let e = DictionaryArray::<UInt16Type>::try_new(
+        UInt16Array::from(vec![Some(0), None, Some(0), Some(0)]),
+        Arc::new(StringArray::from(vec!["Only"])),
+    )
+    .unwrap();
+    let batches = [RecordBatch::try_new(schema, vec![Arc::new(e)]).unwrap()];
+    let (read, path) = round_trip("one", &batches, Compression::Snappy);
+    fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
+    assert_same(&read, &batches);
+}
