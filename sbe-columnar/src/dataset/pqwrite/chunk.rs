@@ -111,19 +111,54 @@ pub(crate) struct Part<'a> {
     pub levels: Levels,
 }
 
+/// A part file's compressor and the page buffers its chunks reuse.
+pub(crate) struct Scratch {
+    codec: Codec,
+    body: Vec<u8>,
+    packed: Vec<u8>,
+}
+
+impl Scratch {
+    /// Buffers for pages compressed by `codec`.
+    pub(crate) fn new(codec: Codec) -> Scratch {
+        Scratch {
+            codec,
+            body: Vec::new(),
+            packed: Vec::new(),
+        }
+    }
+}
+
 /// The chunk being written: its bytes and what the metadata records.
 struct Chunk<'a> {
     kind: Kind,
-    codec: &'a mut Codec,
+    scratch: &'a mut Scratch,
     out: Vec<u8>,
-    body: Vec<u8>,
-    packed: Vec<u8>,
     uncompressed: usize,
     levels: usize,
     pages: Vec<PageLocation>,
     min_max: MinMax,
     /// Values (levels that are not null) so far.
     values: usize,
+    /// Rows of the parts so far.
+    rows: usize,
+}
+
+/// A chunk's dictionary: an Arrow one (enum names) or one made here.
+enum Dict<'a> {
+    None,
+    Arrow(Dictionary),
+    Text(TextDict<'a>),
+}
+
+impl Dict<'_> {
+    fn width(&self) -> u8 {
+        match self {
+            Dict::None => 0,
+            Dict::Arrow(d) => d.width,
+            Dict::Text(t) => t.width,
+        }
+    }
 }
 
 /// Encodes the chunk of `descr`'s leaf over `parts` (the row group's
@@ -133,82 +168,30 @@ pub(crate) fn encode<'a>(
     descr: &ColumnDescPtr,
     kind: Kind,
     parts: &'a [Part<'a>],
-    codec: &mut Codec,
+    scratch: &mut Scratch,
 ) -> Result<Option<(Bytes, ColumnCloseResult)>, ParquetError> {
     let unsigned = descr.sort_order() == SortOrder::UNSIGNED;
     let mut chunk = Chunk {
         kind,
-        codec,
+        scratch,
         out: Vec::new(),
-        body: Vec::new(),
-        packed: Vec::new(),
         uncompressed: 0,
         levels: 0,
         pages: Vec::new(),
         // Statistics where the crate keeps them: top-level numbers.
         min_max: MinMax::new(unsigned, descr.max_rep_level() == 0),
         values: 0,
+        rows: 0,
     };
-    let dict = match kind {
-        Kind::Dict => {
-            let leaves: Vec<&ArrayRef> = parts.iter().map(|p| &p.path.leaf).collect();
-            let dict = Dictionary::of(&leaves)?;
-            chunk.dictionary_page(&dict)?;
-            Some(dict)
-        }
-        _ => None,
-    };
-    let text = match kind {
-        Kind::Text => {
-            let Some(t) = TextDict::of(parts)? else {
-                return Ok(None);
-            };
-            chunk.body.clear();
-            t.plain(&mut chunk.body);
-            let num_values = to_i32(t.len())?;
-            chunk.page(PageKind::Dictionary { num_values })?;
-            Some(t)
-        }
-        _ => None,
+    let Some(dict) = chunk.dictionary(parts)? else {
+        return Ok(None);
     };
     let data_offset = chunk.out.len();
-    let mut first_row = 0;
     for (n, part) in parts.iter().enumerate() {
-        let base = dict
-            .as_ref()
-            .and_then(|d| d.bases.get(n).copied())
-            .unwrap_or(0);
-        let width = match (&dict, &text) {
-            (Some(d), _) => d.width,
-            (_, Some(t)) => t.width,
-            _ => 0,
-        };
-        let keys = text.as_ref().and_then(|t| t.keys.get(n));
-        let cuts = &part.levels.cuts;
-        let end = Cut {
-            row: part.path.rows(),
-            level: part.levels.len,
-            value: part.levels.values.len(),
-        };
-        for (i, &cut) in cuts.iter().enumerate() {
-            let next = cuts.get(i + 1).copied().unwrap_or(end);
-            let page = PageSpan {
-                part,
-                page: i,
-                cut,
-                next,
-                base,
-                width,
-                keys: keys.and_then(|k| k.get(cut.value..next.value)),
-            };
-            chunk.data_page(&page, first_row)?;
-        }
-        first_row += end.row;
+        chunk.part(part, n, &dict)?;
     }
-    let has_dict = dict.is_some() || text.is_some();
-    chunk
-        .finish(descr, has_dict, data_offset, first_row)
-        .map(Some)
+    let has_dict = !matches!(dict, Dict::None);
+    chunk.finish(descr, has_dict, data_offset).map(Some)
 }
 
 /// The levels and values of one data page.
@@ -225,28 +208,82 @@ struct PageSpan<'a> {
 }
 
 impl Chunk<'_> {
-    fn dictionary_page(&mut self, dict: &Dictionary) -> Result<(), ParquetError> {
-        self.body.clear();
-        dict.plain(&mut self.body);
-        let kind = PageKind::Dictionary {
-            num_values: to_i32(dict.len)?,
+    /// The chunk's dictionary, its page written; `None` when text has
+    /// too many values for one.
+    fn dictionary<'p>(&mut self, parts: &'p [Part<'p>]) -> Result<Option<Dict<'p>>, ParquetError> {
+        let dict = match self.kind {
+            Kind::Dict => {
+                let leaves: Vec<&ArrayRef> = parts.iter().map(|p| &p.path.leaf).collect();
+                let dict = Dictionary::of(&leaves)?;
+                self.scratch.body.clear();
+                dict.plain(&mut self.scratch.body);
+                self.page(PageKind::Dictionary {
+                    num_values: to_i32(dict.len)?,
+                })?;
+                Dict::Arrow(dict)
+            }
+            Kind::Text => {
+                let Some(t) = TextDict::of(parts)? else {
+                    return Ok(None);
+                };
+                self.scratch.body.clear();
+                t.plain(&mut self.scratch.body);
+                self.page(PageKind::Dictionary {
+                    num_values: to_i32(t.len())?,
+                })?;
+                Dict::Text(t)
+            }
+            _ => Dict::None,
         };
-        self.page(kind)
+        Ok(Some(dict))
     }
 
-    fn data_page(&mut self, page: &PageSpan<'_>, first_row: usize) -> Result<(), ParquetError> {
+    /// The data pages of part `n`.
+    fn part(&mut self, part: &Part<'_>, n: usize, dict: &Dict<'_>) -> Result<(), ParquetError> {
+        let base = match dict {
+            Dict::Arrow(d) => d.bases.get(n).copied().unwrap_or(0),
+            _ => 0,
+        };
+        let keys = match dict {
+            Dict::Text(t) => t.keys.get(n),
+            _ => None,
+        };
+        let cuts = &part.levels.cuts;
+        let end = Cut {
+            row: part.path.rows(),
+            level: part.levels.len,
+            value: part.levels.values.len(),
+        };
+        for (i, &cut) in cuts.iter().enumerate() {
+            let next = cuts.get(i + 1).copied().unwrap_or(end);
+            let page = PageSpan {
+                part,
+                page: i,
+                cut,
+                next,
+                base,
+                width: dict.width(),
+                keys: keys.and_then(|k| k.get(cut.value..next.value)),
+            };
+            self.data_page(&page)?;
+        }
+        self.rows += end.row;
+        Ok(())
+    }
+
+    fn data_page(&mut self, page: &PageSpan<'_>) -> Result<(), ParquetError> {
         let levels = &page.part.levels;
         let path = page.part.path;
         let (from, to) = (page.cut.level, page.next.level);
-        self.body.clear();
+        self.scratch.body.clear();
         let cuts = levels.cuts.as_slice();
         if path.max_rep > 0 {
             let block = levels.rep.block(cuts, levels.len, path.max_rep, page.page);
-            self.body.extend_from_slice(block);
+            self.scratch.body.extend_from_slice(block);
         }
         if path.max_def > 0 {
             let block = levels.def.block(cuts, levels.len, path.max_def, page.page);
-            self.body.extend_from_slice(block);
+            self.scratch.body.extend_from_slice(block);
         }
         let idx = levels
             .values
@@ -256,19 +293,23 @@ impl Chunk<'_> {
         self.values += idx.len();
         match self.kind {
             Kind::Dict => {
-                self.body.push(page.width);
+                self.scratch.body.push(page.width);
                 let keys = values::keys(leaf, idx, page.base)?;
-                hybrid(&mut self.body, &keys, page.width);
+                hybrid(&mut self.scratch.body, &keys, page.width);
             }
             Kind::Text => {
-                self.body.push(page.width);
-                hybrid(&mut self.body, page.keys.unwrap_or_default(), page.width);
+                self.scratch.body.push(page.width);
+                hybrid(
+                    &mut self.scratch.body,
+                    page.keys.unwrap_or_default(),
+                    page.width,
+                );
             }
-            Kind::Int32 => values::int32(leaf, idx, &mut self.body, &mut self.min_max)?,
-            Kind::Int64 => values::int64(leaf, idx, &mut self.body, &mut self.min_max)?,
-            Kind::Float => values::float(leaf, idx, &mut self.body)?,
-            Kind::Double => values::double(leaf, idx, &mut self.body)?,
-            Kind::Decimal(len) => values::decimal(leaf, idx, len, &mut self.body)?,
+            Kind::Int32 => values::int32(leaf, idx, &mut self.scratch.body, &mut self.min_max)?,
+            Kind::Int64 => values::int64(leaf, idx, &mut self.scratch.body, &mut self.min_max)?,
+            Kind::Float => values::float(leaf, idx, &mut self.scratch.body)?,
+            Kind::Double => values::double(leaf, idx, &mut self.scratch.body)?,
+            Kind::Decimal(len) => values::decimal(leaf, idx, len, &mut self.scratch.body)?,
         }
         let location_at = self.out.len();
         self.page(PageKind::Data {
@@ -279,20 +320,25 @@ impl Chunk<'_> {
         self.pages.push(PageLocation {
             offset: location_at as i64,
             compressed_page_size: to_i32(self.out.len() - location_at)?,
-            first_row_index: (first_row + page.cut.row) as i64,
+            first_row_index: (self.rows + page.cut.row) as i64,
         });
         Ok(())
     }
 
     /// Compresses the body and appends header and page.
     fn page(&mut self, kind: PageKind) -> Result<(), ParquetError> {
-        self.packed.clear();
-        self.codec.compress(&self.body, &mut self.packed)?;
+        self.scratch.packed.clear();
+        self.scratch
+            .codec
+            .compress(&self.scratch.body, &mut self.scratch.packed)?;
         let header_at = self.out.len();
-        let (raw, packed) = (to_i32(self.body.len())?, to_i32(self.packed.len())?);
+        let (raw, packed) = (
+            to_i32(self.scratch.body.len())?,
+            to_i32(self.scratch.packed.len())?,
+        );
         thrift::page_header(&mut self.out, kind, raw, packed);
-        self.uncompressed += self.out.len() - header_at + self.body.len();
-        self.out.extend_from_slice(&self.packed);
+        self.uncompressed += self.out.len() - header_at + self.scratch.body.len();
+        self.out.extend_from_slice(&self.scratch.packed);
         Ok(())
     }
 
@@ -301,11 +347,10 @@ impl Chunk<'_> {
         descr: &ColumnDescPtr,
         has_dict: bool,
         data_offset: usize,
-        rows: usize,
     ) -> Result<(Bytes, ColumnCloseResult), ParquetError> {
         let nulls = (self.levels - self.values) as u64;
         let mut meta = ColumnChunkMetaData::builder(descr.clone())
-            .set_compression(self.codec.parquet())
+            .set_compression(self.scratch.codec.parquet())
             .set_encodings(self.kind.encodings())
             .set_total_compressed_size(self.out.len() as i64)
             .set_total_uncompressed_size(self.uncompressed as i64)
@@ -317,7 +362,7 @@ impl Chunk<'_> {
         }
         let close = ColumnCloseResult {
             bytes_written: self.out.len() as u64,
-            rows_written: rows as u64,
+            rows_written: self.rows as u64,
             metadata: meta.build()?,
             bloom_filter: None,
             column_index: None,

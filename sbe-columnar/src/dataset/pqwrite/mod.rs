@@ -31,7 +31,7 @@ use parquet::file::writer::{SerializedFileWriter, SerializedRowGroupWriter};
 use parquet::schema::types::ColumnDescPtr;
 
 use crate::dataset::{Compression, ROW_GROUP_BYTES, ROW_GROUP_ROWS};
-use chunk::{Kind, Part};
+use chunk::{Kind, Part, Scratch};
 use codec::Codec;
 use levels::{Cache, PageLimit, Path};
 
@@ -47,7 +47,7 @@ pub(crate) struct ParquetPart {
     file: SerializedFileWriter<File>,
     factory: ArrowRowGroupWriterFactory,
     schema: SchemaRef,
-    codec: Codec,
+    scratch: Scratch,
     pending: Vec<RecordBatch>,
     rows: usize,
     bytes: usize,
@@ -69,7 +69,7 @@ impl ParquetPart {
             file,
             factory,
             schema,
-            codec: Codec::new(compression)?,
+            scratch: Scratch::new(Codec::new(compression)?),
             pending: Vec::new(),
             rows: 0,
             bytes: 0,
@@ -112,7 +112,7 @@ impl ParquetPart {
             factory: &self.factory,
             row_group: self.row_groups,
             writers: None,
-            codec: &mut self.codec,
+            scratch: &mut self.scratch,
             out: self.file.next_row_group()?,
         };
         for (i, field) in self.schema.fields().iter().enumerate() {
@@ -143,7 +143,7 @@ struct Group<'a> {
     /// when the first such leaf comes (making them costs, and most row
     /// groups have none).
     writers: Option<Vec<Option<ArrowColumnWriter>>>,
-    codec: &'a mut Codec,
+    scratch: &'a mut Scratch,
     out: SerializedRowGroupWriter<'a, File>,
 }
 
@@ -226,7 +226,7 @@ impl Group<'_> {
                 })
             })
             .collect::<Result<Vec<_>, ParquetError>>()?;
-        match chunk::encode(descr, kind, &parts, self.codec)? {
+        match chunk::encode(descr, kind, &parts, self.scratch)? {
             Some((bytes, close)) => self.out.append_column(&bytes, close)?,
             None => return Ok(false),
         }
