@@ -79,6 +79,19 @@ impl ParquetPart {
 
     /// Adds `batch`'s rows, writing each row group as it fills.
     pub(crate) fn write(&mut self, batch: &RecordBatch) -> Result<(), ParquetError> {
+        // Our chunks trust the columns to be of the schema's types (the
+        // crate's writer checks as it goes).
+        let fields = self.schema.fields();
+        let same = batch.num_columns() == fields.len()
+            && fields
+                .iter()
+                .zip(batch.columns())
+                .all(|(f, c)| f.data_type() == c.data_type());
+        if !same {
+            return Err(general("a batch not of the part's schema"));
+        }
+        // A slice holds its batch's buffers: count its share of them.
+        let per_row = batch.get_array_memory_size() / batch.num_rows().max(1);
         let mut batch = batch.clone();
         while self.rows + batch.num_rows() >= ROW_GROUP_ROWS && batch.num_rows() > 0 {
             let take = ROW_GROUP_ROWS - self.rows;
@@ -88,7 +101,7 @@ impl ParquetPart {
             batch = batch.slice(take, batch.num_rows() - take);
         }
         if batch.num_rows() > 0 {
-            self.bytes += batch.get_array_memory_size();
+            self.bytes += per_row * batch.num_rows();
             self.rows += batch.num_rows();
             self.pending.push(batch);
         }

@@ -179,8 +179,15 @@ pub(crate) fn keys(leaf: &ArrayRef, idx: &[usize], base: u32) -> Result<Vec<u32>
         .downcast_ref::<DictionaryArray<UInt16Type>>()
         .ok_or_else(|| wrong("not a u16 dictionary"))?;
     let keys = d.keys().values();
+    // Arrow checks keys when a dictionary array is made, but not when it
+    // is made unchecked: a key past the dictionary would be read as
+    // another entry's, so look.
+    let len = d.values().len();
     idx.iter()
-        .map(|&i| Ok(u32::from(*keys.get(i).ok_or_else(|| wrong("key index"))?) + base))
+        .map(|&i| match keys.get(i) {
+            Some(&k) if usize::from(k) < len => Ok(u32::from(k) + base),
+            _ => Err(wrong("key past the dictionary")),
+        })
         .collect()
 }
 
