@@ -9,12 +9,13 @@ use bytes::Bytes;
 use parquet::basic::{Encoding, SortOrder, Type as PhysicalType};
 use parquet::column::writer::ColumnCloseResult;
 use parquet::errors::ParquetError;
-use parquet::file::metadata::ColumnChunkMetaData;
+use parquet::file::metadata::{ColumnChunkMetaData, LevelHistogram};
 use parquet::file::page_index::offset_index::{OffsetIndexMetaData, PageLocation};
 use parquet::file::statistics::{Statistics, ValueStatistics};
 use parquet::schema::types::ColumnDescPtr;
 
 use super::codec::Codec;
+use super::index::PageIndex;
 use super::levels::{Cut, Levels, Path};
 use super::rle::hybrid;
 use super::text::TextDict;
@@ -142,6 +143,8 @@ struct Chunk<'a> {
     values: usize,
     /// Rows of the parts so far.
     rows: usize,
+    /// The column index, where statistics are kept.
+    index: Option<PageIndex>,
 }
 
 /// A chunk's dictionary: an Arrow one (enum names) or one made here.
@@ -182,7 +185,11 @@ pub(crate) fn encode<'a>(
         min_max: MinMax::new(unsigned, descr.max_rep_level() == 0),
         values: 0,
         rows: 0,
+        index: None,
     };
+    if chunk.min_max.wanted && matches!(kind, Kind::Int32 | Kind::Int64) {
+        chunk.index = Some(PageIndex::new(descr.physical_type()));
+    }
     let Some(dict) = chunk.dictionary(parts)? else {
         return Ok(None);
     };
@@ -311,6 +318,10 @@ impl Chunk<'_> {
             Kind::Double => values::double(leaf, idx, &mut self.scratch.body)?,
             Kind::Decimal(len) => values::decimal(leaf, idx, len, &mut self.scratch.body)?,
         }
+        if let Some(index) = self.index.as_mut() {
+            let def = levels.def.levels.get(from..to).unwrap_or_default();
+            index.page(to - from - idx.len(), self.min_max.last, def, path.max_def);
+        }
         let location_at = self.out.len();
         self.page(PageKind::Data {
             num_values: to_i32(to - from)?,
@@ -343,7 +354,7 @@ impl Chunk<'_> {
     }
 
     fn finish(
-        self,
+        mut self,
         descr: &ColumnDescPtr,
         has_dict: bool,
         data_offset: usize,
@@ -360,12 +371,20 @@ impl Chunk<'_> {
         if self.min_max.wanted && matches!(self.kind, Kind::Int32 | Kind::Int64) {
             meta = meta.set_statistics(statistics(descr, &self.min_max, nulls));
         }
+        let column_index = match self.index.as_mut() {
+            Some(index) => {
+                let histogram = index.histogram.take().map(LevelHistogram::from);
+                meta = meta.set_definition_level_histogram(histogram);
+                Some(index.finish()?)
+            }
+            None => None,
+        };
         let close = ColumnCloseResult {
             bytes_written: self.out.len() as u64,
             rows_written: self.rows as u64,
             metadata: meta.build()?,
             bloom_filter: None,
-            column_index: None,
+            column_index,
             offset_index: Some(OffsetIndexMetaData {
                 page_locations: self.pages,
                 unencoded_byte_array_data_bytes: None,

@@ -9,6 +9,7 @@
 mod chunk;
 mod codec;
 mod delta;
+mod index;
 mod levels;
 mod rle;
 mod text;
@@ -36,9 +37,11 @@ use codec::Codec;
 use levels::{Cache, PageLimit, Path};
 
 /// Pages end at a row start once they hold this many rows, or this many
-/// levels (the crate's writer cuts at 20,000 rows or 1 MiB).
+/// levels: the crate's writer cuts a page once it has 20,000 rows, which
+/// it looks at every 1,024, so top-level pages (and their column index)
+/// are as its.
 const PAGE: PageLimit = PageLimit {
-    rows: 20_000,
+    rows: 20_480,
     levels: 128 * 1024,
 };
 

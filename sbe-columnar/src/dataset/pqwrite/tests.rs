@@ -16,6 +16,7 @@ use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema, TimeUnit};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
+use parquet::file::page_index::column_index::ColumnIndexMetaData;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 
 use crate::dataset::{prepare, Compression, DatasetWriter, Existing, Format};
@@ -349,7 +350,8 @@ fn an_empty_row_group_and_all_nulls_read_back() {
 /// records them (min, max, nulls), against ours.
 #[test]
 fn statistics_are_the_crates() {
-    let batches = [batch(0, 5000, 4, 0)];
+    // Pages of 20,000 rows: several per chunk, nulls among them.
+    let batches = [batch(0, 50_000, 4, 0)];
     let (_, ours) = round_trip("stats", &batches, Compression::Snappy);
     let theirs = ours.with_extension("crate");
     let schema = batches[0].schema();
@@ -379,7 +381,15 @@ fn statistics_are_the_crates() {
             .collect::<Vec<_>>()
     };
     let (a, b) = (stats(&ours), stats(&theirs));
+    let (ia, ib) = (index_summary(&ours), index_summary(&theirs));
+    let pages = our_pages(&ours, &batches[0]);
     fs::remove_dir_all(ours.parent().unwrap().parent().unwrap()).unwrap();
+    // The same columns indexed, in the same order, with the same nulls;
+    // pages may be cut elsewhere.
+    assert_eq!(ia, ib);
+    for (want, got) in pages {
+        assert_eq!(want, got);
+    }
     assert_eq!(a, b);
 }
 
@@ -406,4 +416,110 @@ fn a_dictionary_of_one_name_reads_back() {
     let (read, path) = round_trip("one", &batches, Compression::Snappy);
     fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
     assert_same(&read, &batches);
+}
+
+/// Per indexed column of row group 0: its boundary order, total nulls,
+/// and whether a page's min or max is ever past the other's.
+fn index_summary(p: &std::path::Path) -> Vec<(usize, String, i64)> {
+    let options = parquet::file::serialized_reader::ReadOptionsBuilder::new()
+        .with_page_index()
+        .build();
+    let r = SerializedFileReader::new_with_options(File::open(p).unwrap(), options).unwrap();
+    let ci = &r.metadata().column_index().unwrap()[0];
+    ci.iter()
+        .enumerate()
+        .filter(|(_, c)| !matches!(c, ColumnIndexMetaData::NONE))
+        .map(|(i, c)| {
+            let order = format!("{:?}", c.get_boundary_order());
+            let nulls = c.null_counts().map_or(0, |n| n.iter().sum());
+            (i, order, nulls)
+        })
+        .collect()
+}
+
+/// For the first three columns (Int64 with nulls, UInt32, UInt64) of
+/// our file, each page's (min, max) from the index and from the batch's
+/// rows of that page (by the offset index).
+/// Each page's (min, max).
+type Bounds = Vec<(i64, i64)>;
+
+fn our_pages(p: &std::path::Path, b: &RecordBatch) -> Vec<(Bounds, Bounds)> {
+    let options = parquet::file::serialized_reader::ReadOptionsBuilder::new()
+        .with_page_index()
+        .build();
+    let r = SerializedFileReader::new_with_options(File::open(p).unwrap(), options).unwrap();
+    let md = r.metadata();
+    let ci = &md.column_index().unwrap()[0];
+    let oi = &md.offset_index().unwrap()[0];
+    (0..3)
+        .map(|c| {
+            let starts: Vec<usize> = oi[c]
+                .page_locations()
+                .iter()
+                .map(|l| l.first_row_index as usize)
+                .collect();
+            let ends: Vec<usize> = starts
+                .iter()
+                .skip(1)
+                .copied()
+                .chain([md.row_group(0).num_rows() as usize])
+                .collect();
+            let col = b.column(c);
+            let want = starts
+                .iter()
+                .zip(&ends)
+                .map(|(&s, &e)| {
+                    let v: Vec<i128> = match c {
+                        0 => col
+                            .as_any()
+                            .downcast_ref::<Int64Array>()
+                            .unwrap()
+                            .slice(s, e - s)
+                            .iter()
+                            .flatten()
+                            .map(i128::from)
+                            .collect(),
+                        1 => col
+                            .as_any()
+                            .downcast_ref::<UInt32Array>()
+                            .unwrap()
+                            .slice(s, e - s)
+                            .iter()
+                            .flatten()
+                            .map(i128::from)
+                            .collect(),
+                        _ => col
+                            .as_any()
+                            .downcast_ref::<UInt64Array>()
+                            .unwrap()
+                            .slice(s, e - s)
+                            .iter()
+                            .flatten()
+                            .map(i128::from)
+                            .collect(),
+                    };
+                    (
+                        *v.iter().min().unwrap() as i64,
+                        *v.iter().max().unwrap() as i64,
+                    )
+                })
+                .collect();
+            let got = match &ci[c] {
+                ColumnIndexMetaData::INT64(x) => x
+                    .min_values()
+                    .iter()
+                    .zip(x.max_values())
+                    .map(|(&a, &b)| (a, b))
+                    .collect(),
+                ColumnIndexMetaData::INT32(x) => x
+                    .min_values()
+                    .iter()
+                    .zip(x.max_values())
+                    .map(|(&a, &b)| (i64::from(a as u32), i64::from(b as u32)))
+                    .collect(),
+                other => panic!("{other:?}"),
+            };
+            (want, got)
+        })
+        .collect()
 }

@@ -279,6 +279,8 @@ pub(crate) struct MinMax {
     pub wanted: bool,
     min: Option<i128>,
     max: Option<i128>,
+    /// The last page's min and max (none for a page of nulls).
+    pub last: Option<(i128, i128)>,
 }
 
 impl MinMax {
@@ -289,10 +291,12 @@ impl MinMax {
             wanted,
             min: None,
             max: None,
+            last: None,
         }
     }
 
     fn page(&mut self, lo: Option<i128>, hi: Option<i128>) {
+        self.last = lo.zip(hi);
         self.min = match (self.min, lo) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
