@@ -27,7 +27,8 @@ mod pqwrite;
 
 /// Rows of a Parquet row group at most.
 pub const ROW_GROUP_ROWS: usize = 64 * 1024;
-/// Bytes a Parquet row group buffers before it is flushed.
+/// Bytes of Arrow batches a Parquet row group buffers before it is
+/// written (row groups are encoded whole, from the batches).
 pub const ROW_GROUP_BYTES: usize = 128 << 20;
 
 /// A part file's compression.
@@ -336,7 +337,8 @@ impl DatasetWriter {
     }
 }
 
-/// Each column's encoding: a dictionary for the text columns (strings,
+/// Each column's encoding (which `pqwrite`'s own encoders follow for the
+/// leaves they take): a dictionary for the text columns (strings,
 /// enum names, set choices, addresses), where values repeat; integers
 /// (timestamps, counters, sequence numbers: mostly ascending or close
 /// to one another) delta-packed; the rest plain. Hashing every number

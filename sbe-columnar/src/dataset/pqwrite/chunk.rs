@@ -285,11 +285,13 @@ impl Chunk<'_> {
         self.scratch.body.clear();
         let cuts = levels.cuts.as_slice();
         if path.max_rep > 0 {
-            let block = levels.rep.block(cuts, levels.len, path.max_rep, page.page);
+            let blocks = levels.rep.blocks(cuts, levels.len, path.max_rep);
+            let block = blocks.get(page.page).map_or(&[][..], Vec::as_slice);
             self.scratch.body.extend_from_slice(block);
         }
         if path.max_def > 0 {
-            let block = levels.def.block(cuts, levels.len, path.max_def, page.page);
+            let blocks = levels.def.blocks(cuts, levels.len, path.max_def);
+            let block = blocks.get(page.page).map_or(&[][..], Vec::as_slice);
             self.scratch.body.extend_from_slice(block);
         }
         let idx = levels

@@ -5,7 +5,7 @@
 //! present, a list's entries one more; each list adds one repetition
 //! level, which its second and later entries carry.
 
-use std::cell::OnceCell;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -97,42 +97,52 @@ pub(crate) struct Cut {
 /// Levels of one kind (repetition or definition) over a column, and
 /// their encoded blocks per page once a chunk has made them: the leaves
 /// of one list share the list's, and often its definition levels too.
+/// Blocks are kept per bit width, as leaves sharing levels may have
+/// different highest levels (a leaf of nothing but nulls has the levels
+/// of its parent, whose highest is lower).
 #[derive(Debug, Default)]
 pub(crate) struct LevelVec {
     /// The levels (empty when the highest is 0).
     pub levels: Vec<u16>,
-    blocks: OnceCell<Vec<Vec<u8>>>,
+    blocks: RefCell<Vec<(u8, Blocks)>>,
 }
+
+/// Each page's encoded levels.
+pub(crate) type Blocks = Rc<Vec<Vec<u8>>>;
 
 impl LevelVec {
     fn new(levels: Vec<u16>) -> Rc<LevelVec> {
         Rc::new(LevelVec {
             levels,
-            blocks: OnceCell::new(),
+            blocks: RefCell::default(),
         })
     }
 
-    /// Page `page`'s block (length in 4 bytes, then the hybrid at the
+    /// Each page's block (length in 4 bytes, then the hybrid at the
     /// width of `max`), the pages starting at `cuts` and ending at `end`.
-    pub(crate) fn block(&self, cuts: &[Cut], end: usize, max: u16, page: usize) -> &[u8] {
-        let blocks = self.blocks.get_or_init(|| {
-            let ends = cuts.iter().skip(1).map(|c| c.level).chain([end]);
-            let width = bits_for(u64::from(max));
-            cuts.iter()
-                .zip(ends)
-                .map(|(c, e)| {
-                    let levels = self.levels.get(c.level..e).unwrap_or_default();
-                    let mut out = vec![0; 4];
-                    hybrid(&mut out, levels, width);
-                    let len = (out.len() - 4) as u32;
-                    if let Some(slot) = out.get_mut(..4) {
-                        slot.copy_from_slice(&len.to_le_bytes());
-                    }
-                    out
-                })
-                .collect()
-        });
-        blocks.get(page).map_or(&[], Vec::as_slice)
+    pub(crate) fn blocks(&self, cuts: &[Cut], end: usize, max: u16) -> Blocks {
+        let width = bits_for(u64::from(max));
+        if let Some((_, b)) = self.blocks.borrow().iter().find(|(w, _)| *w == width) {
+            return b.clone();
+        }
+        let ends = cuts.iter().skip(1).map(|c| c.level).chain([end]);
+        let made: Vec<Vec<u8>> = cuts
+            .iter()
+            .zip(ends)
+            .map(|(c, e)| {
+                let levels = self.levels.get(c.level..e).unwrap_or_default();
+                let mut out = vec![0; 4];
+                hybrid(&mut out, levels, width);
+                let len = (out.len() - 4) as u32;
+                if let Some(slot) = out.get_mut(..4) {
+                    slot.copy_from_slice(&len.to_le_bytes());
+                }
+                out
+            })
+            .collect();
+        let made = Rc::new(made);
+        self.blocks.borrow_mut().push((width, made.clone()));
+        made
     }
 }
 
@@ -260,13 +270,28 @@ impl Path {
         // With no nulls below the last list, every entry is a value and
         // its level only rises by the optional steps below: shared by
         // the leaves alike.
-        let no_nulls = below
+        // Where the first step below with nulls is nothing but nulls, no
+        // entry goes past it: its levels rise by the optional steps
+        // before it, and it has no values (an enum's raw column is mostly
+        // such).
+        let first_nulls = below
             .iter()
-            .all(|s| s.nulls().is_none_or(|n| n.null_count() == 0));
-        if !no_nulls {
-            return Ok(self.finish(&slots, below, rep));
-        }
-        let rise: u16 = below.iter().map(|s| u16::from(s.nullable())).sum();
+            .position(|s| s.nulls().is_some_and(|n| n.null_count() > 0));
+        let (rise, present) = match first_nulls {
+            None => (below.iter().map(|s| u16::from(s.nullable())).sum(), true),
+            Some(k)
+                if below
+                    .get(k)
+                    .and_then(Step::nulls)
+                    .is_some_and(|n| n.null_count() == n.len()) =>
+            {
+                (
+                    below.iter().take(k).map(|s| u16::from(s.nullable())).sum(),
+                    false,
+                )
+            }
+            Some(_) => return Ok(self.finish(&slots, below, rep)),
+        };
         let def = if self.max_def == 0 {
             Rc::default()
         } else if rise == 0 {
@@ -281,11 +306,17 @@ impl Path {
             });
             shared.clone()
         };
+        let (values, cuts) = if present {
+            (slots.present.clone(), slots.cuts.clone())
+        } else {
+            let cuts = slots.cuts.iter().map(|c| Cut { value: 0, ..*c });
+            (Rc::default(), Rc::new(cuts.collect()))
+        };
         Ok(Levels {
             def,
             rep,
-            values: slots.present.clone(),
-            cuts: slots.cuts.clone(),
+            values,
+            cuts,
             len: slots.idx.len(),
         })
     }

@@ -10,7 +10,7 @@ use arrow_array::types::UInt16Type;
 use arrow_array::{
     Array, ArrayRef, BinaryArray, Date32Array, Decimal128Array, DictionaryArray, Float64Array,
     Int32Array, Int64Array, Int8Array, ListArray, RecordBatch, StringArray, StructArray,
-    TimestampNanosecondArray, UInt16Array, UInt32Array, UInt64Array,
+    TimestampNanosecondArray, UInt16Array, UInt32Array, UInt64Array, UInt8Array,
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema, TimeUnit};
@@ -127,6 +127,7 @@ fn plain_group(rows: usize) -> ArrayRef {
         Field::new("b", DataType::Int32, false),
         Field::new("e", dict_type(), true),
         Field::new("z", DataType::Int64, true),
+        Field::new("raw", DataType::UInt8, true),
         Field::new("p", DataType::Decimal128(19, 9), true),
         Field::new("bin", DataType::Binary, true),
         Field::new("q", DataType::Decimal128(30, 2), false),
@@ -139,6 +140,7 @@ fn plain_group(rows: usize) -> ArrayRef {
             Arc::new(Int32Array::from_iter_values((0..n as i32).map(|i| -i))),
             Arc::new(e),
             Arc::new(Int64Array::new((0..n as i64).collect(), nulls(n, 4, 1))),
+            Arc::new(UInt8Array::from(vec![None::<u8>; n])),
             Arc::new(
                 Decimal128Array::new(
                     (0..n as i128).map(|i| (i - 40) * 1_000_000_007).collect(),

@@ -183,12 +183,14 @@ pub(crate) fn keys(leaf: &ArrayRef, idx: &[usize], base: u32) -> Result<Vec<u32>
     // is made unchecked: a key past the dictionary would be read as
     // another entry's, so look.
     let len = d.values().len();
-    idx.iter()
-        .map(|&i| match keys.get(i) {
-            Some(&k) if usize::from(k) < len => Ok(u32::from(k) + base),
-            _ => Err(wrong("key past the dictionary")),
-        })
-        .collect()
+    let mut out = Vec::with_capacity(idx.len());
+    for &i in idx {
+        match keys.get(i) {
+            Some(&k) if usize::from(k) < len => out.push(u32::from(k) + base),
+            _ => return Err(wrong("key past the dictionary")),
+        }
+    }
+    Ok(out)
 }
 
 /// The dictionary of `leaf` when it is one the chunk can hold as its own:
