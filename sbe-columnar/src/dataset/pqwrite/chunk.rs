@@ -165,8 +165,8 @@ impl Dict<'_> {
 }
 
 /// Encodes the chunk of `descr`'s leaf over `parts` (the row group's
-/// batches, in order); `None` for text whose dictionary would be too
-/// large, which the crate's writer then takes.
+/// batches, in order); `None` for a dictionary that would be too large,
+/// which the crate's writer then takes.
 pub(crate) fn encode<'a>(
     descr: &ColumnDescPtr,
     kind: Kind,
@@ -215,13 +215,15 @@ struct PageSpan<'a> {
 }
 
 impl Chunk<'_> {
-    /// The chunk's dictionary, its page written; `None` when text has
-    /// too many values for one.
+    /// The chunk's dictionary, its page written; `None` when it would be
+    /// too large.
     fn dictionary<'p>(&mut self, parts: &'p [Part<'p>]) -> Result<Option<Dict<'p>>, ParquetError> {
         let dict = match self.kind {
             Kind::Dict => {
                 let leaves: Vec<&ArrayRef> = parts.iter().map(|p| &p.path.leaf).collect();
-                let dict = Dictionary::of(&leaves)?;
+                let Some(dict) = Dictionary::of(&leaves)? else {
+                    return Ok(None);
+                };
                 self.scratch.body.clear();
                 dict.plain(&mut self.scratch.body);
                 self.page(PageKind::Dictionary {

@@ -100,58 +100,10 @@ fn repeated(out: &mut Vec<u8>, v: u64, run: usize, width: u8) {
 
 #[cfg(test)]
 mod tests {
-    use parquet::data_type::Int32Type;
-    use parquet::decoding::{Decoder, DictDecoder, PlainDecoder};
-
     use super::*;
 
-    /// The crate's own dictionary decoder over the identity dictionary
-    /// `0..65536`: it reads a width byte and the hybrid, so the values it
-    /// gives are the hybrid's.
-    fn decode(buf: &[u8], width: u8, n: usize) -> Vec<u64> {
-        let ids: Vec<u8> = (0..65536i32).flat_map(|i| i.to_le_bytes()).collect();
-        let mut plain = PlainDecoder::<Int32Type>::new(0);
-        plain.set_data(ids.into(), 65536).unwrap();
-        let mut d = DictDecoder::<Int32Type>::new();
-        d.set_dict(Box::new(plain)).unwrap();
-        let data: Vec<u8> = std::iter::once(width).chain(buf.iter().copied()).collect();
-        d.set_data(data.into(), n).unwrap();
-        let mut got = vec![0i32; n];
-        assert_eq!(d.get(&mut got).unwrap(), n);
-        got.into_iter().map(|v| v as u64).collect()
-    }
-
-    fn round_trip<T: Copy + Into<u64> + PartialEq + std::fmt::Debug>(values: &[T], width: u8) {
-        let mut out = Vec::new();
-        hybrid(&mut out, values, width);
-        let want: Vec<u64> = values.iter().map(|&v| v.into()).collect();
-        assert_eq!(decode(&out, width, values.len()), want, "{values:?}");
-    }
-
-    #[test]
-    fn runs_and_literals_read_back() {
-        let cases: Vec<Vec<u16>> = vec![
-            vec![1],
-            vec![0, 1, 2, 3, 2, 1, 0, 1, 2],
-            vec![3; 100],
-            [vec![1, 2, 3], vec![0; 20], vec![1, 2], vec![3; 9]].concat(),
-            [vec![1; 7], vec![2; 8], vec![1; 15], vec![0; 17]].concat(),
-            (0..1000).map(|i| (i % 7 / 3) as u16).collect(),
-            (0..1000).map(|i| (i / 13 % 4) as u16).collect(),
-        ];
-        for values in &cases {
-            round_trip(values, 2);
-            round_trip(values, 3);
-        }
-    }
-
-    #[test]
-    fn wide_keys_read_back() {
-        let values: Vec<u32> = (0..5000).map(|i| (i * 7919) % 65536).collect();
-        round_trip(&values, 16);
-        let values: Vec<u32> = (0..5000).map(|i| (i / 40) % 300).collect();
-        round_trip(&values, 9);
-    }
+    // The hybrid and the packing are read back by the crate's reader in
+    // `pqwrite::tests` (dictionary keys and levels of every width).
 
     #[test]
     fn bits() {
@@ -159,5 +111,20 @@ mod tests {
             [bits_for(0), bits_for(1), bits_for(2), bits_for(255)],
             [0, 1, 2, 8]
         );
+    }
+
+    #[test]
+    fn a_group_packs_into_its_width_in_bytes() {
+        let mut out = Vec::new();
+        bit_pack(&mut out, &[1, 0, 1, 1, 0, 0, 0, 1], 1);
+        assert_eq!(out, [0b1000_1101]);
+        out.clear();
+        bit_pack(&mut out, &[0, 1, 2, 3, 4, 5, 6, 7], 3);
+        // 0b111_110_101_100_011_010_001_000, little-endian.
+        assert_eq!(out, [0b1000_1000, 0b1100_0110, 0b1111_1010]);
+        out.clear();
+        hybrid(&mut out, &[5u16; 20], 3);
+        // A repeated run: header 20 << 1, then the value in one byte.
+        assert_eq!(out, [40, 5]);
     }
 }

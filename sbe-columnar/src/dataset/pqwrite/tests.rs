@@ -525,3 +525,101 @@ fn our_pages(p: &std::path::Path, b: &RecordBatch) -> Vec<(Bounds, Bounds)> {
         })
         .collect()
 }
+
+/// `array` as the one column of a batch, written and read back.
+fn column_reads_back(name: &str, array: ArrayRef) {
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "c",
+        array.data_type().clone(),
+        true,
+    )]));
+    let batches = [RecordBatch::try_new(schema, vec![array]).unwrap()];
+    let (read, path) = round_trip(name, &batches, Compression::None);
+    fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
+    assert_same(&read, &batches);
+}
+
+#[test]
+fn delta_packed_extremes_read_back() {
+    let int64: Vec<Vec<i64>> = vec![
+        vec![5],
+        vec![5, 4],
+        (0..129).collect(),
+        (0..1000)
+            .map(|i| 1_700_000_000_000_000_000 + i * 37 - (i % 5) * 100)
+            .collect(),
+        vec![i64::MIN, i64::MAX, 0, -1, i64::MAX, i64::MIN],
+        (0..300)
+            .map(|i| if i % 2 == 0 { i64::MIN } else { i64::MAX })
+            .collect(),
+    ];
+    for v in int64 {
+        column_reads_back("d64", Arc::new(Int64Array::from(v)));
+    }
+    let int32: Vec<Vec<i32>> = vec![
+        vec![-7],
+        (0..1000).map(|i| i * 3 % 17 - 8).collect(),
+        vec![i32::MIN, i32::MAX, 0, -1, i32::MAX, i32::MIN, 1],
+        (0..257)
+            .map(|i| if i % 3 == 0 { i32::MIN } else { i32::MAX })
+            .collect(),
+    ];
+    for v in int32 {
+        column_reads_back("d32", Arc::new(Int32Array::from(v)));
+    }
+    let wide = vec![0, u64::MAX, 1, u64::MAX - 1, 1 << 63];
+    column_reads_back("du64", Arc::new(UInt64Array::from(wide)));
+    let wide = vec![0, u32::MAX, 1, u32::MAX - 1, 1 << 31];
+    column_reads_back("du32", Arc::new(UInt32Array::from(wide)));
+}
+
+/// Keys `keys` into a dictionary of `size` names: the hybrid at the
+/// width of `size - 1`.
+fn keys_read_back(keys: &[u16], size: usize) {
+    let names: Vec<String> = (0..size).map(|i| format!("k{i}")).collect();
+    let dict = DictionaryArray::<UInt16Type>::try_new(
+        UInt16Array::from(keys.to_vec()),
+        Arc::new(StringArray::from(names)),
+    )
+    .unwrap();
+    column_reads_back("keys", Arc::new(dict));
+}
+
+#[test]
+fn hybrid_runs_and_literals_read_back() {
+    let cases: Vec<Vec<u16>> = vec![
+        vec![1],
+        vec![0, 1, 2, 3, 2, 1, 0, 1, 2],
+        vec![3; 100],
+        [vec![1, 2, 3], vec![0; 20], vec![1, 2], vec![3; 9]].concat(),
+        [vec![1; 7], vec![2; 8], vec![1; 15], vec![0; 17]].concat(),
+        (0..1000).map(|i| (i % 7 / 3) as u16).collect(),
+        (0..1000).map(|i| (i / 13 % 4) as u16).collect(),
+    ];
+    for keys in &cases {
+        keys_read_back(keys, 4);
+        keys_read_back(keys, 8);
+    }
+    // The most a reader takes into u16 keys: 65,535 names.
+    let wide: Vec<u16> = (0..5000u32).map(|i| (i * 7919 % 65535) as u16).collect();
+    keys_read_back(&wide, 65535);
+    let nine: Vec<u16> = (0..5000).map(|i| (i / 40 % 300) as u16).collect();
+    keys_read_back(&nine, 300);
+}
+
+#[test]
+fn dictionaries_past_u16_keys_in_one_row_group_read_back() {
+    // Two batches of 40,000 names each (other ones): joined, more than
+    // a u16 key reaches, so the crate's writer takes the chunk.
+    let schema = Arc::new(Schema::new(vec![Field::new("e", dict_type(), true)]));
+    let batches: Vec<RecordBatch> = [0, 40_000]
+        .iter()
+        .map(|&shift| {
+            let e = names(3000, 40_000, shift, 11);
+            RecordBatch::try_new(schema.clone(), vec![e]).unwrap()
+        })
+        .collect();
+    let (read, path) = round_trip("joined", &batches, Compression::Snappy);
+    fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
+    assert_same(&read, &batches);
+}

@@ -222,8 +222,11 @@ pub(crate) struct Dictionary {
 }
 
 impl Dictionary {
-    /// The dictionary of the batches' `leaves`.
-    pub(crate) fn of(leaves: &[&ArrayRef]) -> Result<Dictionary, ParquetError> {
+    /// The dictionary of the batches' `leaves`; `None` when it has more
+    /// entries than a u16 key reaches (batches of other dictionaries in
+    /// one row group), which a reader into `Dictionary(UInt16, _)`
+    /// refuses: the crate's writer, which keeps each name once, takes it.
+    pub(crate) fn of(leaves: &[&ArrayRef]) -> Result<Option<Dictionary>, ParquetError> {
         let mut distinct: Vec<StringArray> = Vec::new();
         let mut starts: Vec<u32> = Vec::new();
         let mut bases = Vec::with_capacity(leaves.len());
@@ -242,13 +245,16 @@ impl Dictionary {
             };
             bases.push(at);
         }
+        if len > usize::from(u16::MAX) {
+            return Ok(None);
+        }
         let width = bits_for(len.saturating_sub(1) as u64);
-        Ok(Dictionary {
+        Ok(Some(Dictionary {
             distinct,
             bases,
             len,
             width,
-        })
+        }))
     }
 
     /// The dictionary page's body: each entry PLAIN (length, bytes).
