@@ -20,13 +20,15 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use arrow_array::RecordBatch;
-use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression as PqCompression, Encoding, Type as PhysicalType, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 
+mod pqwrite;
+
 /// Rows of a Parquet row group at most.
 pub const ROW_GROUP_ROWS: usize = 64 * 1024;
-/// Bytes a Parquet row group buffers before it is flushed.
+/// Bytes of Arrow batches a Parquet row group buffers before it is
+/// written (row groups are encoded whole, from the batches).
 pub const ROW_GROUP_BYTES: usize = 128 << 20;
 
 /// A part file's compression.
@@ -212,7 +214,7 @@ pub fn source_label(name: &str) -> String {
 }
 
 enum Writer {
-    Parquet(ArrowWriter<File>),
+    Parquet(pqwrite::ParquetPart),
     Arrow(arrow_ipc::writer::FileWriter<File>),
 }
 
@@ -257,12 +259,7 @@ impl DatasetWriter {
             message: e.to_string(),
         };
         match &mut part.writer {
-            Writer::Parquet(w) => {
-                w.write(batch).map_err(|e| failed(&e))?;
-                if w.in_progress_size() >= ROW_GROUP_BYTES {
-                    w.flush().map_err(|e| failed(&e))?;
-                }
-            }
+            Writer::Parquet(w) => w.write(batch).map_err(|e| failed(&e))?,
             Writer::Arrow(w) => w.write(batch).map_err(|e| failed(&e))?,
         }
         Ok(())
@@ -306,7 +303,8 @@ impl DatasetWriter {
                 .map_err(|e| failed(&e))?
                 .build();
                 Writer::Parquet(
-                    ArrowWriter::try_new(file, schema, Some(props)).map_err(|e| failed(&e))?,
+                    pqwrite::ParquetPart::try_new(file, schema, props, c)
+                        .map_err(|e| failed(&e))?,
                 )
             }
             Format::Arrow => Writer::Arrow(
@@ -325,9 +323,7 @@ impl DatasetWriter {
                 message: e.to_string(),
             };
             match part.writer {
-                Writer::Parquet(w) => {
-                    w.close().map_err(|e| failed(&e))?;
-                }
+                Writer::Parquet(w) => w.close().map_err(|e| failed(&e))?,
                 Writer::Arrow(mut w) => w.finish().map_err(|e| failed(&e))?,
             }
             fs::rename(&part.tmp, &part.done).map_err(|source| DatasetError::Io {
@@ -341,7 +337,8 @@ impl DatasetWriter {
     }
 }
 
-/// Each column's encoding: a dictionary for the text columns (strings,
+/// Each column's encoding (which `pqwrite`'s own encoders follow for the
+/// leaves they take): a dictionary for the text columns (strings,
 /// enum names, set choices, addresses), where values repeat; integers
 /// (timestamps, counters, sequence numbers: mostly ascending or close
 /// to one another) delta-packed; the rest plain. Hashing every number

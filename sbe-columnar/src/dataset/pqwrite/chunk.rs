@@ -1,0 +1,423 @@
+//! One leaf's column chunk of a row group, encoded here: its pages (a
+//! dictionary page first for enum names), their headers, the chunk's
+//! metadata and offset index, ready for
+//! `SerializedRowGroupWriter::append_column`.
+
+use arrow_array::ArrayRef;
+use arrow_schema::DataType;
+use bytes::Bytes;
+use parquet::basic::{Encoding, SortOrder, Type as PhysicalType};
+use parquet::column::writer::ColumnCloseResult;
+use parquet::errors::ParquetError;
+use parquet::file::metadata::{ColumnChunkMetaData, LevelHistogram};
+use parquet::file::page_index::offset_index::{OffsetIndexMetaData, PageLocation};
+use parquet::file::statistics::{Statistics, ValueStatistics};
+use parquet::schema::types::ColumnDescPtr;
+
+use super::codec::Codec;
+use super::index::PageIndex;
+use super::levels::{Cut, Levels, Path};
+use super::rle::hybrid;
+use super::text::TextDict;
+use super::thrift::{self, PageKind};
+use super::values::{self, Dictionary, MinMax};
+
+/// How a leaf's values are encoded here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// `Dictionary(UInt16, Utf8)`: the Arrow dictionary as the dictionary
+    /// page, the keys as RLE_DICTIONARY.
+    Dict,
+    /// `Utf8` or `Binary`: a dictionary made here, the keys as
+    /// RLE_DICTIONARY.
+    Text,
+    /// INT32, DELTA_BINARY_PACKED.
+    Int32,
+    /// INT64, DELTA_BINARY_PACKED.
+    Int64,
+    /// FLOAT, PLAIN (only where no statistics are kept).
+    Float,
+    /// DOUBLE, PLAIN (only where no statistics are kept).
+    Double,
+    /// A decimal as FIXED_LEN_BYTE_ARRAY of this many bytes, PLAIN (only
+    /// where no statistics are kept).
+    Decimal(usize),
+}
+
+impl Kind {
+    /// The encoding of `leaf` into `descr`'s column, when it is one of
+    /// ours; `None` leaves it to the `parquet` crate.
+    pub(crate) fn of(descr: &ColumnDescPtr, leaf: &DataType) -> Option<Kind> {
+        use DataType as D;
+        let in_group = descr.max_rep_level() > 0;
+        match (descr.physical_type(), leaf) {
+            (PhysicalType::BYTE_ARRAY, D::Dictionary(k, v))
+                if **k == D::UInt16 && **v == D::Utf8 =>
+            {
+                Some(Kind::Dict)
+            }
+            (PhysicalType::BYTE_ARRAY, D::Utf8 | D::Binary) => Some(Kind::Text),
+            (
+                PhysicalType::INT32,
+                D::Int8
+                | D::Int16
+                | D::Int32
+                | D::UInt8
+                | D::UInt16
+                | D::UInt32
+                | D::Date32
+                | D::Time32(_)
+                | D::Decimal128(..),
+            ) => Some(Kind::Int32),
+            (
+                PhysicalType::INT64,
+                D::Int64 | D::UInt64 | D::Timestamp(..) | D::Time64(_) | D::Decimal128(..),
+            ) => Some(Kind::Int64),
+            (PhysicalType::FLOAT, D::Float32) if in_group => Some(Kind::Float),
+            (PhysicalType::DOUBLE, D::Float64) if in_group => Some(Kind::Double),
+            (PhysicalType::FIXED_LEN_BYTE_ARRAY, D::Decimal128(..)) if in_group => {
+                let len = usize::try_from(descr.type_length()).ok()?;
+                (1..=16).contains(&len).then_some(Kind::Decimal(len))
+            }
+            _ => None,
+        }
+    }
+
+    fn encodings(self) -> Vec<Encoding> {
+        match self {
+            Kind::Dict | Kind::Text => {
+                vec![Encoding::PLAIN, Encoding::RLE, Encoding::RLE_DICTIONARY]
+            }
+            Kind::Int32 | Kind::Int64 => vec![Encoding::RLE, Encoding::DELTA_BINARY_PACKED],
+            Kind::Float | Kind::Double | Kind::Decimal(_) => {
+                vec![Encoding::PLAIN, Encoding::RLE]
+            }
+        }
+    }
+
+    fn page_encoding(self) -> i32 {
+        match self {
+            Kind::Dict | Kind::Text => thrift::RLE_DICTIONARY,
+            Kind::Int32 | Kind::Int64 => thrift::DELTA_BINARY_PACKED,
+            Kind::Float | Kind::Double | Kind::Decimal(_) => thrift::PLAIN,
+        }
+    }
+}
+
+/// A leaf over one batch of the row group: its path and levels.
+pub(crate) struct Part<'a> {
+    /// The way to the leaf.
+    pub path: &'a Path,
+    /// Its levels over the batch.
+    pub levels: Levels,
+}
+
+/// A part file's compressor and the page buffers its chunks reuse.
+pub(crate) struct Scratch {
+    codec: Codec,
+    body: Vec<u8>,
+    packed: Vec<u8>,
+}
+
+impl Scratch {
+    /// Buffers for pages compressed by `codec`.
+    pub(crate) fn new(codec: Codec) -> Scratch {
+        Scratch {
+            codec,
+            body: Vec::new(),
+            packed: Vec::new(),
+        }
+    }
+}
+
+/// The chunk being written: its bytes and what the metadata records.
+struct Chunk<'a> {
+    kind: Kind,
+    scratch: &'a mut Scratch,
+    out: Vec<u8>,
+    uncompressed: usize,
+    levels: usize,
+    pages: Vec<PageLocation>,
+    min_max: MinMax,
+    /// Values (levels that are not null) so far.
+    values: usize,
+    /// Rows of the parts so far.
+    rows: usize,
+    /// The column index, where statistics are kept.
+    index: Option<PageIndex>,
+}
+
+/// A chunk's dictionary: an Arrow one (enum names) or one made here.
+enum Dict<'a> {
+    None,
+    Arrow(Dictionary),
+    Text(TextDict<'a>),
+}
+
+impl Dict<'_> {
+    fn width(&self) -> u8 {
+        match self {
+            Dict::None => 0,
+            Dict::Arrow(d) => d.width,
+            Dict::Text(t) => t.width,
+        }
+    }
+}
+
+/// Encodes the chunk of `descr`'s leaf over `parts` (the row group's
+/// batches, in order); `None` for a dictionary that would be too large,
+/// which the crate's writer then takes.
+pub(crate) fn encode<'a>(
+    descr: &ColumnDescPtr,
+    kind: Kind,
+    parts: &'a [Part<'a>],
+    scratch: &mut Scratch,
+) -> Result<Option<(Bytes, ColumnCloseResult)>, ParquetError> {
+    let unsigned = descr.sort_order() == SortOrder::UNSIGNED;
+    let mut chunk = Chunk {
+        kind,
+        scratch,
+        out: Vec::new(),
+        uncompressed: 0,
+        levels: 0,
+        pages: Vec::new(),
+        // Statistics where the crate keeps them: top-level numbers.
+        min_max: MinMax::new(unsigned, descr.max_rep_level() == 0),
+        values: 0,
+        rows: 0,
+        index: None,
+    };
+    if chunk.min_max.wanted && matches!(kind, Kind::Int32 | Kind::Int64) {
+        chunk.index = Some(PageIndex::new(descr.physical_type()));
+    }
+    let Some(dict) = chunk.dictionary(parts)? else {
+        return Ok(None);
+    };
+    let data_offset = chunk.out.len();
+    for (n, part) in parts.iter().enumerate() {
+        chunk.part(part, n, &dict)?;
+    }
+    let has_dict = !matches!(dict, Dict::None);
+    chunk.finish(descr, has_dict, data_offset).map(Some)
+}
+
+/// The levels and values of one data page.
+struct PageSpan<'a> {
+    part: &'a Part<'a>,
+    /// Its number in the part.
+    page: usize,
+    cut: Cut,
+    next: Cut,
+    base: u32,
+    width: u8,
+    /// The page's keys, for text.
+    keys: Option<&'a [u32]>,
+}
+
+impl Chunk<'_> {
+    /// The chunk's dictionary, its page written; `None` when it would be
+    /// too large.
+    fn dictionary<'p>(&mut self, parts: &'p [Part<'p>]) -> Result<Option<Dict<'p>>, ParquetError> {
+        let dict = match self.kind {
+            Kind::Dict => {
+                let leaves: Vec<&ArrayRef> = parts.iter().map(|p| &p.path.leaf).collect();
+                let Some(dict) = Dictionary::of(&leaves)? else {
+                    return Ok(None);
+                };
+                self.scratch.body.clear();
+                dict.plain(&mut self.scratch.body);
+                self.page(PageKind::Dictionary {
+                    num_values: to_i32(dict.len)?,
+                })?;
+                Dict::Arrow(dict)
+            }
+            Kind::Text => {
+                let Some(t) = TextDict::of(parts)? else {
+                    return Ok(None);
+                };
+                self.scratch.body.clear();
+                t.plain(&mut self.scratch.body);
+                self.page(PageKind::Dictionary {
+                    num_values: to_i32(t.len())?,
+                })?;
+                Dict::Text(t)
+            }
+            _ => Dict::None,
+        };
+        Ok(Some(dict))
+    }
+
+    /// The data pages of part `n`.
+    fn part(&mut self, part: &Part<'_>, n: usize, dict: &Dict<'_>) -> Result<(), ParquetError> {
+        let base = match dict {
+            Dict::Arrow(d) => d.bases.get(n).copied().unwrap_or(0),
+            _ => 0,
+        };
+        let keys = match dict {
+            Dict::Text(t) => t.keys.get(n),
+            _ => None,
+        };
+        let cuts = &part.levels.cuts;
+        let end = Cut {
+            row: part.path.rows(),
+            level: part.levels.len,
+            value: part.levels.values.len(),
+        };
+        for (i, &cut) in cuts.iter().enumerate() {
+            let next = cuts.get(i + 1).copied().unwrap_or(end);
+            let page = PageSpan {
+                part,
+                page: i,
+                cut,
+                next,
+                base,
+                width: dict.width(),
+                keys: keys.and_then(|k| k.get(cut.value..next.value)),
+            };
+            self.data_page(&page)?;
+        }
+        self.rows += end.row;
+        Ok(())
+    }
+
+    fn data_page(&mut self, page: &PageSpan<'_>) -> Result<(), ParquetError> {
+        let levels = &page.part.levels;
+        let path = page.part.path;
+        let (from, to) = (page.cut.level, page.next.level);
+        self.scratch.body.clear();
+        let cuts = levels.cuts.as_slice();
+        if path.max_rep > 0 {
+            let blocks = levels.rep.blocks(cuts, levels.len, path.max_rep);
+            let block = blocks.get(page.page).map_or(&[][..], Vec::as_slice);
+            self.scratch.body.extend_from_slice(block);
+        }
+        if path.max_def > 0 {
+            let blocks = levels.def.blocks(cuts, levels.len, path.max_def);
+            let block = blocks.get(page.page).map_or(&[][..], Vec::as_slice);
+            self.scratch.body.extend_from_slice(block);
+        }
+        let idx = levels
+            .values
+            .get(page.cut.value..page.next.value)
+            .unwrap_or_default();
+        let leaf = &path.leaf;
+        self.values += idx.len();
+        match self.kind {
+            Kind::Dict => {
+                self.scratch.body.push(page.width);
+                let keys = values::keys(leaf, idx, page.base)?;
+                hybrid(&mut self.scratch.body, &keys, page.width);
+            }
+            Kind::Text => {
+                self.scratch.body.push(page.width);
+                hybrid(
+                    &mut self.scratch.body,
+                    page.keys.unwrap_or_default(),
+                    page.width,
+                );
+            }
+            Kind::Int32 => values::int32(leaf, idx, &mut self.scratch.body, &mut self.min_max)?,
+            Kind::Int64 => values::int64(leaf, idx, &mut self.scratch.body, &mut self.min_max)?,
+            Kind::Float => values::float(leaf, idx, &mut self.scratch.body)?,
+            Kind::Double => values::double(leaf, idx, &mut self.scratch.body)?,
+            Kind::Decimal(len) => values::decimal(leaf, idx, len, &mut self.scratch.body)?,
+        }
+        if let Some(index) = self.index.as_mut() {
+            let def = levels.def.levels.get(from..to).unwrap_or_default();
+            index.page(to - from - idx.len(), self.min_max.last, def, path.max_def);
+        }
+        let location_at = self.out.len();
+        self.page(PageKind::Data {
+            num_values: to_i32(to - from)?,
+            encoding: self.kind.page_encoding(),
+        })?;
+        self.levels += to - from;
+        self.pages.push(PageLocation {
+            offset: location_at as i64,
+            compressed_page_size: to_i32(self.out.len() - location_at)?,
+            first_row_index: (self.rows + page.cut.row) as i64,
+        });
+        Ok(())
+    }
+
+    /// Compresses the body and appends header and page.
+    fn page(&mut self, kind: PageKind) -> Result<(), ParquetError> {
+        self.scratch.packed.clear();
+        self.scratch
+            .codec
+            .compress(&self.scratch.body, &mut self.scratch.packed)?;
+        let header_at = self.out.len();
+        let (raw, packed) = (
+            to_i32(self.scratch.body.len())?,
+            to_i32(self.scratch.packed.len())?,
+        );
+        thrift::page_header(&mut self.out, kind, raw, packed);
+        self.uncompressed += self.out.len() - header_at + self.scratch.body.len();
+        self.out.extend_from_slice(&self.scratch.packed);
+        Ok(())
+    }
+
+    fn finish(
+        mut self,
+        descr: &ColumnDescPtr,
+        has_dict: bool,
+        data_offset: usize,
+    ) -> Result<(Bytes, ColumnCloseResult), ParquetError> {
+        let nulls = (self.levels - self.values) as u64;
+        let mut meta = ColumnChunkMetaData::builder(descr.clone())
+            .set_compression(self.scratch.codec.parquet())
+            .set_encodings(self.kind.encodings())
+            .set_total_compressed_size(self.out.len() as i64)
+            .set_total_uncompressed_size(self.uncompressed as i64)
+            .set_num_values(self.levels as i64)
+            .set_data_page_offset(data_offset as i64)
+            .set_dictionary_page_offset(has_dict.then_some(0));
+        if self.min_max.wanted && matches!(self.kind, Kind::Int32 | Kind::Int64) {
+            meta = meta.set_statistics(statistics(descr, &self.min_max, nulls));
+        }
+        let column_index = match self.index.as_mut() {
+            Some(index) => {
+                let histogram = index.histogram.take().map(LevelHistogram::from);
+                meta = meta.set_definition_level_histogram(histogram);
+                Some(index.finish()?)
+            }
+            None => None,
+        };
+        let close = ColumnCloseResult {
+            bytes_written: self.out.len() as u64,
+            rows_written: self.rows as u64,
+            metadata: meta.build()?,
+            bloom_filter: None,
+            column_index,
+            offset_index: Some(OffsetIndexMetaData {
+                page_locations: self.pages,
+                unencoded_byte_array_data_bytes: None,
+            }),
+        };
+        Ok((Bytes::from(self.out), close))
+    }
+}
+
+/// The chunk's min and max as the crate records them: in the column's
+/// sort order, min/max backwards compatible only when signed.
+fn statistics(descr: &ColumnDescPtr, m: &MinMax, nulls: u64) -> Statistics {
+    let signed = descr.sort_order().is_signed();
+    match descr.physical_type() {
+        PhysicalType::INT32 => {
+            let (min, max) = m.int32();
+            ValueStatistics::<i32>::new(min, max, None, Some(nulls), false)
+                .with_backwards_compatible_min_max(signed)
+                .into()
+        }
+        _ => {
+            let (min, max) = m.int64();
+            ValueStatistics::<i64>::new(min, max, None, Some(nulls), false)
+                .with_backwards_compatible_min_max(signed)
+                .into()
+        }
+    }
+}
+
+fn to_i32(n: usize) -> Result<i32, ParquetError> {
+    i32::try_from(n).map_err(|_| ParquetError::General(format!("page of {n} bytes or values")))
+}

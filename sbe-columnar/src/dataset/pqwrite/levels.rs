@@ -1,0 +1,567 @@
+//! Repetition and definition levels of a leaf, straight from the Arrow
+//! offsets and validity of the columns above it (Dremel's rules, as the
+//! `parquet` crate's Arrow schema lays them out): an optional struct, an
+//! optional list and an optional leaf each add one definition level when
+//! present, a list's entries one more; each list adds one repetition
+//! level, which its second and later entries carry.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use arrow_array::{Array, ArrayRef, ListArray, StructArray};
+use arrow_buffer::{NullBuffer, OffsetBuffer};
+use arrow_schema::{DataType, Field};
+use parquet::errors::ParquetError;
+
+use super::rle::{bits_for, hybrid};
+
+/// A step from a top-level column down to a leaf.
+#[derive(Clone)]
+enum Step {
+    Struct {
+        nullable: bool,
+        nulls: Option<NullBuffer>,
+    },
+    List {
+        nullable: bool,
+        nulls: Option<NullBuffer>,
+        offsets: OffsetBuffer<i32>,
+        /// The repetition level its second and later entries carry.
+        rep: u16,
+    },
+    Leaf {
+        nullable: bool,
+        nulls: Option<NullBuffer>,
+    },
+}
+
+impl Step {
+    fn nulls(&self) -> Option<&NullBuffer> {
+        match self {
+            Step::Struct { nulls, .. } | Step::Leaf { nulls, .. } | Step::List { nulls, .. } => {
+                nulls.as_ref()
+            }
+        }
+    }
+
+    fn nullable(&self) -> bool {
+        match self {
+            Step::Struct { nullable, .. }
+            | Step::Leaf { nullable, .. }
+            | Step::List { nullable, .. } => *nullable,
+        }
+    }
+
+    /// The addresses of the step's buffers (and their lengths).
+    fn identity(&self) -> [usize; 4] {
+        let (nulls, offsets) = match self {
+            Step::Struct { nulls, .. } | Step::Leaf { nulls, .. } => (nulls, None),
+            Step::List { nulls, offsets, .. } => (nulls, Some(offsets)),
+        };
+        let n = nulls.as_ref();
+        [
+            n.map_or(0, |n| n.validity().as_ptr() as usize),
+            n.map_or(0, |n| n.offset()),
+            offsets.map_or(0, |o| o.as_ptr() as usize),
+            offsets.map_or(0, |o| o.len()),
+        ]
+    }
+}
+
+/// The way from a top-level column to one of its leaves.
+#[derive(Clone)]
+pub(crate) struct Path {
+    steps: Vec<Step>,
+    /// The leaf's values.
+    pub leaf: ArrayRef,
+    /// The top-level column's rows.
+    rows: usize,
+    /// The highest definition level (a present value).
+    pub max_def: u16,
+    /// The highest repetition level.
+    pub max_rep: u16,
+}
+
+/// Where a page starts: at a row's first level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Cut {
+    /// The row, counted in the walked column.
+    pub row: usize,
+    /// The index of the row's first level.
+    pub level: usize,
+    /// The number of values before it.
+    pub value: usize,
+}
+
+/// Levels of one kind (repetition or definition) over a column, and
+/// their encoded blocks per page once a chunk has made them: the leaves
+/// of one list share the list's, and often its definition levels too.
+/// Blocks are kept per bit width, as leaves sharing levels may have
+/// different highest levels (a leaf of nothing but nulls has the levels
+/// of its parent, whose highest is lower).
+#[derive(Debug, Default)]
+pub(crate) struct LevelVec {
+    /// The levels (empty when the highest is 0).
+    pub levels: Vec<u16>,
+    blocks: RefCell<Vec<(u8, Blocks)>>,
+}
+
+/// Each page's encoded levels.
+pub(crate) type Blocks = Rc<Vec<Vec<u8>>>;
+
+impl LevelVec {
+    fn new(levels: Vec<u16>) -> Rc<LevelVec> {
+        Rc::new(LevelVec {
+            levels,
+            blocks: RefCell::default(),
+        })
+    }
+
+    /// Each page's block (length in 4 bytes, then the hybrid at the
+    /// width of `max`), the pages starting at `cuts` and ending at `end`.
+    pub(crate) fn blocks(&self, cuts: &[Cut], end: usize, max: u16) -> Blocks {
+        let width = bits_for(u64::from(max));
+        if let Some((_, b)) = self.blocks.borrow().iter().find(|(w, _)| *w == width) {
+            return b.clone();
+        }
+        let ends = cuts.iter().skip(1).map(|c| c.level).chain([end]);
+        let made: Vec<Vec<u8>> = cuts
+            .iter()
+            .zip(ends)
+            .map(|(c, e)| {
+                let levels = self.levels.get(c.level..e).unwrap_or_default();
+                let mut out = vec![0; 4];
+                hybrid(&mut out, levels, width);
+                let len = (out.len() - 4) as u32;
+                if let Some(slot) = out.get_mut(..4) {
+                    slot.copy_from_slice(&len.to_le_bytes());
+                }
+                out
+            })
+            .collect();
+        let made = Rc::new(made);
+        self.blocks.borrow_mut().push((width, made.clone()));
+        made
+    }
+}
+
+/// A leaf's levels over a column.
+#[derive(Debug)]
+pub(crate) struct Levels {
+    /// Definition levels (empty when the highest is 0).
+    pub def: Rc<LevelVec>,
+    /// Repetition levels (empty when the highest is 0).
+    pub rep: Rc<LevelVec>,
+    /// The indices in the leaf array of the values present, in order.
+    pub values: Rc<Vec<usize>>,
+    /// The page starts, the first at 0.
+    pub cuts: Rc<Vec<Cut>>,
+    /// How many levels there are.
+    pub len: usize,
+}
+
+/// How large a page grows before the next row starts another.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PageLimit {
+    /// Rows at most.
+    pub rows: usize,
+    /// Levels at most (passed only by the row that crosses it).
+    pub levels: usize,
+}
+
+/// The paths to the leaves of `array` (a column of `field`), in the
+/// order of the Parquet schema; `None` for a shape not walked here.
+pub(crate) fn paths(field: &Field, array: &ArrayRef) -> Option<Vec<Path>> {
+    let mut out = Vec::new();
+    let mut steps = Vec::new();
+    collect(field, array, &mut steps, (0, 0), array.len(), &mut out)?;
+    Some(out)
+}
+
+fn collect(
+    field: &Field,
+    array: &ArrayRef,
+    steps: &mut Vec<Step>,
+    (def, rep): (u16, u16),
+    rows: usize,
+    out: &mut Vec<Path>,
+) -> Option<()> {
+    let nullable = field.is_nullable();
+    let def = def + u16::from(nullable);
+    let nulls = array.nulls().filter(|_| nullable).cloned();
+    match field.data_type() {
+        DataType::Struct(fields) => {
+            let s = array.as_any().downcast_ref::<StructArray>()?;
+            steps.push(Step::Struct { nullable, nulls });
+            for (f, child) in fields.iter().zip(s.columns()) {
+                collect(f, child, steps, (def, rep), rows, out)?;
+            }
+            steps.pop();
+        }
+        DataType::List(item) => {
+            let l = array.as_any().downcast_ref::<ListArray>()?;
+            let offsets = l.offsets().clone();
+            steps.push(Step::List {
+                nullable,
+                nulls,
+                offsets,
+                rep: rep + 1,
+            });
+            collect(item, l.values(), steps, (def + 1, rep + 1), rows, out)?;
+            steps.pop();
+        }
+        DataType::LargeList(_)
+        | DataType::FixedSizeList(..)
+        | DataType::Map(..)
+        | DataType::ListView(_)
+        | DataType::LargeListView(_)
+        | DataType::Union(..)
+        | DataType::RunEndEncoded(..) => return None,
+        _ => {
+            steps.push(Step::Leaf { nullable, nulls });
+            out.push(Path {
+                steps: steps.clone(),
+                leaf: array.clone(),
+                rows,
+                max_def: def,
+                max_rep: rep,
+            });
+            steps.pop();
+        }
+    }
+    Some(())
+}
+
+impl Path {
+    /// The rows of the top-level column.
+    pub(crate) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The leaf's levels, with a page start wherever `limit` says; the
+    /// levels of the lists above it are taken from `cache`, where the
+    /// leaves of the same list (walked in turn) find them.
+    pub(crate) fn walk(&self, limit: PageLimit, cache: &mut Cache) -> Result<Levels, ParquetError> {
+        let last_list = self
+            .steps
+            .iter()
+            .rposition(|s| matches!(s, Step::List { .. }));
+        let (above, below) = self.steps.split_at(last_list.map_or(0, |k| k + 1));
+        if above.is_empty() && below.len() == 1 {
+            return Ok(self.top_level(limit));
+        }
+        // The steps above are the same arrays exactly when their
+        // buffers are.
+        let key: Vec<usize> = above.iter().flat_map(Step::identity).collect();
+        let slots = match cache.0.get(&key) {
+            Some(s) => s.clone(),
+            None => {
+                let s = Rc::new(Slots::of(above, self.rows, limit)?);
+                cache.0.insert(key.clone(), s.clone());
+                s
+            }
+        };
+        let rep = if self.max_rep > 0 {
+            slots.rep.clone()
+        } else {
+            Rc::default()
+        };
+        // With no nulls below the last list, every entry is a value and
+        // its level only rises by the optional steps below: shared by
+        // the leaves alike.
+        // Where the first step below with nulls is nothing but nulls, no
+        // entry goes past it: its levels rise by the optional steps
+        // before it, and it has no values (an enum's raw column is mostly
+        // such).
+        let first_nulls = below
+            .iter()
+            .position(|s| s.nulls().is_some_and(|n| n.null_count() > 0));
+        let (rise, present) = match first_nulls {
+            None => (below.iter().map(|s| u16::from(s.nullable())).sum(), true),
+            Some(k)
+                if below
+                    .get(k)
+                    .and_then(Step::nulls)
+                    .is_some_and(|n| n.null_count() == n.len()) =>
+            {
+                (
+                    below.iter().take(k).map(|s| u16::from(s.nullable())).sum(),
+                    false,
+                )
+            }
+            Some(_) => return Ok(self.finish(&slots, below, rep)),
+        };
+        let def = if self.max_def == 0 {
+            Rc::default()
+        } else if rise == 0 {
+            slots.def.clone()
+        } else {
+            let shared = cache.1.entry((key, rise)).or_insert_with(|| {
+                let d = slots.def.levels.iter().zip(&slots.idx);
+                LevelVec::new(
+                    d.map(|(&d, &i)| d + if i == NONE { 0 } else { rise })
+                        .collect(),
+                )
+            });
+            shared.clone()
+        };
+        let (values, cuts) = if present {
+            (slots.present.clone(), slots.cuts.clone())
+        } else {
+            let cuts = slots.cuts.iter().map(|c| Cut { value: 0, ..*c });
+            (Rc::default(), Rc::new(cuts.collect()))
+        };
+        Ok(Levels {
+            def,
+            rep,
+            values,
+            cuts,
+            len: slots.idx.len(),
+        })
+    }
+
+    /// A top-level leaf: a level per row, its validity.
+    fn top_level(&self, limit: PageLimit) -> Levels {
+        let nulls = match self.steps.first() {
+            Some(Step::Leaf { nulls, .. }) => nulls.as_ref().filter(|n| n.null_count() > 0),
+            _ => None,
+        };
+        let cuts = (0..self.rows)
+            .step_by(limit.rows.max(1))
+            .map(|row| Cut {
+                row,
+                level: row,
+                value: nulls.map_or(row, |n| row - n.slice(0, row).null_count()),
+            })
+            .collect();
+        let (def, values) = match nulls {
+            None => (
+                vec![self.max_def; self.rows * usize::from(self.max_def > 0)],
+                (0..self.rows).collect(),
+            ),
+            Some(n) => (
+                n.iter().map(u16::from).collect(),
+                n.valid_indices().collect(),
+            ),
+        };
+        Levels {
+            def: LevelVec::new(def),
+            rep: Rc::default(),
+            values: Rc::new(values),
+            cuts: Rc::new(cuts),
+            len: self.rows,
+        }
+    }
+
+    /// The levels of the leaf from those of the lists above it, through
+    /// the structs below the last (`below`, ending with the leaf).
+    fn finish(&self, slots: &Slots, below: &[Step], rep: Rc<LevelVec>) -> Levels {
+        // Only the steps with nulls are looked at per entry: one null
+        // there leaves the level at what the steps before it raised.
+        let rise: u16 = below.iter().map(|s| u16::from(s.nullable())).sum();
+        let mut checks: Vec<(&NullBuffer, u16)> = Vec::new();
+        let mut before = 0;
+        for step in below {
+            if let Some(n) = step.nulls().filter(|n| n.null_count() > 0) {
+                checks.push((n, before));
+            }
+            before += u16::from(step.nullable());
+        }
+        let mut def = Vec::with_capacity(slots.idx.len());
+        let mut values = Vec::with_capacity(slots.present.len());
+        let ends = slots.cuts.iter().skip(1).map(|c| c.level);
+        let ends = ends.chain([slots.idx.len()]);
+        let mut out_cuts = Vec::with_capacity(slots.cuts.len());
+        for (c, end) in slots.cuts.iter().zip(ends) {
+            out_cuts.push(Cut {
+                value: values.len(),
+                ..*c
+            });
+            let d = slots.def.levels.get(c.level..end).unwrap_or_default();
+            let idx = slots.idx.get(c.level..end).unwrap_or_default();
+            for (&d, &i) in d.iter().zip(idx) {
+                if i == NONE {
+                    def.push(d);
+                } else if let Some((_, b)) = checks.iter().find(|(n, _)| n.is_null(i)) {
+                    def.push(d + b);
+                } else {
+                    def.push(d + rise);
+                    values.push(i);
+                }
+            }
+        }
+        if self.max_def == 0 {
+            def.clear();
+        }
+        Levels {
+            def: LevelVec::new(def),
+            rep,
+            values: Rc::new(values),
+            cuts: Rc::new(out_cuts),
+            len: slots.idx.len(),
+        }
+    }
+}
+
+/// Whether entry `idx` is a value through `steps` (structs, then the
+/// leaf), raising `def` by each optional one present.
+fn present(steps: &[Step], idx: usize, def: &mut u16) -> bool {
+    for step in steps {
+        let (nullable, nulls) = match step {
+            Step::Struct { nullable, nulls } | Step::Leaf { nullable, nulls } => (nullable, nulls),
+            Step::List { .. } => return false,
+        };
+        if is_null(nulls, idx) {
+            return false;
+        }
+        *def += u16::from(*nullable);
+    }
+    true
+}
+
+/// An entry of no array: the level ends above it.
+const NONE: usize = usize::MAX;
+
+/// The levels of the lists above some leaves, shared by those leaves.
+#[derive(Default)]
+pub(crate) struct Cache(
+    HashMap<Vec<usize>, Rc<Slots>>,
+    HashMap<(Vec<usize>, u16), Rc<LevelVec>>,
+);
+
+/// Levels so far, each with the entry (of the array below) it goes on
+/// into, or [`NONE`].
+pub(crate) struct Slots {
+    def: Rc<LevelVec>,
+    rep: Rc<LevelVec>,
+    idx: Vec<usize>,
+    /// The entries that are not [`NONE`], in order.
+    present: Rc<Vec<usize>>,
+    /// The page starts, counting the present entries as values.
+    cuts: Rc<Vec<Cut>>,
+}
+
+impl Slots {
+    /// The levels of `rows` rows through `steps` (ending with a list).
+    fn of(steps: &[Step], rows: usize, limit: PageLimit) -> Result<Slots, ParquetError> {
+        let mut def = vec![0u16; rows];
+        let mut rep = vec![0u16; rows];
+        let mut idx: Vec<usize> = (0..rows).collect();
+        for step in steps {
+            match step {
+                Step::List {
+                    nullable,
+                    nulls,
+                    offsets,
+                    rep: again,
+                } => {
+                    let list = List {
+                        nullable: *nullable,
+                        nulls,
+                        offsets,
+                        again: *again,
+                    };
+                    (def, rep, idx) = list.expand(&def, &rep, &idx)?;
+                }
+                Step::Struct { .. } | Step::Leaf { .. } => {
+                    let step = std::slice::from_ref(step);
+                    for (d, i) in def.iter_mut().zip(idx.iter_mut()) {
+                        if *i != NONE && !present(step, *i, d) {
+                            *i = NONE;
+                        }
+                    }
+                }
+            }
+        }
+        let mut cuts = cuts(&rep, limit);
+        let mut present = Vec::with_capacity(idx.len());
+        let mut next = cuts.iter_mut().peekable();
+        for (level, &i) in idx.iter().enumerate() {
+            if let Some(c) = next.next_if(|c| c.level == level) {
+                c.value = present.len();
+            }
+            if i != NONE {
+                present.push(i);
+            }
+        }
+        Ok(Slots {
+            def: LevelVec::new(def),
+            rep: LevelVec::new(rep),
+            idx,
+            present: Rc::new(present),
+            cuts: Rc::new(cuts),
+        })
+    }
+}
+
+/// Page starts at row starts (repetition level 0), as `limit` says.
+fn cuts(rep: &[u16], limit: PageLimit) -> Vec<Cut> {
+    let mut out: Vec<Cut> = Vec::new();
+    let starts = rep.iter().enumerate().filter(|(_, &r)| r == 0);
+    for (row, (level, _)) in starts.enumerate() {
+        let start = match out.last() {
+            None => true,
+            Some(c) => row - c.row >= limit.rows || level - c.level >= limit.levels,
+        };
+        if start {
+            out.push(Cut {
+                row,
+                level,
+                value: 0,
+            });
+        }
+    }
+    out
+}
+
+/// A list step being applied.
+struct List<'a> {
+    nullable: bool,
+    nulls: &'a Option<NullBuffer>,
+    offsets: &'a OffsetBuffer<i32>,
+    again: u16,
+}
+
+type Expanded = (Vec<u16>, Vec<u16>, Vec<usize>);
+
+impl List<'_> {
+    /// Each level going on into a list: the list's entries, or one level
+    /// for a null or empty list.
+    fn expand(&self, def: &[u16], rep: &[u16], idx: &[usize]) -> Result<Expanded, ParquetError> {
+        let n = self.offsets.last().map_or(0, |&e| e.max(0) as usize);
+        let (mut d2, mut r2, mut i2) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        for ((&d, &r), &i) in def.iter().zip(rep).zip(idx) {
+            if i == NONE || is_null(self.nulls, i) {
+                d2.push(d);
+                r2.push(r);
+                i2.push(NONE);
+                continue;
+            }
+            let d = d + u16::from(self.nullable);
+            let (start, end) = match (self.offsets.get(i), self.offsets.get(i + 1)) {
+                (Some(&s), Some(&e)) if 0 <= s && s <= e => (s as usize, e as usize),
+                _ => return Err(ParquetError::General(format!("list offsets at {i}"))),
+            };
+            if start == end {
+                d2.push(d);
+                r2.push(r);
+                i2.push(NONE);
+                continue;
+            }
+            d2.extend(std::iter::repeat_n(d + 1, end - start));
+            r2.push(r);
+            r2.extend(std::iter::repeat_n(self.again, end - start - 1));
+            i2.extend(start..end);
+        }
+        Ok((d2, r2, i2))
+    }
+}
+
+fn is_null(nulls: &Option<NullBuffer>, i: usize) -> bool {
+    nulls.as_ref().is_some_and(|n| n.is_null(i))
+}
