@@ -175,8 +175,8 @@ fn plain_group(rows: usize) -> ArrayRef {
 fn batch(from: usize, rows: usize, size: usize, shift: usize) -> RecordBatch {
     let r = |f: fn(usize) -> i64| (from..from + rows).map(f).collect::<Vec<i64>>();
     let exact = Fields::from(vec![
-        Field::new("mantissa", DataType::Int64, true),
-        Field::new("exponent", DataType::Int8, true),
+        Field::new("m", DataType::Int64, true),
+        Field::new("e", DataType::Int8, true),
     ]);
     let g = group(rows, size, shift);
     let h = plain_group(rows);
