@@ -1421,7 +1421,10 @@ mod tests {
     fn text_is_borrowed_where_the_bytes_are_the_string_already() {
         use std::borrow::Cow;
         assert!(matches!(text(b"ESZ4", false), Cow::Borrowed("ESZ4")));
-        assert!(matches!(text("caf\u{e9}".as_bytes(), true), Cow::Borrowed("caf\u{e9}")));
+        assert!(matches!(
+            text("caf\u{e9}".as_bytes(), true),
+            Cow::Borrowed("caf\u{e9}")
+        ));
         // ISO-8859-1 past ASCII, and UTF-8 that is not, are converted.
         assert_eq!(text(b"caf\xe9", false), "caf\u{e9}");
         assert_eq!(text(b"caf\xe9", true), "caf\u{fffd}");
