@@ -71,15 +71,7 @@ pub(crate) fn int32(
         DataType::Decimal128(..) => gather::<Decimal128Type, _>(a, idx, |x| x as i32, &mut v)?,
         _ => return Err(wrong("not INT32")),
     }
-    if m.wanted {
-        let (lo, hi) = if m.unsigned {
-            min_max(v.iter().map(|&x| x as u32))
-        } else {
-            min_max(v.iter().copied())
-        };
-        m.page(lo, hi);
-    }
-    delta::encode(body, &v);
+    pack(&v, |x| x as u32, body, m);
     Ok(())
 }
 
@@ -117,15 +109,7 @@ pub(crate) fn int64(
         DataType::Decimal128(..) => gather::<Decimal128Type, _>(a, idx, |x| x as i64, &mut v)?,
         _ => return Err(wrong("not INT64")),
     }
-    if m.wanted {
-        let (lo, hi) = if m.unsigned {
-            min_max(v.iter().map(|&x| x as u64))
-        } else {
-            min_max(v.iter().copied())
-        };
-        m.page(lo, hi);
-    }
-    delta::encode(body, &v);
+    pack(&v, |x| x as u64, body, m);
     Ok(())
 }
 
@@ -266,6 +250,25 @@ impl Dictionary {
             }
         }
     }
+}
+
+/// A page's `values` into `m`'s min and max (in the column's order:
+/// `unsigned` gives a value's unsigned reading) and DELTA_BINARY_PACKED
+/// into `body`.
+fn pack<T, U>(values: &[T], unsigned: impl Fn(T) -> U, body: &mut Vec<u8>, m: &mut MinMax)
+where
+    T: delta::DeltaInt + Into<i128>,
+    U: Ord + Copy + Into<i128>,
+{
+    if m.wanted {
+        let (lo, hi) = if m.unsigned {
+            min_max(values.iter().map(|&x| unsigned(x)))
+        } else {
+            min_max(values.iter().copied())
+        };
+        m.page(lo, hi);
+    }
+    delta::encode(body, values);
 }
 
 /// The smallest and largest of `values`, widened.
