@@ -3,6 +3,7 @@
 //! metadata and offset index, ready for
 //! `SerializedRowGroupWriter::append_column`.
 
+use arrow_array::types::{Float32Type, Float64Type};
 use arrow_array::ArrayRef;
 use arrow_schema::DataType;
 use bytes::Bytes;
@@ -318,8 +319,18 @@ impl Chunk<'_> {
             }
             Kind::Int32 => values::int32(leaf, idx, &mut self.scratch.body, &mut self.min_max)?,
             Kind::Int64 => values::int64(leaf, idx, &mut self.scratch.body, &mut self.min_max)?,
-            Kind::Float => values::float(leaf, idx, &mut self.scratch.body)?,
-            Kind::Double => values::double(leaf, idx, &mut self.scratch.body)?,
+            Kind::Float => values::plain::<Float32Type, 4>(
+                leaf,
+                idx,
+                f32::to_le_bytes,
+                &mut self.scratch.body,
+            )?,
+            Kind::Double => values::plain::<Float64Type, 8>(
+                leaf,
+                idx,
+                f64::to_le_bytes,
+                &mut self.scratch.body,
+            )?,
             Kind::Decimal(len) => values::decimal(leaf, idx, len, &mut self.scratch.body)?,
         }
         if let Some(index) = self.index.as_mut() {

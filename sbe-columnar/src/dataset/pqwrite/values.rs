@@ -6,10 +6,10 @@
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    ArrowPrimitiveType, Date32Type, Decimal128Type, Float32Type, Float64Type, Int16Type, Int32Type,
-    Int64Type, Int8Type, Time32MillisecondType, Time32SecondType, Time64MicrosecondType,
-    Time64NanosecondType, TimestampMicrosecondType, TimestampMillisecondType,
-    TimestampNanosecondType, TimestampSecondType, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
+    ArrowPrimitiveType, Date32Type, Decimal128Type, Int16Type, Int32Type, Int64Type, Int8Type,
+    Time32MillisecondType, Time32SecondType, Time64MicrosecondType, Time64NanosecondType,
+    TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType,
+    TimestampSecondType, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
 use arrow_array::{Array, ArrayRef, DictionaryArray, StringArray};
 use arrow_schema::{DataType, TimeUnit};
@@ -113,26 +113,16 @@ pub(crate) fn int64(
     Ok(())
 }
 
-/// The FLOAT values at `idx` of `leaf`, PLAIN into `body`.
-pub(crate) fn float(
+/// The FLOAT or DOUBLE values (`T`, written as `bytes` gives them) at
+/// `idx` of `leaf`, PLAIN into `body`.
+pub(crate) fn plain<T: ArrowPrimitiveType, const N: usize>(
     leaf: &ArrayRef,
     idx: &[usize],
+    bytes: impl Fn(T::Native) -> [u8; N],
     body: &mut Vec<u8>,
 ) -> Result<(), ParquetError> {
     let mut v = Vec::new();
-    gather::<Float32Type, _>(leaf.as_ref(), idx, f32::to_le_bytes, &mut v)?;
-    body.extend(v.iter().flatten());
-    Ok(())
-}
-
-/// The DOUBLE values at `idx` of `leaf`, PLAIN into `body`.
-pub(crate) fn double(
-    leaf: &ArrayRef,
-    idx: &[usize],
-    body: &mut Vec<u8>,
-) -> Result<(), ParquetError> {
-    let mut v = Vec::new();
-    gather::<Float64Type, _>(leaf.as_ref(), idx, f64::to_le_bytes, &mut v)?;
+    gather::<T, _>(leaf.as_ref(), idx, bytes, &mut v)?;
     body.extend(v.iter().flatten());
     Ok(())
 }
