@@ -27,48 +27,24 @@ use sbe_rt::TimeUnit;
 /// The time zone of every timestamp column.
 pub(crate) const UTC: &str = "UTC";
 
-/// What a fill reads with.
-/// How a value's bytes are read: where they are, their width and byte
-/// order, and whether they are signed, decided once when the column is
-/// planned (one dispatch per value, where the primitive and the byte
-/// order were matched for each value).
+/// How a value's bytes are read: its slot (offset, width and byte
+/// order, as `sbe_rt::wire::Uint` reads header members) and whether it is
+/// signed, decided once when the column is planned rather than matched
+/// from the primitive and the byte order for each value.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Read {
-    at: usize,
-    width: Width,
+    slot: sbe_rt::wire::Uint,
     /// The bits shifted left and back to sign-extend (0: unsigned or
     /// 64-bit).
     shift: u32,
     signed: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Width {
-    W1,
-    W2Le,
-    W2Be,
-    W4Le,
-    W4Be,
-    W8Le,
-    W8Be,
-}
-
 impl Read {
     /// A value of primitive `p` at offset `at`, in byte order `order`.
     pub(crate) fn new(order: ByteOrder, p: Primitive, at: usize) -> Read {
-        let big = order == ByteOrder::Big;
-        let width = match (p.size(), big) {
-            (1, _) => Width::W1,
-            (2, false) => Width::W2Le,
-            (2, true) => Width::W2Be,
-            (4, false) => Width::W4Le,
-            (4, true) => Width::W4Be,
-            (_, false) => Width::W8Le,
-            (_, true) => Width::W8Be,
-        };
         Read {
-            at,
-            width,
+            slot: p.slot(order, at),
             shift: sign_shift(p),
             signed: p.is_signed(),
         }
@@ -78,16 +54,7 @@ impl Read {
     /// float's bits); `None` when they are not all there.
     #[inline(always)]
     pub(crate) fn bits(self, buf: &[u8], base: usize) -> Option<u64> {
-        let rest = buf.get(base.checked_add(self.at)?..)?;
-        Some(match self.width {
-            Width::W1 => u64::from(*rest.first()?),
-            Width::W2Le => u64::from(u16::from_le_bytes(*rest.first_chunk()?)),
-            Width::W2Be => u64::from(u16::from_be_bytes(*rest.first_chunk()?)),
-            Width::W4Le => u64::from(u32::from_le_bytes(*rest.first_chunk()?)),
-            Width::W4Be => u64::from(u32::from_be_bytes(*rest.first_chunk()?)),
-            Width::W8Le => u64::from_le_bytes(*rest.first_chunk()?),
-            Width::W8Be => u64::from_be_bytes(*rest.first_chunk()?),
-        })
+        self.slot.try_get(buf.get(base..)?)
     }
 
     /// The integer, sign-extended (a `uint64` as its bits).
@@ -623,7 +590,7 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
         return planned;
     }
     match &ty.kind {
-        TypeKind::Encoded(e) => plan_encoded(e, Read::new(order, e.primitive, at), optional, f),
+        TypeKind::Encoded(e) => plan_encoded(e, order, at, optional, f),
         TypeKind::Enum(en) => {
             let names: Vec<&str> = en.values.iter().map(|v| v.name.as_str()).collect();
             let optional = optional || en.presence == Presence::Optional;
@@ -694,7 +661,8 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
 
 fn plan_encoded(
     e: &Encoded,
-    read: Read,
+    order: ByteOrder,
+    at: usize,
     optional: bool,
     f: impl Fn(DataType) -> Field,
 ) -> (Node, Vec<Field>) {
@@ -702,7 +670,7 @@ fn plan_encoded(
     if e.primitive == Primitive::Char {
         let null_char = u8::try_from(int_null(e, true).unwrap_or(0)).unwrap_or(0);
         let node = Node::Text {
-            at: read.at,
+            at,
             len: e.length.max(1) as usize,
             null_char: (e.length <= 1).then_some(null_char),
             optional,
@@ -731,17 +699,20 @@ fn plan_encoded(
         }
     };
     if e.length == 1 {
-        return (scalar(read), vec![f(int_type(e.primitive))]);
+        return (
+            scalar(Read::new(order, e.primitive, at)),
+            vec![f(int_type(e.primitive))],
+        );
     }
     let item = Arc::new(Field::new("item", int_type(e.primitive), true));
     let node = Node::Array {
-        at: read.at,
+        at,
         count: e.length as usize,
         stride: e.primitive.size() as usize,
         field: item.clone(),
         offsets: vec![0],
         nulls: Nulls::new(),
-        elem: Box::new(scalar(Read { at: 0, ..read })),
+        elem: Box::new(scalar(Read::new(order, e.primitive, 0))),
     };
     (node, vec![f(DataType::List(item))])
 }

@@ -130,10 +130,21 @@ impl Uint {
     #[inline]
     #[must_use]
     pub fn try_get(self, header: &[u8]) -> Option<u64> {
-        match self.offset() {
-            Some(at) if at.checked_add(self.len())? > header.len() => None,
-            _ => Some(self.get(header)),
+        // One match: the bounds come with the read (a check of the offset
+        // and the length first, then `get`, matched three times).
+        fn at<const N: usize>(header: &[u8], at: usize) -> Option<[u8; N]> {
+            header.get(at..)?.first_chunk().copied()
         }
+        Some(match self {
+            Uint::U8(i) => u64::from(*header.get(i)?),
+            Uint::U16Le(i) => u64::from(u16::from_le_bytes(at(header, i)?)),
+            Uint::U16Be(i) => u64::from(u16::from_be_bytes(at(header, i)?)),
+            Uint::U32Le(i) => u64::from(u32::from_le_bytes(at(header, i)?)),
+            Uint::U32Be(i) => u64::from(u32::from_be_bytes(at(header, i)?)),
+            Uint::U64Le(i) => u64::from_le_bytes(at(header, i)?),
+            Uint::U64Be(i) => u64::from_be_bytes(at(header, i)?),
+            Uint::Const(v) => v,
+        })
     }
 
     /// Writes the low bytes of `v` (as many as the slot has) into
@@ -312,6 +323,22 @@ mod tests {
         assert_eq!(Uint::U64Le(2).get(&b), 0);
         assert_eq!(Uint::U16Be(usize::MAX).get(&b), 0);
         assert_eq!(Uint::U16Be(usize::MAX).try_get(&b), None);
+    }
+
+    #[test]
+    fn try_get_is_get_where_the_bytes_are_all_there_and_none_elsewhere() {
+        let b = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        for width in [1, 2, 4, 8] {
+            for big_endian in [false, true] {
+                for at in 0..=b.len() + 1 {
+                    let slot = Uint::new(width, big_endian, at);
+                    let there = at + width <= b.len();
+                    let want = there.then(|| slot.get(&b));
+                    assert_eq!(slot.try_get(&b), want, "{slot:?}");
+                }
+            }
+        }
+        assert_eq!(Uint::Const(7).try_get(&[]), Some(7));
     }
 
     #[test]
