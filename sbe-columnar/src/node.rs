@@ -860,6 +860,15 @@ fn arrow_unit(u: TimeUnit) -> ArrowUnit {
     }
 }
 
+/// Ends a list column's row of `len` values (a null list when not
+/// `valid`).
+#[inline]
+pub(crate) fn end_list(offsets: &mut Vec<i32>, nulls: &mut Nulls, len: usize, valid: bool) {
+    let last = offsets.last().copied().unwrap_or(0);
+    offsets.push(last + len as i32);
+    nulls.append(valid);
+}
+
 /// `v`, unless it is the null.
 #[inline]
 fn non_null(v: Option<i128>, null: Option<i128>) -> Option<i128> {
@@ -985,9 +994,7 @@ impl Node {
                 for i in 0..*count {
                     elem.fill(buf, base + *at + i * *stride);
                 }
-                let last = offsets.last().copied().unwrap_or(0);
-                offsets.push(last + *count as i32);
-                nulls.append_non_null();
+                end_list(offsets, nulls, *count, true);
             }
             Node::Const { rows, nulls, .. } => {
                 *rows += 1;
@@ -1108,11 +1115,7 @@ impl Node {
                 nulls.append_null();
             }
             Node::Text { b, .. } => b.append_null(),
-            Node::Array { offsets, nulls, .. } => {
-                let last = offsets.last().copied().unwrap_or(0);
-                offsets.push(last);
-                nulls.append_null();
-            }
+            Node::Array { offsets, nulls, .. } => end_list(offsets, nulls, 0, false),
             Node::Const { rows, nulls, .. } => {
                 *rows += 1;
                 nulls.append_null();

@@ -469,9 +469,7 @@ impl Walk<'_> {
             let gc = cols.as_deref_mut().and_then(|c| c.groups.get_mut(i));
             if g.group.block.since_version > self.version {
                 if let Some(GroupCol::Nested { offsets, nulls, .. }) = gc {
-                    let last = offsets.last().copied().unwrap_or(0);
-                    offsets.push(last);
-                    nulls.append_null();
+                    node::end_list(offsets, nulls, 0, false);
                 }
                 continue;
             }
@@ -531,9 +529,7 @@ impl Walk<'_> {
                     let at = *pos + i * block_len;
                     entry.fill(self.take(at, block_len, "block")?, self.version);
                 }
-                let last = offsets.last().copied().unwrap_or(0);
-                offsets.push(last + count as i32);
-                nulls.append_non_null();
+                node::end_list(offsets, nulls, count, true);
             }
             *pos = pos.saturating_add(count.saturating_mul(block_len));
             return Ok(());
@@ -556,9 +552,7 @@ impl Walk<'_> {
             r?;
         }
         if let Some(GroupCol::Nested { offsets, nulls, .. }) = col {
-            let last = offsets.last().copied().unwrap_or(0);
-            offsets.push(last + count as i32);
-            nulls.append_non_null();
+            node::end_list(offsets, nulls, count, true);
         }
         Ok(())
     }
