@@ -166,12 +166,14 @@ impl Dict<'_> {
 }
 
 /// Encodes the chunk of `descr`'s leaf over `parts` (the row group's
-/// batches, in order); `None` for a dictionary that would be too large,
-/// which the crate's writer then takes.
+/// batches, in order), with min/max statistics and a page index when
+/// `stats`; `None` for a dictionary that would be too large, which the
+/// crate's writer then takes.
 pub(crate) fn encode<'a>(
     descr: &ColumnDescPtr,
     kind: Kind,
     parts: &'a [Part<'a>],
+    stats: bool,
     scratch: &mut Scratch,
 ) -> Result<Option<(Bytes, ColumnCloseResult)>, ParquetError> {
     let unsigned = descr.sort_order() == SortOrder::UNSIGNED;
@@ -182,8 +184,7 @@ pub(crate) fn encode<'a>(
         uncompressed: 0,
         levels: 0,
         pages: Vec::new(),
-        // Statistics where the crate keeps them: top-level numbers.
-        min_max: MinMax::new(unsigned, descr.max_rep_level() == 0),
+        min_max: MinMax::new(unsigned, stats),
         values: 0,
         rows: 0,
         index: None,

@@ -27,7 +27,7 @@ use parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory;
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnWriter, ArrowLeafColumn};
 use parquet::arrow::ArrowWriter;
 use parquet::errors::ParquetError;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesPtr};
 use parquet::file::writer::{SerializedFileWriter, SerializedRowGroupWriter};
 use parquet::schema::types::ColumnDescPtr;
 
@@ -124,6 +124,7 @@ impl ParquetPart {
         let descr = self.file.schema_descr().columns().to_vec();
         let mut group = Group {
             descr,
+            props: self.file.properties().clone(),
             leaf: 0,
             factory: &self.factory,
             row_group: self.row_groups,
@@ -151,6 +152,9 @@ impl ParquetPart {
 /// A row group being written, leaf by leaf.
 struct Group<'a> {
     descr: Vec<ColumnDescPtr>,
+    /// The part's properties: which leaves keep statistics, for ours as
+    /// for the crate's (`dataset`'s encodings say).
+    props: WriterPropertiesPtr,
     /// The next leaf's index in the schema.
     leaf: usize,
     factory: &'a ArrowRowGroupWriterFactory,
@@ -242,7 +246,8 @@ impl Group<'_> {
                 })
             })
             .collect::<Result<Vec<_>, ParquetError>>()?;
-        match chunk::encode(descr, kind, &parts, self.scratch)? {
+        let stats = self.props.statistics_enabled(descr.path()) != EnabledStatistics::None;
+        match chunk::encode(descr, kind, &parts, stats, self.scratch)? {
             Some((bytes, close)) => self.out.append_column(&bytes, close)?,
             None => return Ok(false),
         }
