@@ -12,6 +12,7 @@ use parquet::column::writer::ColumnCloseResult;
 use parquet::errors::ParquetError;
 use parquet::file::metadata::{ColumnChunkMetaData, LevelHistogram};
 use parquet::file::page_index::offset_index::{OffsetIndexMetaData, PageLocation};
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::statistics::{Statistics, ValueStatistics};
 use parquet::schema::types::ColumnDescPtr;
 
@@ -47,17 +48,28 @@ pub(crate) enum Kind {
 
 impl Kind {
     /// The encoding of `leaf` into `descr`'s column, when it is one of
-    /// ours; `None` leaves it to the `parquet` crate.
-    pub(crate) fn of(descr: &ColumnDescPtr, leaf: &DataType) -> Option<Kind> {
+    /// ours and the one `props` asks for that column (a dictionary,
+    /// DELTA_BINARY_PACKED, or plain with no statistics); `None` leaves it
+    /// to the `parquet` crate.
+    pub(crate) fn of(
+        descr: &ColumnDescPtr,
+        leaf: &DataType,
+        props: &WriterProperties,
+    ) -> Option<Kind> {
         use DataType as D;
-        let in_group = descr.max_rep_level() > 0;
+        let path = descr.path();
+        let dictionary = props.dictionary_enabled(path);
+        let delta = props.encoding(path) == Some(Encoding::DELTA_BINARY_PACKED);
+        let plain = !dictionary
+            && props.encoding(path).is_none()
+            && props.statistics_enabled(path) == EnabledStatistics::None;
         match (descr.physical_type(), leaf) {
             (PhysicalType::BYTE_ARRAY, D::Dictionary(k, v))
-                if **k == D::UInt16 && **v == D::Utf8 =>
+                if dictionary && **k == D::UInt16 && **v == D::Utf8 =>
             {
                 Some(Kind::Dict)
             }
-            (PhysicalType::BYTE_ARRAY, D::Utf8 | D::Binary) => Some(Kind::Text),
+            (PhysicalType::BYTE_ARRAY, D::Utf8 | D::Binary) if dictionary => Some(Kind::Text),
             (
                 PhysicalType::INT32,
                 D::Int8
@@ -69,14 +81,14 @@ impl Kind {
                 | D::Date32
                 | D::Time32(_)
                 | D::Decimal128(..),
-            ) => Some(Kind::Int32),
+            ) if delta => Some(Kind::Int32),
             (
                 PhysicalType::INT64,
                 D::Int64 | D::UInt64 | D::Timestamp(..) | D::Time64(_) | D::Decimal128(..),
-            ) => Some(Kind::Int64),
-            (PhysicalType::FLOAT, D::Float32) if in_group => Some(Kind::Float),
-            (PhysicalType::DOUBLE, D::Float64) if in_group => Some(Kind::Double),
-            (PhysicalType::FIXED_LEN_BYTE_ARRAY, D::Decimal128(..)) if in_group => {
+            ) if delta => Some(Kind::Int64),
+            (PhysicalType::FLOAT, D::Float32) if plain => Some(Kind::Float),
+            (PhysicalType::DOUBLE, D::Float64) if plain => Some(Kind::Double),
+            (PhysicalType::FIXED_LEN_BYTE_ARRAY, D::Decimal128(..)) if plain => {
                 let len = usize::try_from(descr.type_length()).ok()?;
                 (1..=16).contains(&len).then_some(Kind::Decimal(len))
             }

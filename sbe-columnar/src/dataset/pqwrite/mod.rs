@@ -188,7 +188,7 @@ impl Group<'_> {
         let mut caches: Vec<Cache> = arrays.iter().map(|_| Cache::default()).collect();
         for j in 0..count {
             let descr = self.next_descr()?;
-            let ours = paths.as_ref().and_then(|p| ours(&descr, p, j));
+            let ours = paths.as_ref().and_then(|p| ours(&descr, &self.props, p, j));
             let done = match ours {
                 Some((kind, parts)) => self.ours(&descr, kind, &parts, &mut caches)?,
                 None => false,
@@ -266,15 +266,17 @@ impl Group<'_> {
     }
 }
 
-/// Leaf `j` of every batch, with its encoding, when the leaf is ours.
+/// Leaf `j` of every batch, with its encoding, when the leaf is ours
+/// (in the encoding `props` asks for).
 fn ours<'p>(
     descr: &ColumnDescPtr,
+    props: &WriterProperties,
     paths: &'p [Vec<Path>],
     j: usize,
 ) -> Option<(Kind, Vec<&'p Path>)> {
     let parts: Vec<&Path> = paths.iter().map(|p| p.get(j)).collect::<Option<_>>()?;
     let first = parts.first()?;
-    let kind = Kind::of(descr, first.leaf.data_type())?;
+    let kind = Kind::of(descr, first.leaf.data_type(), props)?;
     if kind == Kind::Dict {
         let leaves: Vec<&ArrayRef> = parts.iter().map(|p| &p.leaf).collect();
         if !values::dictionaries_plain(&leaves) {
