@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use sbe_build::ir::Schema;
 use sbe_cli::capture::{self, Fail, Level, Origin};
-use sbe_cli::framing::{FrameError, FrameReader};
+use sbe_cli::framing::{FrameError, FrameReader, MSG_SEQ_NUM, SENDING_TIME};
 use sbe_cli::multi::{MultiError, Schemas};
 use sbe_cli::otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_columnar::dataset::{self, Compression, DatasetWriter, Existing, Format};
@@ -566,8 +566,8 @@ impl capture::Sink for Sink<'_, '_> {
         // `memcmp` for each: this runs for every message.
         for &(name, value) in origin.fields {
             match name {
-                "msgSeqNum" => frame.msg_seq_num = Some(value),
-                "sendingTime" => frame.sending_time = i64::try_from(value).ok(),
+                MSG_SEQ_NUM => frame.msg_seq_num = Some(value),
+                SENDING_TIME => frame.sending_time = i64::try_from(value).ok(),
                 _ => {}
             }
         }

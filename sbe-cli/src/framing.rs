@@ -478,6 +478,13 @@ fn encoding_error(at: u64, what: String) -> FrameError {
     })
 }
 
+/// The name of MDP3's packet sequence number among a datagram's
+/// [`Datagram::fields`] (and in the JSON `frame` object).
+pub const MSG_SEQ_NUM: &str = "msgSeqNum";
+/// The name of MDP3's packet sending time (nanoseconds since the epoch)
+/// among a datagram's [`Datagram::fields`].
+pub const SENDING_TIME: &str = "sendingTime";
+
 /// The messages of one UDP datagram for a framing: the packet header's
 /// fields, and the messages in order with their offsets in the datagram
 /// (an `Iterator` of [`Piece`]s, ending after a framing fault). With
@@ -521,8 +528,8 @@ impl<'a> Datagram<'a> {
                 })?;
                 if let (Framing::Mdp3, Ok(h)) = (framing, Mdp3PacketHeader::read(packet.header())) {
                     fields = [
-                        ("msgSeqNum", u64::from(h.msg_seq_num)),
-                        ("sendingTime", h.sending_time),
+                        (MSG_SEQ_NUM, u64::from(h.msg_seq_num)),
+                        (SENDING_TIME, h.sending_time),
                     ];
                     field_count = 2;
                 }

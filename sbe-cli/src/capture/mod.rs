@@ -448,7 +448,10 @@ impl<S: Sink> Run<'_, S> {
         fields: &[Field],
     ) -> Result<(), Fail> {
         let at = Place(p.number, seg.transport, seg.src, seg.dst);
-        if let Some(&(_, seq)) = fields.iter().find(|(n, _)| *n == "msgSeqNum") {
+        if let Some(&(_, seq)) = fields
+            .iter()
+            .find(|(n, _)| *n == crate::framing::MSG_SEQ_NUM)
+        {
             if let Some(prev) = self.seqs.insert((seg.src, seg.dst), seq) {
                 if seq != prev.wrapping_add(1) {
                     let what = if seq > prev {
