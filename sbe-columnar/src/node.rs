@@ -60,19 +60,75 @@ impl Read {
     /// The integer, sign-extended (a `uint64` as its bits).
     #[inline(always)]
     pub(crate) fn i64(self, buf: &[u8], base: usize) -> Option<i64> {
-        let bits = self.bits(buf, base)?;
-        Some(((bits << self.shift) as i64) >> self.shift)
+        Some(self.i64_of(self.bits(buf, base)?))
     }
 
     /// The integer, a `uint64` past `i64::MAX` kept.
     #[inline(always)]
     pub(crate) fn i128(self, buf: &[u8], base: usize) -> Option<i128> {
-        let bits = self.bits(buf, base)?;
-        Some(if self.signed {
-            i128::from(((bits << self.shift) as i64) >> self.shift)
+        Some(self.i128_of(self.bits(buf, base)?))
+    }
+
+    /// The integer whose bytes read as `bits`, sign-extended.
+    #[inline(always)]
+    fn i64_of(self, bits: u64) -> i64 {
+        ((bits << self.shift) as i64) >> self.shift
+    }
+
+    /// The integer whose bytes read as `bits`, a `uint64` kept.
+    #[inline(always)]
+    fn i128_of(self, bits: u64) -> i128 {
+        if self.signed {
+            i128::from(self.i64_of(bits))
         } else {
             i128::from(bits)
-        })
+        }
+    }
+
+    /// Where the value's bytes end (0 for a constant, which has none).
+    pub(crate) fn end(self) -> usize {
+        self.slot.offset().map_or(0, |at| at + self.slot.len())
+    }
+
+    /// Appends to `out` `f` of the value's bits in each row of `rows`
+    /// (rows of `stride` bytes, each holding the value), in order: the
+    /// slot is matched once for all the rows, not once a value, and the
+    /// loop is a read and a store per row.
+    #[inline(always)]
+    pub(crate) fn extend_bits<T>(
+        self,
+        rows: &[u8],
+        stride: usize,
+        out: &mut Vec<T>,
+        f: impl Fn(u64) -> T,
+    ) {
+        #[inline(always)]
+        fn each<const N: usize, T>(
+            rows: &[u8],
+            stride: usize,
+            at: usize,
+            conv: impl Fn([u8; N]) -> u64,
+            out: &mut Vec<T>,
+            f: impl Fn(u64) -> T,
+        ) {
+            // A row too short for the value (none is, by the caller's
+            // word) reads as zero rather than losing its place.
+            out.extend(rows.chunks_exact(stride.max(1)).map(|row| {
+                let bytes = row.get(at..).and_then(|r| r.first_chunk::<N>());
+                f(bytes.map_or(0, |b| conv(*b)))
+            }));
+        }
+        use sbe_rt::wire::Uint;
+        match self.slot {
+            Uint::U8(at) => each(rows, stride, at, |b: [u8; 1]| u64::from(b[0]), out, f),
+            Uint::U16Le(at) => each(rows, stride, at, |b| u16::from_le_bytes(b).into(), out, f),
+            Uint::U16Be(at) => each(rows, stride, at, |b| u16::from_be_bytes(b).into(), out, f),
+            Uint::U32Le(at) => each(rows, stride, at, |b| u32::from_le_bytes(b).into(), out, f),
+            Uint::U32Be(at) => each(rows, stride, at, |b| u32::from_be_bytes(b).into(), out, f),
+            Uint::U64Le(at) => each(rows, stride, at, u64::from_le_bytes, out, f),
+            Uint::U64Be(at) => each(rows, stride, at, u64::from_be_bytes, out, f),
+            Uint::Const(v) => out.extend(rows.chunks_exact(stride.max(1)).map(|_| f(v))),
+        }
     }
 }
 
@@ -240,7 +296,27 @@ impl IntCol {
     /// Reads the value at `base` of `buf` (bytes not there read as null).
     #[inline(always)]
     pub(crate) fn fill(&mut self, buf: &[u8], base: usize) {
-        let v = self.read.i64(buf, base).filter(|v| Some(*v) != self.null);
+        let v = self.read.i64(buf, base);
+        self.put(v);
+    }
+
+    /// Where the value's bytes end in the block.
+    pub(crate) fn end(&self) -> usize {
+        self.read.end()
+    }
+
+    /// Reads the value of each row of `rows` (see [`Read::each_bits`]).
+    pub(crate) fn fill_rows(&mut self, rows: &[u8], stride: usize) {
+        let (read, start) = (self.read, self.vals.len());
+        read.extend_bits(rows, stride, &mut self.vals, |b| read.i64_of(b));
+        let new = self.vals.get_mut(start..).unwrap_or_default();
+        nulls_of_rows(new, self.null, &mut self.nulls);
+    }
+
+    /// A row of value `v` (null where it is the null or absent).
+    #[inline(always)]
+    fn put(&mut self, v: Option<i64>) {
+        let v = v.filter(|v| Some(*v) != self.null);
         push_i64(&mut self.vals, &mut self.nulls, v);
     }
 
@@ -369,6 +445,44 @@ impl EnumCol {
     #[inline(always)]
     pub(crate) fn fill(&mut self, buf: &[u8], base: usize) {
         let v = self.read.i128(buf, base);
+        self.put(v);
+    }
+
+    /// Where the value's bytes end in the block.
+    pub(crate) fn end(&self) -> usize {
+        self.read.end()
+    }
+
+    /// Reads the value of each row of `rows` (see [`Read::each_bits`]).
+    pub(crate) fn fill_rows(&mut self, rows: &[u8], stride: usize) {
+        let (read, start) = (self.read, self.keys.len());
+        if !self.keys_of.is_empty() {
+            // A one-byte encoding: each byte's key from the table, where
+            // every value has a name (`u16::MAX`: one has none, for a
+            // table of at most 256 names).
+            let keys_of = &self.keys_of;
+            let key = |b: u64| {
+                let k = usize::try_from(b).ok().and_then(|b| keys_of.get(b));
+                k.map_or(u16::MAX, |k| k.wrapping_sub(1))
+            };
+            read.extend_bits(rows, stride, &mut self.keys, key);
+            let new = self.keys.get(start..).unwrap_or_default();
+            if !new.contains(&u16::MAX) {
+                self.key_nulls.append_n_non_nulls(new.len());
+                return;
+            }
+            self.keys.truncate(start);
+        }
+        let mut vals = Vec::with_capacity(rows.len() / stride.max(1));
+        read.extend_bits(rows, stride, &mut vals, |b| read.i128_of(b));
+        for v in vals {
+            self.put(Some(v));
+        }
+    }
+
+    /// A row of value `v` (`None`: absent).
+    #[inline(always)]
+    fn put(&mut self, v: Option<i128>) {
         let key = v.and_then(|v| {
             if self.keys_of.is_empty() {
                 self.values.iter().position(|x| *x == v)
@@ -445,7 +559,35 @@ impl DecimalCol {
     /// Reads the value at `base` of `buf` (bytes not there read as null).
     #[inline(always)]
     pub(crate) fn fill(&mut self, buf: &[u8], base: usize) {
-        let v = non_null(self.read.i128(buf, base), self.null);
+        let v = self.read.i128(buf, base);
+        self.put(v);
+    }
+
+    /// Where the value's bytes end in the block.
+    pub(crate) fn end(&self) -> usize {
+        self.read.end()
+    }
+
+    /// Reads the value of each row of `rows` (see [`Read::each_bits`]).
+    pub(crate) fn fill_rows(&mut self, rows: &[u8], stride: usize) {
+        let (read, start) = (self.read, self.vals.len());
+        if self.factor != 1 {
+            let mut vals = Vec::with_capacity(rows.len() / stride.max(1));
+            read.extend_bits(rows, stride, &mut vals, |b| read.i128_of(b));
+            for v in vals {
+                self.put(Some(v));
+            }
+            return;
+        }
+        read.extend_bits(rows, stride, &mut self.vals, |b| read.i128_of(b));
+        let new = self.vals.get_mut(start..).unwrap_or_default();
+        nulls_of_rows(new, self.null, &mut self.nulls);
+    }
+
+    /// A row of mantissa `v` (`None`: absent).
+    #[inline(always)]
+    fn put(&mut self, v: Option<i128>) {
+        let v = non_null(v, self.null);
         // A factor of 1 (a scale, not a folded exponent) skips the
         // 128-bit multiply's call.
         let v = v.and_then(|m| {
@@ -873,6 +1015,23 @@ pub(crate) fn end_list(offsets: &mut Vec<i32>, nulls: &mut Nulls, len: usize, va
 #[inline]
 fn non_null(v: Option<i128>, null: Option<i128>) -> Option<i128> {
     v.filter(|v| Some(*v) != null)
+}
+
+/// The validity of rows `new` just read: where a value is `null`, a null
+/// row (its value zeroed, as a null row's is everywhere).
+fn nulls_of_rows<T: PartialEq + Default>(new: &mut [T], null: Option<T>, nulls: &mut Nulls) {
+    match null {
+        Some(null) if new.contains(&null) => {
+            for v in new {
+                let valid = *v != null;
+                if !valid {
+                    *v = T::default();
+                }
+                nulls.append(valid);
+            }
+        }
+        _ => nulls.append_n_non_nulls(new.len()),
+    }
 }
 
 #[inline(always)]

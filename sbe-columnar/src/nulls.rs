@@ -87,8 +87,12 @@ impl Nulls {
 
     /// `n` valid rows.
     pub(crate) fn append_n_non_nulls(&mut self, n: usize) {
+        if self.nulls == 0 {
+            self.rows += n;
+            return;
+        }
         for _ in 0..n {
-            self.append(true);
+            self.push_bit(true);
         }
     }
 

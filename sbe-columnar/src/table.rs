@@ -18,6 +18,11 @@ use sbe_rt::wire::{Dimension, VarData};
 use crate::error::ExportError;
 use crate::node::{self, DataCol, DecimalCol, EnumCol, IntCol, Node};
 
+/// How many bytes of rows wait to be read into their columns at most:
+/// few enough to stay in the first-level cache while each column reads
+/// them.
+const STAGED_BYTES: usize = 16 * 1024;
+
 /// The columns of one block.
 pub(crate) struct BlockCols {
     /// The integer, enum and decimal fields (the most common values),
@@ -32,6 +37,14 @@ pub(crate) struct BlockCols {
     order: Vec<FieldCol>,
     /// The newest `sinceVersion` of a field: at or past it, none is absent.
     newest: u32,
+    /// Rows of `ints`, `enums` and `decimals` not read yet: the first
+    /// `span` bytes of each row's block, read into the columns a column at
+    /// a time (a value's slot matched once for many rows, not once a
+    /// value). Only rows that hold every such field, at an acting version
+    /// where none is absent, wait here; any other row reads them first.
+    staged: Vec<u8>,
+    /// Where the last of those fields ends (0: there are none).
+    span: usize,
     groups: Vec<GroupCol>,
     data: Vec<(u32, DataCol)>,
     /// The Arrow fields, in column order.
@@ -174,6 +187,11 @@ impl BlockCols {
             ));
             data.push((d.since_version, col));
         }
+        let span = (ints.iter().map(|(_, c)| c.end()))
+            .chain(enums.iter().map(|(_, c)| c.end()))
+            .chain(decimals.iter().map(|(_, c)| c.end()))
+            .max()
+            .unwrap_or(0);
         BlockCols {
             ints,
             enums,
@@ -181,6 +199,8 @@ impl BlockCols {
             fields,
             order,
             newest: newest.unwrap_or(0),
+            staged: Vec::new(),
+            span,
             groups,
             data,
             arrow,
@@ -207,14 +227,44 @@ impl BlockCols {
             };
         }
         let every = version >= self.newest;
-        fill!(&mut self.ints, fill, every);
-        fill!(&mut self.enums, fill, every);
-        fill!(&mut self.decimals, fill, every);
+        match bytes.get(..self.span).filter(|_| every && self.span > 0) {
+            Some(row) => {
+                self.staged.extend_from_slice(row);
+                if self.staged.len() >= STAGED_BYTES {
+                    self.read_staged();
+                }
+            }
+            None => {
+                self.read_staged();
+                fill!(&mut self.ints, fill, every);
+                fill!(&mut self.enums, fill, every);
+                fill!(&mut self.decimals, fill, every);
+            }
+        }
         fill!(&mut self.fields, fill_other, every);
+    }
+
+    /// Reads the staged rows into their columns.
+    fn read_staged(&mut self) {
+        if self.staged.is_empty() {
+            return;
+        }
+        let (rows, span) = (&self.staged, self.span);
+        for (_, c) in &mut self.ints {
+            c.fill_rows(rows, span);
+        }
+        for (_, c) in &mut self.enums {
+            c.fill_rows(rows, span);
+        }
+        for (_, c) in &mut self.decimals {
+            c.fill_rows(rows, span);
+        }
+        self.staged.clear();
     }
 
     /// The arrays of the rows so far, in column order.
     fn finish(&mut self, out: &mut Vec<ArrayRef>) {
+        self.read_staged();
         for col in &self.order {
             match *col {
                 FieldCol::Int(i) => {

@@ -1,0 +1,257 @@
+//! Many rows of every integer width, enums and decimals, in both byte
+//! orders: the values of rows at the schema's version (read a column at a
+//! time, many rows at once), of rows from a newer version with a longer
+//! block, and of rows at an older version (read a row at a time) come out
+//! in their order, with their nulls, whatever the mix.
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Decimal128Type, Int16Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
+};
+use arrow_array::{Array, RecordBatch};
+use sbe_columnar::{Exporter, Frame, Options};
+
+fn schema(order: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe"
+                   package="rows" id="3" version="1" byteOrder="{order}">
+  <types>
+    <composite name="messageHeader">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="templateId" primitiveType="uint16"/>
+      <type name="schemaId" primitiveType="uint16"/>
+      <type name="version" primitiveType="uint16"/>
+    </composite>
+    <composite name="Price">
+      <type name="mantissa" primitiveType="int64" presence="optional"/>
+      <type name="exponent" primitiveType="int8" presence="constant">-2</type>
+    </composite>
+    <composite name="Lots">
+      <type name="mantissa" primitiveType="int32"/>
+      <type name="exponent" primitiveType="int8" presence="constant">3</type>
+    </composite>
+    <enum name="Side" encodingType="uint8">
+      <validValue name="Buy">1</validValue>
+      <validValue name="Sell">2</validValue>
+    </enum>
+    <enum name="Kind" encodingType="uint16">
+      <validValue name="Small">1000</validValue>
+      <validValue name="Large">2000</validValue>
+    </enum>
+    <type name="OptI64" primitiveType="int64" presence="optional"/>
+  </types>
+  <sbe:message name="Row" id="1">
+    <field name="a" id="1" type="uint8"/>
+    <field name="b" id="2" type="int8"/>
+    <field name="c" id="3" type="uint16"/>
+    <field name="d" id="4" type="int16"/>
+    <field name="e" id="5" type="uint32"/>
+    <field name="f" id="6" type="int32"/>
+    <field name="g" id="7" type="uint64"/>
+    <field name="h" id="8" type="OptI64"/>
+    <field name="side" id="9" type="Side"/>
+    <field name="kind" id="10" type="Kind"/>
+    <field name="price" id="11" type="Price"/>
+    <field name="lots" id="12" type="Lots"/>
+    <field name="newer" id="13" type="uint32" sinceVersion="1"/>
+  </sbe:message>
+</sbe:messageSchema>
+"#
+    )
+}
+
+/// The block of every field, and where `newer` (the field of version 1)
+/// starts.
+const BLOCK: usize = 49;
+const NEWER_AT: usize = 45;
+
+/// How row `i` is sent.
+#[derive(Clone, Copy, PartialEq)]
+enum Shape {
+    /// At version 1, every field.
+    Full,
+    /// At version 0: no `newer`.
+    Old,
+    /// At version 2, with a longer block (a field this schema does not
+    /// know after `newer`).
+    Newer,
+}
+
+fn shape(i: u64) -> Shape {
+    if i % 97 == 5 || (1000..1030).contains(&i) {
+        Shape::Old
+    } else if i % 89 == 7 {
+        Shape::Newer
+    } else {
+        Shape::Full
+    }
+}
+
+const NEWER_BLOCK: usize = BLOCK + 4;
+
+struct Row {
+    a: u8,
+    b: i8,
+    c: u16,
+    d: i16,
+    e: u32,
+    f: i32,
+    g: u64,
+    h: Option<i64>,
+    side: u8,
+    kind: u16,
+    price: Option<i64>,
+    lots: i32,
+    newer: u32,
+}
+
+fn row(i: u64) -> Row {
+    let m = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    Row {
+        a: m as u8,
+        b: (m >> 8) as i8,
+        c: (m >> 16) as u16,
+        d: (m >> 24) as i16,
+        e: (m >> 32) as u32,
+        f: (m >> 20) as i32,
+        g: m,
+        h: (i % 5 != 0).then_some(m as i64 >> 3),
+        side: [1, 2, 7, 1, 2][(i % 5) as usize],
+        kind: [1000, 2000, 2000, 3][(i % 4) as usize],
+        price: (i % 13 != 0).then_some(i as i64 * 101 - 50_000),
+        lots: (i % 1000) as i32 - 500,
+        newer: i as u32,
+    }
+}
+
+fn message(i: u64, big: bool) -> Vec<u8> {
+    let r = row(i);
+    macro_rules! put {
+        ($out:expr, $v:expr) => {
+            $out.extend(if big {
+                $v.to_be_bytes()
+            } else {
+                $v.to_le_bytes()
+            })
+        };
+    }
+    let mut block = Vec::new();
+    put!(block, r.a);
+    put!(block, r.b);
+    put!(block, r.c);
+    put!(block, r.d);
+    put!(block, r.e);
+    put!(block, r.f);
+    put!(block, r.g);
+    put!(block, r.h.unwrap_or(i64::MIN));
+    put!(block, r.side);
+    put!(block, r.kind);
+    put!(block, r.price.unwrap_or(i64::MIN));
+    put!(block, r.lots);
+    put!(block, r.newer);
+    put!(block, u32::MAX);
+    let (len, version) = match shape(i) {
+        Shape::Full => (BLOCK, 1u16),
+        Shape::Old => (NEWER_AT, 0),
+        Shape::Newer => (NEWER_BLOCK, 2),
+    };
+    block.truncate(len);
+    let mut out = Vec::new();
+    for v in [len as u16, 1, 3, version] {
+        put!(out, v);
+    }
+    out.extend(block);
+    out
+}
+
+const ROWS: u64 = 3000;
+
+fn export(big: bool) -> RecordBatch {
+    let xml = schema(if big { "bigEndian" } else { "littleEndian" });
+    let schema = sbe_build::ir::load_str("rows.xml", &xml).unwrap();
+    let mut ex = Exporter::new(&schema, Options::default()).unwrap();
+    for i in 0..ROWS {
+        let bytes = message(i, big);
+        assert_eq!(ex.append(&bytes, &Frame::at(0)).unwrap(), bytes.len());
+    }
+    let mut batches = ex.finish();
+    assert_eq!(batches.len(), 1);
+    batches.remove(0).1
+}
+
+fn check(big: bool) {
+    let b = export(big);
+    assert_eq!(b.num_rows() as u64, ROWS);
+    let col = |name: &str| b.column_by_name(name).unwrap().clone();
+    let (a, bb, c, d) = (col("a"), col("b"), col("c"), col("d"));
+    let (e, f, g, h) = (col("e"), col("f"), col("g"), col("h"));
+    let (side, kind, price, lots) = (col("side"), col("kind"), col("price"), col("lots"));
+    let (side_raw, kind_raw, newer) = (col("side_raw"), col("kind_raw"), col("newer"));
+    let side = side.as_dictionary::<UInt16Type>();
+    let kind = kind.as_dictionary::<UInt16Type>();
+    let side_names = side.values().as_string::<i32>();
+    let kind_names = kind.values().as_string::<i32>();
+    let name = |keys: &arrow_array::UInt16Array, names: &arrow_array::StringArray, i: usize| {
+        keys.is_valid(i)
+            .then(|| names.value(usize::from(keys.value(i))).to_string())
+    };
+    for i in 0..ROWS {
+        let (r, s, at) = (row(i), shape(i), i as usize);
+        let what = format!("row {i} (big endian: {big})");
+        assert_eq!(a.as_primitive::<UInt8Type>().value(at), r.a, "{what}");
+        assert_eq!(bb.as_primitive::<Int8Type>().value(at), r.b, "{what}");
+        assert_eq!(c.as_primitive::<UInt16Type>().value(at), r.c, "{what}");
+        assert_eq!(d.as_primitive::<Int16Type>().value(at), r.d, "{what}");
+        assert_eq!(e.as_primitive::<UInt32Type>().value(at), r.e, "{what}");
+        let f = f.as_primitive::<arrow_array::types::Int32Type>();
+        assert_eq!(f.value(at), r.f, "{what}");
+        assert_eq!(g.as_primitive::<UInt64Type>().value(at), r.g, "{what}");
+        let h = h.as_primitive::<Int64Type>();
+        assert_eq!(h.is_valid(at).then(|| h.value(at)), r.h, "{what}");
+
+        let want_side = match r.side {
+            1 => Some("Buy"),
+            2 => Some("Sell"),
+            _ => None,
+        };
+        let got_side = name(side.keys(), side_names, at);
+        assert_eq!(got_side.as_deref(), want_side, "{what}");
+        let side_raw = side_raw.as_primitive::<UInt8Type>();
+        let outside = want_side.is_none().then_some(r.side);
+        assert_eq!(side_raw.is_valid(at).then(|| side_raw.value(at)), outside);
+
+        let want_kind = match r.kind {
+            1000 => Some("Small"),
+            2000 => Some("Large"),
+            _ => None,
+        };
+        let got_kind = name(kind.keys(), kind_names, at);
+        assert_eq!(got_kind.as_deref(), want_kind, "{what}");
+        let kind_raw = kind_raw.as_primitive::<UInt16Type>();
+        let outside = want_kind.is_none().then_some(r.kind);
+        assert_eq!(kind_raw.is_valid(at).then(|| kind_raw.value(at)), outside);
+
+        let price = price.as_primitive::<Decimal128Type>();
+        let want = r.price.map(i128::from);
+        assert_eq!(price.is_valid(at).then(|| price.value(at)), want, "{what}");
+        // A positive exponent is folded into the value (scale 0).
+        let lots = lots.as_primitive::<Decimal128Type>();
+        let want = Some(i128::from(r.lots) * 1000);
+        assert_eq!(lots.is_valid(at).then(|| lots.value(at)), want, "{what}");
+
+        let newer = newer.as_primitive::<UInt32Type>();
+        let want = (s != Shape::Old).then_some(r.newer);
+        assert_eq!(newer.is_valid(at).then(|| newer.value(at)), want, "{what}");
+    }
+}
+
+#[test]
+fn rows_of_every_width_keep_their_values_and_nulls_little_endian() {
+    check(false);
+}
+
+#[test]
+fn rows_of_every_width_keep_their_values_and_nulls_big_endian() {
+    check(true);
+}
