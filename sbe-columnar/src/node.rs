@@ -5,16 +5,17 @@
 //! integers, a set's choices and its integer, a wire-exponent decimal's
 //! float and its exact parts).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow_array::builder::{BinaryBuilder, ListBuilder, StringBuilder};
+use arrow_array::builder::{BinaryBuilder, StringBuilder};
 use arrow_array::types::*;
 use arrow_array::{
     ArrayRef, Date32Array, Decimal128Array, DictionaryArray, Float32Array, Float64Array, ListArray,
     PrimitiveArray, StringArray, StructArray, Time64NanosecondArray, TimestampMicrosecondArray,
     TimestampMillisecondArray, TimestampNanosecondArray, TimestampSecondArray, UInt16Array,
 };
-use arrow_buffer::{OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 
 use crate::nulls::Nulls;
 use arrow_schema::{DataType, Field, FieldRef, Fields, TimeUnit as ArrowUnit};
@@ -151,7 +152,11 @@ pub(crate) fn int_type(p: Primitive) -> DataType {
 /// An integer column's array from values kept as `i64` (a `uint64` as its
 /// bits), cut to the primitive's width.
 pub(crate) fn int_array(p: Primitive, vals: Vec<i64>, nulls: &mut Nulls) -> ArrayRef {
-    let nulls = nulls.finish();
+    int_array_of(p, vals, nulls.finish())
+}
+
+/// [`int_array`] with the validity made already.
+fn int_array_of(p: Primitive, vals: Vec<i64>, nulls: Option<NullBuffer>) -> ArrayRef {
     macro_rules! arr {
         ($t:ty, $n:ty) => {
             Arc::new(PrimitiveArray::<$t>::new(
@@ -371,9 +376,10 @@ pub(crate) enum Node {
         read: Read,
         prim: Primitive,
         choices: Vec<(String, u32)>,
+        /// The raw values: the choices' list is made from them with the
+        /// batch, all rows at once.
         raw: Vec<i64>,
         raw_nulls: Nulls,
-        list: ListBuilder<StringBuilder>,
     },
     Decimal(DecimalCol),
     WireDecimal {
@@ -763,7 +769,6 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
                 choices: s.choices.iter().map(|c| (c.name.clone(), c.bit)).collect(),
                 raw: Vec::new(),
                 raw_nulls: Nulls::new(),
-                list: ListBuilder::new(StringBuilder::new()),
             };
             let list = DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)));
             let raw = field(&format!("{name}_raw"), int_type(s.encoding), type_name, sem);
@@ -1017,6 +1022,102 @@ fn non_null(v: Option<i128>, null: Option<i128>) -> Option<i128> {
     v.filter(|v| Some(*v) != null)
 }
 
+/// The list of each row's choices (of `choices`, the set `width` bits
+/// wide) by the rule `sbe decode` shows them by, from the rows' raw
+/// values (`nulls`: the rows where the set is absent); bits no choice
+/// names are in the raw column only.
+fn set_choices(
+    choices: &[(String, u32)],
+    width: u32,
+    raw: &[i64],
+    nulls: Option<NullBuffer>,
+) -> ArrayRef {
+    let mut lists = Vec::with_capacity(raw.len() + 1);
+    let (mut ends, mut bytes) = (vec![0i32], Vec::new());
+    lists.push(0i32);
+    let mut seen = ChoiceLists::new(width);
+    for (row, &v) in raw.iter().enumerate() {
+        if nulls.as_ref().is_none_or(|n| n.is_valid(row)) {
+            let names = seen.of(v as u64, choices, width);
+            let base = bytes.len() as i32;
+            bytes.extend_from_slice(&names.bytes);
+            ends.extend(names.ends.iter().map(|e| base + e));
+        }
+        lists.push(ends.len() as i32 - 1);
+    }
+    let item = Arc::new(Field::new("item", DataType::Utf8, true));
+    // Offsets that only rise, over the names' UTF-8: the arrays are
+    // valid, and `try_new` checks it.
+    let names = StringArray::try_new(
+        OffsetBuffer::new(ScalarBuffer::from(ends)),
+        Buffer::from_vec(bytes),
+        None,
+    );
+    let list = names.and_then(|names| {
+        ListArray::try_new(
+            item.clone(),
+            OffsetBuffer::new(ScalarBuffer::from(lists)),
+            Arc::new(names),
+            nulls,
+        )
+    });
+    match list {
+        Ok(l) => Arc::new(l),
+        Err(_) => arrow_array::new_empty_array(&DataType::List(item)),
+    }
+}
+
+/// The names of a set value's choices, one after another, and where each
+/// ends.
+#[derive(Default)]
+struct ChoiceList {
+    bytes: Vec<u8>,
+    ends: Vec<i32>,
+}
+
+/// Each raw value's [`ChoiceList`], made once: a set's values repeat
+/// (a few combinations of flags), and the rule goes through every choice.
+enum ChoiceLists {
+    /// A set of 8 bits or fewer: by value.
+    Byte(Vec<Option<ChoiceList>>),
+    Wide(HashMap<u64, ChoiceList>),
+}
+
+impl ChoiceLists {
+    fn new(width: u32) -> ChoiceLists {
+        if width <= 8 {
+            ChoiceLists::Byte((0..256).map(|_| None).collect())
+        } else {
+            ChoiceLists::Wide(HashMap::new())
+        }
+    }
+
+    fn of(&mut self, v: u64, choices: &[(String, u32)], width: u32) -> &ChoiceList {
+        let make = || {
+            let mut list = ChoiceList::default();
+            let names = choices.iter().map(|(n, b)| (n.as_str(), *b));
+            sbe_rt::visit::for_each_bit(v, width, names, |bit| {
+                if let sbe_rt::visit::Bit::Choice(name) = bit {
+                    list.bytes.extend_from_slice(name.as_bytes());
+                    list.ends.push(list.bytes.len() as i32);
+                }
+            });
+            list
+        };
+        static NONE: ChoiceList = ChoiceList {
+            bytes: Vec::new(),
+            ends: Vec::new(),
+        };
+        match self {
+            ChoiceLists::Byte(by_value) => match by_value.get_mut(v as usize) {
+                Some(slot) => slot.get_or_insert_with(make),
+                None => &NONE,
+            },
+            ChoiceLists::Wide(map) => map.entry(v).or_insert_with(make),
+        }
+    }
+}
+
 /// The validity of rows `new` just read: where a value is `null`, a null
 /// row (its value zeroed, as a null row's is everywhere).
 fn nulls_of_rows<T: PartialEq + Default>(new: &mut [T], null: Option<T>, nulls: &mut Nulls) {
@@ -1162,22 +1263,12 @@ impl Node {
             Node::Enum(c) => c.fill(buf, base),
             Node::Set {
                 read,
-                prim,
-                choices,
                 raw,
                 raw_nulls,
-                list,
+                ..
             } => {
                 let v = read.bits(buf, base).unwrap_or(0);
                 push_i64(raw, raw_nulls, Some(v as i64));
-                let width = prim.size() * 8;
-                let names = choices.iter().map(|(n, b)| (n.as_str(), *b));
-                sbe_rt::visit::for_each_bit(v, width, names, |bit| {
-                    if let sbe_rt::visit::Bit::Choice(name) = bit {
-                        list.values().append_value(name);
-                    }
-                });
-                list.append(true);
             }
             Node::Decimal(c) => c.fill(buf, base),
             Node::WireDecimal {
@@ -1280,15 +1371,7 @@ impl Node {
                 nulls.append_null();
             }
             Node::Enum(c) => c.push_null(),
-            Node::Set {
-                raw,
-                raw_nulls,
-                list,
-                ..
-            } => {
-                push_i64(raw, raw_nulls, None);
-                list.append(false);
-            }
+            Node::Set { raw, raw_nulls, .. } => push_i64(raw, raw_nulls, None),
             Node::Decimal(c) => c.push_null(),
             Node::WireDecimal {
                 floats,
@@ -1405,13 +1488,15 @@ impl Node {
             Node::Enum(c) => c.finish(out),
             Node::Set {
                 prim,
+                choices,
                 raw,
                 raw_nulls,
-                list,
                 ..
             } => {
-                out.push(Arc::new(list.finish()));
-                out.push(int_array(*prim, take(raw), raw_nulls));
+                let raw = take(raw);
+                let nulls = raw_nulls.finish();
+                out.push(set_choices(choices, prim.size() * 8, &raw, nulls.clone()));
+                out.push(int_array_of(*prim, raw, nulls));
             }
             Node::Decimal(c) => out.push(c.finish()),
             Node::WireDecimal {

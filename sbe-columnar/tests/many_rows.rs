@@ -40,6 +40,15 @@ fn schema(order: &str) -> String {
       <validValue name="Large">2000</validValue>
     </enum>
     <type name="OptI64" primitiveType="int64" presence="optional"/>
+    <set name="Small" encodingType="uint8">
+      <choice name="A">0</choice>
+      <choice name="C">2</choice>
+    </set>
+    <set name="Wide" encodingType="uint16">
+      <choice name="Late">9</choice>
+      <choice name="Early">1</choice>
+      <choice name="Top">15</choice>
+    </set>
   </types>
   <sbe:message name="Row" id="1">
     <field name="a" id="1" type="uint8"/>
@@ -55,15 +64,17 @@ fn schema(order: &str) -> String {
     <field name="price" id="11" type="Price"/>
     <field name="lots" id="12" type="Lots"/>
     <field name="newer" id="13" type="uint32" sinceVersion="1"/>
+    <field name="small" id="14" type="Small" sinceVersion="1"/>
+    <field name="wide" id="15" type="Wide" sinceVersion="1"/>
   </sbe:message>
 </sbe:messageSchema>
 "#
     )
 }
 
-/// The block of every field, and where `newer` (the field of version 1)
-/// starts.
-const BLOCK: usize = 49;
+/// The block of every field, and where `newer` (the first field of
+/// version 1) starts.
+const BLOCK: usize = 52;
 const NEWER_AT: usize = 45;
 
 /// How row `i` is sent.
@@ -104,6 +115,8 @@ struct Row {
     price: Option<i64>,
     lots: i32,
     newer: u32,
+    small: u8,
+    wide: u16,
 }
 
 fn row(i: u64) -> Row {
@@ -122,6 +135,8 @@ fn row(i: u64) -> Row {
         price: (i % 13 != 0).then_some(i as i64 * 101 - 50_000),
         lots: (i % 1000) as i32 - 500,
         newer: i as u32,
+        small: (m >> 40) as u8,
+        wide: (m >> 44) as u16,
     }
 }
 
@@ -150,6 +165,8 @@ fn message(i: u64, big: bool) -> Vec<u8> {
     put!(block, r.price.unwrap_or(i64::MIN));
     put!(block, r.lots);
     put!(block, r.newer);
+    put!(block, r.small);
+    put!(block, r.wide);
     put!(block, u32::MAX);
     let (len, version) = match shape(i) {
         Shape::Full => (BLOCK, 1u16),
@@ -239,6 +256,29 @@ fn check(big: bool) {
         let lots = lots.as_primitive::<Decimal128Type>();
         let want = Some(i128::from(r.lots) * 1000);
         assert_eq!(lots.is_valid(at).then(|| lots.value(at)), want, "{what}");
+
+        // A set's choices in schema order; the bits no choice names are
+        // in the raw value only.
+        let choices = |col: &str, bits: u16, names: &[(&str, u16)]| {
+            let list = b.column_by_name(col).unwrap().as_list::<i32>().clone();
+            let want: Vec<String> = names
+                .iter()
+                .filter(|(_, bit)| bits >> bit & 1 == 1)
+                .map(|(n, _)| n.to_string())
+                .collect();
+            let got = list.is_valid(at).then(|| {
+                let v = list.value(at);
+                let v = v.as_string::<i32>();
+                v.iter().map(|s| s.unwrap().to_string()).collect::<Vec<_>>()
+            });
+            assert_eq!(got, (s != Shape::Old).then_some(want), "{what}: {col}");
+        };
+        choices("small", r.small.into(), &[("A", 0), ("C", 2)]);
+        choices("wide", r.wide, &[("Late", 9), ("Early", 1), ("Top", 15)]);
+        let wide_raw = col("wide_raw");
+        let wide_raw = wide_raw.as_primitive::<UInt16Type>();
+        let want = (s != Shape::Old).then_some(r.wide);
+        assert_eq!(wide_raw.is_valid(at).then(|| wide_raw.value(at)), want);
 
         let newer = newer.as_primitive::<UInt32Type>();
         let want = (s != Shape::Old).then_some(r.newer);

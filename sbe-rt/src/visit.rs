@@ -338,10 +338,13 @@ pub fn for_each_bit<'a>(
             f(Bit::Choice(name));
         }
     }
-    for bit in 0..width.min(64) {
-        if (raw & !named) >> bit & 1 != 0 {
-            f(Bit::Unknown(bit));
-        }
+    // The set bits no choice names, lowest first: one step a bit set,
+    // not one a bit of the width.
+    let width_mask = 1u64.checked_shl(width).map_or(u64::MAX, |m| m - 1);
+    let mut unknown = raw & !named & width_mask;
+    while unknown != 0 {
+        f(Bit::Unknown(unknown.trailing_zeros()));
+        unknown &= unknown - 1;
     }
 }
 
