@@ -158,6 +158,13 @@ struct Chunk<'a> {
     rows: usize,
     /// The column index, where statistics are kept.
     index: Option<PageIndex>,
+    /// Whether the chunk's pages are compressed: decided by its first
+    /// data page (`None` until then).
+    compressed: Option<bool>,
+    /// The dictionary page's body and values, held until that decision.
+    dict_page: Option<(Vec<u8>, i32)>,
+    /// Where the data pages start.
+    data_offset: usize,
 }
 
 /// A chunk's dictionary: an Arrow one (enum names) or one made here.
@@ -200,6 +207,9 @@ pub(crate) fn encode<'a>(
         values: 0,
         rows: 0,
         index: None,
+        compressed: None,
+        dict_page: None,
+        data_offset: 0,
     };
     if chunk.min_max.wanted && matches!(kind, Kind::Int32 | Kind::Int64) {
         chunk.index = Some(PageIndex::new(descr.physical_type()));
@@ -207,12 +217,11 @@ pub(crate) fn encode<'a>(
     let Some(dict) = chunk.dictionary(parts)? else {
         return Ok(None);
     };
-    let data_offset = chunk.out.len();
     for (n, part) in parts.iter().enumerate() {
         chunk.part(part, n, &dict)?;
     }
     let has_dict = !matches!(dict, Dict::None);
-    chunk.finish(descr, has_dict, data_offset).map(Some)
+    chunk.finish(descr, has_dict).map(Some)
 }
 
 /// The levels and values of one data page.
@@ -238,22 +247,18 @@ impl Chunk<'_> {
                 let Some(dict) = Dictionary::of(&leaves)? else {
                     return Ok(None);
                 };
-                self.scratch.body.clear();
-                dict.plain(&mut self.scratch.body);
-                self.page(PageKind::Dictionary {
-                    num_values: to_i32(dict.len)?,
-                })?;
+                let mut body = Vec::new();
+                dict.plain(&mut body);
+                self.dict_page = Some((body, to_i32(dict.len)?));
                 Dict::Arrow(dict)
             }
             Kind::Text => {
                 let Some(t) = TextDict::of(parts)? else {
                     return Ok(None);
                 };
-                self.scratch.body.clear();
-                t.plain(&mut self.scratch.body);
-                self.page(PageKind::Dictionary {
-                    num_values: to_i32(t.len())?,
-                })?;
+                let mut body = Vec::new();
+                t.plain(&mut body);
+                self.dict_page = Some((body, to_i32(t.len())?));
                 Dict::Text(t)
             }
             _ => Dict::None,
@@ -350,6 +355,7 @@ impl Chunk<'_> {
             let def = levels.def.levels.get(from..to).unwrap_or_default();
             index.page(to - from - idx.len(), self.min_max.last, def, path.max_def);
         }
+        self.decide()?;
         let location_at = self.out.len();
         self.page(PageKind::Data {
             num_values: to_i32(to - from)?,
@@ -364,20 +370,62 @@ impl Chunk<'_> {
         Ok(())
     }
 
-    /// Compresses the body and appends header and page.
+    /// Whether the chunk's pages are compressed, decided by the first
+    /// data page (its body in `scratch.body`, compressed into
+    /// `scratch.packed` here): only where the codec takes a tenth off it.
+    /// Bit-packed keys, levels and deltas of values that do not repeat
+    /// hardly shrink, and compressing them was most of the codec's time.
+    /// The dictionary page, held until now, goes first.
+    fn decide(&mut self) -> Result<(), ParquetError> {
+        if self.compressed.is_some() {
+            return Ok(());
+        }
+        let compressed = match self.scratch.codec {
+            Codec::None => false,
+            _ => {
+                self.scratch.packed.clear();
+                self.scratch
+                    .codec
+                    .compress(&self.scratch.body, &mut self.scratch.packed)?;
+                self.scratch.packed.len() * 10 <= self.scratch.body.len() * 9
+            }
+        };
+        self.compressed = Some(compressed);
+        if let Some((body, num_values)) = self.dict_page.take() {
+            let data = std::mem::replace(&mut self.scratch.body, body);
+            let packed = std::mem::take(&mut self.scratch.packed);
+            self.page(PageKind::Dictionary { num_values })?;
+            (self.scratch.body, self.scratch.packed) = (data, packed);
+            self.data_offset = self.out.len();
+            // The data page's compressed body is in `packed` still.
+            return Ok(());
+        }
+        self.data_offset = self.out.len();
+        Ok(())
+    }
+
+    /// Appends header and page, the body compressed where the chunk's
+    /// pages are.
     fn page(&mut self, kind: PageKind) -> Result<(), ParquetError> {
-        self.scratch.packed.clear();
-        self.scratch
-            .codec
-            .compress(&self.scratch.body, &mut self.scratch.packed)?;
+        let compressed = self.compressed.unwrap_or(false);
+        // The first data page's was compressed when deciding.
+        let first_data = matches!(kind, PageKind::Data { .. }) && self.pages.is_empty();
+        if compressed && !first_data {
+            self.scratch.packed.clear();
+            self.scratch
+                .codec
+                .compress(&self.scratch.body, &mut self.scratch.packed)?;
+        }
+        let body = if compressed {
+            &self.scratch.packed
+        } else {
+            &self.scratch.body
+        };
         let header_at = self.out.len();
-        let (raw, packed) = (
-            to_i32(self.scratch.body.len())?,
-            to_i32(self.scratch.packed.len())?,
-        );
+        let (raw, packed) = (to_i32(self.scratch.body.len())?, to_i32(body.len())?);
         thrift::page_header(&mut self.out, kind, raw, packed);
         self.uncompressed += self.out.len() - header_at + self.scratch.body.len();
-        self.out.extend_from_slice(&self.scratch.packed);
+        self.out.extend_from_slice(body);
         Ok(())
     }
 
@@ -385,11 +433,24 @@ impl Chunk<'_> {
         mut self,
         descr: &ColumnDescPtr,
         has_dict: bool,
-        data_offset: usize,
     ) -> Result<(Bytes, ColumnCloseResult), ParquetError> {
+        if self.dict_page.is_some() {
+            // No data page came to decide: the dictionary as it is.
+            self.compressed = Some(false);
+            if let Some((body, num_values)) = self.dict_page.take() {
+                self.scratch.body = body;
+                self.page(PageKind::Dictionary { num_values })?;
+            }
+            self.data_offset = self.out.len();
+        }
+        let data_offset = self.data_offset;
         let nulls = (self.levels - self.values) as u64;
+        let compression = match self.compressed {
+            Some(true) => self.scratch.codec.parquet(),
+            _ => parquet::basic::Compression::UNCOMPRESSED,
+        };
         let mut meta = ColumnChunkMetaData::builder(descr.clone())
-            .set_compression(self.scratch.codec.parquet())
+            .set_compression(compression)
             .set_encodings(self.kind.encodings())
             .set_total_compressed_size(self.out.len() as i64)
             .set_total_uncompressed_size(self.uncompressed as i64)

@@ -623,3 +623,52 @@ fn dictionaries_past_u16_keys_in_one_row_group_read_back() {
     fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
     assert_same(&read, &batches);
 }
+
+#[test]
+fn a_chunk_is_compressed_only_where_its_first_page_shrinks() {
+    // Random deltas bit-pack to bytes snappy cannot shrink; a text column
+    // of long repeated names (its dictionary page first) and a column
+    // of a value each row repeats shrink.
+    let n = 30_000;
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let random: Vec<i64> = (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as i64
+        })
+        .collect();
+    let text: Vec<String> = (0..n)
+        .map(|i| format!("{}-{}", "a long repeated name".repeat(3), i % 3))
+        .collect();
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("random", DataType::Int64, true),
+        Field::new("text", DataType::Utf8, true),
+        Field::new("names", dict_type(), true),
+    ]));
+    let batches = [RecordBatch::try_new(
+        schema,
+        vec![
+            Arc::new(Int64Array::from(random)),
+            Arc::new(StringArray::from(text)),
+            names(n, 3000, 0, 1),
+        ],
+    )
+    .unwrap()];
+    for c in [Compression::Snappy, Compression::Zstd(1), Compression::None] {
+        let (read, path) = round_trip("compressed", &batches, c);
+        let r = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
+        let codecs: Vec<String> = (r.metadata().row_group(0).columns().iter())
+            .map(|c| c.compression().to_string())
+            .collect();
+        fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
+        assert_same(&read, &batches);
+        let named = match c {
+            Compression::Snappy => "SNAPPY",
+            Compression::Zstd(_) => "ZSTD(ZstdLevel(1))",
+            Compression::None => "UNCOMPRESSED",
+        };
+        assert_eq!(codecs, ["UNCOMPRESSED", named, named], "{c:?}");
+    }
+}
