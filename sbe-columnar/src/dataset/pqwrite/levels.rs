@@ -147,7 +147,7 @@ impl LevelVec {
 }
 
 /// A leaf's levels over a column.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Levels {
     /// Definition levels (empty when the highest is 0).
     pub def: Rc<LevelVec>,
@@ -249,7 +249,7 @@ impl Path {
             .rposition(|s| matches!(s, Step::List { .. }));
         let (above, below) = self.steps.split_at(last_list.map_or(0, |k| k + 1));
         if above.is_empty() && below.len() == 1 {
-            return Ok(self.top_level(limit));
+            return Ok(self.top_level(limit, cache));
         }
         // The steps above are the same arrays exactly when their
         // buffers are.
@@ -321,12 +321,27 @@ impl Path {
         })
     }
 
-    /// A top-level leaf: a level per row, its validity.
-    fn top_level(&self, limit: PageLimit) -> Levels {
+    /// A top-level leaf: a level per row, its validity. Those of the
+    /// batch with no nulls share theirs, as they share the pages' level
+    /// blocks (most columns of a message).
+    fn top_level(&self, limit: PageLimit, cache: &mut Cache) -> Levels {
         let nulls = match self.steps.first() {
             Some(Step::Leaf { nulls, .. }) => nulls.as_ref().filter(|n| n.null_count() > 0),
             _ => None,
         };
+        if nulls.is_none() {
+            let key = (self.max_def, self.rows, limit.rows);
+            if let Some(l) = cache.2.get(&key) {
+                return l.clone();
+            }
+            let l = self.top_level_of(limit, None);
+            cache.2.insert(key, l.clone());
+            return l;
+        }
+        self.top_level_of(limit, nulls)
+    }
+
+    fn top_level_of(&self, limit: PageLimit, nulls: Option<&NullBuffer>) -> Levels {
         let cuts = (0..self.rows)
             .step_by(limit.rows.max(1))
             .map(|row| Cut {
@@ -423,11 +438,14 @@ fn present(steps: &[Step], idx: usize, def: &mut u16) -> bool {
 /// An entry of no array: the level ends above it.
 const NONE: usize = usize::MAX;
 
-/// The levels of the lists above some leaves, shared by those leaves.
+/// The levels of the lists above some leaves, shared by those leaves,
+/// and those of the top-level leaves with no nulls (by highest level,
+/// rows and page rows), shared by them: a batch's.
 #[derive(Default)]
 pub(crate) struct Cache(
     HashMap<Vec<usize>, Rc<Slots>>,
     HashMap<(Vec<usize>, u16), Rc<LevelVec>>,
+    HashMap<(u16, usize, usize), Levels>,
 );
 
 /// Levels so far, each with the entry (of the array below) it goes on

@@ -132,9 +132,12 @@ impl ParquetPart {
             scratch: &mut self.scratch,
             out: self.file.next_row_group()?,
         };
+        // Levels shared by leaves, per batch: a list's by its leaves, and
+        // those of the top-level columns with no nulls.
+        let mut caches: Vec<Cache> = batches.iter().map(|_| Cache::default()).collect();
         for (i, field) in self.schema.fields().iter().enumerate() {
             let arrays: Vec<ArrayRef> = batches.iter().map(|b| b.column(i).clone()).collect();
-            group.field(field, &arrays)?;
+            group.field(field, &arrays, &mut caches)?;
         }
         group.out.close()?;
         self.row_groups += 1;
@@ -170,7 +173,12 @@ struct Group<'a> {
 impl Group<'_> {
     /// Writes the leaves of `field`, a top-level column over `arrays`
     /// (the row group's batches).
-    fn field(&mut self, field: &Field, arrays: &[ArrayRef]) -> Result<(), ParquetError> {
+    fn field(
+        &mut self,
+        field: &Field,
+        arrays: &[ArrayRef],
+        caches: &mut [Cache],
+    ) -> Result<(), ParquetError> {
         let paths: Option<Vec<Vec<Path>>> =
             arrays.iter().map(|a| levels::paths(field, a)).collect();
         // The crate's leaves, worked out once a leaf needs them.
@@ -184,13 +192,11 @@ impl Group<'_> {
                 n
             }
         };
-        // The levels of a list, shared by its leaves, per batch.
-        let mut caches: Vec<Cache> = arrays.iter().map(|_| Cache::default()).collect();
         for j in 0..count {
             let descr = self.next_descr()?;
             let ours = paths.as_ref().and_then(|p| ours(&descr, &self.props, p, j));
             let done = match ours {
-                Some((kind, parts)) => self.ours(&descr, kind, &parts, &mut caches)?,
+                Some((kind, parts)) => self.ours(&descr, kind, &parts, caches)?,
                 None => false,
             };
             if !done {
