@@ -395,6 +395,22 @@ impl Path {
             });
             let d = slots.def.levels.get(c.level..end).unwrap_or_default();
             let idx = slots.idx.get(c.level..end).unwrap_or_default();
+            if let [(n, b)] = checks.as_slice() {
+                // One step with nulls (an optional field, mostly): its
+                // bits read directly, not through a search of the steps.
+                let bits = n.inner();
+                for (&d, &i) in d.iter().zip(idx) {
+                    if i == NONE {
+                        def.push(d);
+                    } else if i < bits.len() && !bits.value(i) {
+                        def.push(d + b);
+                    } else {
+                        def.push(d + rise);
+                        values.push(i);
+                    }
+                }
+                continue;
+            }
             for (&d, &i) in d.iter().zip(idx) {
                 if i == NONE {
                     def.push(d);
@@ -494,14 +510,14 @@ impl Slots {
         }
         let mut cuts = cuts(&rep, limit);
         let mut present = Vec::with_capacity(idx.len());
-        let mut next = cuts.iter_mut().peekable();
-        for (level, &i) in idx.iter().enumerate() {
-            if let Some(c) = next.next_if(|c| c.level == level) {
-                c.value = present.len();
-            }
-            if i != NONE {
-                present.push(i);
-            }
+        // Each page's entries, the page's first value counted as it starts.
+        let ends: Vec<usize> = (cuts.iter().skip(1).map(|c| c.level))
+            .chain([idx.len()])
+            .collect();
+        for (c, end) in cuts.iter_mut().zip(ends) {
+            c.value = present.len();
+            let page = idx.get(c.level..end).unwrap_or_default();
+            present.extend(page.iter().copied().filter(|&i| i != NONE));
         }
         Ok(Slots {
             def: LevelVec::new(def),
