@@ -37,12 +37,14 @@ pub(crate) struct BlockCols {
     order: Vec<FieldCol>,
     /// The newest `sinceVersion` of a field: at or past it, none is absent.
     newest: u32,
-    /// Rows of `ints`, `enums` and `decimals` not read yet: the first
-    /// `span` bytes of each row's block, read into the columns a column at
-    /// a time (a value's slot matched once for many rows, not once a
-    /// value). Only rows that hold every such field, at an acting version
-    /// where none is absent, wait here; any other row reads them first.
+    /// Rows of `ints`, `enums` and `decimals` not read yet: blocks of
+    /// `stride` bytes, read into the columns a column at a time (a
+    /// value's slot matched once for many rows, not once a value). Only
+    /// blocks that hold every such field, at an acting version where none
+    /// is absent, wait here; any other block (or one of another length)
+    /// reads them first.
     staged: Vec<u8>,
+    stride: usize,
     /// Where the last of those fields ends (0: there are none).
     span: usize,
     groups: Vec<GroupCol>,
@@ -200,6 +202,7 @@ impl BlockCols {
             order,
             newest: newest.unwrap_or(0),
             staged: Vec::new(),
+            stride: 0,
             span,
             groups,
             data,
@@ -213,13 +216,21 @@ impl BlockCols {
     /// filling); a field newer than `version` is null.
     #[inline(always)]
     fn fill(&mut self, bytes: &[u8], version: u32) {
+        self.fill_rows(bytes, bytes.len(), 1, version);
+    }
+
+    /// [`Self::fill`] of `count` blocks of `block_len` bytes, one after
+    /// another in `rows` (a group's entries): staged whole where they can
+    /// be, in one copy.
+    #[inline(always)]
+    fn fill_rows(&mut self, rows: &[u8], block_len: usize, count: usize, version: u32) {
         /// Each column of `cols`: filled, or null when newer than
         /// `version` (checked only when some field is).
         macro_rules! fill {
-            ($cols:expr, $fill:ident, $every:expr) => {
+            ($cols:expr, $fill:ident, $every:expr, $bytes:expr) => {
                 for (since, c) in $cols {
                     if $every || *since <= version {
-                        c.$fill(bytes, 0);
+                        c.$fill($bytes, 0);
                     } else {
                         c.push_null();
                     }
@@ -227,21 +238,35 @@ impl BlockCols {
             };
         }
         let every = version >= self.newest;
-        match bytes.get(..self.span).filter(|_| every && self.span > 0) {
-            Some(row) => {
-                self.staged.extend_from_slice(row);
-                if self.staged.len() >= STAGED_BYTES {
-                    self.read_staged();
-                }
-            }
-            None => {
+        let row = |i: usize| {
+            let at = i.saturating_mul(block_len);
+            rows.get(at..at.saturating_add(block_len))
+                .unwrap_or_default()
+        };
+        if every && self.span > 0 && block_len >= self.span {
+            if self.stride != block_len {
                 self.read_staged();
-                fill!(&mut self.ints, fill, every);
-                fill!(&mut self.enums, fill, every);
-                fill!(&mut self.decimals, fill, every);
+                self.stride = block_len;
+            }
+            self.staged.extend_from_slice(rows);
+            if self.staged.len() >= STAGED_BYTES {
+                self.read_staged();
+            }
+        } else {
+            self.read_staged();
+            for i in 0..count {
+                let bytes = row(i);
+                fill!(&mut self.ints, fill, every, bytes);
+                fill!(&mut self.enums, fill, every, bytes);
+                fill!(&mut self.decimals, fill, every, bytes);
             }
         }
-        fill!(&mut self.fields, fill_other, every);
+        if !self.fields.is_empty() {
+            for i in 0..count {
+                let bytes = row(i);
+                fill!(&mut self.fields, fill_other, every, bytes);
+            }
+        }
     }
 
     /// Reads the staged rows into their columns.
@@ -249,15 +274,15 @@ impl BlockCols {
         if self.staged.is_empty() {
             return;
         }
-        let (rows, span) = (&self.staged, self.span);
+        let (rows, stride) = (&self.staged, self.stride);
         for (_, c) in &mut self.ints {
-            c.fill_rows(rows, span);
+            c.fill_rows(rows, stride);
         }
         for (_, c) in &mut self.enums {
-            c.fill_rows(rows, span);
+            c.fill_rows(rows, stride);
         }
         for (_, c) in &mut self.decimals {
-            c.fill_rows(rows, span);
+            c.fill_rows(rows, stride);
         }
         self.staged.clear();
     }
@@ -575,10 +600,8 @@ impl Walk<'_> {
                 ..
             }) = col
             {
-                for i in 0..count {
-                    let at = *pos + i * block_len;
-                    entry.fill(self.take(at, block_len, "block")?, self.version);
-                }
+                let all = self.take(*pos, count.saturating_mul(block_len), "block")?;
+                entry.fill_rows(all, block_len, count, self.version);
                 node::end_list(offsets, nulls, count, true);
             }
             *pos = pos.saturating_add(count.saturating_mul(block_len));

@@ -23,6 +23,10 @@ fn schema(order: &str) -> String {
       <type name="schemaId" primitiveType="uint16"/>
       <type name="version" primitiveType="uint16"/>
     </composite>
+    <composite name="groupSizeEncoding">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="numInGroup" primitiveType="uint16"/>
+    </composite>
     <composite name="Price">
       <type name="mantissa" primitiveType="int64" presence="optional"/>
       <type name="exponent" primitiveType="int8" presence="constant">-2</type>
@@ -66,6 +70,10 @@ fn schema(order: &str) -> String {
     <field name="newer" id="13" type="uint32" sinceVersion="1"/>
     <field name="small" id="14" type="Small" sinceVersion="1"/>
     <field name="wide" id="15" type="Wide" sinceVersion="1"/>
+    <group name="legs" id="16" dimensionType="groupSizeEncoding">
+      <field name="legQty" id="17" type="int32"/>
+      <field name="legSide" id="18" type="Side"/>
+    </group>
   </sbe:message>
 </sbe:messageSchema>
 "#
@@ -179,7 +187,28 @@ fn message(i: u64, big: bool) -> Vec<u8> {
         put!(out, v);
     }
     out.extend(block);
+    // The legs: a newer version's entries are longer.
+    let entry = if shape(i) == Shape::Newer { 8u16 } else { 5 };
+    put!(out, entry);
+    put!(out, legs(i).len() as u16);
+    for (qty, side) in legs(i) {
+        put!(out, qty);
+        put!(out, side);
+        out.extend(std::iter::repeat_n(0xEE, usize::from(entry) - 5));
+    }
     out
+}
+
+/// Row `i`'s legs: quantity and side.
+fn legs(i: u64) -> Vec<(i32, u8)> {
+    (0..i % 4)
+        .map(|k| {
+            (
+                (i * 10 + k) as i32 - 7000,
+                [1, 2, 9][((i + k) % 3) as usize],
+            )
+        })
+        .collect()
 }
 
 const ROWS: u64 = 3000;
@@ -279,6 +308,33 @@ fn check(big: bool) {
         let wide_raw = wide_raw.as_primitive::<UInt16Type>();
         let want = (s != Shape::Old).then_some(r.wide);
         assert_eq!(wide_raw.is_valid(at).then(|| wide_raw.value(at)), want);
+
+        let legs_col = col("legs");
+        let legs_col = legs_col.as_list::<i32>();
+        let entries = legs_col.value(at);
+        let entries = entries.as_struct();
+        let qty = entries.column_by_name("legQty").unwrap();
+        let qty = qty.as_primitive::<arrow_array::types::Int32Type>();
+        let sides = entries.column_by_name("legSide").unwrap();
+        let sides = sides.as_dictionary::<UInt16Type>();
+        let side_names = sides.values().as_string::<i32>();
+        let got: Vec<(i32, Option<String>)> = (0..entries.len())
+            .map(|k| (qty.value(k), name(sides.keys(), side_names, k)))
+            .collect();
+        let want: Vec<(i32, Option<String>)> = legs(i)
+            .into_iter()
+            .map(|(q, s)| {
+                (
+                    q,
+                    [None, Some("Buy"), Some("Sell")]
+                        .get(s as usize)
+                        .copied()
+                        .flatten()
+                        .map(String::from),
+                )
+            })
+            .collect();
+        assert_eq!(got, want, "{what}: legs");
 
         let newer = newer.as_primitive::<UInt32Type>();
         let want = (s != Shape::Old).then_some(r.newer);
