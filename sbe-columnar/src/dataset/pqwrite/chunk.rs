@@ -383,7 +383,6 @@ impl Chunk<'_> {
         let compressed = match self.scratch.codec {
             Codec::None => false,
             _ => {
-                self.scratch.packed.clear();
                 self.scratch
                     .codec
                     .compress(&self.scratch.body, &mut self.scratch.packed)?;
@@ -411,7 +410,6 @@ impl Chunk<'_> {
         // The first data page's was compressed when deciding.
         let first_data = matches!(kind, PageKind::Data { .. }) && self.pages.is_empty();
         if compressed && !first_data {
-            self.scratch.packed.clear();
             self.scratch
                 .codec
                 .compress(&self.scratch.body, &mut self.scratch.packed)?;

@@ -8,8 +8,10 @@ use parquet::errors::ParquetError;
 pub(crate) enum Codec {
     /// Pages as they are.
     None,
-    /// Raw (unframed) snappy.
-    Snappy(Box<snap::raw::Encoder>),
+    /// Raw (unframed) snappy, and the buffer it compresses into: kept at
+    /// the largest page's bound, so that it is zeroed once, not for every
+    /// page.
+    Snappy(Box<snap::raw::Encoder>, Vec<u8>),
     /// A zstd frame at a level.
     Zstd(Box<zstd::bulk::Compressor<'static>>, ZstdLevel),
 }
@@ -21,7 +23,7 @@ impl Codec {
         let failed = |e: std::io::Error| ParquetError::General(format!("zstd: {e}"));
         Ok(match compression {
             C::None => Codec::None,
-            C::Snappy => Codec::Snappy(Box::new(snap::raw::Encoder::new())),
+            C::Snappy => Codec::Snappy(Box::new(snap::raw::Encoder::new()), Vec::new()),
             C::Zstd(level) => {
                 let l = ZstdLevel::try_new(level)?;
                 let z = zstd::bulk::Compressor::new(level).map_err(failed)?;
@@ -34,29 +36,31 @@ impl Codec {
     pub(crate) fn parquet(&self) -> Compression {
         match self {
             Codec::None => Compression::UNCOMPRESSED,
-            Codec::Snappy(_) => Compression::SNAPPY,
+            Codec::Snappy(..) => Compression::SNAPPY,
             Codec::Zstd(_, l) => Compression::ZSTD(*l),
         }
     }
 
-    /// Appends `body` compressed to `out`.
+    /// `body` compressed, in `out` (emptied first).
     pub(crate) fn compress(&mut self, body: &[u8], out: &mut Vec<u8>) -> Result<(), ParquetError> {
+        out.clear();
         match self {
             Codec::None => out.extend_from_slice(body),
-            Codec::Snappy(e) => {
-                let at = out.len();
-                out.resize(at + snap::raw::max_compress_len(body.len()), 0);
-                let slot = out.get_mut(at..).unwrap_or_default();
+            Codec::Snappy(e, buf) => {
+                let bound = snap::raw::max_compress_len(body.len());
+                if buf.len() < bound {
+                    buf.resize(bound, 0);
+                }
                 let n = e
-                    .compress(body, slot)
+                    .compress(body, buf)
                     .map_err(|e| ParquetError::General(format!("snappy: {e}")))?;
-                out.truncate(at + n);
+                out.extend_from_slice(buf.get(..n).unwrap_or_default());
             }
             Codec::Zstd(z, _) => {
-                let packed = z
-                    .compress(body)
+                // Into `out`'s room, not a vector of its own per page.
+                out.reserve(zstd::zstd_safe::compress_bound(body.len()));
+                z.compress_to_buffer(body, out)
                     .map_err(|e| ParquetError::General(format!("zstd: {e}")))?;
-                out.extend_from_slice(&packed);
             }
         }
         Ok(())
