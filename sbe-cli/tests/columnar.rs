@@ -317,6 +317,38 @@ fn several_inputs_at_once_write_a_part_each() {
     assert_eq!(idx.len(), 5, "msgIndex unique over the inputs");
 }
 
+#[test]
+fn parts_are_zstd_level_1_by_default_where_it_pays() {
+    let dir = common::scratch("columnar-zstd");
+    let bin = dir.join("cars.bin");
+    std::fs::write(&bin, cars(1, 200).concat()).unwrap();
+    let codecs = |extra: &[&str]| {
+        let out = dir.join(format!("out{}", extra.len()));
+        let car = car_schema();
+        let mut args = vec!["decode", "--schema", &car, "--format", "parquet"];
+        args.extend(extra);
+        args.extend(["--overwrite", "--out", out.to_str().unwrap()]);
+        args.push(bin.to_str().unwrap());
+        let (code, _, err) = common::sbe(&args, b"");
+        assert_eq!(code, 0, "{err}");
+        let part = std::fs::File::open(&parts(&out.join("Car"))[0]).unwrap();
+        let r = parquet::file::reader::SerializedFileReader::new(part).unwrap();
+        use parquet::file::reader::FileReader;
+        let mut names: Vec<String> = (r.metadata().row_group(0).columns().iter())
+            .map(|c| c.compression().to_string())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    };
+    // Chunks that a codec cannot shrink by a tenth are left as they are.
+    assert_eq!(codecs(&[]), ["UNCOMPRESSED", "ZSTD(ZstdLevel(1))"]);
+    assert_eq!(
+        codecs(&["--compression", "snappy"]),
+        ["SNAPPY", "UNCOMPRESSED"]
+    );
+}
+
 /// Every file under `dir` (the part files and `_errors`), by relative path.
 fn tree_bytes(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = Vec::new();
