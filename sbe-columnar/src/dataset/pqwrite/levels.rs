@@ -517,7 +517,14 @@ impl Slots {
         for (c, end) in cuts.iter_mut().zip(ends) {
             c.value = present.len();
             let page = idx.get(c.level..end).unwrap_or_default();
-            present.extend(page.iter().copied().filter(|&i| i != NONE));
+            // Runs with no empty slot (most) copied whole.
+            for run in page.chunks(64) {
+                if run.contains(&NONE) {
+                    present.extend(run.iter().copied().filter(|&i| i != NONE));
+                } else {
+                    present.extend_from_slice(run);
+                }
+            }
         }
         Ok(Slots {
             def: LevelVec::new(def),
@@ -532,18 +539,37 @@ impl Slots {
 /// Page starts at row starts (repetition level 0), as `limit` says.
 fn cuts(rep: &[u16], limit: PageLimit) -> Vec<Cut> {
     let mut out: Vec<Cut> = Vec::new();
-    let starts = rep.iter().enumerate().filter(|(_, &r)| r == 0);
-    for (row, (level, _)) in starts.enumerate() {
-        let start = match out.last() {
-            None => true,
-            Some(c) => row - c.row >= limit.rows || level - c.level >= limit.levels,
-        };
-        if start {
-            out.push(Cut {
-                row,
-                level,
-                value: 0,
-            });
+    // The row about to start, and the last page's first row and level.
+    let (mut row, mut page_row, mut page_level) = (0usize, 0usize, 0usize);
+    const RUN: usize = 64;
+    for (k, run) in rep.chunks(RUN).enumerate() {
+        let at = k * RUN;
+        // The row starts of a run are counted at once; only a run where
+        // a page may start (or the first) is looked at level by level.
+        let starts = run.iter().filter(|&&r| r == 0).count();
+        let last_row = (row + starts).saturating_sub(1);
+        let may_cut = out.is_empty()
+            || last_row.saturating_sub(page_row) >= limit.rows
+            || (at + run.len() - 1).saturating_sub(page_level) >= limit.levels;
+        if starts == 0 || !may_cut {
+            row += starts;
+            continue;
+        }
+        for (i, &r) in run.iter().enumerate() {
+            if r != 0 {
+                continue;
+            }
+            let level = at + i;
+            if out.is_empty() || row - page_row >= limit.rows || level - page_level >= limit.levels
+            {
+                out.push(Cut {
+                    row,
+                    level,
+                    value: 0,
+                });
+                (page_row, page_level) = (row, level);
+            }
+            row += 1;
         }
     }
     out
@@ -598,4 +624,63 @@ impl List<'_> {
 
 fn is_null(nulls: &Option<NullBuffer>, i: usize) -> bool {
     nulls.as_ref().is_some_and(|n| n.is_null(i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page starts, one level at a time.
+    fn cuts_level_by_level(rep: &[u16], limit: PageLimit) -> Vec<Cut> {
+        let mut out: Vec<Cut> = Vec::new();
+        let starts = rep.iter().enumerate().filter(|(_, &r)| r == 0);
+        for (row, (level, _)) in starts.enumerate() {
+            let start = match out.last() {
+                None => true,
+                Some(c) => row - c.row >= limit.rows || level - c.level >= limit.levels,
+            };
+            if start {
+                out.push(Cut {
+                    row,
+                    level,
+                    value: 0,
+                });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn page_starts_counted_a_run_at_a_time_are_those_of_each_level() {
+        let mut x: u64 = 0x853c_49e6_748f_ea9b;
+        for len in [0, 1, 63, 64, 65, 1000, 5000] {
+            for limit in [
+                (1, 1000),
+                (3, 1000),
+                (70, 1000),
+                (1000, 50),
+                (1000, 1),
+                (7, 130),
+            ] {
+                let rep: Vec<u16> = (0..len)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        // Rows of 1 to 8 levels, some long runs of entries.
+                        u16::from(x % 8 != 0 && x % 1000 != 1) * (1 + (x % 3) as u16)
+                    })
+                    .collect();
+                let limit = PageLimit {
+                    rows: limit.0,
+                    levels: limit.1,
+                };
+                assert_eq!(
+                    cuts(&rep, limit),
+                    cuts_level_by_level(&rep, limit),
+                    "{len} levels, {limit:?}"
+                );
+            }
+        }
+    }
 }

@@ -158,6 +158,18 @@ pub(crate) fn keys(leaf: &ArrayRef, idx: &[usize], base: u32) -> Result<Vec<u32>
     // another entry's, so look.
     let len = d.values().len();
     let mut out = Vec::with_capacity(idx.len());
+    // Mostly the keys are all there, one after another: checked and moved
+    // a run at a time (the loops vectorise).
+    if let (Some(&first), Some(&last)) = (idx.first(), idx.last()) {
+        if last - first + 1 == idx.len() {
+            let run = keys.get(first..=last).ok_or_else(|| wrong("index"))?;
+            if run.iter().max().is_some_and(|&k| usize::from(k) >= len) {
+                return Err(wrong("key past the dictionary"));
+            }
+            out.extend(run.iter().map(|&k| u32::from(k) + base));
+            return Ok(out);
+        }
+    }
     for &i in idx {
         match keys.get(i) {
             Some(&k) if usize::from(k) < len => out.push(u32::from(k) + base),
