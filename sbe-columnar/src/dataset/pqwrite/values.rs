@@ -275,12 +275,14 @@ where
 
 /// The smallest and largest of `values`, widened.
 fn min_max<T: Ord + Copy + Into<i128>>(
-    values: impl Iterator<Item = T> + Clone,
+    mut values: impl Iterator<Item = T>,
 ) -> (Option<i128>, Option<i128>) {
-    (
-        values.clone().min().map(Into::into),
-        values.max().map(Into::into),
-    )
+    // One pass for both.
+    let Some(first) = values.next() else {
+        return (None, None);
+    };
+    let (lo, hi) = values.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    (Some(lo.into()), Some(hi.into()))
 }
 
 /// A chunk's running min and max, in the column's order (unsigned for
