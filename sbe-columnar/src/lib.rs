@@ -183,6 +183,8 @@ pub struct Exporter<'s> {
     /// The key path of the entry being filled (reused from message to
     /// message).
     keys: Vec<u64>,
+    /// The groups' entries of a flat message (see `table::Walk::spans`).
+    spans: Vec<table::Span>,
     errors: errors::ErrorTable,
     next_index: u64,
     options: Options,
@@ -227,6 +229,7 @@ impl<'s> Exporter<'s> {
         Ok(Exporter {
             shapes,
             keys: Vec::new(),
+            spans: Vec::new(),
             schema,
             header,
             by_id,
@@ -274,18 +277,30 @@ impl<'s> Exporter<'s> {
             .map_err(|e| ExportError::rule(&message.name, self.header.len, e))?;
         let mut pos = self.header.len;
         let index = self.next_index;
-        let keys = &mut self.keys;
-        keys.clear();
-        keys.push(index);
-        walk.block(shape, None, &mut pos, block_len, keys)?;
         let Some(t) = self.tables.get_mut(table) else {
             return Err(ExportError::UnknownTemplate(h.template_id));
         };
-        let mut end = self.header.len;
-        t.meta.push(index, h, frame);
-        t.rows += 1;
-        // Checked above: the same walk cannot fail now.
-        walk.block(shape, Some(&mut t.block), &mut end, block_len, keys)?;
+        if shape.flat && t.block.lists_only() {
+            // The checks once, the groups' entries found by them filled
+            // without a second walk.
+            let spans = &mut self.spans;
+            spans.clear();
+            walk.spans(shape, &mut pos, block_len, spans)?;
+            t.meta.push(index, h, frame);
+            t.rows += 1;
+            // Checked above: cannot fail now.
+            walk.fill_flat(&mut t.block, self.header.len, block_len, spans)?;
+        } else {
+            let keys = &mut self.keys;
+            keys.clear();
+            keys.push(index);
+            walk.block(shape, None, &mut pos, block_len, keys)?;
+            let mut end = self.header.len;
+            t.meta.push(index, h, frame);
+            t.rows += 1;
+            // Checked above: the same walk cannot fail now.
+            walk.block(shape, Some(&mut t.block), &mut end, block_len, keys)?;
+        }
         self.next_index += 1;
         let bound = self.options.batch_rows;
         t.ready(bound, false, &mut self.ready);

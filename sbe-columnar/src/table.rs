@@ -269,6 +269,13 @@ impl BlockCols {
         }
     }
 
+    /// Whether every group is a list column (none flattened).
+    pub(crate) fn lists_only(&self) -> bool {
+        self.groups
+            .iter()
+            .all(|g| matches!(g, GroupCol::Nested { .. }))
+    }
+
     /// Reads the staged rows into their columns.
     fn read_staged(&mut self) {
         if self.staged.is_empty() {
@@ -457,7 +464,15 @@ pub(crate) struct Shape<'s> {
     required: usize,
     groups: Vec<GroupShape<'s>>,
     data: Vec<(&'s Data, VarData)>,
+    /// A block then groups of entries of a block only, no var data (most
+    /// market data): checked and filled without a walk of its own (see
+    /// [`Walk::spans`]).
+    pub(crate) flat: bool,
 }
+
+/// Where a group's entries are in a message: at, how many, each's
+/// length (`None`: the group is newer than the acting version).
+pub(crate) type Span = Option<(usize, usize, usize)>;
 
 /// A group's wire facts.
 struct GroupShape<'s> {
@@ -471,7 +486,9 @@ struct GroupShape<'s> {
 impl<'s> Shape<'s> {
     /// The shape of `block`, its lengths at acting version `version`.
     pub(crate) fn new(block: &'s Block, order: ByteOrder, version: u32) -> Shape<'s> {
+        let fixed = |g: &Group| g.block.groups.is_empty() && g.block.data.is_empty();
         Shape {
+            flat: block.data.is_empty() && block.groups.iter().all(fixed),
             block,
             version,
             required: block.end_at(version) as usize,
@@ -573,21 +590,7 @@ impl Walk<'_> {
         pos: &mut usize,
         keys: &mut Vec<u64>,
     ) -> Result<(), ExportError> {
-        let g = shape.group;
-        let layout = shape.dim;
-        let dim = self.take(*pos, layout.len, "group dimension")?;
-        let block_len = codec::to_usize(layout.block_length.get(dim));
-        let count = codec::to_usize(layout.count.get(dim));
-        let required = shape.entries.required(self.version);
-        codec::check_group(count, block_len, layout.max_count, required)
-            .map_err(|e| ExportError::rule(&g.name, *pos, e))?;
-        let dim_at = *pos;
-        *pos += layout.len;
-        let min_entry = block_len.saturating_add(shape.tail(self.version));
-        codec::check_entries(self.buf, *pos, count, min_entry).map_err(|e| {
-            let at = if *pos > self.buf.len() { *pos } else { dim_at };
-            ExportError::rule(&g.name, at, e)
-        })?;
+        let (_, count, block_len) = self.entries(shape, pos)?;
         let fixed = shape.entries.groups.is_empty() && shape.entries.data.is_empty();
         if fixed && !matches!(col, Some(GroupCol::Flat(_))) {
             // Entries of a block only, their bytes checked above: nothing
@@ -626,6 +629,91 @@ impl Walk<'_> {
         }
         if let Some(GroupCol::Nested { offsets, nulls, .. }) = col {
             node::end_list(offsets, nulls, count, true);
+        }
+        Ok(())
+    }
+
+    /// The group's dimension at `*pos`, checked with the bytes of its
+    /// entries (their count, length and what the acting version needs):
+    /// where the entries start (`*pos` ends there), how many, each's
+    /// length.
+    fn entries(
+        &self,
+        shape: &GroupShape<'_>,
+        pos: &mut usize,
+    ) -> Result<(usize, usize, usize), ExportError> {
+        let g = shape.group;
+        let layout = shape.dim;
+        let dim = self.take(*pos, layout.len, "group dimension")?;
+        let block_len = codec::to_usize(layout.block_length.get(dim));
+        let count = codec::to_usize(layout.count.get(dim));
+        let required = shape.entries.required(self.version);
+        codec::check_group(count, block_len, layout.max_count, required)
+            .map_err(|e| ExportError::rule(&g.name, *pos, e))?;
+        let dim_at = *pos;
+        *pos += layout.len;
+        let min_entry = block_len.saturating_add(shape.tail(self.version));
+        codec::check_entries(self.buf, *pos, count, min_entry).map_err(|e| {
+            let at = if *pos > self.buf.len() { *pos } else { dim_at };
+            ExportError::rule(&g.name, at, e)
+        })?;
+        Ok((*pos, count, block_len))
+    }
+
+    /// A [`Shape::flat`] message's checks, as [`Walk::block`] makes them:
+    /// the root block of `block_len` bytes at `*pos`, then each group's
+    /// entries, whose [`Span`]s go into `spans` for [`Walk::fill_flat`];
+    /// `*pos` ends after them.
+    pub(crate) fn spans(
+        &self,
+        shape: &Shape<'_>,
+        pos: &mut usize,
+        block_len: usize,
+        spans: &mut Vec<Span>,
+    ) -> Result<(), ExportError> {
+        self.take(*pos, block_len, "block")?;
+        *pos = pos.saturating_add(block_len);
+        for g in &shape.groups {
+            if g.group.block.since_version > self.version {
+                spans.push(None);
+                continue;
+            }
+            let (at, count, len) = self.entries(g, pos)?;
+            *pos = pos.saturating_add(count.saturating_mul(len));
+            spans.push(Some((at, count, len)));
+        }
+        Ok(())
+    }
+
+    /// Fills `cols` (whose groups are lists) from the root block of
+    /// `block_len` bytes at `at` and the groups' `spans`, all checked by
+    /// [`Walk::spans`].
+    pub(crate) fn fill_flat(
+        &self,
+        cols: &mut BlockCols,
+        at: usize,
+        block_len: usize,
+        spans: &[Span],
+    ) -> Result<(), ExportError> {
+        cols.fill(self.take(at, block_len, "block")?, self.version);
+        for (gc, span) in cols.groups.iter_mut().zip(spans) {
+            let GroupCol::Nested {
+                offsets,
+                nulls,
+                entry,
+                ..
+            } = gc
+            else {
+                continue;
+            };
+            match *span {
+                None => node::end_list(offsets, nulls, 0, false),
+                Some((at, count, len)) => {
+                    let all = self.take(at, count.saturating_mul(len), "block")?;
+                    entry.fill_rows(all, len, count, self.version);
+                    node::end_list(offsets, nulls, count, true);
+                }
+            }
         }
         Ok(())
     }

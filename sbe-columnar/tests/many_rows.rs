@@ -2,7 +2,8 @@
 //! orders: the values of rows at the schema's version (read a column at a
 //! time, many rows at once), of rows from a newer version with a longer
 //! block, and of rows at an older version (read a row at a time) come out
-//! in their order, with their nulls, whatever the mix.
+//! in their order, with their nulls, whatever the mix; a message cut short
+//! among them adds nothing.
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
@@ -219,6 +220,22 @@ fn export(big: bool) -> RecordBatch {
     let mut ex = Exporter::new(&schema, Options::default()).unwrap();
     for i in 0..ROWS {
         let bytes = message(i, big);
+        if i % 37 == 3 {
+            // The same message cut short (in the legs, or in their
+            // dimension): an error, and no row of it in any column.
+            let root = match shape(i) {
+                Shape::Full => BLOCK,
+                Shape::Old => NEWER_AT,
+                Shape::Newer => NEWER_BLOCK,
+            };
+            for cut in [3, bytes.len() - 8 - root - 2] {
+                let short = &bytes[..bytes.len() - cut];
+                assert!(
+                    ex.append(short, &Frame::at(0)).is_err(),
+                    "row {i} cut by {cut}"
+                );
+            }
+        }
         assert_eq!(ex.append(&bytes, &Frame::at(0)).unwrap(), bytes.len());
     }
     let mut batches = ex.finish();
