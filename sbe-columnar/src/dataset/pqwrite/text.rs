@@ -1,8 +1,8 @@
 //! A dictionary of a text or binary leaf's values, built here as the
 //! crate's writer builds one (each distinct value once, in the order
-//! first seen), with the value before remembered: text in messages
-//! mostly repeats from one row to the next, which costs a comparison,
-//! not a hash.
+//! first seen), with the last few distinct values remembered: text in
+//! messages mostly repeats a few values, which costs comparisons, not a
+//! hash.
 
 use std::collections::HashMap;
 
@@ -17,6 +17,9 @@ use super::rle::bits_for;
 /// Bytes of dictionary past which the chunk is left to the crate's
 /// writer (which then falls back to PLAIN pages): its default limit.
 const DICTIONARY_BYTES: usize = 1024 * 1024;
+
+/// How many of the last distinct values are compared before a lookup.
+const RECENT: usize = 4;
 
 /// The offsets and bytes of a `Utf8` or `Binary` leaf.
 fn bytes_of(leaf: &ArrayRef) -> Option<(&[i32], &[u8])> {
@@ -54,15 +57,20 @@ impl<'a> TextDict<'a> {
         for part in parts {
             let (offsets, data) = bytes_of(&part.path.leaf).ok_or_else(wrong)?;
             let mut keys = Vec::with_capacity(part.levels.values.len());
-            let mut last: Option<(&[u8], u32)> = None;
+            // The last few distinct values, compared before a hash: a
+            // column of few names (a set's choices, symbols) repeats them
+            // in turn, not only one after another.
+            let mut recent: [(&[u8], u32); RECENT] = [(&[], u32::MAX); RECENT];
+            let mut next_slot = 0;
             for &i in part.levels.values.iter() {
                 let (Some(&s), Some(&e)) = (offsets.get(i), offsets.get(i + 1)) else {
                     return Err(wrong());
                 };
                 let v = data.get(s as usize..e as usize).ok_or_else(wrong)?;
-                let key = match last {
-                    Some((l, k)) if l == v => k,
-                    _ => {
+                let hit = recent.iter().find(|(r, k)| *k != u32::MAX && *r == v);
+                let key = match hit {
+                    Some(&(_, k)) => k,
+                    None => {
                         let next = entries.len() as u32;
                         let k = *seen.entry(v).or_insert(next);
                         if k == next {
@@ -72,7 +80,10 @@ impl<'a> TextDict<'a> {
                                 return Ok(None);
                             }
                         }
-                        last = Some((v, k));
+                        if let Some(slot) = recent.get_mut(next_slot) {
+                            *slot = (v, k);
+                        }
+                        next_slot = (next_slot + 1) % RECENT;
                         k
                     }
                 };
