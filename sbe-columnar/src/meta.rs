@@ -12,7 +12,7 @@ use arrow_array::types::{
 use arrow_array::{
     ArrayRef, DictionaryArray, PrimitiveArray, StringArray, UInt16Array, UInt64Array,
 };
-use arrow_buffer::ScalarBuffer;
+use arrow_buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, TimeUnit};
 use sbe_build::ir::HeaderRole;
 
@@ -68,51 +68,40 @@ pub(crate) struct MetaCols {
     names: Vec<String>,
     on: bool,
     frames: bool,
-    msg_index: Vec<u64>,
-    template_id: Col<UInt32Type>,
-    schema_id: Col<UInt32Type>,
-    version: Col<UInt32Type>,
-    offset: Col<UInt64Type>,
-    time: Col<TimestampNanosecondType>,
-    packet: Col<UInt64Type>,
+    /// The numbers of each row, made into their columns with the batch
+    /// (one push a message, not one a column).
+    rows: Vec<MetaRow>,
     src: AddrCol,
     dst: AddrCol,
-    seq: Col<UInt64Type>,
-    sending: Col<TimestampNanosecondType>,
 }
 
-/// A meta column of optional numbers as it is filled: the values and
-/// their validity side by side, which make the array as they are (an
-/// `Option` per row was converted value by value).
-struct Col<T: ArrowPrimitiveType> {
-    vals: Vec<T::Native>,
-    nulls: Nulls,
+/// A message's meta numbers.
+#[derive(Clone, Copy)]
+struct MetaRow {
+    index: u64,
+    template_id: Option<u32>,
+    schema_id: Option<u32>,
+    version: u32,
+    offset: Option<u64>,
+    time: Option<i64>,
+    packet: Option<u64>,
+    seq: Option<u64>,
+    sending: Option<i64>,
 }
 
-impl<T: ArrowPrimitiveType> Default for Col<T> {
-    fn default() -> Col<T> {
-        Col {
-            vals: Vec::new(),
-            nulls: Nulls::new(),
-        }
-    }
-}
-
-impl<T: ArrowPrimitiveType> Col<T> {
-    #[inline(always)]
-    fn push(&mut self, v: Option<T::Native>) {
-        self.vals.push(v.unwrap_or_default());
-        self.nulls.append(v.is_some());
-    }
-
-    fn array(&mut self) -> PrimitiveArray<T> {
-        let vals = crate::node::take(&mut self.vals);
-        PrimitiveArray::new(ScalarBuffer::from(vals), self.nulls.finish())
-    }
-
-    fn finish(&mut self) -> ArrayRef {
-        Arc::new(self.array())
-    }
+/// The column of `rows`' `f`.
+fn column<T: ArrowPrimitiveType>(
+    rows: &[MetaRow],
+    f: impl Fn(&MetaRow) -> Option<T::Native>,
+) -> PrimitiveArray<T> {
+    let vals: Vec<T::Native> = rows.iter().map(|r| f(r).unwrap_or_default()).collect();
+    let nulls = if rows.iter().all(|r| f(r).is_some()) {
+        None
+    } else {
+        let valid = BooleanBuffer::from_iter(rows.iter().map(|r| f(r).is_some()));
+        Some(NullBuffer::new(valid))
+    };
+    PrimitiveArray::new(ScalarBuffer::from(vals), nulls)
 }
 
 /// An address column's type: a dictionary of the batch's addresses, which
@@ -223,17 +212,9 @@ impl MetaCols {
             names,
             on,
             frames,
-            msg_index: Vec::new(),
-            template_id: Col::default(),
-            schema_id: Col::default(),
-            version: Col::default(),
-            offset: Col::default(),
-            time: Col::default(),
-            packet: Col::default(),
+            rows: Vec::new(),
             src: AddrCol::default(),
             dst: AddrCol::default(),
-            seq: Col::default(),
-            sending: Col::default(),
         }
     }
 
@@ -266,18 +247,20 @@ impl MetaCols {
             return;
         }
         let small = |v: u64| u32::try_from(v).ok();
-        self.msg_index.push(index);
-        self.template_id.push(small(h.template_id));
-        self.schema_id.push(h.schema_id.and_then(small));
-        self.version.push(Some(h.version));
-        self.offset.push(frame.offset);
+        self.rows.push(MetaRow {
+            index,
+            template_id: small(h.template_id),
+            schema_id: h.schema_id.and_then(small),
+            version: h.version,
+            offset: frame.offset,
+            time: frame.time_ns,
+            packet: frame.packet,
+            seq: frame.msg_seq_num,
+            sending: frame.sending_time,
+        });
         if self.frames {
-            self.time.push(frame.time_ns);
-            self.packet.push(frame.packet);
             self.src.push(frame.src.as_ref());
             self.dst.push(frame.dst.as_ref());
-            self.seq.push(frame.msg_seq_num);
-            self.sending.push(frame.sending_time);
         }
     }
 
@@ -291,20 +274,22 @@ impl MetaCols {
         if !self.on {
             return;
         }
-        out.push(Arc::new(UInt64Array::from(crate::node::take(
-            &mut self.msg_index,
-        ))));
-        out.push(self.template_id.finish());
-        out.push(self.schema_id.finish());
-        out.push(self.version.finish());
-        out.push(self.offset.finish());
+        let rows = crate::node::take(&mut self.rows);
+        let index: Vec<u64> = rows.iter().map(|r| r.index).collect();
+        out.push(Arc::new(UInt64Array::from(index)));
+        out.push(Arc::new(column::<UInt32Type>(&rows, |r| r.template_id)));
+        out.push(Arc::new(column::<UInt32Type>(&rows, |r| r.schema_id)));
+        out.push(Arc::new(column::<UInt32Type>(&rows, |r| Some(r.version))));
+        out.push(Arc::new(column::<UInt64Type>(&rows, |r| r.offset)));
         if self.frames {
-            out.push(Arc::new(self.time.array().with_timezone(UTC)));
-            out.push(self.packet.finish());
+            let time = column::<TimestampNanosecondType>(&rows, |r| r.time);
+            out.push(Arc::new(time.with_timezone(UTC)));
+            out.push(Arc::new(column::<UInt64Type>(&rows, |r| r.packet)));
             out.push(self.src.finish());
             out.push(self.dst.finish());
-            out.push(self.seq.finish());
-            out.push(Arc::new(self.sending.array().with_timezone(UTC)));
+            out.push(Arc::new(column::<UInt64Type>(&rows, |r| r.seq)));
+            let sending = column::<TimestampNanosecondType>(&rows, |r| r.sending);
+            out.push(Arc::new(sending.with_timezone(UTC)));
         }
     }
 }
