@@ -301,8 +301,11 @@ struct Run<'o, S> {
     opts: &'o Options,
     sink: &'o mut S,
     flows: HashMap<(SocketAddr, SocketAddr), Flow>,
-    /// Last `msgSeqNum` per UDP flow.
+    /// Last `msgSeqNum` per UDP flow, but for the flow of the last
+    /// packet, which is in `last_seq` (most packets are of the flow
+    /// before them: a comparison, not a hash of the addresses).
     seqs: HashMap<(SocketAddr, SocketAddr), u64>,
+    last_seq: Option<((SocketAddr, SocketAddr), u64)>,
     links_said: HashSet<u32>,
     /// The current datagram's packet header fields.
     fields: Vec<Field>,
@@ -320,6 +323,7 @@ pub fn run<S: Sink>(
         sink,
         flows: HashMap::default(),
         seqs: HashMap::default(),
+        last_seq: None,
         links_said: HashSet::new(),
         fields: Vec::new(),
         summary: Summary::default(),
@@ -360,6 +364,20 @@ pub fn run<S: Sink>(
 }
 
 impl<S: Sink> Run<'_, S> {
+    /// The flow's `msgSeqNum` before `seq`, which takes its place.
+    fn last_seq_of(&mut self, flow: (SocketAddr, SocketAddr), seq: u64) -> Option<u64> {
+        match &mut self.last_seq {
+            Some((last, v)) if *last == flow => Some(std::mem::replace(v, seq)),
+            _ => {
+                if let Some((last, v)) = self.last_seq.take() {
+                    self.seqs.insert(last, v);
+                }
+                self.last_seq = Some((flow, seq));
+                self.seqs.remove(&flow)
+            }
+        }
+    }
+
     fn packet(&mut self, p: Packet<'_>) -> io::Result<()> {
         if p.link == file::NO_INTERFACE {
             let text = format!(
@@ -452,7 +470,7 @@ impl<S: Sink> Run<'_, S> {
             .iter()
             .find(|(n, _)| *n == crate::framing::MSG_SEQ_NUM)
         {
-            if let Some(prev) = self.seqs.insert((seg.src, seg.dst), seq) {
+            if let Some(prev) = self.last_seq_of((seg.src, seg.dst), seq) {
                 if seq != prev.wrapping_add(1) {
                     let what = if seq > prev {
                         let n = seq - prev - 1;
