@@ -528,12 +528,13 @@ impl EnumCol {
                 0,
             ),
         });
-        let mut raw = vec![0; rows];
         if self.outside.is_empty() {
-            // Every value was a name (or null): the common case.
-            out.push(int_array(self.prim, raw, &mut Nulls::all_null(rows)));
+            // Every value was a name (or null): the common case, a column
+            // of nulls made at once.
+            out.push(arrow_array::new_null_array(&int_type(self.prim), rows));
             return;
         }
+        let mut raw = vec![0; rows];
         let mut raw_nulls = Nulls::new();
         let mut next = 0;
         for (row, v) in self.outside.drain(..) {

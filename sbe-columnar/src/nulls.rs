@@ -76,15 +76,6 @@ impl Nulls {
         }
     }
 
-    /// `n` rows, every one null, made at once.
-    pub(crate) fn all_null(n: usize) -> Nulls {
-        Nulls {
-            bytes: vec![0; n.div_ceil(8)],
-            rows: n,
-            nulls: n,
-        }
-    }
-
     /// `n` valid rows.
     pub(crate) fn append_n_non_nulls(&mut self, n: usize) {
         if self.nulls == 0 {
@@ -142,11 +133,12 @@ mod tests {
     }
 
     #[test]
-    fn all_null_rows_take_more_rows_after_them() {
-        let mut n = Nulls::all_null(9);
+    fn null_rows_then_valid_ones_keep_their_places() {
+        let mut n = Nulls::new();
+        n.append_n_nulls(9);
         n.append(true);
         n.append_n_nulls(2);
-        n.append(true);
+        n.append_n_non_nulls(1);
         let b = n.finish().unwrap();
         let valid: Vec<usize> = (0..13).filter(|i| b.is_valid(*i)).collect();
         assert_eq!((b.len(), valid), (13, vec![9, 12]));
