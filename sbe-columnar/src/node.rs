@@ -1034,15 +1034,27 @@ fn set_choices(
     nulls: Option<NullBuffer>,
 ) -> ArrayRef {
     let mut lists = Vec::with_capacity(raw.len() + 1);
-    let (mut ends, mut bytes) = (vec![0i32], Vec::new());
+    let mut ends = Vec::with_capacity(raw.len() * 2 + 1);
+    let mut bytes = Vec::with_capacity(raw.len() * 8);
+    ends.push(0i32);
     lists.push(0i32);
     let mut seen = ChoiceLists::new(width);
     for (row, &v) in raw.iter().enumerate() {
         if nulls.as_ref().is_none_or(|n| n.is_valid(row)) {
             let names = seen.of(v as u64, choices, width);
-            let base = bytes.len() as i32;
-            bytes.extend_from_slice(&names.bytes);
-            ends.extend(names.ends.iter().map(|e| base + e));
+            let base = bytes.len();
+            match &names.short {
+                // A copy of a length known when compiled, cut back: not a
+                // call to `memcpy` per row.
+                Some(padded) => {
+                    bytes.extend_from_slice(padded);
+                    bytes.truncate(base + names.bytes.len());
+                }
+                None => bytes.extend_from_slice(&names.bytes),
+            }
+            for e in &names.ends {
+                ends.push(base as i32 + e);
+            }
         }
         lists.push(ends.len() as i32 - 1);
     }
@@ -1074,7 +1086,12 @@ fn set_choices(
 struct ChoiceList {
     bytes: Vec<u8>,
     ends: Vec<i32>,
+    /// `bytes` padded with zeros, where they fit.
+    short: Option<[u8; SHORT_NAMES]>,
 }
+
+/// The bytes of a value's names copied at once where they fit.
+const SHORT_NAMES: usize = 32;
 
 /// Each raw value's [`ChoiceList`], made once: a set's values repeat
 /// (a few combinations of flags), and the rule goes through every choice.
@@ -1103,11 +1120,17 @@ impl ChoiceLists {
                     list.ends.push(list.bytes.len() as i32);
                 }
             });
+            let mut padded = [0u8; SHORT_NAMES];
+            if let Some(slot) = padded.get_mut(..list.bytes.len()) {
+                slot.copy_from_slice(&list.bytes);
+                list.short = Some(padded);
+            }
             list
         };
         static NONE: ChoiceList = ChoiceList {
             bytes: Vec::new(),
             ends: Vec::new(),
+            short: None,
         };
         match self {
             ChoiceLists::Byte(by_value) => match by_value.get_mut(v as usize) {

@@ -53,6 +53,7 @@ fn schema(order: &str) -> String {
       <choice name="Late">9</choice>
       <choice name="Early">1</choice>
       <choice name="Top">15</choice>
+      <choice name="AChoiceWhoseNameIsLongerThanThirtyTwoBytes">4</choice>
     </set>
   </types>
   <sbe:message name="Row" id="1">
@@ -320,7 +321,12 @@ fn check(big: bool) {
             assert_eq!(got, (s != Shape::Old).then_some(want), "{what}: {col}");
         };
         choices("small", r.small.into(), &[("A", 0), ("C", 2)]);
-        choices("wide", r.wide, &[("Late", 9), ("Early", 1), ("Top", 15)]);
+        let long = "AChoiceWhoseNameIsLongerThanThirtyTwoBytes";
+        choices(
+            "wide",
+            r.wide,
+            &[("Late", 9), ("Early", 1), ("Top", 15), (long, 4)],
+        );
         let wide_raw = col("wide_raw");
         let wide_raw = wide_raw.as_primitive::<UInt16Type>();
         let want = (s != Shape::Old).then_some(r.wide);
