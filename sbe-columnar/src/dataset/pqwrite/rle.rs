@@ -104,13 +104,16 @@ fn literals<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u8) {
     }
     let groups = values.len().div_ceil(8);
     varint(out, ((groups as u64) << 1) | 1);
-    // Eight at a time, the last group padded with zeros.
-    for group in values.chunks(8) {
-        let mut g = [0u64; 8];
-        for (slot, &v) in g.iter_mut().zip(group) {
+    // Up to 256 at a time through one packing loop, the last group
+    // padded with zeros.
+    const RUN: usize = 256;
+    for run in values.chunks(RUN) {
+        let mut wide = [0u64; RUN];
+        for (slot, &v) in wide.iter_mut().zip(run) {
             *slot = v.into();
         }
-        bit_pack(out, &g, width);
+        let padded = run.len().div_ceil(8) * 8;
+        bit_pack(out, wide.get(..padded).unwrap_or_default(), width);
     }
 }
 
