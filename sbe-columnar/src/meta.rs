@@ -94,8 +94,16 @@ fn column<T: ArrowPrimitiveType>(
     rows: &[MetaRow],
     f: impl Fn(&MetaRow) -> Option<T::Native>,
 ) -> PrimitiveArray<T> {
-    let vals: Vec<T::Native> = rows.iter().map(|r| f(r).unwrap_or_default()).collect();
-    let nulls = if rows.iter().all(|r| f(r).is_some()) {
+    // The values and whether all are there, in one pass.
+    let mut all = true;
+    let vals: Vec<T::Native> = (rows.iter())
+        .map(|r| {
+            let v = f(r);
+            all &= v.is_some();
+            v.unwrap_or_default()
+        })
+        .collect();
+    let nulls = if all {
         None
     } else {
         let valid = BooleanBuffer::from_iter(rows.iter().map(|r| f(r).is_some()));
