@@ -91,6 +91,14 @@ impl Read {
         self.slot.offset().map_or(0, |at| at + self.slot.len())
     }
 
+    /// The value of each row of `rows` (see [`Read::extend_bits`]), a
+    /// `uint64` past `i64::MAX` kept.
+    fn i128_rows(self, rows: &[u8], stride: usize) -> Vec<i128> {
+        let mut vals = Vec::with_capacity(rows.len() / stride.max(1));
+        self.extend_bits(rows, stride, &mut vals, |b| self.i128_of(b));
+        vals
+    }
+
     /// Appends to `out` `f` of the value's bits in each row of `rows`
     /// (rows of `stride` bytes, each holding the value), in order: the
     /// slot is matched once for all the rows, not once a value, and the
@@ -310,7 +318,7 @@ impl IntCol {
         self.read.end()
     }
 
-    /// Reads the value of each row of `rows` (see [`Read::each_bits`]).
+    /// Reads the value of each row of `rows` (see [`Read::extend_bits`]).
     pub(crate) fn fill_rows(&mut self, rows: &[u8], stride: usize) {
         let (read, start) = (self.read, self.vals.len());
         read.extend_bits(rows, stride, &mut self.vals, |b| read.i64_of(b));
@@ -459,7 +467,7 @@ impl EnumCol {
         self.read.end()
     }
 
-    /// Reads the value of each row of `rows` (see [`Read::each_bits`]).
+    /// Reads the value of each row of `rows` (see [`Read::extend_bits`]).
     pub(crate) fn fill_rows(&mut self, rows: &[u8], stride: usize) {
         let (read, start) = (self.read, self.keys.len());
         if !self.keys_of.is_empty() {
@@ -479,9 +487,7 @@ impl EnumCol {
             }
             self.keys.truncate(start);
         }
-        let mut vals = Vec::with_capacity(rows.len() / stride.max(1));
-        read.extend_bits(rows, stride, &mut vals, |b| read.i128_of(b));
-        for v in vals {
+        for v in read.i128_rows(rows, stride) {
             self.put(Some(v));
         }
     }
@@ -575,13 +581,11 @@ impl DecimalCol {
         self.read.end()
     }
 
-    /// Reads the value of each row of `rows` (see [`Read::each_bits`]).
+    /// Reads the value of each row of `rows` (see [`Read::extend_bits`]).
     pub(crate) fn fill_rows(&mut self, rows: &[u8], stride: usize) {
         let (read, start) = (self.read, self.vals.len());
         if self.factor != 1 {
-            let mut vals = Vec::with_capacity(rows.len() / stride.max(1));
-            read.extend_bits(rows, stride, &mut vals, |b| read.i128_of(b));
-            for v in vals {
+            for v in read.i128_rows(rows, stride) {
                 self.put(Some(v));
             }
             return;

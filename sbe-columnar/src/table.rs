@@ -480,28 +480,29 @@ struct GroupShape<'s> {
     dim: Dimension,
     /// `group.entry_tail(version)` at the shape's version.
     tail: usize,
+    /// Its entries are a block only (no groups, no var data).
+    fixed: bool,
     entries: Shape<'s>,
 }
 
 impl<'s> Shape<'s> {
     /// The shape of `block`, its lengths at acting version `version`.
     pub(crate) fn new(block: &'s Block, order: ByteOrder, version: u32) -> Shape<'s> {
-        let fixed = |g: &Group| g.block.groups.is_empty() && g.block.data.is_empty();
+        let groups: Vec<GroupShape<'s>> = (block.groups.iter())
+            .map(|g| GroupShape {
+                group: g,
+                dim: g.dimension(order),
+                tail: g.entry_tail(version) as usize,
+                fixed: g.block.groups.is_empty() && g.block.data.is_empty(),
+                entries: Shape::new(&g.block, order, version),
+            })
+            .collect();
         Shape {
-            flat: block.data.is_empty() && block.groups.iter().all(fixed),
+            flat: block.data.is_empty() && groups.iter().all(|g| g.fixed),
             block,
             version,
             required: block.end_at(version) as usize,
-            groups: block
-                .groups
-                .iter()
-                .map(|g| GroupShape {
-                    group: g,
-                    dim: g.dimension(order),
-                    tail: g.entry_tail(version) as usize,
-                    entries: Shape::new(&g.block, order, version),
-                })
-                .collect(),
+            groups,
             data: block.data.iter().map(|d| (d, d.var_data(order))).collect(),
         }
     }
@@ -590,22 +591,13 @@ impl Walk<'_> {
         pos: &mut usize,
         keys: &mut Vec<u64>,
     ) -> Result<(), ExportError> {
-        let (_, count, block_len) = self.entries(shape, pos)?;
-        let fixed = shape.entries.groups.is_empty() && shape.entries.data.is_empty();
-        if fixed && !matches!(col, Some(GroupCol::Flat(_))) {
+        let (at, count, block_len) = self.entries(shape, pos)?;
+        if shape.fixed && !matches!(col, Some(GroupCol::Flat(_))) {
             // Entries of a block only, their bytes checked above: nothing
             // in them to check, and their fields filled here rather than
             // by a walk of each entry.
-            if let Some(GroupCol::Nested {
-                offsets,
-                nulls,
-                entry,
-                ..
-            }) = col
-            {
-                let all = self.take(*pos, count.saturating_mul(block_len), "block")?;
-                entry.fill_rows(all, block_len, count, self.version);
-                node::end_list(offsets, nulls, count, true);
+            if let Some(gc) = col {
+                self.fill_fixed(gc, Some((at, count, block_len)))?;
             }
             *pos = pos.saturating_add(count.saturating_mul(block_len));
             return Ok(());
@@ -697,22 +689,30 @@ impl Walk<'_> {
     ) -> Result<(), ExportError> {
         cols.fill(self.take(at, block_len, "block")?, self.version);
         for (gc, span) in cols.groups.iter_mut().zip(spans) {
-            let GroupCol::Nested {
-                offsets,
-                nulls,
-                entry,
-                ..
-            } = gc
-            else {
-                continue;
-            };
-            match *span {
-                None => node::end_list(offsets, nulls, 0, false),
-                Some((at, count, len)) => {
-                    let all = self.take(at, count.saturating_mul(len), "block")?;
-                    entry.fill_rows(all, len, count, self.version);
-                    node::end_list(offsets, nulls, count, true);
-                }
+            self.fill_fixed(gc, *span)?;
+        }
+        Ok(())
+    }
+
+    /// A list column's row of the entries at `span` (checked), all of a
+    /// block only; `None`: a null list, the group newer than the version.
+    #[inline(always)]
+    fn fill_fixed(&self, col: &mut GroupCol, span: Span) -> Result<(), ExportError> {
+        let GroupCol::Nested {
+            offsets,
+            nulls,
+            entry,
+            ..
+        } = col
+        else {
+            return Ok(());
+        };
+        match span {
+            None => node::end_list(offsets, nulls, 0, false),
+            Some((at, count, len)) => {
+                let all = self.take(at, count.saturating_mul(len), "block")?;
+                entry.fill_rows(all, len, count, self.version);
+                node::end_list(offsets, nulls, count, true);
             }
         }
         Ok(())

@@ -390,14 +390,18 @@ impl Chunk<'_> {
             }
         };
         self.compressed = Some(compressed);
+        self.start_data()
+    }
+
+    /// Writes the dictionary page held (the chunk's compression decided)
+    /// and marks where the data pages start; the page buffers, which may
+    /// hold the first data page, are kept.
+    fn start_data(&mut self) -> Result<(), ParquetError> {
         if let Some((body, num_values)) = self.dict_page.take() {
             let data = std::mem::replace(&mut self.scratch.body, body);
             let packed = std::mem::take(&mut self.scratch.packed);
             self.page(PageKind::Dictionary { num_values })?;
             (self.scratch.body, self.scratch.packed) = (data, packed);
-            self.data_offset = self.out.len();
-            // The data page's compressed body is in `packed` still.
-            return Ok(());
         }
         self.data_offset = self.out.len();
         Ok(())
@@ -432,14 +436,10 @@ impl Chunk<'_> {
         descr: &ColumnDescPtr,
         has_dict: bool,
     ) -> Result<(Bytes, ColumnCloseResult), ParquetError> {
-        if self.dict_page.is_some() {
+        if self.compressed.is_none() {
             // No data page came to decide: the dictionary as it is.
             self.compressed = Some(false);
-            if let Some((body, num_values)) = self.dict_page.take() {
-                self.scratch.body = body;
-                self.page(PageKind::Dictionary { num_values })?;
-            }
-            self.data_offset = self.out.len();
+            self.start_data()?;
         }
         let data_offset = self.data_offset;
         let nulls = (self.levels - self.values) as u64;

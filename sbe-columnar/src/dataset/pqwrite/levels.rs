@@ -395,30 +395,18 @@ impl Path {
             });
             let d = slots.def.levels.get(c.level..end).unwrap_or_default();
             let idx = slots.idx.get(c.level..end).unwrap_or_default();
-            if let [(n, b)] = checks.as_slice() {
+            let levels = (d, idx, rise);
+            match checks.as_slice() {
                 // One step with nulls (an optional field, mostly): its
                 // bits read directly, not through a search of the steps.
-                let bits = n.inner();
-                for (&d, &i) in d.iter().zip(idx) {
-                    if i == NONE {
-                        def.push(d);
-                    } else if i < bits.len() && !bits.value(i) {
-                        def.push(d + b);
-                    } else {
-                        def.push(d + rise);
-                        values.push(i);
-                    }
+                [(n, b)] => {
+                    let bits = n.inner();
+                    let null_at = |i: usize| (i < bits.len() && !bits.value(i)).then_some(*b);
+                    levels_below(levels, null_at, &mut def, &mut values);
                 }
-                continue;
-            }
-            for (&d, &i) in d.iter().zip(idx) {
-                if i == NONE {
-                    def.push(d);
-                } else if let Some((_, b)) = checks.iter().find(|(n, _)| n.is_null(i)) {
-                    def.push(d + b);
-                } else {
-                    def.push(d + rise);
-                    values.push(i);
+                _ => {
+                    let null_at = |i| checks.iter().find(|(n, _)| n.is_null(i)).map(|(_, b)| *b);
+                    levels_below(levels, null_at, &mut def, &mut values);
                 }
             }
         }
@@ -431,6 +419,29 @@ impl Path {
             values: Rc::new(values),
             cuts: Rc::new(out_cuts),
             len: slots.idx.len(),
+        }
+    }
+}
+
+/// The definition levels of a page's entries (`d`, the levels above,
+/// and `idx`, the entries), raised by `rise` where the entry is a value
+/// (its index then goes into `values`) and by `null_at`'s levels where a
+/// step below has it null.
+#[inline(always)]
+fn levels_below(
+    (d, idx, rise): (&[u16], &[usize], u16),
+    null_at: impl Fn(usize) -> Option<u16>,
+    def: &mut Vec<u16>,
+    values: &mut Vec<usize>,
+) {
+    for (&d, &i) in d.iter().zip(idx) {
+        if i == NONE {
+            def.push(d);
+        } else if let Some(b) = null_at(i) {
+            def.push(d + b);
+        } else {
+            def.push(d + rise);
+            values.push(i);
         }
     }
 }

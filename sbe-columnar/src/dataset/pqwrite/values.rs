@@ -22,6 +22,13 @@ fn wrong(what: &str) -> ParquetError {
     ParquetError::General(format!("leaf values: {what}"))
 }
 
+/// The indices `idx` as one range, where they are one after another
+/// (mostly: the values are all there).
+fn run_of(idx: &[usize]) -> Option<std::ops::RangeInclusive<usize>> {
+    let (&first, &last) = (idx.first()?, idx.last()?);
+    (last.checked_sub(first)? + 1 == idx.len()).then_some(first..=last)
+}
+
 /// Appends the values at `idx` of the primitive array `a`, converted.
 fn gather<T: ArrowPrimitiveType, O>(
     a: &dyn Array,
@@ -32,13 +39,10 @@ fn gather<T: ArrowPrimitiveType, O>(
     let p = a.as_primitive_opt::<T>().ok_or_else(|| wrong("type"))?;
     let vals = p.values();
     out.reserve(idx.len());
-    // Mostly the values are all there, one after another.
-    if let (Some(&first), Some(&last)) = (idx.first(), idx.last()) {
-        if last - first + 1 == idx.len() {
-            let run = vals.get(first..=last).ok_or_else(|| wrong("index"))?;
-            out.extend(run.iter().map(|&x| f(x)));
-            return Ok(());
-        }
+    if let Some(run) = run_of(idx) {
+        let run = vals.get(run).ok_or_else(|| wrong("index"))?;
+        out.extend(run.iter().map(|&x| f(x)));
+        return Ok(());
     }
     for &i in idx {
         out.push(f(*vals.get(i).ok_or_else(|| wrong("index"))?));
@@ -172,17 +176,15 @@ pub(crate) fn keys(leaf: &ArrayRef, idx: &[usize], base: u32) -> Result<Vec<u32>
     // another entry's, so look.
     let len = d.values().len();
     let mut out = Vec::with_capacity(idx.len());
-    // Mostly the keys are all there, one after another: checked and moved
-    // a run at a time (the loops vectorise).
-    if let (Some(&first), Some(&last)) = (idx.first(), idx.last()) {
-        if last - first + 1 == idx.len() {
-            let run = keys.get(first..=last).ok_or_else(|| wrong("index"))?;
-            if run.iter().max().is_some_and(|&k| usize::from(k) >= len) {
-                return Err(wrong("key past the dictionary"));
-            }
-            out.extend(run.iter().map(|&k| u32::from(k) + base));
-            return Ok(out);
+    // Checked and moved a run at a time where they are one (the loops
+    // vectorise).
+    if let Some(run) = run_of(idx) {
+        let run = keys.get(run).ok_or_else(|| wrong("index"))?;
+        if run.iter().max().is_some_and(|&k| usize::from(k) >= len) {
+            return Err(wrong("key past the dictionary"));
         }
+        out.extend(run.iter().map(|&k| u32::from(k) + base));
+        return Ok(out);
     }
     for &i in idx {
         match keys.get(i) {
