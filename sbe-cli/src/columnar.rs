@@ -238,8 +238,9 @@ impl Job<'_> {
             ok: true,
             failed: None,
             pending: None,
-            frame: Frame::default(),
+            frame: None,
             addrs: None,
+            frame_of: None,
         };
         if !self.writer_thread {
             // A part is closed (given its name) only after a run without
@@ -444,9 +445,41 @@ struct Sink<'a, 's> {
     pending: Option<Refused>,
     /// The capture frame of the message, kept from one message to the
     /// next: its addresses are formatted again only when they change.
-    frame: Frame,
+    frame: Option<Box<Frame>>,
     /// The sender and receiver `frame` holds as text.
     addrs: Option<(std::net::SocketAddr, std::net::SocketAddr)>,
+    /// The packet whose frame `frame` is: its messages share it.
+    frame_of: Option<u64>,
+}
+
+/// Sets what `frame` tells of `origin`'s packet: everything but the
+/// offset, the same for each message of a packet (or the TCP segment
+/// that completes them). `addrs` are those `frame` holds as text.
+fn packet_frame(
+    frame: &mut Frame,
+    origin: &Origin<'_>,
+    addrs: &mut Option<(std::net::SocketAddr, std::net::SocketAddr)>,
+) {
+    frame.time_ns = origin.time.map(|t| {
+        t.secs
+            .saturating_mul(1_000_000_000)
+            .saturating_add(i64::from(t.nanos))
+    });
+    frame.packet = Some(origin.packet);
+    if *addrs != Some((origin.src, origin.dst)) {
+        frame.src = Some(origin.src.to_string().into());
+        frame.dst = Some(origin.dst.to_string().into());
+        *addrs = Some((origin.src, origin.dst));
+    }
+    frame.msg_seq_num = None;
+    frame.sending_time = None;
+    for &(name, value) in origin.fields {
+        match name {
+            MSG_SEQ_NUM => frame.msg_seq_num = Some(value),
+            SENDING_TIME => frame.sending_time = i64::try_from(value).ok(),
+            _ => {}
+        }
+    }
 }
 
 /// A refused message: which exporter's `_errors` gets it, and what.
@@ -552,32 +585,16 @@ fn clip(buf: &[u8]) -> &[u8] {
 
 impl capture::Sink for Sink<'_, '_> {
     fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
-        let mut frame = std::mem::take(&mut self.frame);
+        // Boxed, so that taking it from the sink for `put` and putting it
+        // back moves a pointer, not the frame.
+        let mut frame = self.frame.take().unwrap_or_default();
+        if self.frame_of != Some(origin.packet) {
+            packet_frame(&mut frame, origin, &mut self.addrs);
+            self.frame_of = Some(origin.packet);
+        }
         frame.offset = Some(origin.offset);
-        frame.time_ns = origin.time.map(|t| {
-            t.secs
-                .saturating_mul(1_000_000_000)
-                .saturating_add(i64::from(t.nanos))
-        });
-        frame.packet = Some(origin.packet);
-        if self.addrs != Some((origin.src, origin.dst)) {
-            frame.src = Some(origin.src.to_string().into());
-            frame.dst = Some(origin.dst.to_string().into());
-            self.addrs = Some((origin.src, origin.dst));
-        }
-        frame.msg_seq_num = None;
-        frame.sending_time = None;
-        // A match on the names (compared inline), not a search calling
-        // `memcmp` for each: this runs for every message.
-        for &(name, value) in origin.fields {
-            match name {
-                MSG_SEQ_NUM => frame.msg_seq_num = Some(value),
-                SENDING_TIME => frame.sending_time = i64::try_from(value).ok(),
-                _ => {}
-            }
-        }
         let r = self.put(bytes, &frame, origin.offset);
-        self.frame = frame;
+        self.frame = Some(frame);
         r
     }
 

@@ -138,6 +138,66 @@ fn package(path: &str) -> String {
     sbe_build::ir::load(path).unwrap().package.replace('.', "_")
 }
 
+/// An MDP3 packet: MsgSeqNum, SendingTime, then each message behind its
+/// u16 MsgSize (counting itself).
+fn mdp3(seq: u32, sending_time: u64, msgs: &[Vec<u8>]) -> Vec<u8> {
+    let mut p = seq.to_le_bytes().to_vec();
+    p.extend(sending_time.to_le_bytes());
+    for m in msgs {
+        p.extend(((m.len() + 2) as u16).to_le_bytes());
+        p.extend(m);
+    }
+    p
+}
+
+#[test]
+fn mdp3_packet_header_fields_are_each_message_s_frame_columns() {
+    let dir = common::scratch("columnar-mdp3");
+    let b = books(5);
+    let frames = [
+        udp(&mdp3(41, 1_000, &b[0..2])),
+        udp(&mdp3(42, 2_000, &b[2..3])),
+        udp(&mdp3(43, 3_000, &b[3..5])),
+    ];
+    let input = dir.join("md.pcap");
+    std::fs::write(&input, pcap(&frames)).unwrap();
+    let out = dir.join("out");
+    let md = md_schema();
+    let (code, _, err) = common::sbe(
+        &[
+            "decode",
+            "--schema",
+            &md,
+            "--framing",
+            "mdp3",
+            "--format",
+            "parquet",
+            "--out",
+            out.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    let books = dataset(&out.join("BookUpdate"));
+    assert_eq!(books.len(), 1);
+    assert_eq!(u64s(&books, "packet"), [1, 1, 2, 3, 3]);
+    assert_eq!(u64s(&books, "msgSeqNum"), [41, 41, 42, 43, 43]);
+    let sending: Vec<i64> = books
+        .iter()
+        .flat_map(|batch| {
+            let c = batch.column_by_name("sendingTime").unwrap();
+            let c = c.as_primitive::<arrow_array::types::TimestampNanosecondType>();
+            c.values().to_vec()
+        })
+        .collect();
+    assert_eq!(sending, [1_000, 1_000, 2_000, 3_000, 3_000]);
+    // The packet header is 12 bytes, and each message has its size first.
+    let second = 12 + 2 + b[0].len() as u64 + 2;
+    assert_eq!(u64s(&books, "offset"), [14, second, 14, 14, second]);
+    assert_eq!(u64s(&books, "msgIndex"), [0, 1, 2, 3, 4]);
+}
+
 /// Writes the capture of the two-schema test: cars 700, 701 and three
 /// book updates over two packets.
 fn two_schema_capture(dir: &Path) -> PathBuf {
@@ -179,6 +239,15 @@ fn a_capture_of_two_schemas_is_a_dataset_per_message_under_its_schema() {
     assert_eq!(books.iter().map(RecordBatch::num_rows).sum::<usize>(), 3);
     assert_eq!(u64s(&cars, "packet"), [1, 2]);
     assert_eq!(u64s(&books, "packet"), [1, 2, 2]);
+    // Each message's own offset in its packet, though the packet's frame
+    // is shared by its messages and by the two schemas' tables.
+    let (c, b) = (self::cars(700, 2), self::books(3));
+    let len = |m: &Vec<u8>| m.len() as u64;
+    assert_eq!(u64s(&cars, "offset"), [0, len(&b[1])]);
+    assert_eq!(
+        u64s(&books, "offset"),
+        [len(&c[0]), 0, len(&b[1]) + len(&c[1])]
+    );
     let serials: Vec<u64> = u64s(&cars, "serialNumber");
     assert_eq!(serials, [700, 701]);
     let ids: Vec<u32> = cars[0]

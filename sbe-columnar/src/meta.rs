@@ -282,23 +282,26 @@ impl MetaCols {
         if !self.on {
             return;
         }
-        let rows = crate::node::take(&mut self.rows);
+        // The rows are read into their columns and the buffer kept: its
+        // pages stay mapped for the next batch.
+        let rows = &self.rows[..];
         let index: Vec<u64> = rows.iter().map(|r| r.index).collect();
         out.push(Arc::new(UInt64Array::from(index)));
-        out.push(Arc::new(column::<UInt32Type>(&rows, |r| r.template_id)));
-        out.push(Arc::new(column::<UInt32Type>(&rows, |r| r.schema_id)));
-        out.push(Arc::new(column::<UInt32Type>(&rows, |r| Some(r.version))));
-        out.push(Arc::new(column::<UInt64Type>(&rows, |r| r.offset)));
+        out.push(Arc::new(column::<UInt32Type>(rows, |r| r.template_id)));
+        out.push(Arc::new(column::<UInt32Type>(rows, |r| r.schema_id)));
+        out.push(Arc::new(column::<UInt32Type>(rows, |r| Some(r.version))));
+        out.push(Arc::new(column::<UInt64Type>(rows, |r| r.offset)));
         if self.frames {
-            let time = column::<TimestampNanosecondType>(&rows, |r| r.time);
+            let time = column::<TimestampNanosecondType>(rows, |r| r.time);
             out.push(Arc::new(time.with_timezone(UTC)));
-            out.push(Arc::new(column::<UInt64Type>(&rows, |r| r.packet)));
+            out.push(Arc::new(column::<UInt64Type>(rows, |r| r.packet)));
             out.push(self.src.finish());
             out.push(self.dst.finish());
-            out.push(Arc::new(column::<UInt64Type>(&rows, |r| r.seq)));
-            let sending = column::<TimestampNanosecondType>(&rows, |r| r.sending);
+            out.push(Arc::new(column::<UInt64Type>(rows, |r| r.seq)));
+            let sending = column::<TimestampNanosecondType>(rows, |r| r.sending);
             out.push(Arc::new(sending.with_timezone(UTC)));
         }
+        self.rows.clear();
     }
 }
 

@@ -20,6 +20,7 @@ mod values;
 mod tests;
 
 use std::fs::File;
+use std::io::BufWriter;
 
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{Field, SchemaRef};
@@ -45,9 +46,16 @@ const PAGE: PageLimit = PageLimit {
     levels: 128 * 1024,
 };
 
+/// Bytes written to the file at once: the crate's writer writes each
+/// page header and page by itself, a system call apiece.
+const FILE_BUFFER: usize = 1 << 20;
+
+/// The part file as the crate's writer writes it.
+type Out = BufWriter<File>;
+
 /// A part file being written, row group by row group.
 pub(crate) struct ParquetPart {
-    file: SerializedFileWriter<File>,
+    file: SerializedFileWriter<Out>,
     factory: ArrowRowGroupWriterFactory,
     schema: SchemaRef,
     scratch: Scratch,
@@ -66,6 +74,7 @@ impl ParquetPart {
         props: WriterProperties,
         compression: Compression,
     ) -> Result<ParquetPart, ParquetError> {
+        let file = BufWriter::with_capacity(FILE_BUFFER, file);
         let writer = ArrowWriter::try_new(file, schema.clone(), Some(props))?;
         let (file, factory) = writer.into_serialized_writer()?;
         Ok(ParquetPart {
@@ -147,7 +156,11 @@ impl ParquetPart {
     /// Writes the last row group and the footer.
     pub(crate) fn close(mut self) -> Result<(), ParquetError> {
         self.flush()?;
-        self.file.close()?;
+        // Our buffer's last bytes are written here, where an error (a
+        // full disk) is reported, not dropped.
+        let file = self.file.into_inner()?;
+        file.into_inner()
+            .map_err(|e| ParquetError::External(Box::new(e.into_error())))?;
         Ok(())
     }
 }
@@ -167,7 +180,7 @@ struct Group<'a> {
     /// groups have none).
     writers: Option<Vec<Option<ArrowColumnWriter>>>,
     scratch: &'a mut Scratch,
-    out: SerializedRowGroupWriter<'a, File>,
+    out: SerializedRowGroupWriter<'a, Out>,
 }
 
 impl Group<'_> {
