@@ -673,3 +673,82 @@ print(cars, books, total, names)
     // Prices 4500, 4501 and 4502, exactly; actions New, Change, Delete.
     assert_eq!(stdout.trim(), "2 3 13503.000000000 3");
 }
+
+/// A pcap past the progress bar's 64 MiB: a packet of three book
+/// updates, then Ethernet frames that are not IP (read, and passed over).
+fn large_capture(path: &Path) {
+    let mut frames = vec![udp(&books(3).concat())];
+    let mut arp = vec![2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0x08, 0x06];
+    arp.resize(60_000, 0);
+    frames.extend(std::iter::repeat_n(arp, 1_120));
+    std::fs::write(path, pcap(&frames)).unwrap();
+}
+
+#[test]
+fn a_large_input_has_a_progress_bar_on_a_terminal_only() {
+    // `script` (util-linux) runs the command on a pseudo-terminal.
+    let has_script = Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_script {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "script (util-linux) is missing"
+        );
+        eprintln!(
+            "skipping a_large_input_has_a_progress_bar_on_a_terminal_only: no script (util-linux)"
+        );
+        return;
+    }
+    let dir = common::scratch("columnar-progress");
+    let input = dir.join("large.pcap");
+    large_capture(&input);
+    let md = md_schema();
+    let decode = |out: &Path| {
+        [
+            "decode".to_string(),
+            "--schema".into(),
+            md.clone(),
+            "--format".into(),
+            "parquet".into(),
+            "--out".into(),
+            out.to_str().unwrap().into(),
+            input.to_str().unwrap().into(),
+        ]
+    };
+    let glyphs = |text: &str| text.contains('░') || text.contains('█');
+
+    let on_tty = dir.join("tty");
+    let command = std::iter::once(env!("CARGO_BIN_EXE_sbe").to_string())
+        .chain(decode(&on_tty))
+        .map(|a| format!("'{a}'"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let run = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let screen = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{screen}");
+    assert!(
+        screen.contains("large.pcap ") && screen.contains("/64.10 MiB") && glyphs(&screen),
+        "no bar on the terminal: {screen:?}"
+    );
+    assert_eq!(
+        dataset(&on_tty.join("BookUpdate"))
+            .iter()
+            .map(RecordBatch::num_rows)
+            .sum::<usize>(),
+        3
+    );
+
+    // Not a terminal: no bar in what is kept of stderr.
+    let piped = dir.join("piped");
+    let args = decode(&piped);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = common::sbe(&args, b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(!glyphs(&err) && !err.contains("MiB"), "{err:?}");
+}
