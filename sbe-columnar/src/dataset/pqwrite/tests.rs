@@ -672,3 +672,85 @@ fn a_chunk_is_compressed_only_where_its_first_page_shrinks() {
         assert_eq!(codecs, ["UNCOMPRESSED", named, named], "{c:?}");
     }
 }
+
+/// Decimals of precision `p` (FIXED_LEN_BYTE_ARRAY), at the top level
+/// (the crate's writer, which keeps statistics) and as list entries
+/// (ours): both DELTA_BYTE_ARRAY, read back the same.
+fn prefixed_decimals_read_back(p: u8, values: Vec<Option<i128>>) {
+    let n = values.len();
+    let top = Arc::new(
+        Decimal128Array::from(values)
+            .with_precision_and_scale(p, 3)
+            .unwrap(),
+    );
+    let item = Arc::new(Field::new("item", top.data_type().clone(), true));
+    let lens: Vec<usize> = (0..)
+        .map(|i| i % 4)
+        .scan(0, |sum, l| {
+            let l = l.min(n - *sum);
+            *sum += l;
+            (l > 0 || *sum < n).then_some(l)
+        })
+        .collect();
+    let list = ListArray::new(item, OffsetBuffer::from_lengths(lens), top.clone(), None);
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("top", top.data_type().clone(), true),
+        Field::new("list", list.data_type().clone(), true),
+    ]));
+    // The list has fewer rows than its entries: a batch of the list, and
+    // one of the top-level column.
+    for (name, col, i) in [
+        ("top", top as ArrayRef, 0),
+        ("list", Arc::new(list) as ArrayRef, 1),
+    ] {
+        let schema = Arc::new(Schema::new(vec![schema.field(i).clone()]));
+        let batches = [RecordBatch::try_new(schema, vec![col]).unwrap()];
+        let (read, path) = round_trip(&format!("dba-{name}-{p}"), &batches, Compression::None);
+        assert_same(&read, &batches);
+        let meta = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
+        let chunk = meta.metadata().row_group(0).column(0).clone();
+        assert!(
+            chunk
+                .encodings()
+                .any(|e| e == parquet::basic::Encoding::DELTA_BYTE_ARRAY),
+            "{name} {p}: {:?}",
+            chunk.encodings().collect::<Vec<_>>()
+        );
+        fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn decimals_share_their_leading_bytes_and_read_back() {
+    // Prices near each other (most bytes shared), the same value again
+    // (every byte shared), signs changing (none shared), nulls between.
+    let prices: Vec<Option<i128>> = (0..700)
+        .map(|i| match i % 9 {
+            0 => None,
+            1 | 2 => Some(4_500_000_000_000),
+            3 => Some(-(i as i128) * 250_000),
+            _ => Some(4_500_000_000_000 + (i as i128 * 7919 % 1000) * 250_000),
+        })
+        .collect();
+    for p in [19, 30, 38] {
+        prefixed_decimals_read_back(p, prices.clone());
+    }
+    // The extremes of each width, and one value.
+    let max = |p: u32| 10i128.pow(p) - 1;
+    for p in [19u8, 25, 38] {
+        let m = max(u32::from(p));
+        prefixed_decimals_read_back(
+            p,
+            vec![
+                Some(m),
+                Some(-m),
+                Some(0),
+                Some(m),
+                Some(m),
+                Some(-1),
+                Some(1),
+            ],
+        );
+        prefixed_decimals_read_back(p, vec![Some(-m)]);
+    }
+}

@@ -131,35 +131,49 @@ pub(crate) fn plain<T: ArrowPrimitiveType, const N: usize>(
     Ok(())
 }
 
-/// The decimals at `idx` of `leaf`, PLAIN into `body` as the crate's
-/// writer has them: the low `len` bytes, big-endian.
+/// The decimals at `idx` of `leaf` as FIXED_LEN_BYTE_ARRAY of `len`
+/// bytes (each value's low bytes, big-endian), DELTA_BYTE_ARRAY into
+/// `body`: how many leading bytes each shares with the value before
+/// (the first with none), then the rest of each as
+/// DELTA_LENGTH_BYTE_ARRAY (their lengths, then the bytes).
 pub(crate) fn decimal(
     leaf: &ArrayRef,
     idx: &[usize],
     len: usize,
     body: &mut Vec<u8>,
 ) -> Result<(), ParquetError> {
+    if !(1..=16).contains(&len) {
+        return Err(wrong("decimal length"));
+    }
     let mut v = Vec::new();
     gather::<Decimal128Type, _>(leaf.as_ref(), idx, |x| x, &mut v)?;
-    body.reserve(v.len() * len);
-    /// Each value's low `L` bytes, `L` known when compiled: a copy of
-    /// a few moves, not a call to `memcpy` per value.
-    fn low_bytes<const L: usize>(v: &[i128], body: &mut Vec<u8>) {
-        for x in v {
-            if let Some(b) = x.to_be_bytes().last_chunk::<L>() {
-                body.extend_from_slice(b);
-            }
+    let bits = 8 * len as u32;
+    // The value's low `len` bytes (those past them are its sign).
+    let window = u128::MAX >> (128 - bits);
+    let mut shared: Vec<i32> = Vec::with_capacity(v.len());
+    let mut rest: Vec<i32> = Vec::with_capacity(v.len());
+    // Each value's bytes past the shared ones go at the front of a
+    // 16-byte copy, of which the next value's write keeps only its own.
+    let mut bytes = vec![0u8; v.len() * len + 16];
+    let mut at = 0;
+    let mut before: Option<u128> = None;
+    for &x in &v {
+        let x = x as u128 & window;
+        let common = before.map_or(0, |b| ((b ^ x).leading_zeros() - (128 - bits)) / 8);
+        let own = len as u32 - common;
+        let front = x.checked_shl(128 - 8 * own).unwrap_or(0);
+        if let Some(slot) = bytes.get_mut(at..at + 16) {
+            slot.copy_from_slice(&front.to_be_bytes());
         }
+        at += own as usize;
+        shared.push(common as i32);
+        rest.push(own as i32);
+        before = Some(x);
     }
-    macro_rules! lens {
-        ($($l:literal)*) => {
-            match len {
-                $($l => low_bytes::<$l>(&v, body),)*
-                _ => return Err(wrong("decimal length")),
-            }
-        };
-    }
-    lens!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+    bytes.truncate(at);
+    super::delta::encode(body, &shared);
+    super::delta::encode(body, &rest);
+    body.extend_from_slice(&bytes);
     Ok(())
 }
 
