@@ -177,6 +177,11 @@ pub struct Exporter<'s> {
     /// Table by template id, looked up once a message: foldhash, not
     /// SipHash (the ids are the schema's, not the input's).
     by_id: HashMap<u64, usize, foldhash::fast::FixedState>,
+    /// The template id looked up last and its table.
+    last_table: Option<(u64, usize)>,
+    /// Whether the header's four roles are `uint16`s, little-endian, at
+    /// 0, 2, 4 and 6 (nearly every schema's): read at once.
+    le16: bool,
     tables: Vec<Table>,
     /// Each message's wire facts, beside its table.
     shapes: Vec<Shape<'s>>,
@@ -189,6 +194,16 @@ pub struct Exporter<'s> {
     next_index: u64,
     options: Options,
     ready: Vec<(String, RecordBatch)>,
+}
+
+/// Whether `h` is the standard header of a little-endian schema.
+fn standard_le16(h: &Header) -> bool {
+    use sbe_rt::wire::Uint::U16Le;
+    h.len >= 8
+        && h.block_length == Some(U16Le(0))
+        && h.template_id == Some(U16Le(2))
+        && h.schema_id == Some(U16Le(4))
+        && h.version == Some(U16Le(6))
 }
 
 impl<'s> Exporter<'s> {
@@ -231,8 +246,10 @@ impl<'s> Exporter<'s> {
             keys: Vec::new(),
             spans: Vec::new(),
             schema,
+            le16: standard_le16(&header),
             header,
             by_id,
+            last_table: None,
             tables,
             errors: errors::ErrorTable::new(metadata(schema, 0)),
             next_index: options.first_index,
@@ -341,10 +358,25 @@ impl<'s> Exporter<'s> {
 
     /// The header's values, the root block length, and the message's
     /// table, with the header's rules checked.
-    fn header(&self, bytes: &[u8]) -> Result<(HeaderValues, usize, usize), ExportError> {
+    fn header(&mut self, bytes: &[u8]) -> Result<(HeaderValues, usize, usize), ExportError> {
         let hl = self.header.len;
         let truncated = || ExportError::truncated("message header", 0, hl, bytes.len());
         let h = bytes.get(..hl).ok_or_else(truncated)?;
+        if let (true, Some(&[b0, b1, t0, t1, s0, s1, v0, v1])) = (self.le16, h.first_chunk()) {
+            let template_id = u64::from(u16::from_le_bytes([t0, t1]));
+            let schema_id = u64::from(u16::from_le_bytes([s0, s1]));
+            if self.options.schema_id_check {
+                codec::check_schema_id(schema_id, u64::from(self.schema.id))
+                    .map_err(|e| ExportError::rule("message header", 4, e))?;
+            }
+            let values = HeaderValues {
+                template_id,
+                schema_id: Some(schema_id),
+                version: u32::from(u16::from_le_bytes([v0, v1])),
+            };
+            let block_len = usize::from(u16::from_le_bytes([b0, b1]));
+            return Ok((values, block_len, self.table_of(template_id)?));
+        }
         let template_id = self
             .header
             .template_id
@@ -359,10 +391,7 @@ impl<'s> Exporter<'s> {
             codec::check_schema_id(actual, u64::from(self.schema.id))
                 .map_err(|e| ExportError::rule("message header", at, e))?;
         }
-        let table = *self
-            .by_id
-            .get(&template_id)
-            .ok_or(ExportError::UnknownTemplate(template_id))?;
+        let table = self.table_of(template_id)?;
         let block_len = match self.header.block_length.and_then(|s| s.try_get(h)) {
             Some(v) => codec::to_usize(v),
             None => self
@@ -381,6 +410,22 @@ impl<'s> Exporter<'s> {
             version,
         };
         Ok((values, block_len, table))
+    }
+
+    /// The table of template `id`; the last one found is kept aside, as
+    /// a feed's messages are mostly of one or a few templates.
+    fn table_of(&mut self, id: u64) -> Result<usize, ExportError> {
+        match self.last_table {
+            Some((last, table)) if last == id => Ok(table),
+            _ => {
+                let table = *self
+                    .by_id
+                    .get(&id)
+                    .ok_or(ExportError::UnknownTemplate(id))?;
+                self.last_table = Some((id, table));
+                Ok(table)
+            }
+        }
     }
 }
 
