@@ -286,7 +286,11 @@ impl<'r> CaptureReader<'r> {
                         }
                         PcapBlockOwned::NG(_) => {}
                     }
-                    self.inner.consume(n);
+                    // Not shifted here: `consume` moves the unread bytes
+                    // to the front once half the buffer is read, every byte
+                    // of the capture copied once more. The refill shifts
+                    // only the cut record at the end.
+                    self.inner.consume_noshift(n);
                     if out.is_some() {
                         return Ok(out);
                     }
@@ -355,5 +359,66 @@ impl<'r> CaptureReader<'r> {
         }
         self.capacity = new;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A little-endian µs pcap of packets of the sizes `sizes`, packet `i`
+    /// holding the byte `i` (and its length in its first four bytes).
+    fn pcap(sizes: &[usize]) -> Vec<u8> {
+        let mut f = Vec::new();
+        for v in [0xa1b2_c3d4u32, 0x0004_0002, 0, 0, 0x7fff_ffff, 1] {
+            f.extend(v.to_le_bytes());
+        }
+        for (i, &n) in sizes.iter().enumerate() {
+            for v in [i as u32, 0, n as u32, n as u32] {
+                f.extend(v.to_le_bytes());
+            }
+            let mut data = vec![i as u8; n];
+            data[..4].copy_from_slice(&(n as u32).to_le_bytes());
+            f.extend(data);
+        }
+        f
+    }
+
+    /// Reads through a reader that gives at most `chunk` bytes a call, as
+    /// a pipe does.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.1).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn records_across_the_buffer_and_larger_than_it_read_whole() {
+        // Sizes that do not divide the buffer, records cut at its end at
+        // every place over a few megabytes, and one of 1.5 MiB (the buffer
+        // grows for it).
+        let mut sizes: Vec<usize> = (0..5000).map(|i| 60 + i * 37 % 1400).collect();
+        sizes.insert(2500, 3 << 19);
+        let file = pcap(&sizes);
+        for chunk in [usize::MAX, 100_000, 4096] {
+            let mut r = CaptureReader::new(Format::Pcap, Trickle(&file, chunk)).unwrap();
+            let mut at = 24u64;
+            for (i, &n) in sizes.iter().enumerate() {
+                let (number, offset, data) = r
+                    .next_packet(|p| (p.number, p.offset, p.data.to_vec()))
+                    .unwrap()
+                    .unwrap();
+                assert_eq!((number, offset, data.len()), (i as u64 + 1, at, n));
+                assert_eq!(&data[..4], &(n as u32).to_le_bytes());
+                assert!(data[4..].iter().all(|&b| b == i as u8), "packet {i}");
+                at += 16 + n as u64;
+            }
+            assert!(r.next_packet(|_| ()).unwrap().is_none());
+        }
     }
 }
