@@ -150,26 +150,31 @@ pub(crate) fn decimal(
     let bits = 8 * len as u32;
     // The value's low `len` bytes (those past them are its sign).
     let window = u128::MAX >> (128 - bits);
-    let mut shared: Vec<i32> = Vec::with_capacity(v.len());
-    let mut rest: Vec<i32> = Vec::with_capacity(v.len());
+    let xs: Vec<u128> = v.iter().map(|&x| x as u128 & window).collect();
+    // The leading bytes each shares with the one before: none for the
+    // first, compared with its own complement. In a pass of its own, so
+    // that each loop keeps its values in registers.
+    let mut before = xs.first().map_or(0, |&x| !x & window);
+    let shared: Vec<i32> = (xs.iter())
+        .map(|&x| {
+            let common = ((before ^ x).leading_zeros() - (128 - bits)) / 8;
+            before = x;
+            common as i32
+        })
+        .collect();
     // Each value's bytes past the shared ones go at the front of a
     // 16-byte copy, of which the next value's write keeps only its own.
-    let mut bytes = vec![0u8; v.len() * len + 16];
+    let mut bytes = vec![0u8; xs.len() * len + 16];
     let mut at = 0;
-    let mut before: Option<u128> = None;
-    for &x in &v {
-        let x = x as u128 & window;
-        let common = before.map_or(0, |b| ((b ^ x).leading_zeros() - (128 - bits)) / 8);
-        let own = len as u32 - common;
+    for (&x, &common) in xs.iter().zip(&shared) {
+        let own = len as u32 - common as u32;
         let front = x.checked_shl(128 - 8 * own).unwrap_or(0);
         if let Some(slot) = bytes.get_mut(at..at + 16) {
             slot.copy_from_slice(&front.to_be_bytes());
         }
         at += own as usize;
-        shared.push(common as i32);
-        rest.push(own as i32);
-        before = Some(x);
     }
+    let rest: Vec<i32> = shared.iter().map(|&c| len as i32 - c).collect();
     bytes.truncate(at);
     super::delta::encode(body, &shared);
     super::delta::encode(body, &rest);
