@@ -544,7 +544,13 @@ impl Sink<'_, '_> {
         match ex.append(buf, frame) {
             Ok(len) => {
                 self.pending = None;
-                for (table, batch) in ex.take_ready() {
+                let ready = ex.take_ready();
+                // Most messages complete no batch: then no loop is made
+                // and dropped.
+                if ready.is_empty() {
+                    return Ok(len);
+                }
+                for (table, batch) in ready {
                     if let Err(e) = self.to.write((i, table, batch)) {
                         self.failed = Some(io::Error::new(e.kind(), e.to_string()));
                         return Err(Fail::Output(e));

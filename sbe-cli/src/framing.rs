@@ -86,7 +86,7 @@ use std::ops::Range;
 use sbe_build::ir::ByteOrder;
 use sbe_rt::framing::{
     Counts, EncodingField, Endian, Expect, FrameFormat, FrameHeader, Framing, FramingError,
-    Mdp3PacketHeader, UnknownFraming, UnknownFramingKind, SOFH_SBE_BE, SOFH_SBE_LE,
+    Mdp3PacketHeader, PacketFormat, UnknownFraming, UnknownFramingKind, SOFH_SBE_BE, SOFH_SBE_LE,
 };
 
 use crate::otf::decode::{DecodeError, DecodeErrorKind};
@@ -505,18 +505,31 @@ pub struct Datagram<'a> {
     done: bool,
 }
 
-impl<'a> Datagram<'a> {
-    /// The datagram `payload` with `framing`, for schemas of byte order
-    /// `order`: a [`FrameError::BadFrame`] at 0 when it is shorter than the
-    /// packet header.
-    pub fn new(
-        framing: &Framing,
-        order: ByteOrder,
-        payload: &'a [u8],
-    ) -> Result<Datagram<'a>, FrameError> {
+/// A framing's rules for datagrams, worked out once for a run (its packet
+/// header and its frames') and given to each datagram.
+#[derive(Debug, Clone)]
+pub struct DatagramFraming {
+    framing: Framing,
+    packet: Option<PacketFormat>,
+    framed: Option<Framed>,
+}
+
+impl DatagramFraming {
+    /// The datagrams of `framing`, for schemas of byte order `order`.
+    pub fn new(framing: &Framing, order: ByteOrder) -> DatagramFraming {
+        DatagramFraming {
+            framing: *framing,
+            packet: framing.packet_format(),
+            framed: Framed::new(framing, order, usize::MAX, "the datagram"),
+        }
+    }
+
+    /// The datagram `payload`: a [`FrameError::BadFrame`] at 0 when it is
+    /// shorter than the packet header.
+    pub fn datagram<'a>(&self, payload: &'a [u8]) -> Result<Datagram<'a>, FrameError> {
         let mut fields = [("", 0); 2];
         let mut field_count = 0;
-        let header = match framing.packet_format() {
+        let header = match &self.packet {
             Some(format) => {
                 let packet = format.packet(payload).map_err(|_| FrameError::BadFrame {
                     offset: 0,
@@ -526,7 +539,9 @@ impl<'a> Datagram<'a> {
                         format.header_len,
                     ),
                 })?;
-                if let (Framing::Mdp3, Ok(h)) = (framing, Mdp3PacketHeader::read(packet.header())) {
+                if let (Framing::Mdp3, Ok(h)) =
+                    (self.framing, Mdp3PacketHeader::read(packet.header()))
+                {
                     fields = [
                         (MSG_SEQ_NUM, u64::from(h.msg_seq_num)),
                         (SENDING_TIME, h.sending_time),
@@ -542,10 +557,24 @@ impl<'a> Datagram<'a> {
             header,
             fields,
             field_count,
-            framed: Framed::new(framing, order, usize::MAX, "the datagram"),
+            framed: self.framed.clone(),
             pos: header.len(),
             done: false,
         })
+    }
+}
+
+impl<'a> Datagram<'a> {
+    /// The datagram `payload` with `framing`, for schemas of byte order
+    /// `order`: a [`FrameError::BadFrame`] at 0 when it is shorter than the
+    /// packet header. (A run of many datagrams makes its
+    /// [`DatagramFraming`] once.)
+    pub fn new(
+        framing: &Framing,
+        order: ByteOrder,
+        payload: &'a [u8],
+    ) -> Result<Datagram<'a>, FrameError> {
+        DatagramFraming::new(framing, order).datagram(payload)
     }
 
     /// The packet header's bytes (empty for a stream framing).

@@ -29,7 +29,7 @@ use crate::multi::MultiError;
 use sbe_build::ir::ByteOrder;
 use sbe_rt::framing::Framing;
 
-use crate::framing::{Datagram, FrameError, StreamSplitter};
+use crate::framing::{Datagram, DatagramFraming, FrameError, StreamSplitter};
 use sbe_otf::json::{write_int, write_str};
 
 pub use file::{sniff, CaptureError, CaptureReader, Format, Packet};
@@ -309,6 +309,7 @@ struct Run<'o, S> {
     links_said: HashSet<u32>,
     /// The current datagram's packet header fields.
     fields: Vec<Field>,
+    datagrams: DatagramFraming,
     summary: Summary,
 }
 
@@ -326,6 +327,7 @@ pub fn run<S: Sink>(
         last_seq: None,
         links_said: HashSet::new(),
         fields: Vec::new(),
+        datagrams: DatagramFraming::new(&opts.framing, opts.order),
         summary: Summary::default(),
     };
     let end = loop {
@@ -437,7 +439,7 @@ impl<S: Sink> Run<'_, S> {
 
     fn udp(&mut self, p: &Packet<'_>, seg: &net::Segment<'_>) -> Result<(), Fail> {
         let at = Place(p.number, seg.transport, seg.src, seg.dst);
-        let mut d = match Datagram::new(&self.opts.framing, self.opts.order, seg.payload) {
+        let mut d = match self.datagrams.datagram(seg.payload) {
             Ok(d) => d,
             Err(e) => {
                 let text = format!(
