@@ -360,16 +360,17 @@ impl Job<'_> {
     }
 }
 
-/// Batches the reader may be ahead of the writer by: a row group's (two
-/// batches), so that the reader fills the next row group while the
-/// writer encodes one. With none waiting, the reader stopped after one
-/// batch, and the two threads took three quarters of one's time rather
-/// than half (each batch in flight is memory: tens of MB).
-const WRITE_QUEUE: usize = 2;
+/// Batches the reader may be ahead of the writer by: a row group's, so
+/// that the reader fills the next row group while the writer encodes
+/// one. With none waiting, the reader stopped after one batch, and the
+/// two threads took three quarters of one's time rather than half.
+const WRITE_QUEUE: usize = dataset::ROW_GROUP_ROWS / BATCH_ROWS;
 
-/// Messages of a batch: half a row group, so that a job holds two
-/// batches' columns, and Parquet's levels of one, in under 128 MB.
-const BATCH_ROWS: usize = dataset::ROW_GROUP_ROWS / 2;
+/// Messages of a batch: an eighth of a row group. A batch's columns are
+/// fresh memory, written once and read once by the writer: small ones
+/// fault fewer pages and stay in cache between the two (half a row group
+/// took 5 to 10 % more time and 20 MB more with two inputs, BENCHMARKS.md).
+const BATCH_ROWS: usize = dataset::ROW_GROUP_ROWS / 8;
 
 /// A batch for the writer: which schema's dataset, which table.
 type Batch = (usize, String, arrow_array::RecordBatch);
