@@ -133,7 +133,18 @@ pub(crate) struct Scratch {
     codec: Codec,
     body: Vec<u8>,
     packed: Vec<u8>,
+    /// The leaf whose chunk is being encoded (its number in the schema).
+    pub(crate) leaf: usize,
+    /// Per leaf, the row groups left whose chunks are stored uncompressed
+    /// without trying: its chunk's first page did not pay lately.
+    untried: Vec<u8>,
 }
+
+/// Row groups after one whose first page did not shrink by a tenth that
+/// are not tried again: a column's values keep their kind from row group
+/// to row group (prices that do not repeat, bit-packed keys), and the try
+/// compressed a page for nothing.
+const UNTRIED: u8 = 7;
 
 impl Scratch {
     /// Buffers for pages compressed by `codec`.
@@ -142,6 +153,30 @@ impl Scratch {
             codec,
             body: Vec::new(),
             packed: Vec::new(),
+            leaf: 0,
+            untried: Vec::new(),
+        }
+    }
+
+    /// Whether the current leaf's chunk is to be stored uncompressed
+    /// without trying (counting the row group off).
+    fn skip_try(&mut self) -> bool {
+        match self.untried.get_mut(self.leaf) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Records whether the current leaf's chunk paid to be compressed.
+    fn tried(&mut self, paid: bool) {
+        if self.untried.len() <= self.leaf {
+            self.untried.resize(self.leaf + 1, 0);
+        }
+        if let Some(n) = self.untried.get_mut(self.leaf) {
+            *n = if paid { 0 } else { UNTRIED };
         }
     }
 }
@@ -378,18 +413,23 @@ impl Chunk<'_> {
     /// `scratch.packed` here): only where the codec takes a tenth off it.
     /// Bit-packed keys, levels and deltas of values that do not repeat
     /// hardly shrink, and compressing them was most of the codec's time.
-    /// The dictionary page, held until now, goes first.
+    /// A leaf whose chunk did not pay is stored uncompressed, untried, for
+    /// the next [`UNTRIED`] row groups. The dictionary page, held until
+    /// now, goes first.
     fn decide(&mut self) -> Result<(), ParquetError> {
         if self.compressed.is_some() {
             return Ok(());
         }
-        let compressed = match self.scratch.codec {
-            Codec::None => false,
-            _ => {
+        let none = matches!(self.scratch.codec, Codec::None);
+        let compressed = match none || self.scratch.skip_try() {
+            true => false,
+            false => {
                 self.scratch
                     .codec
                     .compress(&self.scratch.body, &mut self.scratch.packed)?;
-                self.scratch.packed.len() * 10 <= self.scratch.body.len() * 9
+                let paid = self.scratch.packed.len() * 10 <= self.scratch.body.len() * 9;
+                self.scratch.tried(paid);
+                paid
             }
         };
         self.compressed = Some(compressed);

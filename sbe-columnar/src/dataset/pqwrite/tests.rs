@@ -754,3 +754,59 @@ fn decimals_share_their_leading_bytes_and_read_back() {
         prefixed_decimals_read_back(p, vec![Some(-m)]);
     }
 }
+
+#[test]
+fn a_chunk_that_did_not_pay_is_not_tried_for_seven_row_groups() {
+    // One row group of random values (its chunk stored uncompressed),
+    // then row groups of a value that repeats, which would shrink: the
+    // next seven are stored uncompressed untried, the ninth is tried and
+    // compressed. A column that pays in every row group is compressed in
+    // every one.
+    use crate::dataset::ROW_GROUP_ROWS;
+    let groups = 10;
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let values: Vec<i64> = (0..groups * ROW_GROUP_ROWS)
+        .map(|i| {
+            if i < ROW_GROUP_ROWS {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as i64
+            } else {
+                (i % 2) as i64 * 1_000_000_000_000_000
+            }
+        })
+        .collect();
+    let repeats: Vec<i64> = (0..values.len())
+        .map(|i| (i % 3) as i64 * 1_000_000_007)
+        .collect();
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("changes", DataType::Int64, false),
+        Field::new("repeats", DataType::Int64, false),
+    ]));
+    let batches = [RecordBatch::try_new(
+        schema,
+        vec![
+            Arc::new(Int64Array::from(values)),
+            Arc::new(Int64Array::from(repeats)),
+        ],
+    )
+    .unwrap()];
+    let (read, path) = round_trip("untried", &batches, Compression::Snappy);
+    let r = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
+    let codecs = |leaf: usize| -> Vec<bool> {
+        (0..r.metadata().num_row_groups())
+            .map(|g| {
+                r.metadata().row_group(g).column(leaf).compression()
+                    != parquet::basic::Compression::UNCOMPRESSED
+            })
+            .collect()
+    };
+    let (changes, repeats) = (codecs(0), codecs(1));
+    fs::remove_dir_all(path.parent().unwrap().parent().unwrap()).unwrap();
+    assert_same(&read, &batches);
+    let mut expected = vec![false; 8];
+    expected.extend([true, true]);
+    assert_eq!(changes, expected);
+    assert_eq!(repeats, vec![true; groups]);
+}
