@@ -421,16 +421,15 @@ impl Chunk<'_> {
             return Ok(());
         }
         let none = matches!(self.scratch.codec, Codec::None);
-        let compressed = match none || self.scratch.skip_try() {
-            true => false,
-            false => {
-                self.scratch
-                    .codec
-                    .compress(&self.scratch.body, &mut self.scratch.packed)?;
-                let paid = self.scratch.packed.len() * 10 <= self.scratch.body.len() * 9;
-                self.scratch.tried(paid);
-                paid
-            }
+        let compressed = if none || self.scratch.skip_try() {
+            false
+        } else {
+            self.scratch
+                .codec
+                .compress(&self.scratch.body, &mut self.scratch.packed)?;
+            let paid = self.scratch.packed.len() * 10 <= self.scratch.body.len() * 9;
+            self.scratch.tried(paid);
+            paid
         };
         self.compressed = Some(compressed);
         self.start_data()
