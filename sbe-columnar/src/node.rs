@@ -111,90 +111,34 @@ impl Read {
         out: &mut Vec<T>,
         f: impl Fn(u64) -> T,
     ) {
+        #[inline(always)]
+        fn each<const N: usize, T>(
+            rows: &[u8],
+            stride: usize,
+            at: usize,
+            conv: impl Fn([u8; N]) -> u64,
+            out: &mut Vec<T>,
+            f: impl Fn(u64) -> T,
+        ) {
+            // A row too short for the value (none is, by the caller's
+            // word) reads as zero rather than losing its place.
+            out.extend(rows.chunks_exact(stride.max(1)).map(|row| {
+                let bytes = row.get(at..).and_then(|r| r.first_chunk::<N>());
+                f(bytes.map_or(0, |b| conv(*b)))
+            }));
+        }
         use sbe_rt::wire::Uint;
         match self.slot {
-            Uint::U8(at) => each_row(rows, stride, at, |b: [u8; 1]| u64::from(b[0]), out, f),
-            Uint::U16Le(at) => each_row(rows, stride, at, |b| u16::from_le_bytes(b).into(), out, f),
-            Uint::U16Be(at) => each_row(rows, stride, at, |b| u16::from_be_bytes(b).into(), out, f),
-            Uint::U32Le(at) => each_row(rows, stride, at, |b| u32::from_le_bytes(b).into(), out, f),
-            Uint::U32Be(at) => each_row(rows, stride, at, |b| u32::from_be_bytes(b).into(), out, f),
-            Uint::U64Le(at) => each_row(rows, stride, at, u64::from_le_bytes, out, f),
-            Uint::U64Be(at) => each_row(rows, stride, at, u64::from_be_bytes, out, f),
+            Uint::U8(at) => each(rows, stride, at, |b: [u8; 1]| u64::from(b[0]), out, f),
+            Uint::U16Le(at) => each(rows, stride, at, |b| u16::from_le_bytes(b).into(), out, f),
+            Uint::U16Be(at) => each(rows, stride, at, |b| u16::from_be_bytes(b).into(), out, f),
+            Uint::U32Le(at) => each(rows, stride, at, |b| u32::from_le_bytes(b).into(), out, f),
+            Uint::U32Be(at) => each(rows, stride, at, |b| u32::from_be_bytes(b).into(), out, f),
+            Uint::U64Le(at) => each(rows, stride, at, u64::from_le_bytes, out, f),
+            Uint::U64Be(at) => each(rows, stride, at, u64::from_be_bytes, out, f),
             Uint::Const(v) => out.extend(rows.chunks_exact(stride.max(1)).map(|_| f(v))),
         }
     }
-
-    /// [`Self::extend_bits`] of each row's integer as [`Self::i64`] reads
-    /// it: a signed one sign-extended from its width, known when compiled
-    /// (not shifted left and back by the width read at run time).
-    #[inline(always)]
-    pub(crate) fn extend_i64(self, rows: &[u8], stride: usize, out: &mut Vec<i64>) {
-        use sbe_rt::wire::Uint;
-        let wide = |v: i64| v as u64;
-        let bits = |b: u64| b as i64;
-        match (self.slot, self.signed) {
-            (Uint::U8(at), true) => each_row(
-                rows,
-                stride,
-                at,
-                |b: [u8; 1]| wide(i64::from(b[0] as i8)),
-                out,
-                bits,
-            ),
-            (Uint::U16Le(at), true) => each_row(
-                rows,
-                stride,
-                at,
-                |b| wide(i16::from_le_bytes(b).into()),
-                out,
-                bits,
-            ),
-            (Uint::U16Be(at), true) => each_row(
-                rows,
-                stride,
-                at,
-                |b| wide(i16::from_be_bytes(b).into()),
-                out,
-                bits,
-            ),
-            (Uint::U32Le(at), true) => each_row(
-                rows,
-                stride,
-                at,
-                |b| wide(i32::from_le_bytes(b).into()),
-                out,
-                bits,
-            ),
-            (Uint::U32Be(at), true) => each_row(
-                rows,
-                stride,
-                at,
-                |b| wide(i32::from_be_bytes(b).into()),
-                out,
-                bits,
-            ),
-            _ => self.extend_bits(rows, stride, out, |b| self.i64_of(b)),
-        }
-    }
-}
-
-/// Appends to `out` `f` of the value (its `N` bytes at `at`, read by
-/// `conv`) of each row of `rows`, rows of `stride` bytes.
-#[inline(always)]
-fn each_row<const N: usize, T>(
-    rows: &[u8],
-    stride: usize,
-    at: usize,
-    conv: impl Fn([u8; N]) -> u64,
-    out: &mut Vec<T>,
-    f: impl Fn(u64) -> T,
-) {
-    // A row too short for the value (none is, by the caller's word)
-    // reads as zero rather than losing its place.
-    out.extend(rows.chunks_exact(stride.max(1)).map(|row| {
-        let bytes = row.get(at..).and_then(|r| r.first_chunk::<N>());
-        f(bytes.map_or(0, |b| conv(*b)))
-    }));
 }
 
 /// Arrow's width for an SBE integer primitive (`char` as its byte).
@@ -378,7 +322,7 @@ impl IntCol {
     /// Reads the value of each row of `rows` (see [`Read::extend_bits`]).
     pub(crate) fn fill_rows(&mut self, rows: &[u8], stride: usize) {
         let (read, start) = (self.read, self.vals.len());
-        read.extend_i64(rows, stride, &mut self.vals);
+        read.extend_bits(rows, stride, &mut self.vals, |b| read.i64_of(b));
         let new = self.vals.get_mut(start..).unwrap_or_default();
         nulls_of_rows(new, self.null, &mut self.nulls);
     }
