@@ -133,8 +133,6 @@ pub(crate) struct Scratch {
     codec: Codec,
     body: Vec<u8>,
     packed: Vec<u8>,
-    /// The leaf whose chunk is being encoded (its number in the schema).
-    pub(crate) leaf: usize,
     /// Per leaf, the row groups left whose chunks are stored uncompressed
     /// without trying: its chunk's first page did not pay lately.
     untried: Vec<u8>,
@@ -153,15 +151,14 @@ impl Scratch {
             codec,
             body: Vec::new(),
             packed: Vec::new(),
-            leaf: 0,
             untried: Vec::new(),
         }
     }
 
-    /// Whether the current leaf's chunk is to be stored uncompressed
+    /// Whether the chunk of leaf `leaf` is to be stored uncompressed
     /// without trying (counting the row group off).
-    fn skip_try(&mut self) -> bool {
-        match self.untried.get_mut(self.leaf) {
+    fn skip_try(&mut self, leaf: usize) -> bool {
+        match self.untried.get_mut(leaf) {
             Some(n) if *n > 0 => {
                 *n -= 1;
                 true
@@ -170,12 +167,12 @@ impl Scratch {
         }
     }
 
-    /// Records whether the current leaf's chunk paid to be compressed.
-    fn tried(&mut self, paid: bool) {
-        if self.untried.len() <= self.leaf {
-            self.untried.resize(self.leaf + 1, 0);
+    /// Records whether the chunk of leaf `leaf` paid to be compressed.
+    fn tried(&mut self, leaf: usize, paid: bool) {
+        if self.untried.len() <= leaf {
+            self.untried.resize(leaf + 1, 0);
         }
-        if let Some(n) = self.untried.get_mut(self.leaf) {
+        if let Some(n) = self.untried.get_mut(leaf) {
             *n = if paid { 0 } else { UNTRIED };
         }
     }
@@ -184,6 +181,8 @@ impl Scratch {
 /// The chunk being written: its bytes and what the metadata records.
 struct Chunk<'a> {
     kind: Kind,
+    /// Its leaf's number in the schema.
+    leaf: usize,
     scratch: &'a mut Scratch,
     out: Vec<u8>,
     uncompressed: usize,
@@ -222,12 +221,13 @@ impl Dict<'_> {
     }
 }
 
-/// Encodes the chunk of `descr`'s leaf over `parts` (the row group's
-/// batches, in order), with min/max statistics and a page index when
-/// `stats`; `None` for a dictionary that would be too large, which the
-/// crate's writer then takes.
+/// Encodes the chunk of `descr`'s leaf (number `leaf` in the schema)
+/// over `parts` (the row group's batches, in order), with min/max
+/// statistics and a page index when `stats`; `None` for a dictionary
+/// that would be too large, which the crate's writer then takes.
 pub(crate) fn encode<'a>(
     descr: &ColumnDescPtr,
+    leaf: usize,
     kind: Kind,
     parts: &'a [Part<'a>],
     stats: bool,
@@ -236,6 +236,7 @@ pub(crate) fn encode<'a>(
     let unsigned = descr.sort_order() == SortOrder::UNSIGNED;
     let mut chunk = Chunk {
         kind,
+        leaf,
         scratch,
         out: Vec::new(),
         uncompressed: 0,
@@ -421,14 +422,14 @@ impl Chunk<'_> {
             return Ok(());
         }
         let none = matches!(self.scratch.codec, Codec::None);
-        let compressed = if none || self.scratch.skip_try() {
+        let compressed = if none || self.scratch.skip_try(self.leaf) {
             false
         } else {
             self.scratch
                 .codec
                 .compress(&self.scratch.body, &mut self.scratch.packed)?;
             let paid = self.scratch.packed.len() * 10 <= self.scratch.body.len() * 9;
-            self.scratch.tried(paid);
+            self.scratch.tried(self.leaf, paid);
             paid
         };
         self.compressed = Some(compressed);

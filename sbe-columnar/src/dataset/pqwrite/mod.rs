@@ -266,8 +266,9 @@ impl Group<'_> {
             })
             .collect::<Result<Vec<_>, ParquetError>>()?;
         let stats = self.props.statistics_enabled(descr.path()) != EnabledStatistics::None;
-        self.scratch.leaf = self.leaf.saturating_sub(1);
-        match chunk::encode(descr, kind, &parts, stats, self.scratch)? {
+        // `next_descr` has counted this leaf.
+        let leaf = self.leaf.saturating_sub(1);
+        match chunk::encode(descr, leaf, kind, &parts, stats, self.scratch)? {
             Some((bytes, close)) => self.out.append_column(&bytes, close)?,
             None => return Ok(false),
         }

@@ -162,23 +162,22 @@ pub(crate) fn decimal(
             common as i32
         })
         .collect();
+    let rest: Vec<i32> = shared.iter().map(|&c| len as i32 - c).collect();
+    super::delta::encode(body, &shared);
+    super::delta::encode(body, &rest);
     // Each value's bytes past the shared ones go at the front of a
     // 16-byte copy, of which the next value's write keeps only its own.
-    let mut bytes = vec![0u8; xs.len() * len + 16];
-    let mut at = 0;
+    let mut at = body.len();
+    body.resize(at + xs.len() * len + 16, 0);
     for (&x, &common) in xs.iter().zip(&shared) {
         let own = len as u32 - common as u32;
         let front = x.checked_shl(128 - 8 * own).unwrap_or(0);
-        if let Some(slot) = bytes.get_mut(at..at + 16) {
+        if let Some(slot) = body.get_mut(at..at + 16) {
             slot.copy_from_slice(&front.to_be_bytes());
         }
         at += own as usize;
     }
-    let rest: Vec<i32> = shared.iter().map(|&c| len as i32 - c).collect();
-    bytes.truncate(at);
-    super::delta::encode(body, &shared);
-    super::delta::encode(body, &rest);
-    body.extend_from_slice(&bytes);
+    body.truncate(at);
     Ok(())
 }
 
