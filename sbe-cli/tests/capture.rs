@@ -914,18 +914,6 @@ fn corrupt_captures_give_errors_not_panics() {
     }
 }
 
-/// An MDP3 packet: MsgSeqNum, SendingTime, then each message behind its
-/// u16 MsgSize (counting itself).
-fn mdp3(seq: u32, sending_time: u64, msgs: &[&[u8]]) -> Vec<u8> {
-    let mut p = seq.to_le_bytes().to_vec();
-    p.extend(sending_time.to_le_bytes());
-    for m in msgs {
-        p.extend(((m.len() + 2) as u16).to_le_bytes());
-        p.extend(*m);
-    }
-    p
-}
-
 #[test]
 fn mdp3_packets_give_their_header_fields_and_sequence_gaps() {
     let b = books(1_000, 5);
@@ -934,15 +922,32 @@ fn mdp3_packets_give_their_header_fields_and_sequence_gaps() {
     let recs = [
         rec(
             0,
-            udp("10.0.0.1:9000", a_feed, &mdp3(41, t, &[&b[0], &b[1]])),
+            udp(
+                "10.0.0.1:9000",
+                a_feed,
+                &common::mdp3(41, t, &[&b[0], &b[1]]),
+            ),
         ),
         rec(
             1,
-            udp("10.0.0.1:9000", b_feed, &mdp3(41, t, &[&b[0], &b[1]])),
+            udp(
+                "10.0.0.1:9000",
+                b_feed,
+                &common::mdp3(41, t, &[&b[0], &b[1]]),
+            ),
         ),
-        rec(2, udp("10.0.0.1:9000", a_feed, &mdp3(42, t + 1, &[&b[2]]))),
-        rec(3, udp("10.0.0.1:9000", a_feed, &mdp3(44, t + 3, &[&b[4]]))),
-        rec(4, udp("10.0.0.1:9000", b_feed, &mdp3(42, t + 1, &[&b[2]]))),
+        rec(
+            2,
+            udp("10.0.0.1:9000", a_feed, &common::mdp3(42, t + 1, &[&b[2]])),
+        ),
+        rec(
+            3,
+            udp("10.0.0.1:9000", a_feed, &common::mdp3(44, t + 3, &[&b[4]])),
+        ),
+        rec(
+            4,
+            udp("10.0.0.1:9000", b_feed, &common::mdp3(42, t + 1, &[&b[2]])),
+        ),
     ];
     let md = md_schema();
     let (code, lines, err) = run(
@@ -1004,12 +1009,15 @@ fn mdp3_packets_give_their_header_fields_and_sequence_gaps() {
     );
 
     // A datagram shorter than the packet header, a MsgSize past its end.
-    let mut lying = mdp3(45, t, &[&b[0]]);
+    let mut lying = common::mdp3(45, t, &[&b[0]]);
     lying[12] = 200;
     let recs = [
         rec(0, udp("10.0.0.1:9000", a_feed, &[1, 2, 3])),
         rec(1, udp("10.0.0.1:9000", a_feed, &lying)),
-        rec(2, udp("10.0.0.1:9000", a_feed, &mdp3(46, t, &[&b[1]]))),
+        rec(
+            2,
+            udp("10.0.0.1:9000", a_feed, &common::mdp3(46, t, &[&b[1]])),
+        ),
     ];
     let (code, lines, err) = run(
         &["decode", "--schema", &md, "--framing", "mdp3", "-"],
@@ -1035,7 +1043,7 @@ fn mdp3_packets_give_their_header_fields_and_sequence_gaps() {
     );
 
     // MDP3 is a packet framing: TCP flows are skipped, said once each.
-    let stream = mdp3(1, t, &[&b[0]]);
+    let stream = common::mdp3(1, t, &[&b[0]]);
     let recs = tcp_recs(&stream, &[10]);
     let (code, lines, err) = run(
         &["decode", "--schema", &md, "--framing", "mdp3", "-"],
@@ -1270,9 +1278,18 @@ fn one_thread_or_two_give_the_same_lines_and_reports_in_order() {
     let t = 1_709_649_001_000_000_123u64;
     let feed = "224.0.31.1:14310";
     let recs = [
-        rec(0, udp("10.0.0.1:9000", feed, &mdp3(41, t, &[&b[0], &b[1]]))),
-        rec(1, udp("10.0.0.1:9000", feed, &mdp3(44, t + 1, &[&b[2]]))),
-        rec(2, udp("10.0.0.1:9000", feed, &mdp3(43, t + 2, &[&b[3]]))),
+        rec(
+            0,
+            udp("10.0.0.1:9000", feed, &common::mdp3(41, t, &[&b[0], &b[1]])),
+        ),
+        rec(
+            1,
+            udp("10.0.0.1:9000", feed, &common::mdp3(44, t + 1, &[&b[2]])),
+        ),
+        rec(
+            2,
+            udp("10.0.0.1:9000", feed, &common::mdp3(43, t + 2, &[&b[3]])),
+        ),
     ];
     let (code, text) = same_with_two_threads(
         &md_schema(),

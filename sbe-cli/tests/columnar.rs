@@ -138,26 +138,14 @@ fn package(path: &str) -> String {
     sbe_build::ir::load(path).unwrap().package.replace('.', "_")
 }
 
-/// An MDP3 packet: MsgSeqNum, SendingTime, then each message behind its
-/// u16 MsgSize (counting itself).
-fn mdp3(seq: u32, sending_time: u64, msgs: &[Vec<u8>]) -> Vec<u8> {
-    let mut p = seq.to_le_bytes().to_vec();
-    p.extend(sending_time.to_le_bytes());
-    for m in msgs {
-        p.extend(((m.len() + 2) as u16).to_le_bytes());
-        p.extend(m);
-    }
-    p
-}
-
 #[test]
 fn mdp3_packet_header_fields_are_each_message_s_frame_columns() {
     let dir = common::scratch("columnar-mdp3");
     let b = books(5);
     let frames = [
-        udp(&mdp3(41, 1_000, &b[0..2])),
-        udp(&mdp3(42, 2_000, &b[2..3])),
-        udp(&mdp3(43, 3_000, &b[3..5])),
+        udp(&common::mdp3(41, 1_000, &b[0..2])),
+        udp(&common::mdp3(42, 2_000, &b[2..3])),
+        udp(&common::mdp3(43, 3_000, &b[3..5])),
     ];
     let input = dir.join("md.pcap");
     std::fs::write(&input, pcap(&frames)).unwrap();

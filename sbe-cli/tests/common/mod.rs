@@ -1,5 +1,5 @@
-//! Helpers of the sbe-cli tests alone: running the built `sbe` binary and
-//! scratch folders. What the workspace's tests share (../shared, golden
+//! Helpers of the sbe-cli tests alone: running the built `sbe` binary,
+//! scratch folders and MDP3 packets. What the workspace's tests share (../shared, golden
 //! vectors, FORMAT.md's comparison) is in the `test-support` crate.
 #![allow(dead_code)]
 
@@ -36,4 +36,17 @@ pub fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
+}
+
+/// An MDP3 packet: MsgSeqNum, SendingTime, then each message behind its
+/// u16 MsgSize (counting itself).
+pub fn mdp3(seq: u32, sending_time: u64, msgs: &[impl AsRef<[u8]>]) -> Vec<u8> {
+    let mut p = seq.to_le_bytes().to_vec();
+    p.extend(sending_time.to_le_bytes());
+    for m in msgs {
+        let m = m.as_ref();
+        p.extend(((m.len() + 2) as u16).to_le_bytes());
+        p.extend(m);
+    }
+    p
 }
