@@ -404,6 +404,44 @@ fn parts_are_zstd_level_1_by_default_where_it_pays() {
         codecs(&["--compression", "snappy"]),
         ["SNAPPY", "UNCOMPRESSED"]
     );
+    assert_eq!(codecs(&["--compression", "none"]), ["UNCOMPRESSED"]);
+    // Parquet records the codec, not its level (the reader shows 1): a
+    // higher level shows in the size.
+    let size = |extra: &[&str]| {
+        let out = dir.join(format!("out{}", extra.len()));
+        std::fs::metadata(&parts(&out.join("Car"))[0])
+            .unwrap()
+            .len()
+    };
+    assert_eq!(codecs(&[]), ["UNCOMPRESSED", "ZSTD(ZstdLevel(1))"]);
+    let level_1 = size(&[]);
+    let high = ["--compression", "zstd:19"];
+    assert_eq!(codecs(&high), ["UNCOMPRESSED", "ZSTD(ZstdLevel(1))"]);
+    assert!(size(&high) < level_1, "{} against {level_1}", size(&high));
+    // A level zstd has not, or a codec not offered: refused, saying why.
+    let car = car_schema();
+    let out = dir.join("refused");
+    for (value, said) in [
+        ("zstd:99", "zstd level `99`: give 1 to 22"),
+        ("lz4", "give none, snappy, zstd or zstd:LEVEL"),
+    ] {
+        let args = [
+            "decode",
+            "--schema",
+            &car,
+            "--format",
+            "parquet",
+            "--compression",
+            value,
+            "--out",
+            out.to_str().unwrap(),
+            bin.to_str().unwrap(),
+        ];
+        let (code, _, err) = common::sbe(&args, b"");
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(said), "{err}");
+        assert!(!out.exists(), "nothing written for a refused --compression");
+    }
 }
 
 /// Every file under `dir` (the part files and `_errors`), by relative path.
