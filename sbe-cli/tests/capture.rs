@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::{pcapng, rec, sofh, Rec};
+
 use std::path::PathBuf;
 
 use etherparse::PacketBuilder;
@@ -63,29 +65,7 @@ fn books(first: u64, n: usize) -> Vec<Vec<u8>> {
     encode_each(&md_schema(), &jsons)
 }
 
-fn sofh(msg: &[u8]) -> Vec<u8> {
-    let mut v = ((msg.len() + 6) as u32).to_be_bytes().to_vec();
-    v.extend_from_slice(&0xEB50u16.to_be_bytes());
-    v.extend_from_slice(msg);
-    v
-}
-
 // ---- capture files ----
-
-/// One packet of a capture: when, and the link-layer frame.
-struct Rec {
-    secs: u32,
-    nanos: u32,
-    frame: Vec<u8>,
-}
-
-fn rec(i: u32, frame: Vec<u8>) -> Rec {
-    Rec {
-        secs: 1_709_649_001 + i,
-        nanos: 123_456_789,
-        frame,
-    }
-}
 
 const ETHERNET: u32 = 1;
 const RAW_IP: u32 = 101;
@@ -109,48 +89,6 @@ fn pcap(link: u32, ns: bool, be: bool, recs: &[Rec]) -> Vec<u8> {
         f.extend(u32b(r.frame.len() as u32));
         f.extend(u32b(r.frame.len() as u32));
         f.extend(&r.frame);
-    }
-    f
-}
-
-/// A pcapng block: type, total length, body (padded to 4), total length.
-fn block(kind: u32, body: &[u8]) -> Vec<u8> {
-    let pad = (4 - body.len() % 4) % 4;
-    let len = (12 + body.len() + pad) as u32;
-    let mut b = kind.to_le_bytes().to_vec();
-    b.extend(len.to_le_bytes());
-    b.extend(body);
-    b.extend(vec![0; pad]);
-    b.extend(len.to_le_bytes());
-    b
-}
-
-/// A little-endian pcapng file: a section, one interface with ns
-/// timestamps (if_tsresol 9), an enhanced packet block per packet.
-fn pcapng(link: u32, recs: &[Rec]) -> Vec<u8> {
-    let mut shb = 0x1a2b_3c4du32.to_le_bytes().to_vec();
-    shb.extend(1u16.to_le_bytes());
-    shb.extend(0u16.to_le_bytes());
-    shb.extend((-1i64).to_le_bytes()); // section length unknown
-    let mut f = block(0x0a0d_0d0a, &shb);
-    let mut idb = (link as u16).to_le_bytes().to_vec();
-    idb.extend(0u16.to_le_bytes());
-    idb.extend(0u32.to_le_bytes()); // snaplen: none
-    idb.extend(9u16.to_le_bytes()); // if_tsresol
-    idb.extend(1u16.to_le_bytes());
-    idb.extend([9, 0, 0, 0]);
-    idb.extend([0, 0, 0, 0]); // opt_endofopt
-    f.extend(block(1, &idb));
-    for r in recs {
-        let ts = u64::from(r.secs) * 1_000_000_000 + u64::from(r.nanos);
-        let mut epb = 0u32.to_le_bytes().to_vec();
-        epb.extend(((ts >> 32) as u32).to_le_bytes());
-        epb.extend((ts as u32).to_le_bytes());
-        epb.extend((r.frame.len() as u32).to_le_bytes());
-        epb.extend((r.frame.len() as u32).to_le_bytes());
-        epb.extend(&r.frame);
-        epb.extend(vec![0; (4 - r.frame.len() % 4) % 4]);
-        f.extend(block(6, &epb));
     }
     f
 }

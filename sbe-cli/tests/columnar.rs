@@ -138,6 +138,54 @@ fn package(path: &str) -> String {
     sbe_build::ir::load(path).unwrap().package.replace('.', "_")
 }
 
+/// Runs `sbe decode --schema <md> --format parquet` with `extra` over
+/// `input`; the BookUpdate rows.
+fn export_books(dir: &Path, input: &Path, extra: &[&str]) -> Vec<RecordBatch> {
+    let out = dir.join("out");
+    let md = md_schema();
+    let mut args = vec!["decode", "--schema", &md, "--format", "parquet"];
+    args.extend(extra);
+    args.extend(["--overwrite", "--out", out.to_str().unwrap()]);
+    args.push(input.to_str().unwrap());
+    let (code, _, err) = common::sbe(&args, b"");
+    assert_eq!(code, 0, "{err}");
+    dataset(&out.join("BookUpdate"))
+}
+
+#[test]
+fn a_sofh_stream_and_a_pcapng_capture_export_their_messages() {
+    let dir = common::scratch("columnar-inputs");
+    let b = books(3);
+    let times = |batches: &[RecordBatch]| u64s(batches, "transactTime");
+    let sent: Vec<u64> = (0..3).map(|i| 1_700_000_000_000_000_000 + i).collect();
+
+    // A SOFH stream: each message's offset is after its 6-byte header.
+    let stream = dir.join("books.sofh");
+    std::fs::write(
+        &stream,
+        b.iter()
+            .map(|m| common::sofh(m))
+            .collect::<Vec<_>>()
+            .concat(),
+    )
+    .unwrap();
+    let rows = export_books(&dir, &stream, &["--framing", "sofh"]);
+    assert_eq!(times(&rows), sent);
+    let frame = 6 + b[0].len() as u64;
+    assert_eq!(u64s(&rows, "offset"), [6, frame + 6, 2 * frame + 6]);
+
+    // A pcapng capture of one datagram of the three: its packet and time.
+    let capture = dir.join("books.pcapng");
+    let packet = common::rec(0, udp(&b.concat()));
+    std::fs::write(&capture, common::pcapng(1, &[packet])).unwrap();
+    let rows = export_books(&dir, &capture, &[]);
+    assert_eq!(times(&rows), sent);
+    assert_eq!(u64s(&rows, "packet"), [1, 1, 1]);
+    let time = rows[0].column_by_name("time").unwrap();
+    let time = time.as_primitive::<arrow_array::types::TimestampNanosecondType>();
+    assert_eq!(time.value(2), 1_709_649_001_123_456_789);
+}
+
 #[test]
 fn mdp3_packet_header_fields_are_each_message_s_frame_columns() {
     let dir = common::scratch("columnar-mdp3");
