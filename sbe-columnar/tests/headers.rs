@@ -1,7 +1,7 @@
 //! The message header, read as the schema lays it out: the standard
 //! header in either byte order and one of other widths; messages of two
 //! templates in turn, a wrong schema id, an unknown template and a cut
-//! header.
+//! header; and the schema and field metadata of the tables.
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{UInt32Type, UInt64Type};
@@ -17,7 +17,7 @@ fn schema(order: &str, header: &str) -> String {
     <composite name="messageHeader">{header}</composite>
   </types>
   <sbe:message name="A" id="1">
-    <field name="a" id="1" type="uint64"/>
+    <field name="a" id="1" type="uint64" semanticType="Qty"/>
   </sbe:message>
   <sbe:message name="B" id="2">
     <field name="b" id="2" type="uint32"/>
@@ -133,6 +133,38 @@ fn run(order: &str, other: bool) {
     assert_eq!(
         col(&a, "version").as_primitive::<UInt32Type>().values(),
         &[1, 1, 1]
+    );
+    // The schema's metadata names the schema and its source; a field's,
+    // its SBE type and semantic type (its meaning's kind where it has
+    // none).
+    let meta = a.schema().metadata().clone();
+    for (key, value) in [
+        ("sbe.schemaId", "9"),
+        ("sbe.schemaVersion", "2"),
+        ("sbe.package", "h"),
+        ("sbe.templateId", "1"),
+        ("sbe.source", "h.xml"),
+    ] {
+        assert_eq!(
+            meta.get(key).map(String::as_str),
+            Some(value),
+            "{key}: {meta:?}"
+        );
+    }
+    let field_meta = |b: &RecordBatch, name: &str, key: &str| {
+        let schema = b.schema();
+        let f = schema.field_with_name(name).unwrap();
+        f.metadata().get(key).cloned()
+    };
+    assert_eq!(field_meta(&a, "a", "sbe.type").as_deref(), Some("uint64"));
+    assert_eq!(
+        field_meta(&a, "a", "sbe.semanticType").as_deref(),
+        Some("Qty")
+    );
+    assert_eq!(field_meta(&b, "b", "sbe.type").as_deref(), Some("uint32"));
+    assert_eq!(
+        field_meta(&b, "b", "sbe.semanticType").as_deref(),
+        Some("plain")
     );
     // Without the schema id check, the wrong one is taken.
     let mut ex = Exporter::new(&ir, Options::default().schema_id_check(false)).unwrap();
