@@ -62,12 +62,19 @@ impl PageIndex {
         if max_def == 0 {
             return;
         }
-        let mut counts = vec![0i64; usize::from(max_def) + 1];
-        for &d in def {
-            if let Some(c) = counts.get_mut(usize::from(d)) {
-                *c += 1;
-            }
-        }
+        // A pass per level rather than a count per value through an
+        // index: levels are few, and each pass, counting in 16 bits a
+        // block at a time, vectorises. A level above `max_def` (none is)
+        // counts as none.
+        let count = |level: u16| -> i64 {
+            (def.chunks(u16::MAX as usize))
+                .map(|block| {
+                    let n = block.iter().fold(0u16, |n, &d| n + u16::from(d == level));
+                    i64::from(n)
+                })
+                .sum()
+        };
+        let counts: Vec<i64> = (0..=max_def).map(count).collect();
         let total = self.histogram.get_or_insert_with(|| vec![0; counts.len()]);
         for (t, c) in total.iter_mut().zip(&counts) {
             *t += c;

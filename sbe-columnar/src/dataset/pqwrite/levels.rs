@@ -600,6 +600,19 @@ impl List<'_> {
     /// Each level going on into a list: the list's entries, or one level
     /// for a null or empty list.
     fn expand(&self, def: &[u16], rep: &[u16], idx: &[usize]) -> Result<Expanded, ParquetError> {
+        match self.expand_full(def, rep, idx) {
+            Some(all) => Ok(all),
+            None => self.expand_each(def, rep, idx),
+        }
+    }
+
+    /// [`List::expand`], a level at a time.
+    fn expand_each(
+        &self,
+        def: &[u16],
+        rep: &[u16],
+        idx: &[usize],
+    ) -> Result<Expanded, ParquetError> {
         let n = self.offsets.last().map_or(0, |&e| e.max(0) as usize);
         let (mut d2, mut r2, mut i2) = (
             Vec::with_capacity(n),
@@ -633,6 +646,45 @@ impl List<'_> {
     }
 }
 
+impl List<'_> {
+    /// [`List::expand`] where every level goes on into one list, all of
+    /// one level, and no list is null or empty (a top-level group that
+    /// every message has entries of, mostly): the entries' levels are
+    /// the same but at each list's first entry, so they are filled
+    /// whole, not a list at a time. `None` for any other.
+    fn expand_full(&self, def: &[u16], rep: &[u16], idx: &[usize]) -> Option<Expanded> {
+        let (&first, &last) = (idx.first()?, idx.last()?);
+        // Indices are below the array's length, so only the next one
+        // of the run (not a NONE) is `first` after the ones before.
+        let one_run =
+            first != NONE && (idx.iter().enumerate()).all(|(k, &i)| i.wrapping_sub(k) == first);
+        let (&d, &r) = (def.first()?, rep.first()?);
+        let uniform = def.iter().all(|&x| x == d) && rep.iter().all(|&x| x == r);
+        let no_nulls = self.nulls.as_ref().is_none_or(|n| n.null_count() == 0);
+        if !(one_run && uniform && no_nulls) {
+            return None;
+        }
+        let offsets = self.offsets.get(first..last.checked_add(2)?)?;
+        let rises = offsets
+            .iter()
+            .zip(offsets.iter().skip(1))
+            .all(|(a, b)| a < b);
+        let (start, end) = (
+            usize::try_from(*offsets.first()?).ok()?,
+            usize::try_from(*offsets.last()?).ok()?,
+        );
+        if !rises || start > end {
+            return None;
+        }
+        let d = d + u16::from(self.nullable) + 1;
+        let mut r2 = vec![self.again; end - start];
+        for &o in offsets.iter().take(idx.len()) {
+            *r2.get_mut((o as usize).checked_sub(start)?)? = r;
+        }
+        Some((vec![d; end - start], r2, (start..end).collect()))
+    }
+}
+
 fn is_null(nulls: &Option<NullBuffer>, i: usize) -> bool {
     nulls.as_ref().is_some_and(|n| n.is_null(i))
 }
@@ -659,6 +711,61 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn lists_expanded_whole_are_as_expanded_a_level_at_a_time() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut whole = 0;
+        for case in 0..400 {
+            let rows = 1 + next(40) as usize;
+            // Lists of 1 to 4 entries; some cases with an empty or a
+            // null list, some below a list (levels not all one, entries
+            // not one run), some after a list's offset past 0.
+            let mut lens: Vec<i32> = (0..rows).map(|_| 1 + next(4) as i32).collect();
+            if case % 5 == 1 {
+                lens[next(rows as u64) as usize] = 0;
+            }
+            let base = if case % 3 == 0 { 7 } else { 0 };
+            let offsets: Vec<i32> = std::iter::once(base)
+                .chain(lens.iter().scan(base, |o, l| {
+                    *o += l;
+                    Some(*o)
+                }))
+                .collect();
+            let offsets = OffsetBuffer::new(offsets.into());
+            let nulls = (case % 5 == 2).then(|| {
+                let mut v = vec![true; rows];
+                v[next(rows as u64) as usize] = false;
+                NullBuffer::from(v)
+            });
+            let mut def = vec![1u16; rows];
+            let mut rep = vec![0u16; rows];
+            let mut idx: Vec<usize> = (0..rows).collect();
+            match case % 7 {
+                3 => def[next(rows as u64) as usize] = 0,
+                4 => rep[next(rows as u64) as usize] = 1,
+                5 => idx[next(rows as u64) as usize] = NONE,
+                _ => {}
+            }
+            let list = List {
+                nullable: case % 2 == 0,
+                nulls: &nulls,
+                offsets: &offsets,
+                again: 1 + (case % 2) as u16,
+            };
+            let each = list.expand_each(&def, &rep, &idx).unwrap();
+            assert_eq!(list.expand(&def, &rep, &idx).unwrap(), each, "case {case}");
+            whole += usize::from(list.expand_full(&def, &rep, &idx).is_some());
+        }
+        // Both ways were taken.
+        assert!((100..300).contains(&whole), "{whole} expanded whole");
     }
 
     #[test]
