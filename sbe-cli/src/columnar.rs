@@ -12,7 +12,9 @@ use sbe_cli::framing::{FrameError, FrameReader, MSG_SEQ_NUM, SENDING_TIME};
 use sbe_cli::multi::{MultiError, Schemas};
 use sbe_cli::otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_columnar::dataset::{self, Compression, DatasetWriter, Existing, Format};
-use sbe_columnar::{Exporter, Frame, Options};
+use sbe_columnar::{Exporter, Frame, Options, Spare, Unfinished};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use super::DecodeOptions;
 
@@ -251,9 +253,16 @@ impl Job<'_> {
         // Encoding and compressing the batches runs on a thread of its
         // own, beside the decoding.
         let (tx, rx) = std::sync::mpsc::sync_channel(WRITE_QUEUE);
+        let (give_back, spares) = std::sync::mpsc::channel();
+        let queued = Arc::new(AtomicUsize::new(0));
+        let to = Writers::Thread(ToThread {
+            tx,
+            spares,
+            queued: queued.clone(),
+        });
         std::thread::scope(|s| {
-            let writer = s.spawn(move || write_all(writers, rx));
-            let read = self.read(sink(Writers::Thread(tx)), input);
+            let writer = s.spawn(move || write_all(writers, rx, &give_back, &queued));
+            let read = self.read(sink(to), input);
             let written = writer
                 .join()
                 .unwrap_or_else(|_| Err(io::Error::other("the writing thread failed")));
@@ -276,9 +285,10 @@ impl Job<'_> {
         if let Some(e) = sink.failed {
             return Err(e);
         }
-        for (i, ex) in sink.outs.iter_mut().enumerate() {
-            for (table, batch) in ex.finish() {
-                sink.to.write((i, table, batch))?;
+        for i in 0..sink.outs.len() {
+            let rest = sink.outs.get_mut(i).map(Exporter::finish);
+            for (table, batch) in rest.unwrap_or_default() {
+                sink.to.write(i, Rows::Made(table, batch), &mut sink.outs)?;
             }
         }
         Ok(ok)
@@ -372,23 +382,47 @@ const WRITE_QUEUE: usize = dataset::ROW_GROUP_ROWS / BATCH_ROWS;
 /// took 5 to 10 % more time and 20 MB more with two inputs, BENCHMARKS.md).
 const BATCH_ROWS: usize = dataset::ROW_GROUP_ROWS / 8;
 
-/// A batch for the writer: which schema's dataset, which table.
-type Batch = (usize, String, arrow_array::RecordBatch);
+/// A batch for the writer: which schema's dataset, and the table's rows
+/// (made into arrays by the writer, when there is one).
+type Batch = (usize, Rows);
+
+/// A table's rows.
+enum Rows {
+    /// Arrays to be made (see [`Unfinished`]).
+    Unfinished(Unfinished),
+    /// A batch made.
+    Made(String, arrow_array::RecordBatch),
+}
 
 /// Writes each batch into its dataset's part, then closes every part;
-/// `Ok(false)` when a part could not be closed.
+/// `Ok(false)` when a part could not be closed. The tables it makes into
+/// batches go back (`give_back`) to be filled again; `queued` counts the
+/// batches sent and not written yet.
 fn write_all(
     mut writers: Vec<DatasetWriter>,
     batches: std::sync::mpsc::Receiver<Batch>,
+    give_back: &std::sync::mpsc::Sender<(usize, Spare)>,
+    queued: &AtomicUsize,
 ) -> io::Result<bool> {
-    for batch in batches {
-        write_one(&mut writers, batch)?;
+    for (i, rows) in batches {
+        let (made, spare) = match rows {
+            Rows::Unfinished(u) => u.finish_keeping(),
+            Rows::Made(table, batch) => (Ok((table, batch)), Spare::default()),
+        };
+        // The reader may be gone (an error of its own).
+        let _ = give_back.send((i, spare));
+        write_one(&mut writers, i, made.map_err(io::Error::other)?)?;
+        queued.fetch_sub(1, Ordering::Relaxed);
     }
     Ok(close_all(writers))
 }
 
 /// Writes a batch into its dataset's part.
-fn write_one(writers: &mut [DatasetWriter], (i, table, batch): Batch) -> io::Result<()> {
+fn write_one(
+    writers: &mut [DatasetWriter],
+    i: usize,
+    (table, batch): (String, arrow_array::RecordBatch),
+) -> io::Result<()> {
     match writers.get_mut(i) {
         Some(w) => w.write(&table, &batch).map_err(io::Error::other),
         None => Ok(()),
@@ -410,16 +444,63 @@ fn close_all(writers: Vec<DatasetWriter>) -> bool {
 /// Where a sink's batches go.
 enum Writers<'w> {
     /// To the writing thread.
-    Thread(std::sync::mpsc::SyncSender<Batch>),
+    Thread(ToThread),
     /// Written on the decoding thread.
     Here(&'w mut Vec<DatasetWriter>),
 }
 
+/// The way to the writing thread and back.
+struct ToThread {
+    tx: std::sync::mpsc::SyncSender<Batch>,
+    /// The tables the writer emptied.
+    spares: std::sync::mpsc::Receiver<(usize, Spare)>,
+    /// Batches sent and not written yet.
+    queued: Arc<AtomicUsize>,
+}
+
+/// Batches queued for the writer under which a table's arrays are left
+/// to the writer to make; with more queued, the writer is the slower,
+/// and the reader makes them. Making them on one thread or the other
+/// alone left the other idle part of the time.
+const WRITER_MAKES_BELOW: usize = WRITE_QUEUE / 2;
+
 impl Writers<'_> {
-    fn write(&mut self, batch: Batch) -> io::Result<()> {
+    /// Hands `rows` of exporter `i` (of `outs`) on, and the tables
+    /// emptied since back to their exporters.
+    fn write(&mut self, i: usize, rows: Rows, outs: &mut [Exporter<'_>]) -> io::Result<()> {
+        let keep = |u: Unfinished, outs: &mut [Exporter<'_>]| {
+            let (made, spare) = u.finish_keeping();
+            if let Some(ex) = outs.get_mut(i) {
+                ex.give_back(spare);
+            }
+            made.map_err(io::Error::other)
+        };
         match self {
-            Writers::Thread(tx) => tx.send(batch).map_err(|_| writer_stopped()),
-            Writers::Here(writers) => write_one(writers, batch),
+            Writers::Thread(to) => {
+                while let Ok((k, spare)) = to.spares.try_recv() {
+                    if let Some(ex) = outs.get_mut(k) {
+                        ex.give_back(spare);
+                    }
+                }
+                let rows = match rows {
+                    Rows::Unfinished(u)
+                        if to.queued.load(Ordering::Relaxed) >= WRITER_MAKES_BELOW =>
+                    {
+                        let (table, batch) = keep(u, outs)?;
+                        Rows::Made(table, batch)
+                    }
+                    rows => rows,
+                };
+                to.queued.fetch_add(1, Ordering::Relaxed);
+                to.tx.send((i, rows)).map_err(|_| writer_stopped())
+            }
+            Writers::Here(writers) => {
+                let made = match rows {
+                    Rows::Unfinished(u) => keep(u, outs)?,
+                    Rows::Made(table, batch) => (table, batch),
+                };
+                write_one(writers, i, made)
+            }
         }
     }
 }
@@ -545,14 +626,14 @@ impl Sink<'_, '_> {
         match ex.append(buf, frame) {
             Ok(len) => {
                 self.pending = None;
-                let ready = ex.take_ready();
+                let ready = ex.take_unfinished();
                 // Most messages complete no batch: then no loop is made
                 // and dropped.
                 if ready.is_empty() {
                     return Ok(len);
                 }
-                for (table, batch) in ready {
-                    if let Err(e) = self.to.write((i, table, batch)) {
+                for rows in ready {
+                    if let Err(e) = self.to.write(i, Rows::Unfinished(rows), &mut self.outs) {
                         self.failed = Some(io::Error::new(e.kind(), e.to_string()));
                         return Err(Fail::Output(e));
                     }

@@ -194,6 +194,116 @@ pub struct Exporter<'s> {
     next_index: u64,
     options: Options,
     ready: Vec<(String, RecordBatch)>,
+    /// Message tables that filled, taken out whole (see [`Unfinished`]),
+    /// with their index in `tables`.
+    unfinished: Vec<(usize, Box<Table>)>,
+    /// Tables emptied and given back ([`Exporter::give_back`]), to take
+    /// the place of the next that fill: their buffers are kept, so that
+    /// they grow no more.
+    spares: Vec<(usize, Box<Table>)>,
+}
+
+/// A message table's rows taken out of the [`Exporter`] as they are,
+/// when its batch is ready: making them into arrays (reading the staged
+/// blocks into their columns, the dictionaries, the lists of a set's
+/// choices) is work of its own, which [`Unfinished::finish`] does where
+/// it is called, on a thread beside the decoding, say. Or a batch that
+/// is already made.
+///
+/// ```
+/// # let xml = r#"<messageSchema package="demo" id="1">
+/// #   <types>
+/// #     <composite name="messageHeader">
+/// #       <type name="blockLength" primitiveType="uint16"/>
+/// #       <type name="templateId" primitiveType="uint16"/>
+/// #       <type name="schemaId" primitiveType="uint16"/>
+/// #       <type name="version" primitiveType="uint16"/>
+/// #     </composite>
+/// #   </types>
+/// #   <message name="Tick" id="1">
+/// #     <field name="seq" id="1" type="uint32"/>
+/// #   </message>
+/// # </messageSchema>"#;
+/// let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
+/// let options = sbe_columnar::Options::default().batch_rows(2);
+/// let mut ex = sbe_columnar::Exporter::new(&schema, options).unwrap();
+/// let tick = |seq: u8| [4, 0, 1, 0, 1, 0, 0, 0, seq, 0, 0, 0];
+/// for seq in 0..3 {
+///     ex.append(&tick(seq), &sbe_columnar::Frame::at(0)).unwrap();
+/// }
+/// // The first two rows, to be made into a batch on another thread.
+/// let full = ex.take_unfinished();
+/// let made = std::thread::spawn(move || {
+///     full.into_iter().map(|u| u.finish().unwrap()).collect::<Vec<_>>()
+/// });
+/// let (name, batch) = &made.join().unwrap()[0];
+/// assert_eq!((name.as_str(), batch.num_rows()), ("Tick", 2));
+/// // The third is the rest.
+/// assert_eq!(ex.finish()[0].1.num_rows(), 1);
+/// ```
+pub struct Unfinished(Pending);
+
+enum Pending {
+    Table(usize, Box<Table>),
+    Made(String, RecordBatch),
+}
+
+/// A table [`Unfinished::finish_keeping`] emptied, for
+/// [`Exporter::give_back`] (the default: none).
+#[derive(Default)]
+pub struct Spare(Option<(usize, Box<Table>)>);
+
+/// Spares an exporter keeps at most.
+const SPARES: usize = 64;
+
+impl Unfinished {
+    /// The table's name.
+    pub fn table(&self) -> &str {
+        match &self.0 {
+            Pending::Table(_, t) => &t.name,
+            Pending::Made(name, _) => name,
+        }
+    }
+
+    /// The rows as the table's record batch, with the table's name.
+    ///
+    /// # Errors
+    /// As [`Exporter::take_ready`] would drop it: a batch Arrow refuses
+    /// (none that the exporter fills is).
+    pub fn finish(self) -> Result<(String, RecordBatch), ExportError> {
+        self.finish_keeping().0
+    }
+
+    /// [`Unfinished::finish`], and the table emptied, which its exporter
+    /// fills again when it is given back ([`Exporter::give_back`]) rather
+    /// than a new one.
+    pub fn finish_keeping(self) -> (Result<(String, RecordBatch), ExportError>, Spare) {
+        match self.0 {
+            Pending::Table(slot, mut t) => {
+                let made = t.take_batch().map(|b| (t.name.clone(), b));
+                (made, Spare(Some((slot, t))))
+            }
+            Pending::Made(name, batch) => (Ok((name, batch)), Spare(None)),
+        }
+    }
+}
+
+/// Message `m`'s table, empty.
+fn message_table(schema: &Schema, m: &sbe_build::ir::Message, options: &Options) -> Table {
+    let plan = Plan {
+        flatten: options.flatten,
+        order: schema.byte_order,
+    };
+    let taken: HashSet<String> = m
+        .block
+        .fields
+        .iter()
+        .map(|f| f.name.clone())
+        .chain(m.block.groups.iter().map(|g| g.name.clone()))
+        .chain(m.block.data.iter().map(|d| d.name.clone()))
+        .collect();
+    let meta = MetaCols::new(true, options.frames, &taken);
+    Table::message(&m.name, &m.block, plan, meta, metadata(schema, m.id))
 }
 
 /// Whether `h` is the standard header of a little-endian schema.
@@ -213,10 +323,6 @@ impl<'s> Exporter<'s> {
         if header.len == 0 || header.template_id.is_none() {
             return Err(SetupError::Header(schema.header_type.name.clone()));
         }
-        let plan = Plan {
-            flatten: options.flatten,
-            order: schema.byte_order,
-        };
         let mut by_id = HashMap::default();
         let tables = schema
             .messages
@@ -224,16 +330,7 @@ impl<'s> Exporter<'s> {
             .enumerate()
             .map(|(i, m)| {
                 by_id.entry(u64::from(m.id)).or_insert(i);
-                let taken: HashSet<String> = m
-                    .block
-                    .fields
-                    .iter()
-                    .map(|f| f.name.clone())
-                    .chain(m.block.groups.iter().map(|g| g.name.clone()))
-                    .chain(m.block.data.iter().map(|d| d.name.clone()))
-                    .collect();
-                let meta = MetaCols::new(true, options.frames, &taken);
-                Table::message(&m.name, &m.block, plan, meta, metadata(schema, m.id))
+                message_table(schema, m, &options)
             })
             .collect();
         let shapes = schema
@@ -255,6 +352,8 @@ impl<'s> Exporter<'s> {
             next_index: options.first_index,
             options,
             ready: Vec::new(),
+            unfinished: Vec::new(),
+            spares: Vec::new(),
         })
     }
 
@@ -320,7 +419,20 @@ impl<'s> Exporter<'s> {
         }
         self.next_index += 1;
         let bound = self.options.batch_rows;
-        t.ready(bound, false, &mut self.ready);
+        // A table without child tables is taken out whole, its arrays
+        // made by whoever takes it (child tables fill at their own pace,
+        // and are cut when they fill).
+        if !self.options.flatten && t.full(bound) {
+            let spare = (self.spares.iter())
+                .rposition(|(slot, _)| *slot == table)
+                .map(|k| self.spares.swap_remove(k).1);
+            let empty = spare
+                .unwrap_or_else(|| Box::new(message_table(self.schema, message, &self.options)));
+            self.unfinished
+                .push((table, Box::new(std::mem::replace(t, *empty))));
+        } else {
+            t.ready(bound, false, &mut self.ready);
+        }
         Ok(pos)
     }
 
@@ -338,13 +450,58 @@ impl<'s> Exporter<'s> {
     /// The batches that reached [`Options::batch_rows`] rows since the
     /// last call.
     pub fn take_ready(&mut self) -> Vec<(String, RecordBatch)> {
-        std::mem::take(&mut self.ready)
+        let mut out = Vec::new();
+        self.made(&mut out);
+        out.append(&mut self.ready);
+        out
+    }
+
+    /// The batches that reached [`Options::batch_rows`] rows since the
+    /// last call, as [`Exporter::take_ready`] gives them, but for the
+    /// message tables, whose arrays are left for [`Unfinished::finish`]
+    /// to make.
+    pub fn take_unfinished(&mut self) -> Vec<Unfinished> {
+        // Most messages complete none: no iterators made and dropped.
+        if self.unfinished.is_empty() && self.ready.is_empty() {
+            return Vec::new();
+        }
+        let tables = (self.unfinished.drain(..)).map(|(slot, t)| Pending::Table(slot, t));
+        let made = self.ready.drain(..).map(|(n, b)| Pending::Made(n, b));
+        tables.chain(made).map(Unfinished).collect()
+    }
+
+    /// Takes back a table that [`Unfinished::finish_keeping`] emptied, to
+    /// fill again: its buffers are the size its rows took. One of another
+    /// exporter (or not empty) is dropped.
+    pub fn give_back(&mut self, spare: Spare) {
+        let Some((slot, t)) = spare.0 else {
+            return;
+        };
+        let ours = self
+            .tables
+            .get(slot)
+            .is_some_and(|mine| mine.schema == t.schema);
+        if ours && t.rows == 0 && self.spares.len() < SPARES {
+            self.spares.push((slot, t));
+        }
+    }
+
+    /// Makes the message tables taken out into batches, into `out`.
+    fn made(&mut self, out: &mut Vec<(String, RecordBatch)>) {
+        for (slot, mut t) in std::mem::take(&mut self.unfinished) {
+            if let Ok(b) = t.take_batch() {
+                out.push((t.name.clone(), b));
+                self.give_back(Spare(Some((slot, t))));
+            }
+        }
     }
 
     /// Every batch not taken yet: the ready ones and the rest of every
     /// table (tables without rows give none).
     pub fn finish(&mut self) -> Vec<(String, RecordBatch)> {
-        let mut out = std::mem::take(&mut self.ready);
+        let mut out = Vec::new();
+        self.made(&mut out);
+        out.append(&mut self.ready);
         for t in &mut self.tables {
             t.ready(0, true, &mut out);
         }

@@ -435,9 +435,14 @@ impl Table {
             .map_err(|e| ExportError::Arrow(e.to_string()))
     }
 
+    /// Whether the table's batch is ready: `bound` rows, or a full
+    /// address dictionary.
+    pub(crate) fn full(&self, bound: usize) -> bool {
+        (self.rows >= bound && bound > 0) || self.meta.full()
+    }
+
     pub(crate) fn ready(&mut self, bound: usize, all: bool, out: &mut Vec<(String, RecordBatch)>) {
-        let full = self.rows >= bound && bound > 0;
-        if (all && self.rows > 0) || full || self.meta.full() {
+        if (all && self.rows > 0) || self.full(bound) {
             if let Ok(b) = self.take_batch() {
                 out.push((self.name.clone(), b));
             }

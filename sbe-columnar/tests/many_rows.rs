@@ -374,3 +374,38 @@ fn rows_of_every_width_keep_their_values_and_nulls_little_endian() {
 fn rows_of_every_width_keep_their_values_and_nulls_big_endian() {
     check(true);
 }
+
+#[test]
+fn batches_made_from_tables_taken_out_and_given_back_are_those_made_at_once() {
+    for big in [false, true] {
+        let whole = export(big);
+        let xml = schema(if big { "bigEndian" } else { "littleEndian" });
+        let schema = sbe_build::ir::load_str("rows.xml", &xml).unwrap();
+        let mut ex = Exporter::new(&schema, Options::default().batch_rows(128)).unwrap();
+        let (mut made, mut spares) = (Vec::new(), Vec::new());
+        for i in 0..ROWS {
+            let bytes = message(i, big);
+            assert_eq!(ex.append(&bytes, &Frame::at(0)).unwrap(), bytes.len());
+            for u in ex.take_unfinished() {
+                assert_eq!(u.table(), "Row");
+                let (batch, spare) = u.finish_keeping();
+                made.push(batch.unwrap().1);
+                spares.push(spare);
+            }
+            // Given back a batch late, as from a writer on its own
+            // thread: the tables are filled again, and their rows are
+            // only the new ones.
+            if spares.len() > 1 {
+                ex.give_back(spares.remove(0));
+            }
+        }
+        made.extend(ex.finish().into_iter().map(|(_, b)| b));
+        assert!(made.len() > 20);
+        let mut at = 0;
+        for b in &made {
+            assert_eq!(b, &whole.slice(at, b.num_rows()), "rows from {at}");
+            at += b.num_rows();
+        }
+        assert_eq!(at as u64, ROWS);
+    }
+}
