@@ -2,7 +2,7 @@
 //! block's smallest delta subtracted and the rest bit-packed in four
 //! miniblocks of 32, each as wide as its largest.
 
-use super::rle::{bit_pack, bits_for};
+use super::rle::{bits_for, pack32};
 use super::thrift::{varint, zigzag};
 
 const BLOCK: usize = 128;
@@ -60,10 +60,18 @@ pub(crate) fn encode<T: DeltaInt + Ord>(out: &mut Vec<u8>, values: &[T]) {
     let mut deltas = [0i64; BLOCK];
     let mut above = [0u64; BLOCK];
     for block in rest.chunks(BLOCK) {
-        for (slot, &v) in deltas.iter_mut().zip(block) {
-            *slot = v.delta(prev).wide();
-            prev = v;
+        // Each delta from the value before it in the block (the first
+        // from the last block's last): no value carried from one step
+        // to the next, so the loop vectorises.
+        let (Some((&head, tail)), Some((d0, ds))) = (block.split_first(), deltas.split_first_mut())
+        else {
+            continue;
+        };
+        *d0 = head.delta(prev).wide();
+        for ((slot, &v), &before) in ds.iter_mut().zip(tail).zip(block) {
+            *slot = v.delta(before).wide();
         }
+        prev = block.last().copied().unwrap_or(prev);
         let deltas = deltas.get(..block.len()).unwrap_or_default();
         let Some(&min) = deltas.iter().min() else {
             continue;
@@ -91,8 +99,10 @@ fn encode_block(out: &mut Vec<u8>, min: u64, above: &[u64; BLOCK], len: usize) {
         *w = bits_for(mini.iter().fold(0, |acc, &v| acc | v));
     }
     out.extend_from_slice(&widths);
-    for (&w, mini) in widths.iter().zip(above.chunks(MINI)).take(used) {
-        bit_pack(out, mini, w);
+    for (&w, mini) in widths.iter().zip(above.chunks_exact(MINI)).take(used) {
+        if let Ok(mini) = <&[u64; MINI]>::try_from(mini) {
+            pack32(out, mini, w);
+        }
     }
 }
 

@@ -29,6 +29,58 @@ pub(crate) fn bit_pack(out: &mut Vec<u8>, values: &[u64], width: u8) {
         59 60 61 62 63 64);
 }
 
+/// Appends the 32 `values` (a DELTA_BINARY_PACKED miniblock) packed
+/// `width` bits each, as [`bit_pack`] does.
+pub(crate) fn pack32(out: &mut Vec<u8>, values: &[u64; 32], width: u8) {
+    /// Each width its own loop, unrolled: every value's word and shift
+    /// are known when compiled (groups of 8 took twice the instructions).
+    macro_rules! widths {
+        ($($w:literal)*) => {
+            match width {
+                0 => {}
+                $($w => mini::<$w>(out, values),)*
+                _ => {}
+            }
+        };
+    }
+    widths!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
+        31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58
+        59 60 61 62 63 64);
+}
+
+/// 32 values of `W` bits (each below `2^W`) as `4 * W` bytes.
+#[inline(always)]
+fn mini<const W: u32>(out: &mut Vec<u8>, values: &[u64; 32]) {
+    let mut words = [0u64; 32];
+    // Written out per value (the loop was not unrolled): each value's
+    // word and shift are constants.
+    macro_rules! each {
+        ($($k:literal)*) => {$({
+            let (word, shift): (usize, u32) = (($k * W / 64) as usize, $k * W % 64);
+            let v = values.get($k).copied().unwrap_or(0);
+            if let Some(w) = words.get_mut(word) {
+                *w |= v << shift;
+            }
+            // The value's high bits, where it crosses into the next word.
+            if shift + W > 64 {
+                if let Some(w) = words.get_mut(word + 1) {
+                    *w |= v >> ((64 - shift) % 64);
+                }
+            }
+        })*};
+    }
+    each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+    let len = 4 * W as usize;
+    out.reserve(len);
+    for w in words.iter().take(len / 8) {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    if len % 8 != 0 {
+        let last = words.get(len / 8).copied().unwrap_or(0);
+        out.extend_from_slice(last.to_le_bytes().get(..4).unwrap_or_default());
+    }
+}
+
 /// `values` packed `W` bits each, a group of 8 (`W` bytes) at a time.
 #[inline(always)]
 fn groups<const W: u32>(out: &mut Vec<u8>, values: &[u64]) {
@@ -175,6 +227,27 @@ mod tests {
             assert_eq!(out[0], 0xAA, "appended, not overwritten");
             assert_eq!(out[1..], packed_bit_by_bit(&values, width), "width {width}");
         }
+    }
+
+    #[test]
+    fn every_width_packs_a_miniblock_as_bit_by_bit() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for width in 1..=64u8 {
+            let mask = u64::MAX >> (64 - u32::from(width));
+            let values: [u64; 32] = std::array::from_fn(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                [mask, 0].get(i % 11).copied().unwrap_or(x & mask)
+            });
+            let mut out = vec![0xAA];
+            pack32(&mut out, &values, width);
+            assert_eq!(out[0], 0xAA, "appended, not overwritten");
+            assert_eq!(out[1..], packed_bit_by_bit(&values, width), "width {width}");
+        }
+        let mut none = Vec::new();
+        pack32(&mut none, &[0; 32], 0);
+        assert!(none.is_empty());
     }
 
     #[test]
