@@ -145,12 +145,11 @@ pub(crate) fn decimal(
     if !(1..=16).contains(&len) {
         return Err(wrong("decimal length"));
     }
-    let mut v = Vec::new();
-    gather::<Decimal128Type, _>(leaf.as_ref(), idx, |x| x, &mut v)?;
     let bits = 8 * len as u32;
     // The value's low `len` bytes (those past them are its sign).
     let window = u128::MAX >> (128 - bits);
-    let xs: Vec<u128> = v.iter().map(|&x| x as u128 & window).collect();
+    let mut xs: Vec<u128> = Vec::new();
+    gather::<Decimal128Type, _>(leaf.as_ref(), idx, |x| x as u128 & window, &mut xs)?;
     // The leading bytes each shares with the one before: none for the
     // first, compared with its own complement. In a pass of its own, so
     // that each loop keeps its values in registers.
@@ -166,18 +165,15 @@ pub(crate) fn decimal(
     super::delta::encode(body, &shared);
     super::delta::encode(body, &rest);
     // Each value's bytes past the shared ones go at the front of a
-    // 16-byte copy, of which the next value's write keeps only its own.
-    let mut at = body.len();
-    body.resize(at + xs.len() * len + 16, 0);
+    // 16-byte copy, cut back to them (the next value's copy goes over
+    // the rest): no pass to zero the bytes first.
+    body.reserve(xs.len() * len + 16);
     for (&x, &common) in xs.iter().zip(&shared) {
         let own = len as u32 - common as u32;
         let front = x.checked_shl(128 - 8 * own).unwrap_or(0);
-        if let Some(slot) = body.get_mut(at..at + 16) {
-            slot.copy_from_slice(&front.to_be_bytes());
-        }
-        at += own as usize;
+        body.extend_from_slice(&front.to_be_bytes());
+        body.truncate(body.len() - 16 + own as usize);
     }
-    body.truncate(at);
     Ok(())
 }
 
