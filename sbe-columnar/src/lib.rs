@@ -421,8 +421,10 @@ impl<'s> Exporter<'s> {
         let bound = self.options.batch_rows;
         // A table without child tables is taken out whole, its arrays
         // made by whoever takes it (child tables fill at their own pace,
-        // and are cut when they fill).
-        if !self.options.flatten && t.full(bound) {
+        // and are cut when they fill); it has none to look through.
+        if self.options.flatten {
+            t.ready(bound, false, &mut self.ready);
+        } else if t.full(bound) {
             let spare = (self.spares.iter())
                 .rposition(|(slot, _)| *slot == table)
                 .map(|k| self.spares.swap_remove(k).1);
@@ -430,8 +432,6 @@ impl<'s> Exporter<'s> {
                 .unwrap_or_else(|| Box::new(message_table(self.schema, message, &self.options)));
             self.unfinished
                 .push((table, Box::new(std::mem::replace(t, *empty))));
-        } else {
-            t.ready(bound, false, &mut self.ready);
         }
         Ok(pos)
     }
