@@ -8,44 +8,36 @@ pub(crate) fn bits_for(max: u64) -> u8 {
     (64 - max.leading_zeros()) as u8
 }
 
+/// `$f::<W> $args` for `W` the width `$width`, 1 to 64 (0, or past 64:
+/// nothing): each width its own loop, whose shifts and stores are known
+/// when compiled (a loop over the width at run time was a third of the
+/// writer's bit packing).
+macro_rules! by_width {
+    ($width:expr, $f:ident $args:tt) => {
+        by_width!(@ $width, $f $args; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23
+            24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51
+            52 53 54 55 56 57 58 59 60 61 62 63 64)
+    };
+    (@ $width:expr, $f:ident $args:tt; $($w:literal)*) => {
+        match $width {
+            $($w => $f::<$w> $args,)*
+            _ => {}
+        }
+    };
+}
+
 /// Appends `values` packed `width` bits each, least significant bit
 /// first; `values.len()` is a multiple of 8 so that groups end on bytes
 /// (a shorter tail is packed as if padded with zeros).
 pub(crate) fn bit_pack(out: &mut Vec<u8>, values: &[u64], width: u8) {
-    /// Each width its own loop: with the width a constant, a group's
-    /// shifts and stores are known when compiled (a loop over the width
-    /// at run time was a third of the writer's bit packing).
-    macro_rules! widths {
-        ($($w:literal)*) => {
-            match width {
-                0 => {}
-                $($w => groups::<$w>(out, values),)*
-                _ => {}
-            }
-        };
-    }
-    widths!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
-        31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58
-        59 60 61 62 63 64);
+    by_width!(width, groups(out, values));
 }
 
 /// Appends the 32 `values` (a DELTA_BINARY_PACKED miniblock) packed
-/// `width` bits each, as [`bit_pack`] does.
+/// `width` bits each, as [`bit_pack`] does, every value's word and shift
+/// a constant (groups of 8 took half as many instructions again).
 pub(crate) fn pack32(out: &mut Vec<u8>, values: &[u64; 32], width: u8) {
-    /// Each width its own loop, unrolled: every value's word and shift
-    /// are known when compiled (groups of 8 took twice the instructions).
-    macro_rules! widths {
-        ($($w:literal)*) => {
-            match width {
-                0 => {}
-                $($w => mini::<$w>(out, values),)*
-                _ => {}
-            }
-        };
-    }
-    widths!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
-        31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58
-        59 60 61 62 63 64);
+    by_width!(width, mini(out, values));
 }
 
 /// 32 values of `W` bits (each below `2^W`) as `4 * W` bytes.
