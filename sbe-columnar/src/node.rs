@@ -1040,7 +1040,9 @@ fn set_choices(
 ) -> ArrayRef {
     let mut lists = Vec::with_capacity(raw.len() + 1);
     let mut ends = Vec::with_capacity(raw.len() * 2 + 1);
-    let mut bytes = Vec::with_capacity(raw.len() * 8);
+    // Room for each row's padded copy (see below): the bytes are not
+    // grown row by row.
+    let mut bytes = Vec::with_capacity(raw.len() * SHORT_NAMES + SHORT_NAMES);
     ends.push(0i32);
     lists.push(0i32);
     let mut seen = ChoiceLists::new(width);
