@@ -29,7 +29,7 @@ macro_rules! by_width {
 /// Appends `values` packed `width` bits each, least significant bit
 /// first; `values.len()` is a multiple of 8 so that groups end on bytes
 /// (a shorter tail is packed as if padded with zeros).
-pub(crate) fn bit_pack(out: &mut Vec<u8>, values: &[u64], width: u8) {
+pub(crate) fn bit_pack<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u8) {
     by_width!(width, groups(out, values));
 }
 
@@ -75,19 +75,21 @@ fn mini<const W: u32>(out: &mut Vec<u8>, values: &[u64; 32]) {
 
 /// `values` packed `W` bits each, a group of 8 (`W` bytes) at a time.
 #[inline(always)]
-fn groups<const W: u32>(out: &mut Vec<u8>, values: &[u64]) {
+fn groups<const W: u32>(out: &mut Vec<u8>, values: &[impl Copy + Into<u64>]) {
     out.reserve(values.len().div_ceil(8) * W as usize);
     let mut chunks = values.chunks_exact(8);
     for g in &mut chunks {
         let mut group = [0u64; 8];
-        group.copy_from_slice(g);
+        for (slot, &v) in group.iter_mut().zip(g) {
+            *slot = v.into();
+        }
         pack8::<W>(out, &group);
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
         let mut group = [0u64; 8];
         for (slot, &v) in group.iter_mut().zip(rest) {
-            *slot = v;
+            *slot = v.into();
         }
         pack8::<W>(out, &group);
     }
@@ -148,17 +150,8 @@ fn literals<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u8) {
     }
     let groups = values.len().div_ceil(8);
     varint(out, ((groups as u64) << 1) | 1);
-    // Up to 256 at a time through one packing loop, the last group
-    // padded with zeros.
-    const RUN: usize = 256;
-    for run in values.chunks(RUN) {
-        let mut wide = [0u64; RUN];
-        for (slot, &v) in wide.iter_mut().zip(run) {
-            *slot = v.into();
-        }
-        let padded = run.len().div_ceil(8) * 8;
-        bit_pack(out, wide.get(..padded).unwrap_or_default(), width);
-    }
+    // The last group padded with zeros.
+    bit_pack(out, values, width);
 }
 
 fn repeated(out: &mut Vec<u8>, v: u64, run: usize, width: u8) {
@@ -245,10 +238,10 @@ mod tests {
     #[test]
     fn a_group_packs_into_its_width_in_bytes() {
         let mut out = Vec::new();
-        bit_pack(&mut out, &[1, 0, 1, 1, 0, 0, 0, 1], 1);
+        bit_pack(&mut out, &[1u64, 0, 1, 1, 0, 0, 0, 1], 1);
         assert_eq!(out, [0b1000_1101]);
         out.clear();
-        bit_pack(&mut out, &[0, 1, 2, 3, 4, 5, 6, 7], 3);
+        bit_pack(&mut out, &[0u64, 1, 2, 3, 4, 5, 6, 7], 3);
         // 0b111_110_101_100_011_010_001_000, little-endian.
         assert_eq!(out, [0b1000_1000, 0b1100_0110, 0b1111_1010]);
         out.clear();
