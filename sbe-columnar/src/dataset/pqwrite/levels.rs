@@ -644,9 +644,7 @@ impl List<'_> {
         }
         Ok((d2, r2, i2))
     }
-}
 
-impl List<'_> {
     /// [`List::expand`] where every level goes on into one list, all of
     /// one level, and no list is null or empty (a top-level group that
     /// every message has entries of, mostly): the entries' levels are
