@@ -288,7 +288,7 @@ impl Job<'_> {
         for i in 0..sink.outs.len() {
             let rest = sink.outs.get_mut(i).map(Exporter::finish);
             for (table, batch) in rest.unwrap_or_default() {
-                sink.to.write(i, Rows::Made(table, batch), &mut sink.outs)?;
+                sink.to.write(i, (table, batch).into(), &mut sink.outs)?;
             }
         }
         Ok(ok)
@@ -384,15 +384,7 @@ const BATCH_ROWS: usize = dataset::ROW_GROUP_ROWS / 8;
 
 /// A batch for the writer: which schema's dataset, and the table's rows
 /// (made into arrays by the writer, when there is one).
-type Batch = (usize, Rows);
-
-/// A table's rows.
-enum Rows {
-    /// Arrays to be made (see [`Unfinished`]).
-    Unfinished(Unfinished),
-    /// A batch made.
-    Made(String, arrow_array::RecordBatch),
-}
+type Batch = (usize, Unfinished);
 
 /// Writes each batch into its dataset's part, then closes every part;
 /// `Ok(false)` when a part could not be closed. The tables it makes into
@@ -405,10 +397,7 @@ fn write_all(
     queued: &AtomicUsize,
 ) -> io::Result<bool> {
     for (i, rows) in batches {
-        let (made, spare) = match rows {
-            Rows::Unfinished(u) => u.finish_keeping(),
-            Rows::Made(table, batch) => (Ok((table, batch)), Spare::default()),
-        };
+        let (made, spare) = rows.finish_keeping();
         // The reader may be gone (an error of its own).
         let _ = give_back.send((i, spare));
         write_one(&mut writers, i, made.map_err(io::Error::other)?)?;
@@ -467,7 +456,7 @@ const WRITER_MAKES_BELOW: usize = WRITE_QUEUE / 2;
 impl Writers<'_> {
     /// Hands `rows` of exporter `i` (of `outs`) on, and the tables
     /// emptied since back to their exporters.
-    fn write(&mut self, i: usize, rows: Rows, outs: &mut [Exporter<'_>]) -> io::Result<()> {
+    fn write(&mut self, i: usize, rows: Unfinished, outs: &mut [Exporter<'_>]) -> io::Result<()> {
         let keep = |u: Unfinished, outs: &mut [Exporter<'_>]| {
             let (made, spare) = u.finish_keeping();
             if let Some(ex) = outs.get_mut(i) {
@@ -482,25 +471,15 @@ impl Writers<'_> {
                         ex.give_back(spare);
                     }
                 }
-                let rows = match rows {
-                    Rows::Unfinished(u)
-                        if to.queued.load(Ordering::Relaxed) >= WRITER_MAKES_BELOW =>
-                    {
-                        let (table, batch) = keep(u, outs)?;
-                        Rows::Made(table, batch)
-                    }
-                    rows => rows,
+                let rows = if to.queued.load(Ordering::Relaxed) >= WRITER_MAKES_BELOW {
+                    keep(rows, outs)?.into()
+                } else {
+                    rows
                 };
                 to.queued.fetch_add(1, Ordering::Relaxed);
                 to.tx.send((i, rows)).map_err(|_| writer_stopped())
             }
-            Writers::Here(writers) => {
-                let made = match rows {
-                    Rows::Unfinished(u) => keep(u, outs)?,
-                    Rows::Made(table, batch) => (table, batch),
-                };
-                write_one(writers, i, made)
-            }
+            Writers::Here(writers) => write_one(writers, i, keep(rows, outs)?),
         }
     }
 }
@@ -633,7 +612,7 @@ impl Sink<'_, '_> {
                     return Ok(len);
                 }
                 for rows in ready {
-                    if let Err(e) = self.to.write(i, Rows::Unfinished(rows), &mut self.outs) {
+                    if let Err(e) = self.to.write(i, rows, &mut self.outs) {
                         self.failed = Some(io::Error::new(e.kind(), e.to_string()));
                         return Err(Fail::Output(e));
                     }

@@ -248,6 +248,13 @@ enum Pending {
     Made(String, RecordBatch),
 }
 
+/// A batch already made, to go the way of those still to be made.
+impl From<(String, RecordBatch)> for Unfinished {
+    fn from((table, batch): (String, RecordBatch)) -> Unfinished {
+        Unfinished(Pending::Made(table, batch))
+    }
+}
+
 /// A table [`Unfinished::finish_keeping`] emptied, for
 /// [`Exporter::give_back`] (the default: none).
 #[derive(Default)]
@@ -451,7 +458,11 @@ impl<'s> Exporter<'s> {
     /// last call.
     pub fn take_ready(&mut self) -> Vec<(String, RecordBatch)> {
         let mut out = Vec::new();
-        self.made(&mut out);
+        for (slot, t) in std::mem::take(&mut self.unfinished) {
+            let (made, spare) = Unfinished(Pending::Table(slot, t)).finish_keeping();
+            self.give_back(spare);
+            out.extend(made);
+        }
         out.append(&mut self.ready);
         out
     }
@@ -486,22 +497,10 @@ impl<'s> Exporter<'s> {
         }
     }
 
-    /// Makes the message tables taken out into batches, into `out`.
-    fn made(&mut self, out: &mut Vec<(String, RecordBatch)>) {
-        for (slot, mut t) in std::mem::take(&mut self.unfinished) {
-            if let Ok(b) = t.take_batch() {
-                out.push((t.name.clone(), b));
-                self.give_back(Spare(Some((slot, t))));
-            }
-        }
-    }
-
     /// Every batch not taken yet: the ready ones and the rest of every
     /// table (tables without rows give none).
     pub fn finish(&mut self) -> Vec<(String, RecordBatch)> {
-        let mut out = Vec::new();
-        self.made(&mut out);
-        out.append(&mut self.ready);
+        let mut out = self.take_ready();
         for t in &mut self.tables {
             t.ready(0, true, &mut out);
         }
