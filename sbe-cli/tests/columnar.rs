@@ -569,6 +569,43 @@ fn the_writer_on_its_own_thread_or_the_decoding_one_writes_the_same_files() {
 }
 
 #[test]
+fn full_batches_made_on_the_writer_thread_or_the_decoding_one_write_the_same_files() {
+    // Past five batches of one table: with the writer on a thread of its
+    // own (--jobs 2, one input), full tables go to it to be made into
+    // batches while it keeps up, and come back emptied to be filled
+    // again; with --jobs 1 all is made on the one thread.
+    let dir = common::scratch("columnar-full-batches");
+    let three = books(3);
+    let n = 42_000;
+    let input = dir.join("books.bin");
+    let messages: Vec<u8> = (0..n).flat_map(|i| three[i % 3].clone()).collect();
+    std::fs::write(&input, messages).unwrap();
+    let md = md_schema();
+    let run = |jobs: &str| {
+        let out = dir.join(format!("out-{jobs}"));
+        let args = [
+            "decode",
+            "--schema",
+            &md,
+            "--format",
+            "parquet",
+            "--jobs",
+            jobs,
+            "--out",
+            out.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ];
+        let (code, _, err) = common::sbe(&args, b"");
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let (one, two) = (run("1"), run("2"));
+    let index = u64s(&dataset(&two.join("BookUpdate")), "msgIndex");
+    assert_eq!(index, (0..n as u64).collect::<Vec<_>>());
+    assert_eq!(tree_bytes(&one), tree_bytes(&two));
+}
+
+#[test]
 fn a_bad_message_is_reported_as_today_and_kept_in_errors() {
     let dir = common::scratch("columnar-errors");
     let c = cars(1, 2);
