@@ -1,4 +1,4 @@
-//! The wire and meaning facts are found once, in `sbe_build::ir` (computed
+//! The wire and meaning facts are found once, in `sbe_schema::ir` (computed
 //! by its resolver passes): no other module of sbe-build (codegen, the layout
 //! report, compat) and no module of sbe-otf (the run-time codec) or
 //! sbe-cli finds a header, dimension or var-data member by its name,
@@ -87,19 +87,28 @@ fn own_wire_rules_in(file: &Path) -> Vec<String> {
     code_lines_where(file, |code| OWN_WIRE_RULES.iter().any(|r| code.contains(r)))
 }
 
-/// The sources of sbe-build, sbe-otf (the run-time codec) and sbe-cli that
-/// `keep` keeps, outside `ir` and the resolver.
+/// The crates whose sources read the IR: every backend, and the schema
+/// crate's own compat check and layout report.
+const BACKENDS: &[&str] = &[
+    "sbe-schema",
+    "sbe-build",
+    "sbe-otf",
+    "sbe-cli",
+    "sbe-columnar",
+];
+
+/// The sources of the backends that `keep` keeps, outside `ir` and the
+/// resolver (where the facts are computed).
 fn backend_sources(keep: impl Fn(&Path) -> bool) -> Vec<std::path::PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files = test_support::files_under(&root.join("sbe-build/src"), "rs");
-    files.extend(test_support::files_under(&root.join("sbe-otf/src"), "rs"));
-    files.extend(test_support::files_under(&root.join("sbe-cli/src"), "rs"));
-    files.extend(test_support::files_under(
-        &root.join("sbe-columnar/src"),
-        "rs",
-    ));
-    let ir = root.join("sbe-build/src/ir");
-    let resolve = root.join("sbe-build/src/resolve");
+    let mut files = Vec::new();
+    for krate in BACKENDS {
+        let src = root.join(krate).join("src");
+        assert!(src.is_dir(), "{} is not a folder", src.display());
+        files.extend(test_support::files_under(&src, "rs"));
+    }
+    let ir = root.join("sbe-schema/src/ir");
+    let resolve = root.join("sbe-schema/src/resolve");
     files.retain(|f| !f.starts_with(&ir) && !f.starts_with(&resolve) && keep(f));
     assert!(
         files.len() > 10,
@@ -114,7 +123,7 @@ fn no_backend_finds_a_member_by_its_role_name() {
     let found: Vec<String> = files.iter().flat_map(|f| role_names_in(f)).collect();
     assert!(
         found.is_empty(),
-        "role names outside sbe_build::ir:\n{}",
+        "role names outside sbe_schema::ir:\n{}",
         found.join("\n")
     );
 }
@@ -146,16 +155,19 @@ fn the_check_sees_a_lookup_by_name() {
 #[test]
 fn no_backend_reads_the_wire_or_ends_a_block_by_a_rule_of_its_own() {
     // The capture reader and the framings parse pcap, IP and framing
-    // headers, which are not the schema's wire: sbe-build and the
-    // run-time codec are what must go through the IR and sbe-rt.
+    // headers, which are not the schema's wire: the schema crate's report
+    // and compat check, sbe-build and the run-time codec are what must go
+    // through the IR and sbe-rt.
     let files = backend_sources(|f| {
         let f = f.to_string_lossy().replace('\\', "/");
-        f.contains("/sbe-build/src/") || f.contains("/sbe-otf/src/")
+        f.contains("/sbe-schema/src/")
+            || f.contains("/sbe-build/src/")
+            || f.contains("/sbe-otf/src/")
     });
     let found: Vec<String> = files.iter().flat_map(|f| own_wire_rules_in(f)).collect();
     assert!(
         found.is_empty(),
-        "integer readers, writers or block ends outside sbe-rt and sbe_build::ir:\n{}",
+        "integer readers, writers or block ends outside sbe-rt and sbe_schema::ir:\n{}",
         found.join("\n")
     );
 }

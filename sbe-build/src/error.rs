@@ -4,61 +4,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::schema::Pos;
-
-/// How bad a [`Diagnostic`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Severity {
-    /// The schema is rejected.
-    Error,
-    /// The schema is accepted; the reference implementation would have
-    /// warned (or rejected it for a strictness of its own).
-    Warning,
-}
-
-/// One problem found in a schema, with where it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diagnostic {
-    /// Error or warning.
-    pub severity: Severity,
-    /// Where in which file; `None` only when no file is involved.
-    pub pos: Option<Pos>,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl Diagnostic {
-    /// An error at `pos`.
-    pub fn error(pos: Option<Pos>, message: String) -> Self {
-        Diagnostic {
-            severity: Severity::Error,
-            pos,
-            message,
-        }
-    }
-
-    /// A warning at `pos`.
-    pub fn warning(pos: Option<Pos>, message: String) -> Self {
-        Diagnostic {
-            severity: Severity::Warning,
-            pos,
-            message,
-        }
-    }
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sev = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        match &self.pos {
-            Some(pos) => write!(f, "{pos}: {sev}: {}", self.message),
-            None => write!(f, "{sev}: {}", self.message),
-        }
-    }
-}
+use sbe_schema::Diagnostics;
+pub use sbe_schema::{Diagnostic, Severity};
 
 /// Everything that can go wrong reading a schema or writing code for it.
 ///
@@ -163,16 +110,14 @@ impl Error {
     }
 }
 
-struct Diagnostics<'a>(&'a [Diagnostic]);
-
-impl fmt::Display for Diagnostics<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, d) in self.0.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{d}")?;
+impl From<sbe_schema::Error> for Error {
+    fn from(e: sbe_schema::Error) -> Self {
+        match e {
+            sbe_schema::Error::Io { path, source } => Error::Io { path, source },
+            sbe_schema::Error::Schema(d) => Error::Schema(d),
+            // `sbe_schema::Error` is non-exhaustive: a kind it may gain is
+            // shown as its text.
+            other => Error::Config(other.to_string()),
         }
-        Ok(())
     }
 }

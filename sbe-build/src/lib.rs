@@ -1,33 +1,16 @@
 //! Generate Rust decoders and encoders for SBE (Simple Binary Encoding)
 //! schemas from a `build.rs`, the way `prost-build` does for protobuf.
 //!
-//! The flow is parse → resolve, validate and lay out (the resolver passes)
-//! → the IR ([`ir`]: the model, its wire facts, its primitives) → the
-//! backends: code generation ([`generate`], [`compile`]), the layout report
-//! ([`report`]) and the compatibility check ([`compat`]), and the `sbe`
-//! command's run-time codec. Every wire fact is computed once, in the IR;
-//! the slots it gives out are `sbe_rt::wire`'s ([`Uint`](sbe_rt::wire::Uint),
-//! [`Dimension`](sbe_rt::wire::Dimension), [`VarData`](sbe_rt::wire::VarData)),
-//! the same the generated code and the run-time codec read through:
-//!
-//! | fact | where in [`ir`] |
-//! |---|---|
-//! | offsets of fields, members and composites | `Field::offset`, `Member::offset` |
-//! | a message's root block and a group's entry: fields, groups, var data, block length, version | [`ir::Block`] |
-//! | the end of a block at each acting version | [`ir::Block::end_at`] |
-//! | the header's roles (blockLength, templateId, schemaId, version; numGroups, numVarDataFields) | [`ir::HeaderRole`], [`ir::Schema::header`] |
-//! | a dimension's blockLength and numInGroup, their maximum | [`ir::Group::dimension`] |
-//! | what an entry takes after its block, per version | `Group::entry_tail` |
-//! | a var data's length and data members, its maximum | [`ir::Data::var_data`] |
-//! | the bytes of a group or var data written empty | `Group::empty_bytes`, `Data::empty_bytes` |
-//! | presence, null values | `Field::presence`, [`ir::null_bytes`] |
-//!
-//! The generated code holds the schema's names, offsets and types; what
-//! every message shares (group iterators, a lazy decoder's section cache,
-//! an encoder's section stepping, the checks, null values, the walk over
-//! a block's fields that `Debug` and JSON are visitors of) is generic code
-//! in `sbe-rt`, which both decoders call, so that the generated decoder and
-//! `sbe decode` give the same verdict on the same bytes.
+//! The schema is read by `sbe-schema` (re-exported as [`schema`]): parsed,
+//! resolved, validated and laid out once, into the IR that holds every wire
+//! and meaning fact. This crate generates code from that IR ([`generate`],
+//! [`compile`]). The generated code holds the schema's names, offsets and
+//! types; what every message shares (group iterators, a lazy decoder's
+//! section cache, an encoder's section stepping, the checks, null values,
+//! the walk over a block's fields that `Debug` and JSON are visitors of) is
+//! generic code in `sbe-rt`, which the run-time codec calls too, so that
+//! the generated decoder and `sbe decode` give the same verdict on the same
+//! bytes.
 //!
 //! ```no_run
 //! // in build.rs's main:
@@ -80,7 +63,7 @@
 //! | enum | type `X`, a constant per value (both UpperCamelCase) | `MDUpdateAction` value `DeleteThru` → `MdUpdateAction::DeleteThru` |
 //! | set | type `X`; per choice a getter and a `with_` setter (snake_case) and a mask, an `X` of the one choice (SHOUTY_SNAKE_CASE) | `SettlPriceType` choice `ReservedBits` → `reserved_bits()`, `with_reserved_bits()`, `SettlPriceType::RESERVED_BITS` |
 //! | field, composite member, var data | accessor in snake_case; a char array or text var data adds `_str()` | `MDEntryPx` → `md_entry_px()`, `SecurityID` → `security_id()`, `Symbol` (`char` × 6) → `symbol()` and `symbol_str()` |
-//! | typed value (the IR's [`ir::Meaning`]) | a decimal, time or MonthYear composite's decoder adds `value()` (an `sbe_rt::Decimal`, `Timestamp` or `MonthYear`; an `Option` where a part may be null) and its encoder `value(v)`; an integer timestamp or date field adds `_value()` and the setter `_value(v)`, numbered like any clash | `MDEntryPx` (`PRICENULL9`) → `md_entry_px().value()`; `TransactTime` (`uint64`, `UTCTimestamp`) → `transact_time_value()`; `TradeDate` (`LocalMktDate`) → `trade_date_value()` |
+//! | typed value (the IR's [`Meaning`](sbe_schema::ir::Meaning)) | a decimal, time or MonthYear composite's decoder adds `value()` (an `sbe_rt::Decimal`, `Timestamp` or `MonthYear`; an `Option` where a part may be null) and its encoder `value(v)`; an integer timestamp or date field adds `_value()` and the setter `_value(v)`, numbered like any clash | `MDEntryPx` (`PRICENULL9`) → `md_entry_px().value()`; `TransactTime` (`uint64`, `UTCTimestamp`) → `transact_time_value()`; `TradeDate` (`LocalMktDate`) → `trade_date_value()` |
 //! | group | accessor in snake_case; types: message and group in UpperCamelCase with `Decoder` (the iterator), `Entry`, `Encoder`; owned entry: without a suffix | `NoMDEntries` of the message above → `no_md_entries()`, `MdIncrementalRefreshBook46NoMdEntriesEntry`, owned `MdIncrementalRefreshBook46NoMdEntries` |
 //! | owned value (field, member, group, var data) | a `pub` field named as the accessor; a decimal, timestamp, date or MonthYear that reads and writes back exactly holds its `sbe_rt` value: a decimal at a constant exponent a `Fixed<mantissa type, exponent>`, one whose exponent is on the wire a `Decimal` | `MDEntryPx` (`PRICENULL9`) → `.md_entry_px` (`Option<Fixed<i64, -9>>`) |
 //!
@@ -128,7 +111,7 @@
 //!   </group>
 //! </message>
 //! </messageSchema>"#;
-//! let schema = sbe_build::ir::load_str("names.xml", xml).unwrap();
+//! let schema = sbe_schema::load_str("names.xml", xml).unwrap();
 //! let code = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
 //! // One space for each run of white space: a macro call is broken
 //! // across lines where its names' lengths have it.
@@ -191,7 +174,7 @@
 //!   <field name="flags" id="3" type="self"/>
 //! </message>
 //! </messageSchema>"#;
-//! let schema = sbe_build::ir::load_str("keywords.xml", xml).unwrap();
+//! let schema = sbe_schema::load_str("keywords.xml", xml).unwrap();
 //! let code = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
 //! // One space for each run of white space: a macro call is broken
 //! // across lines where its names' lengths have it.
@@ -243,7 +226,7 @@
 //! </message>
 //! <message name="MDEntryType" id="2"><field name="x" id="1" type="uint8"/></message>
 //! </messageSchema>"#;
-//! let schema = sbe_build::ir::load_str("clashes.xml", xml).unwrap();
+//! let schema = sbe_schema::load_str("clashes.xml", xml).unwrap();
 //! let code = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
 //! // One space for each run of white space: a macro call is broken
 //! // across lines where its names' lengths have it.
@@ -276,17 +259,17 @@
 // formatter's token round trip), not an API.
 #[doc(hidden)]
 pub mod codegen;
-pub mod compat;
 mod config;
 mod error;
-pub mod ir;
-pub mod report;
-mod resolve;
-mod schema;
+
+/// The schema reader and its IR: the crate `sbe-schema`, which
+/// [`generate`] takes a schema from.
+pub use sbe_schema as schema;
+use sbe_schema::ir;
 
 pub use config::{compile, file_stem, generate, write_if_changed, Config};
 pub use error::{Diagnostic, Error, Severity};
 /// The unit of a timestamp, for [`Config::timestamp_unit`] (sbe-rt's, so
 /// that a `build.rs` needs no sbe-rt of its own).
 pub use sbe_rt::TimeUnit;
-pub use schema::Pos;
+pub use sbe_schema::Pos;

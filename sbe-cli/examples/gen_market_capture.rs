@@ -26,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let per_packet: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(4).max(1);
     let mdp3 = args.get(5).is_some_and(|a| a == "mdp3");
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/market-data.xml");
-    let schema = sbe_build::ir::load(path)?;
+    let schema = sbe_schema::ir::load(path)?;
     let codec = sbe_cli::otf::Codec::new(&schema)?;
     let mut raw = BufWriter::new(File::create(raw_path)?);
     let mut pcap = BufWriter::new(File::create(pcap_path)?);

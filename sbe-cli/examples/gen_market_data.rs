@@ -10,7 +10,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .and_then(|a| a.parse().ok())
         .unwrap_or(1_000_000);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/market-data.xml");
-    let schema = sbe_build::ir::load(path)?;
+    let schema = sbe_schema::ir::load(path)?;
     let codec = sbe_cli::otf::Codec::new(&schema)?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut buf = Vec::new();

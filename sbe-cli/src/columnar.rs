@@ -6,13 +6,13 @@
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use sbe_build::ir::Schema;
 use sbe_cli::capture::{self, Fail, Level, Origin};
 use sbe_cli::framing::{FrameError, FrameReader, MSG_SEQ_NUM, SENDING_TIME};
 use sbe_cli::multi::{MultiError, Schemas};
 use sbe_cli::otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_columnar::dataset::{self, Compression, DatasetWriter, Existing, Format};
 use sbe_columnar::{Exporter, Frame, Options, Spare, Unfinished};
+use sbe_schema::ir::Schema;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 

@@ -48,7 +48,7 @@
 //! needed.
 //!
 //! ```
-//! use sbe_build::ir::ByteOrder;
+//! use sbe_schema::ir::ByteOrder;
 //! use sbe_cli::framing::{Datagram, StreamSplitter};
 //! use sbe_rt::framing::Framing;
 //!
@@ -83,11 +83,11 @@
 use std::io::{self, Read};
 use std::ops::Range;
 
-use sbe_build::ir::ByteOrder;
 use sbe_rt::framing::{
     Counts, EncodingField, Endian, Expect, FrameFormat, FrameHeader, Framing, FramingError,
     Mdp3PacketHeader, PacketFormat, UnknownFraming, UnknownFramingKind, SOFH_SBE_BE, SOFH_SBE_LE,
 };
+use sbe_schema::ir::ByteOrder;
 
 use crate::otf::decode::{DecodeError, DecodeErrorKind};
 
@@ -133,7 +133,7 @@ pub fn framing_error(input: &str, e: &UnknownFraming) -> String {
 /// error and `message` is left as it was.
 ///
 /// ```
-/// use sbe_build::ir::ByteOrder;
+/// use sbe_schema::ir::ByteOrder;
 /// use sbe_cli::framing::frame_message;
 /// use sbe_rt::framing::Framing;
 ///

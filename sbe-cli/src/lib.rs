@@ -3,7 +3,7 @@
 //! the crate `sbe-otf` (re-exported as [`otf`], with its `inspect`).
 //!
 //! ```no_run
-//! let schema = sbe_build::ir::load("schemas/car.xml").unwrap();
+//! let schema = sbe_schema::ir::load("schemas/car.xml").unwrap();
 //! let codec = sbe_cli::otf::Codec::new(&schema).unwrap();
 //! let bytes = std::fs::read("car.bin").unwrap();
 //! let mut json = Vec::new();

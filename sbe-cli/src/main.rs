@@ -11,13 +11,13 @@ use clap::{Parser, Subcommand};
 mod capture_json;
 mod columnar;
 
-use sbe_build::ir::Schema;
 use sbe_cli::capture::{self, Fail, Level, Origin, Term};
 use sbe_cli::framing::{FrameError, FrameReader};
 use sbe_cli::multi::{Entry, MultiError, Schemas};
 use sbe_cli::otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_cli::otf::Codec;
 use sbe_rt::framing::Framing;
+use sbe_schema::ir::Schema;
 
 /// Decode, encode, inspect and check SBE (Simple Binary Encoding) data
 /// from its XML schema alone.
@@ -35,9 +35,9 @@ struct Cli {
 
 /// Where schemas may `xi:include` from, as `--allow-includes-outside` says
 /// (set once in `main`, read by every command that loads a schema).
-static INCLUDES: std::sync::OnceLock<sbe_build::ir::IncludePolicy> = std::sync::OnceLock::new();
+static INCLUDES: std::sync::OnceLock<sbe_schema::ir::IncludePolicy> = std::sync::OnceLock::new();
 
-fn include_policy() -> sbe_build::ir::IncludePolicy {
+fn include_policy() -> sbe_schema::ir::IncludePolicy {
     INCLUDES.get().copied().unwrap_or_default()
 }
 
@@ -283,7 +283,7 @@ fn parse_framing(s: &str) -> Result<Framing, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let _ = INCLUDES.set(sbe_build::ir::IncludePolicy {
+    let _ = INCLUDES.set(sbe_schema::ir::IncludePolicy {
         allow_outside: cli.allow_includes_outside,
     });
     let r = match cli.command {
@@ -424,7 +424,7 @@ fn dissector(
 
 /// Load a schema, printing its errors; `None` when it is unusable.
 fn load(path: &Path) -> Option<Schema> {
-    match sbe_build::ir::load_with(path, include_policy()) {
+    match sbe_schema::ir::load_with(path, include_policy()) {
         Ok(s) => Some(s),
         Err(e) => {
             eprintln!("{e}");
@@ -447,8 +447,8 @@ fn layout(path: &Path, meanings: bool) -> io::Result<bool> {
     let Some(schema) = load(path) else {
         return Ok(false);
     };
-    let options = sbe_build::report::LayoutOptions::default().meanings(meanings);
-    let text = sbe_build::report::layout_json_with(&schema, &path.to_string_lossy(), options);
+    let options = sbe_schema::report::LayoutOptions::default().meanings(meanings);
+    let text = sbe_schema::report::layout_json_with(&schema, &path.to_string_lossy(), options);
     let mut out = io::stdout().lock();
     writeln!(out, "{text}")?;
     Ok(true)
@@ -475,7 +475,7 @@ fn compat(old: &Path, new: &Path) -> io::Result<bool> {
     let (Some(old_schema), Some(new_schema)) = (load(old), load(new)) else {
         return Ok(false);
     };
-    let report = sbe_build::compat::check(&old_schema, &new_schema);
+    let report = sbe_schema::compat::check(&old_schema, &new_schema);
     for d in report.errors.iter().chain(&report.warnings) {
         eprintln!("{d}");
     }

@@ -135,7 +135,10 @@ fn u64s(batches: &[RecordBatch], col: &str) -> Vec<u64> {
 }
 
 fn package(path: &str) -> String {
-    sbe_build::ir::load(path).unwrap().package.replace('.', "_")
+    sbe_schema::ir::load(path)
+        .unwrap()
+        .package
+        .replace('.', "_")
 }
 
 /// Runs `sbe decode --schema <md> --format parquet` with `extra` over

@@ -4,14 +4,14 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use sbe_build::ir::Schema;
 use sbe_cli::otf::Codec;
+use sbe_schema::ir::Schema;
 use test_support::shared_dir;
 
 fn load(cache: &mut HashMap<PathBuf, Schema>, path: PathBuf) -> &Schema {
     cache
         .entry(path.clone())
-        .or_insert_with(|| sbe_build::ir::load(&path).unwrap_or_else(|e| panic!("{e}")))
+        .or_insert_with(|| sbe_schema::ir::load(&path).unwrap_or_else(|e| panic!("{e}")))
 }
 
 #[test]

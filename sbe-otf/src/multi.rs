@@ -14,8 +14,8 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use sbe_build::ir::ByteOrder;
 use sbe_rt::wire::Uint;
+use sbe_schema::ir::ByteOrder;
 
 use crate::decode::{DecodeError, DecodeErrorKind, Decoded};
 use crate::{read_slot, slot_offset, Codec, Header};
@@ -327,9 +327,9 @@ impl<'s> Schemas<'s> {
 mod tests {
     use super::*;
 
-    fn schema(path: &str) -> sbe_build::ir::Schema {
+    fn schema(path: &str) -> sbe_schema::ir::Schema {
         let p = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
-        sbe_build::ir::load(p).expect("schema")
+        sbe_schema::ir::load(p).expect("schema")
     }
 
     #[test]

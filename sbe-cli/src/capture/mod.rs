@@ -26,8 +26,8 @@ use std::io;
 use std::net::SocketAddr;
 
 use crate::multi::MultiError;
-use sbe_build::ir::ByteOrder;
 use sbe_rt::framing::Framing;
+use sbe_schema::ir::ByteOrder;
 
 use crate::framing::{Datagram, DatagramFraming, FrameError, StreamSplitter};
 use sbe_otf::json::{write_int, write_str};

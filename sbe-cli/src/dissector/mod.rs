@@ -24,7 +24,7 @@
 //!   </types>
 //!   <message name="Ping" id="1"><field name="seq" id="1" type="uint64"/></message>
 //! </messageSchema>"#;
-//! let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
+//! let schema = sbe_schema::ir::load_str("demo.xml", xml).unwrap();
 //! let options = sbe_cli::dissector::Options::new("demo", sbe_rt::framing::Framing::Sofh);
 //! let lua = sbe_cli::dissector::generate(&[schema], &options).unwrap();
 //! assert!(lua.contains("local function s1_Ping(tvb, t, b, ver, blen, lim)"));
@@ -37,8 +37,8 @@ mod values;
 
 use std::fmt;
 
-use sbe_build::ir::{ByteOrder, Presence, Schema, TypeKind};
 use sbe_rt::framing::{Counts, Endian, Expect, Framing, Width};
+use sbe_schema::ir::{ByteOrder, Presence, Schema, TypeKind};
 
 use names::{Decl, Fields};
 use values::{member_val, read_slot};

@@ -3,11 +3,11 @@
 //! (nulls, constants, text, enums by name, decimals and times from the
 //! IR's meaning facts).
 
-use sbe_build::ir::{
+use sbe_rt::wire::Uint;
+use sbe_schema::ir::{
     encoded_length, ConstValue, Encoded, Exponent, Meaning, Presence, Primitive, Scalar,
     TimeUnitSource, Type, TypeKind,
 };
-use sbe_rt::wire::Uint;
 
 use super::names::Decl;
 use super::{Gen, Lua, Sch};
@@ -336,7 +336,7 @@ impl Gen {
         s: &Sch,
         w: &mut Lua,
         v: &Val,
-        set: &sbe_build::ir::SetType,
+        set: &sbe_schema::ir::SetType,
         t: &str,
         at: &str,
     ) {
@@ -529,6 +529,6 @@ impl Gen {
 }
 
 /// The value of composite member `m` under the path `parent`.
-pub fn member_val<'a>(parent: &str, m: &'a sbe_build::ir::Member) -> Val<'a> {
+pub fn member_val<'a>(parent: &str, m: &'a sbe_schema::ir::Member) -> Val<'a> {
     Val::member(parent, &m.ty, m.type_name.as_deref())
 }

@@ -1,6 +1,6 @@
 //! IR → plan: the steps of a message, its literal text rendered once.
 
-use sbe_build::ir::{
+use sbe_schema::ir::{
     encoded_length, Block, ByteOrder, Encoded, Message, Presence, Primitive, Type, TypeKind,
 };
 

@@ -73,7 +73,7 @@ fn floats() {
 fn readers(path: &str, schema: &str) {
     let text = std::fs::read_to_string(path).unwrap();
     let lines: Vec<&str> = text.lines().take(100_000).collect();
-    let ir = sbe_build::ir::load(schema).unwrap();
+    let ir = sbe_schema::ir::load(schema).unwrap();
     let codec = sbe_otf::Codec::new(&ir).unwrap();
     let mut out = Vec::with_capacity(16 << 20);
     for round in 0..3 {

@@ -1,6 +1,6 @@
 //! Schema evolution checks, on the corpus's version pairs and small edits.
 
-use sbe_build::{compat, ir};
+use sbe_schema::{compat, ir};
 use test_support::shared_dir;
 
 #[test]

@@ -25,7 +25,7 @@ impl Primitive {
     /// goes through ([`Uint`]); [`Primitive::from_bits`] makes the value.
     ///
     /// ```
-    /// use sbe_build::ir::{ByteOrder, Primitive};
+    /// use sbe_schema::ir::{ByteOrder, Primitive};
     /// use sbe_rt::wire::Uint;
     /// assert_eq!(Primitive::Int16.slot(ByteOrder::Big, 4), Uint::U16Be(4));
     /// assert_eq!(Primitive::Char.slot(ByteOrder::Big, 0), Uint::U8(0));
@@ -41,7 +41,7 @@ impl Primitive {
     /// bits are its bits.
     ///
     /// ```
-    /// use sbe_build::ir::Primitive;
+    /// use sbe_schema::ir::Primitive;
     /// assert_eq!(Primitive::Int8.from_bits(0xff), -1);
     /// assert_eq!(Primitive::Uint8.from_bits(0xff), 255);
     /// assert_eq!(Primitive::Int64.from_bits(u64::MAX), -1);
@@ -63,7 +63,7 @@ impl Primitive {
     /// bytes are not all there.
     ///
     /// ```
-    /// use sbe_build::ir::{ByteOrder, Primitive};
+    /// use sbe_schema::ir::{ByteOrder, Primitive};
     /// assert_eq!(Primitive::Int16.get(ByteOrder::Big, &[0, 0xff, 0xfe], 1), Some(-2));
     /// assert_eq!(Primitive::Int16.get(ByteOrder::Big, &[0, 0xff], 1), None);
     /// ```
@@ -79,7 +79,7 @@ impl Primitive {
     /// `buf[at..]` in byte order `order`, checked.
     ///
     /// ```
-    /// use sbe_build::ir::{ByteOrder, Primitive};
+    /// use sbe_schema::ir::{ByteOrder, Primitive};
     /// let mut buf = [0u8; 3];
     /// Primitive::Int16.put(ByteOrder::Little, &mut buf, 1, -2)?;
     /// assert_eq!(buf, [0, 0xfe, 0xff]);
@@ -116,7 +116,7 @@ impl Primitive {
     /// (`char` is its byte, `u8`).
     ///
     /// ```
-    /// use sbe_build::ir::Primitive;
+    /// use sbe_schema::ir::Primitive;
     /// assert_eq!(Primitive::Uint16.rust_type(), "u16");
     /// assert_eq!(Primitive::Char.rust_type(), "u8");
     /// ```

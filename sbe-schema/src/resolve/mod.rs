@@ -1,4 +1,4 @@
-//! Resolve: the element tree of [`crate::schema`] into the IR, checking
+//! Resolve: the element tree of [`crate::parse`] into the IR, checking
 //! every rule the reference checks. Problems are collected, not thrown, so
 //! one run reports all of them.
 
@@ -14,7 +14,7 @@ mod types;
 
 use crate::error::Diagnostic;
 use crate::ir::*;
-use crate::schema::{Document, Element, Pos};
+use crate::parse::{Document, Element, Pos};
 use limits::Size;
 
 /// Build the IR of a parsed document: `Ok` with warnings inside, or every

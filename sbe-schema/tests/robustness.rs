@@ -45,8 +45,8 @@ const SPLICES: &[&str] = &[
 
 fn exercise(path: &Path, text: &str) {
     // Ok or Err are both fine; a panic fails the test.
-    if let Ok(schema) = sbe_build::ir::load_str(path, text) {
-        let _ = sbe_build::report::layout_json(&schema, "x");
+    if let Ok(schema) = sbe_schema::ir::load_str(path, text) {
+        let _ = sbe_schema::report::layout_json(&schema, "x");
     }
 }
 
@@ -116,6 +116,6 @@ fn deep_nesting_does_not_overflow_the_stack() {
         format!(r#"<types>{header}{composites}</types>"#),
     ] {
         let xml = format!(r#"<messageSchema package="p" id="1">{body}</messageSchema>"#);
-        let _ = sbe_build::ir::load_str("deep.xml", &xml);
+        let _ = sbe_schema::ir::load_str("deep.xml", &xml);
     }
 }

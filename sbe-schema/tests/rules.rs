@@ -1,6 +1,6 @@
 //! Each validation rule and layout rule of the front end, on small schemas.
 
-use sbe_build::ir::{self, ConstValue, Presence, Scalar, TypeKind};
+use sbe_schema::ir::{self, ConstValue, Presence, Scalar, TypeKind};
 
 const HEADER: &str = r#"
     <composite name="messageHeader">
@@ -30,7 +30,7 @@ fn schema(version: u32, types: &str, messages: &str) -> String {
     )
 }
 
-fn load(types: &str, messages: &str) -> Result<ir::Schema, sbe_build::Error> {
+fn load(types: &str, messages: &str) -> Result<ir::Schema, sbe_schema::Error> {
     ir::load_str("t.xml", &schema(0, types, messages))
 }
 

@@ -18,10 +18,10 @@ fn layout_matches_the_reference_for_every_corpus_schema() {
     );
     for (dir, schema_path, want) in &layouts {
         let label = want["schema"].as_str().unwrap_or("");
-        match sbe_build::ir::load(schema_path) {
+        match sbe_schema::ir::load(schema_path) {
             Err(e) => failures.push(format!("{}: rejected: {e}", dir.display())),
             Ok(schema) => {
-                let text = sbe_build::report::layout_json(&schema, label);
+                let text = sbe_schema::report::layout_json(&schema, label);
                 let got: Value = serde_json::from_str(&text).expect("layout_json is JSON");
                 if let Some(d) = diff_exact(want, &got, "$") {
                     failures.push(format!("{label}: {d}"));
@@ -55,8 +55,9 @@ fn example_schemas_match_the_corpus_layouts() {
         ),
     ];
     for (ours, vectors, message) in pairs {
-        let schema = sbe_build::ir::load(repo.join(ours)).unwrap_or_else(|e| panic!("{ours}: {e}"));
-        let got: Value = serde_json::from_str(&sbe_build::report::layout_json(&schema, ""))
+        let schema =
+            sbe_schema::ir::load(repo.join(ours)).unwrap_or_else(|e| panic!("{ours}: {e}"));
+        let got: Value = serde_json::from_str(&sbe_schema::report::layout_json(&schema, ""))
             .expect("layout_json is JSON");
         let text =
             std::fs::read_to_string(shared.join("vectors").join(vectors).join("layout.json"))

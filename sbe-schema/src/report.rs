@@ -51,9 +51,9 @@ impl LayoutOptions {
 ///     <field name="sent" id="1" type="uint64" semanticType="UTCTimestamp"/>
 ///   </message>
 /// </messageSchema>"#;
-/// let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
-/// let options = sbe_build::report::LayoutOptions::default().meanings(true);
-/// let json = sbe_build::report::layout_json_with(&schema, "demo.xml", options);
+/// let schema = sbe_schema::ir::load_str("demo.xml", xml).unwrap();
+/// let options = sbe_schema::report::LayoutOptions::default().meanings(true);
+/// let json = sbe_schema::report::layout_json_with(&schema, "demo.xml", options);
 /// assert!(json.contains(r#""kind": "timestamp""#));
 /// assert!(json.contains(r#""unit": "unstated""#));
 /// ```

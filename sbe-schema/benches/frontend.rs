@@ -14,7 +14,7 @@ fn frontend(c: &mut Criterion) {
     c.bench_function("frontend/ilinkbinary_parse_and_layout", |b| {
         b.iter(|| {
             let schema =
-                sbe_build::ir::load_str(&path, std::hint::black_box(&text)).expect("valid schema");
+                sbe_schema::ir::load_str(&path, std::hint::black_box(&text)).expect("valid schema");
             std::hint::black_box(schema.messages.len())
         })
     });

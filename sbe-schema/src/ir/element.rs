@@ -31,7 +31,7 @@ impl Schema {
     ///     <field name="seq" id="1" type="uint64"/>
     ///   </message>
     /// </messageSchema>"#;
-    /// let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
+    /// let schema = sbe_schema::ir::load_str("demo.xml", xml).unwrap();
     /// assert_eq!(schema.element_paths(), ["messageHeader", "Ping", "Ping.seq"]);
     /// assert_eq!(schema.messages[0].block.fields[0].element, 3);
     /// ```

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use super::types::parse_value;
 use super::Resolver;
 use crate::ir::*;
-use crate::schema::Element;
+use crate::parse::Element;
 
 impl Resolver<'_> {
     /// The primitive (and type, if named) of an enum or set `encodingType`.

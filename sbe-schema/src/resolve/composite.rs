@@ -7,7 +7,7 @@ use super::limits::Size;
 use super::place::{self, Slot};
 use super::Resolver;
 use crate::ir::*;
-use crate::schema::Element;
+use crate::parse::Element;
 
 impl Resolver<'_> {
     pub(super) fn composite(&mut self, e: &Element, name: &str) -> Option<(Composite, Size)> {

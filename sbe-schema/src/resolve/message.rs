@@ -8,7 +8,7 @@ use super::place::{self, Slot};
 use super::types::char_text;
 use super::Resolver;
 use crate::ir::*;
-use crate::schema::{Element, Pos};
+use crate::parse::{Element, Pos};
 
 impl Resolver<'_> {
     pub(super) fn message(&mut self, e: &Element) -> Option<Message> {

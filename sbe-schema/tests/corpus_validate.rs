@@ -12,7 +12,7 @@ fn accepts_and_rejects_what_the_reference_does() {
     let mut rejected = 0;
     for (path, status) in test_support::report(&shared) {
         let file = shared.join("corpus").join(&path);
-        let result = sbe_build::ir::load(&file);
+        let result = sbe_schema::ir::load(&file);
         if status == "ok" {
             if let Err(e) = result {
                 failures.push(format!(
@@ -56,7 +56,7 @@ fn the_fix_spec_examples_load() {
         return;
     };
     for path in ["fix/spec-1.0/Examples.xml", "fix/spec-2.0-rc3/examples.xml"] {
-        let schema = sbe_build::ir::load(shared.join("corpus").join(path))
+        let schema = sbe_schema::ir::load(shared.join("corpus").join(path))
             .unwrap_or_else(|e| panic!("{path}: {e}"));
         assert_eq!(schema.messages.len(), 3, "{path}");
     }
@@ -75,14 +75,14 @@ fn the_fix_spec_examples_lay_out_as_their_tables_say() {
         ("fix/spec-1.0/Examples.xml", 8, 4),
         ("fix/spec-2.0-rc3/examples.xml", 12, 8),
     ] {
-        let s = sbe_build::ir::load(shared.join("corpus").join(path)).unwrap();
+        let s = sbe_schema::ir::load(shared.join("corpus").join(path)).unwrap();
         assert_eq!(
-            sbe_build::ir::encoded_length(&s.header_type),
+            sbe_schema::ir::encoded_length(&s.header_type),
             Some(header_len),
             "{path}"
         );
         let msg = |name: &str| s.messages.iter().find(|m| m.name == name).unwrap();
-        let offsets = |m: &sbe_build::ir::Message| {
+        let offsets = |m: &sbe_schema::ir::Message| {
             m.block.fields.iter().map(|f| f.offset).collect::<Vec<_>>()
         };
 
@@ -113,7 +113,7 @@ fn the_fix_spec_examples_lay_out_as_their_tables_say() {
             vec![0, 8]
         );
         assert_eq!(
-            sbe_build::ir::encoded_length(&fills.dimension_type),
+            sbe_schema::ir::encoded_length(&fills.dimension_type),
             Some(dim_len),
             "{path}"
         );

@@ -2,7 +2,7 @@
 //! deep type definitions may nest, and how many type nodes the IR may take.
 
 use super::Resolver;
-use crate::schema::{Element, Pos};
+use crate::parse::{Element, Pos};
 
 /// Deepest nesting of type definitions resolved: composites inside
 /// composites (inline or through `<ref>`), and the chains an enum's

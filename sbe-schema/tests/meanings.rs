@@ -1,11 +1,11 @@
-//! The meaning facts of `sbe_build::ir`: each kind from a schema written
+//! The meaning facts of `sbe_schema::ir`: each kind from a schema written
 //! for it, and the shapes that stay plain.
 
-use sbe_build::ir::{
+use sbe_rt::TimeUnit;
+use sbe_schema::ir::{
     load_str, DateParts, DecimalParts, Exponent, Field, Meaning, MonthYearParts, TimeParts,
     TimeUnitSource,
 };
-use sbe_rt::TimeUnit;
 
 const TYPES: &str = r#"
     <composite name="messageHeader">

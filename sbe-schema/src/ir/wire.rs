@@ -30,9 +30,9 @@
 //!     <data name="note" id="4" type="varString"/>
 //!   </message>
 //! </messageSchema>"#;
-//! let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
+//! let schema = sbe_schema::ir::load_str("demo.xml", xml).unwrap();
 //! let ping = &schema.messages[0];
-//! use sbe_build::ir::HeaderRole;
+//! use sbe_schema::ir::HeaderRole;
 //! use sbe_rt::wire::{Dimension, Uint, VarData};
 //! let order = schema.byte_order;
 //! let dim = ping.block.groups[0].dimension(order);
@@ -331,7 +331,7 @@ pub fn block_end(fields: &[Field], version: u32) -> u32 {
 /// the field. `None` when a part has no null (a required member, a set).
 ///
 /// ```
-/// use sbe_build::ir::{null_bytes, ByteOrder, TypeKind};
+/// use sbe_schema::ir::{null_bytes, ByteOrder, TypeKind};
 /// let xml = r#"<messageSchema package="demo" id="1"><types>
 ///   <composite name="messageHeader">
 ///     <type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/>
@@ -342,7 +342,7 @@ pub fn block_end(fields: &[Field], version: u32) -> u32 {
 ///     <type name="exponent" primitiveType="int8" presence="constant">-9</type>
 ///   </composite>
 /// </types></messageSchema>"#;
-/// let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
+/// let schema = sbe_schema::ir::load_str("demo.xml", xml).unwrap();
 /// let price = schema.types.iter().find(|t| t.name == "PRICENULL9").unwrap();
 /// let null = i64::MIN.to_le_bytes().to_vec();
 /// assert_eq!(null_bytes(price, ByteOrder::Little), Some(null));

@@ -16,7 +16,7 @@
 //! | [`Meaning::Plain`] | everything else: integers, floats (a float `Price` stays a float), enums, sets, binary data, other composites |
 //!
 //! ```
-//! use sbe_build::ir::{Exponent, Meaning};
+//! use sbe_schema::ir::{Exponent, Meaning};
 //!
 //! let xml = r#"<messageSchema package="demo" id="1">
 //!   <types>
@@ -36,7 +36,7 @@
 //!     <field name="time" id="2" type="uint64" semanticType="UTCTimestamp"/>
 //!   </message>
 //! </messageSchema>"#;
-//! let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
+//! let schema = sbe_schema::ir::load_str("demo.xml", xml).unwrap();
 //! let fields = &schema.messages[0].block.fields;
 //! let Meaning::Decimal(px) = &fields[0].meaning else { panic!() };
 //! assert_eq!(px.exponent, Exponent::Constant(-9));

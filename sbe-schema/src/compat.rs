@@ -5,7 +5,7 @@
 //! above the old schema's version; enums and sets only gain values.
 //!
 //! ```
-//! # use sbe_build::{compat, ir};
+//! # use sbe_schema::{compat, ir};
 //! let header = r#"<composite name="messageHeader"><type name="blockLength" primitiveType="uint16"/>
 //!   <type name="templateId" primitiveType="uint16"/><type name="schemaId" primitiveType="uint16"/>
 //!   <type name="version" primitiveType="uint16"/></composite>"#;
@@ -22,7 +22,7 @@
 
 use crate::error::Diagnostic;
 use crate::ir::{encoded_length, Data, Field, Group, Message, Schema, Type, TypeKind};
-use crate::schema::Pos;
+use crate::parse::Pos;
 
 /// The outcome of [`check`].
 #[derive(Debug, Clone, Default)]

@@ -21,7 +21,7 @@ fn schema(types: &str, messages: &str) -> String {
 
 /// The error text of loading `xml` as `name`, which must be refused.
 fn refused(name: &str, xml: &str) -> String {
-    match sbe_build::ir::load_str(name, xml) {
+    match sbe_schema::ir::load_str(name, xml) {
         Ok(_) => panic!("{name}: loaded, expected a refusal"),
         Err(e) => e.to_string(),
     }
@@ -173,11 +173,11 @@ fn wide_and_moderately_deep_schemas_still_load() {
         &types,
         &format!("<message name=\"M\" id=\"1\">{fields}</message>"),
     );
-    let s = sbe_build::ir::load_str("wide.xml", &xml).unwrap_or_else(|e| panic!("{e}"));
+    let s = sbe_schema::ir::load_str("wide.xml", &xml).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.messages[0].block.fields.len(), 3000);
 
     let xml = ref_chain(30, false);
-    let s = sbe_build::ir::load_str("deep30.xml", &xml).unwrap_or_else(|e| panic!("{e}"));
+    let s = sbe_schema::ir::load_str("deep30.xml", &xml).unwrap_or_else(|e| panic!("{e}"));
     assert!(s.types.iter().any(|t| t.name == "c0"));
 }
 
@@ -210,7 +210,7 @@ fn a_schema_on_one_line_loads_in_linear_time() {
         (0..3)
             .map(|_| {
                 let start = Instant::now();
-                let s = sbe_build::ir::load_str("one.xml", xml).unwrap_or_else(|e| panic!("{e}"));
+                let s = sbe_schema::ir::load_str("one.xml", xml).unwrap_or_else(|e| panic!("{e}"));
                 assert_eq!(s.messages[0].block.fields.len(), 2000);
                 start.elapsed()
             })
@@ -304,14 +304,14 @@ fn scratch(name: &str) -> PathBuf {
 /// of hanging it.
 /// Includes outside the schema's folder are allowed here: what is tested
 /// is what reading them does (tests/includes.rs tests the refusal).
-fn load_within(path: &Path, limit: Duration) -> Result<sbe_build::ir::Schema, String> {
+fn load_within(path: &Path, limit: Duration) -> Result<sbe_schema::ir::Schema, String> {
     let (tx, rx) = std::sync::mpsc::channel();
     let p = path.to_path_buf();
-    let policy = sbe_build::ir::IncludePolicy {
+    let policy = sbe_schema::ir::IncludePolicy {
         allow_outside: true,
     };
     std::thread::spawn(move || {
-        let _ = tx.send(sbe_build::ir::load_with(&p, policy).map_err(|e| e.to_string()));
+        let _ = tx.send(sbe_schema::ir::load_with(&p, policy).map_err(|e| e.to_string()));
     });
     rx.recv_timeout(limit)
         .unwrap_or_else(|_| panic!("{}: still loading after {limit:?}", path.display()))

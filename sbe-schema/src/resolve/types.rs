@@ -5,7 +5,7 @@ use super::limits::Size;
 use super::meaning;
 use super::Resolver;
 use crate::ir::*;
-use crate::schema::{Element, Pos};
+use crate::parse::{Element, Pos};
 
 /// The text of a char value (a char `validValue`, constant, `nullValue`,
 /// `minValue` or `maxValue`): trimmed, unless it is nothing but

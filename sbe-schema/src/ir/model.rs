@@ -5,7 +5,7 @@
 
 use super::Meaning;
 use crate::error::Diagnostic;
-use crate::schema::Pos;
+use crate::parse::Pos;
 use std::path::PathBuf;
 
 /// Byte order of every multi-byte value of a schema.

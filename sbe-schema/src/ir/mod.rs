@@ -21,7 +21,7 @@
 //!     <field name="flags" id="2" type="uint8" offset="12"/>
 //!   </message>
 //! </messageSchema>"#;
-//! let schema = sbe_build::ir::load_str("demo.xml", xml).unwrap();
+//! let schema = sbe_schema::ir::load_str("demo.xml", xml).unwrap();
 //! let ping = &schema.messages[0].block;
 //! assert_eq!(ping.fields[1].offset, 12);
 //! assert_eq!(ping.block_length, 13);
@@ -42,8 +42,8 @@ pub use model::*;
 pub use wire::{block_end, encoded_length, field_length, null_bytes, Header, HeaderRole};
 
 use crate::error::Error;
-use crate::schema;
-pub use crate::schema::IncludePolicy;
+use crate::parse;
+pub use crate::parse::IncludePolicy;
 
 /// Parse, resolve and lay out the schema at `path` (with its includes,
 /// which must stay in its folder: see [`IncludePolicy`]).
@@ -53,13 +53,13 @@ pub fn load(path: impl AsRef<Path>) -> Result<Schema, Error> {
 
 /// Like [`load`], with includes allowed where `policy` says.
 pub fn load_with(path: impl AsRef<Path>, policy: IncludePolicy) -> Result<Schema, Error> {
-    let doc = schema::parse_file(path.as_ref(), policy)?;
+    let doc = parse::parse_file(path.as_ref(), policy)?;
     crate::resolve::resolve(&doc).map_err(Error::Schema)
 }
 
 /// Like [`load`], from a schema held in memory (`path` names it in
 /// diagnostics and anchors relative includes).
 pub fn load_str(path: impl AsRef<Path>, xml: &str) -> Result<Schema, Error> {
-    let doc = schema::parse_str(path.as_ref(), xml, IncludePolicy::default())?;
+    let doc = parse::parse_str(path.as_ref(), xml, IncludePolicy::default())?;
     crate::resolve::resolve(&doc).map_err(Error::Schema)
 }
