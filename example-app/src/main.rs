@@ -17,9 +17,10 @@ pub mod md {
     sbe_rt::include_schema!("market_data");
 }
 
-use sbe_rt::bytes::{Bytes, BytesMut};
-use sbe_rt::bytes_adapter::{append_with, share};
-use sbe_rt::{Decimal, Error, ErrorKind, Framer, Timestamp};
+use sbe_framing::bytes::{Bytes, BytesMut};
+use sbe_framing::framer::{append_with, share};
+use sbe_framing::Framer;
+use sbe_rt::{Decimal, Error, ErrorKind, Timestamp};
 use std::sync::mpsc;
 use std::thread;
 
@@ -155,7 +156,7 @@ fn ledger(rx: mpsc::Receiver<md::MarketDataIncrementalRefreshTrades>) -> Ledger 
     ledger
 }
 
-fn main() -> Result<(), Error> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Producer: encode the stream into a buffer, as if read from a socket.
     // Each message is encoded in place at the end of the buffer.
     let mut stream = BytesMut::with_capacity(64 * 1024);

@@ -8,9 +8,9 @@
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use sbe_rt::framing::FrameFormat;
-use sbe_rt::tokio_codec::FrameCodec;
-use sbe_rt::tokio_util::codec::FramedRead;
+use sbe_framing::codec::FrameCodec;
+use sbe_framing::tokio_util::codec::FramedRead;
+use sbe_framing::FrameFormat;
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 

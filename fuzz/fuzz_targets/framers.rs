@@ -1,4 +1,4 @@
-//! The framings of sbe-rt on any bytes: any valid `FrameFormat` (and the
+//! The framings of sbe-framing on any bytes: any valid `FrameFormat` (and the
 //! presets) splitting a stream, with `split` and with the `BytesMut`
 //! `Framer` (by format, and by the `Framing` of it), and packets of any
 //! header length. Every frame lies inside the input and is where the
@@ -9,7 +9,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use sbe_rt::framing::{
+use sbe_framing::{
     Counts, EncodingField, Endian, Expect, FrameFormat, Framing, LengthField, PacketFormat, Width,
 };
 
@@ -65,7 +65,7 @@ fn split_all(f: &FrameFormat, mut rest: &[u8]) {
 }
 
 fn framer_all(f: &FrameFormat, bytes: &[u8]) {
-    let mut framer = sbe_rt::bytes_adapter::Framer::new();
+    let mut framer = sbe_framing::Framer::new();
     framer.push(bytes);
     let mut taken = 0usize;
     while let Ok(Some(frame)) = framer.next_format_frame(f) {
@@ -84,7 +84,7 @@ fn framing_all(f: &FrameFormat, bytes: &[u8]) {
         packet: None,
         frame: *f,
     };
-    let mut framer = sbe_rt::Framer::for_framing(framing).expect("a stream framing");
+    let mut framer = sbe_framing::Framer::for_framing(framing).expect("a stream framing");
     framer.push(bytes);
     let mut taken = 0usize;
     while let Ok(Some(frame)) = framer.next_framed(|_| Ok(None)) {

@@ -2,7 +2,7 @@
 //! offsets in a 64 KiB ring buffer (one read of four fields per iteration).
 //!
 //! `frame_stream`: split a stream of 100,000 market-data messages held in
-//! one `BytesMut` into frames with `sbe_rt::Framer` (raw framing: each
+//! one `BytesMut` into frames with `sbe_framing::Framer` (raw framing: each
 //! contender's own message-length function) and decode each frame, folding
 //! every field into a checksum. Reported twice per contender, in
 //! messages/s (`…/messages`) and bytes/s (`…/bytes`).

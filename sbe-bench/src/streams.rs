@@ -4,7 +4,7 @@
 
 use crate::data::{Car, MdTrades, CAR, CAR_LEN, MD, MD_LEN};
 use crate::raw;
-use sbe_rt::Framer;
+use sbe_framing::Framer;
 use std::hint::black_box;
 
 /// Size of the ring buffer of `ring_4u32`: 64 KiB.

@@ -7,16 +7,17 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use sbe_cli::capture::{self, Fail, Level, Origin};
-use sbe_cli::framing::{FrameError, FrameReader, MSG_SEQ_NUM, SENDING_TIME};
 use sbe_cli::multi::{MultiError, Schemas};
 use sbe_cli::otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_columnar::dataset::{self, Compression, DatasetWriter, Existing, Format};
 use sbe_columnar::{Exporter, Frame, Options, Spare, Unfinished};
+use sbe_framing::split::{FrameError, FrameReader, ReadError, MSG_SEQ_NUM, SENDING_TIME};
 use sbe_schema::ir::Schema;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::DecodeOptions;
+use crate::reading::{endian, Undecoded};
 
 /// What `sbe decode` writes.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -307,7 +308,7 @@ impl Job<'_> {
         };
         let opts = capture::Options {
             framing: self.o.framing,
-            order: sink.schemas.byte_order(),
+            order: endian(sink.schemas.byte_order()),
             filter: self.o.filters.clone(),
         };
         let r = capture::run(&mut cap, &opts, sink);
@@ -326,33 +327,34 @@ impl Job<'_> {
             );
             return Ok(false);
         }
-        let mut frames = FrameReader::new(reader, self.o.framing, sink.schemas.byte_order());
+        let mut frames =
+            FrameReader::new(reader, self.o.framing, endian(sink.schemas.byte_order()));
         frames.skip(self.o.skip)?;
         let mut ok = true;
         let mut unknown: Option<MultiError> = None;
         while let Some(r) = frames.next_message(|buf, base| {
             let r = sink.put(buf, &Frame::at(base), base).map(|len| (len, true));
             r.map_err(|e| match e {
-                Fail::Message(MultiError::Decode(e)) => e,
+                Fail::Message(MultiError::Decode(e)) => Undecoded(e),
                 Fail::Message(other) => {
                     let offset = other.offset();
                     unknown = Some(other);
-                    DecodeError {
+                    Undecoded(DecodeError {
                         offset,
                         kind: DecodeErrorKind::Framing("unknown schema id".to_string()),
                         need: None,
-                    }
+                    })
                 }
-                Fail::Output(e) => DecodeError {
+                Fail::Output(e) => Undecoded(DecodeError {
                     offset: base,
                     kind: DecodeErrorKind::Framing(format!("output: {e}")),
                     need: None,
-                },
+                }),
             })
         }) {
             match r {
                 Ok(_) => {}
-                Err(FrameError::Io(e)) => return Err(e),
+                Err(ReadError::Frame(FrameError::Io(e))) => return Err(e),
                 Err(e) => {
                     ok = false;
                     sink.record();

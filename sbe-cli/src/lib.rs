@@ -24,7 +24,6 @@
 
 pub mod capture;
 pub mod dissector;
-pub mod framing;
 
 /// The run-time codec: the crate `sbe-otf`.
 pub use sbe_otf as otf;

@@ -10,13 +10,15 @@ use clap::{Parser, Subcommand};
 
 mod capture_json;
 mod columnar;
+mod reading;
 
+use reading::{endian, Undecoded};
 use sbe_cli::capture::{self, Fail, Level, Origin, Term};
-use sbe_cli::framing::{FrameError, FrameReader};
 use sbe_cli::multi::{Entry, MultiError, Schemas};
 use sbe_cli::otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_cli::otf::Codec;
-use sbe_rt::framing::Framing;
+use sbe_framing::split::{FrameError, FrameReader, ReadError};
+use sbe_framing::Framing;
 use sbe_schema::ir::Schema;
 
 /// Decode, encode, inspect and check SBE (Simple Binary Encoding) data
@@ -269,7 +271,7 @@ offset, type and byte order), and \"schema\" says which (the path given).";
 
 /// `sbe decode --help`'s closing text: examples, captures, the custom framing syntax.
 fn decode_help() -> String {
-    format!("{DECODE_HELP}\n\n{}", sbe_rt::framing::CUSTOM_SYNTAX)
+    format!("{DECODE_HELP}\n\n{}", sbe_framing::CUSTOM_SYNTAX)
 }
 
 fn parse_filter(s: &str) -> Result<Term, String> {
@@ -278,7 +280,7 @@ fn parse_filter(s: &str) -> Result<Term, String> {
 
 fn parse_framing(s: &str) -> Result<Framing, String> {
     s.parse()
-        .map_err(|e| sbe_cli::framing::framing_error(s, &e))
+        .map_err(|e| sbe_framing::split::framing_error(s, &e))
 }
 
 fn main() -> ExitCode {
@@ -632,7 +634,7 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
         eprintln!("sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none");
         return Ok(false);
     }
-    let mut reader = FrameReader::new(source, o.framing, schemas.byte_order());
+    let mut reader = FrameReader::new(source, o.framing, endian(schemas.byte_order()));
     reader.skip(o.skip)?;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut line = sbe_cli::otf::JsonBuf::with_capacity(4096);
@@ -654,22 +656,22 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
             })
         };
         r.map_err(|e| match e {
-            MultiError::Decode(e) => e,
+            MultiError::Decode(e) => Undecoded(e),
             other => {
                 let offset = other.offset();
                 unknown = Some(other);
-                DecodeError {
+                Undecoded(DecodeError {
                     offset,
                     kind: DecodeErrorKind::Framing("unknown schema id".to_string()),
                     need: None,
-                }
+                })
             }
         })
     }) {
         match r {
             Ok(true) => out.write_all(line.as_bytes())?,
             Ok(false) => {}
-            Err(FrameError::Io(e)) => return Err(e),
+            Err(ReadError::Frame(FrameError::Io(e))) => return Err(e),
             Err(e) => {
                 ok = false;
                 out.flush()?;
@@ -755,7 +757,7 @@ fn decode_capture(
     };
     let opts = capture::Options {
         framing: o.framing,
-        order: schemas.byte_order(),
+        order: endian(schemas.byte_order()),
         filter: o.filters.clone(),
     };
     let stdout = || BufWriter::with_capacity(1 << 16, io::stdout().lock());
@@ -864,7 +866,7 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
         match encoded {
             Ok(_) => {
                 if let Err(e) =
-                    sbe_cli::framing::frame_message(&framing, &mut msg, schema.byte_order)
+                    sbe_framing::split::frame_message(&framing, &mut msg, endian(schema.byte_order))
                 {
                     eprintln!("sbe encode: {input}:{start_line}: {e}");
                     ok = false;
@@ -944,7 +946,7 @@ fn inspect(
         };
         let opts = capture::Options {
             framing,
-            order: schemas.byte_order(),
+            order: endian(schemas.byte_order()),
             filter: filters.to_vec(),
         };
         let r = capture::run(&mut cap, &opts, &mut sink);
@@ -957,7 +959,7 @@ fn inspect(
         );
         return Ok(false);
     }
-    let mut reader = FrameReader::new(source, framing, schemas.byte_order());
+    let mut reader = FrameReader::new(source, framing, endian(schemas.byte_order()));
     reader.skip(skip)?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut text = String::new();
@@ -967,19 +969,19 @@ fn inspect(
         text.clear();
         match schemas.inspect(buf, base, &mut text) {
             Ok(d) => Ok((d.len, ())),
-            Err(MultiError::Decode(e)) if e.is_truncated() => Err(e),
+            Err(MultiError::Decode(e)) if e.is_truncated() => Err(Undecoded(e)),
             Err(MultiError::Decode(e)) => {
                 text.push_str(&format!("  error: {e}\n"));
-                Err(e)
+                Err(Undecoded(e))
             }
             Err(other) => {
                 let offset = other.offset();
                 unknown = Some(other);
-                Err(DecodeError {
+                Err(Undecoded(DecodeError {
                     offset,
                     kind: DecodeErrorKind::Framing("unknown schema id".to_string()),
                     need: None,
-                })
+                }))
             }
         }
     }) {

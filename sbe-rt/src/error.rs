@@ -35,8 +35,6 @@
 use core::fmt;
 use core::num::NonZeroU64;
 
-use crate::framing::Expect;
-
 /// What kind of error an [`Error`] is, without its numbers.
 ///
 /// New kinds may be added in later versions, hence `#[non_exhaustive]`.
@@ -77,12 +75,6 @@ pub enum ErrorKind {
     WrongOrder,
     /// An encoder was given a value outside the field's range.
     ValueOutOfRange,
-    /// A frame's declared length is out of range
-    /// ([`ErrorDetails::FrameLength`]).
-    FrameLength,
-    /// A framing header's encoding type is not one the framing expects
-    /// ([`ErrorDetails::FrameEncoding`]).
-    FrameEncoding,
 }
 
 impl ErrorKind {
@@ -102,8 +94,6 @@ impl ErrorKind {
             ErrorKind::InvalidText => "InvalidText",
             ErrorKind::WrongOrder => "WrongOrder",
             ErrorKind::ValueOutOfRange => "ValueOutOfRange",
-            ErrorKind::FrameLength => "FrameLength",
-            ErrorKind::FrameEncoding => "FrameEncoding",
         }
     }
 }
@@ -128,11 +118,7 @@ impl fmt::Display for ErrorKind {
 /// `u32` read from the wire), and its `max` exactly below 2¹⁵ and whenever
 /// it is 2ᵏ, 2ᵏ − 1 or 2ᵏ − 2 (a var data's 2³⁰, a type's limits, the
 /// largest count below a null value), any other `max` reading as the
-/// largest such bound below it; a [`FrameLength`](Self::FrameLength) keeps its
-/// `length` up to 2²⁷ − 1, its `min` up to 127 and its `max` exactly below
-/// 2²⁵ and whenever it is 2ᵏ − 1 (a length field's limit, `usize::MAX`),
-/// any other `max` reading as the largest 2ᵏ − 1 below it. An encoding
-/// type and the values expected are exact. The numbers are widened to `u64`
+/// largest such bound below it. The numbers are widened to `u64`
 /// here so that comparing them with a `usize` or a header's member needs
 /// no cast that could fail.
 ///
@@ -209,27 +195,6 @@ pub enum ErrorDetails {
     /// An encoder was given a value outside the field's `minValue` /
     /// `maxValue` range (or equal to its null value on a required field).
     ValueOutOfRange,
-    /// A frame's declared length (Simple Open Framing Header length, or the
-    /// length a raw framing function reported) is outside `min..=max`.
-    FrameLength {
-        /// The length declared for the frame (saturated, also when it
-        /// cannot even be computed).
-        length: u64,
-        /// The smallest valid length (the size of a frame's own fields).
-        min: u64,
-        /// The largest accepted length.
-        max: u64,
-    },
-    /// A framing header's encoding type is not one the framing expects
-    /// (e.g. a SOFH whose encoding type is neither SBE little- nor
-    /// big-endian): most likely the bytes are not framed that way at all,
-    /// and the frame's length means nothing.
-    FrameEncoding {
-        /// The encoding type read.
-        encoding_type: u16,
-        /// The values the framing accepts.
-        expected: Expect,
-    },
 }
 
 impl ErrorDetails {
@@ -246,8 +211,6 @@ impl ErrorDetails {
             ErrorDetails::InvalidText { .. } => ErrorKind::InvalidText,
             ErrorDetails::WrongOrder => ErrorKind::WrongOrder,
             ErrorDetails::ValueOutOfRange => ErrorKind::ValueOutOfRange,
-            ErrorDetails::FrameLength { .. } => ErrorKind::FrameLength,
-            ErrorDetails::FrameEncoding { .. } => ErrorKind::FrameEncoding,
         }
     }
 }
@@ -285,12 +248,11 @@ impl ErrorDetails {
 #[repr(transparent)]
 pub struct Error(NonZeroU64);
 
-// The word's fields. The kind (1 to 11, never 0: the niche that keeps
+// The word's fields. The kind (1 to 9, never 0: the niche that keeps
 // `Option<Error>` and `Result<(), Error>` at 8 bytes) is the low 4 bits;
 // then, by kind, two numbers of 24 bits (`A`, `B`), one of 60 (`A`, a
 // template id) or 48 (a text offset), a count's or a length's value and
-// its coded maximum, a frame length's `length`, `min` and `max` code, or
-// an encoding type and the values expected. The kinds that happen inside
+// its coded maximum. The kinds that happen inside
 // a message (`ELEMENT_KINDS`) keep the schema element they happened at in
 // the top 12 bits (0: none named).
 const KIND_BITS: u32 = 4;
@@ -310,13 +272,6 @@ const ELEMENT_KINDS: u64 = 1 << ErrorKind::Truncated as u8
     | 1 << ErrorKind::InvalidText as u8
     | 1 << ErrorKind::WrongOrder as u8
     | 1 << ErrorKind::ValueOutOfRange as u8;
-const FRAME_LENGTH_BITS: u32 = 27;
-const FRAME_MIN_BITS: u32 = 7;
-const FRAME_MIN_AT: u32 = KIND_BITS + FRAME_LENGTH_BITS;
-const FRAME_MAX_AT: u32 = FRAME_MIN_AT + FRAME_MIN_BITS;
-/// A frame's `max` below this is kept as is; at or above it, the code is
-/// this bit and `k` for the largest `2^k - 1` not above `max`.
-const FRAME_MAX_CODED: u64 = 1 << 25;
 /// A count's or a length's value (32 bits, so that any `u32` read from the
 /// wire stays above its maximum) and its maximum, coded in 16 bits: below
 /// `LIMIT_CODED` as is, else this bit, bit 6 for `2^k`, bit 7 for `2^k - 2`
@@ -325,8 +280,6 @@ const FRAME_MAX_CODED: u64 = 1 << 25;
 const VALUE_BITS: u32 = 32;
 const LIMIT_AT: u32 = KIND_BITS + VALUE_BITS;
 const LIMIT_CODED: u64 = 1 << 15;
-const EXPECT_AT: u32 = KIND_BITS + 16;
-const VALUES_AT: u32 = EXPECT_AT + 2;
 
 /// `n`, or the largest number of `bits` bits when it does not fit.
 const fn sat(n: u64, bits: u32) -> u64 {
@@ -346,23 +299,6 @@ const fn field(code: u64, at: u32, bits: u32) -> u64 {
 /// `n` as a `u64`: lossless on every target with pointers of at most 64 bits.
 const fn wide(n: usize) -> u64 {
     n as u64
-}
-
-/// A frame's `max` in 26 bits (see [`FRAME_MAX_CODED`]).
-const fn frame_max_code(max: u64) -> u64 {
-    if max < FRAME_MAX_CODED {
-        max
-    } else if max == u64::MAX {
-        FRAME_MAX_CODED | 64
-    } else {
-        let k = 63 - (max + 1).leading_zeros();
-        if (1 << k) - 1 < FRAME_MAX_CODED {
-            // One code for one value: 2^25 - 1 is kept as is.
-            (1 << k) - 1
-        } else {
-            FRAME_MAX_CODED | k as u64
-        }
-    }
 }
 
 /// A maximum in 16 bits (see [`LIMIT_CODED`]): exact below 2^15 and for
@@ -398,18 +334,6 @@ const fn limit(code: u64) -> u64 {
         (1 << k) - 2
     } else {
         (1 << k) - 1
-    }
-}
-
-/// What [`frame_max_code`] coded.
-const fn frame_max(code: u64) -> u64 {
-    if code < FRAME_MAX_CODED {
-        code
-    } else {
-        match code & 0x7f {
-            k @ 0..=63 => (1 << k) - 1,
-            _ => u64::MAX,
-        }
     }
 }
 
@@ -516,38 +440,6 @@ impl Error {
         Error::from_code(ErrorKind::ValueOutOfRange, 0)
     }
 
-    /// [`ErrorKind::FrameLength`]: the `length` declared, outside
-    /// `min..=max`.
-    #[must_use]
-    #[inline(always)]
-    pub fn frame_length(length: u64, min: u64, max: u64) -> Error {
-        slow::frame_length(length, min, max)
-    }
-
-    /// [`ErrorKind::FrameEncoding`]: the `encoding_type` read, not one of
-    /// those `expected`.
-    ///
-    /// ```
-    /// use sbe_rt::{framing::Expect, Error};
-    ///
-    /// let e = Error::frame_encoding(0xCAFE, Expect::Value(0xEB50));
-    /// assert_eq!(e.to_string(), "not a SOFH header: encoding type 0xcafe, expected 0xeb50");
-    /// ```
-    #[must_use]
-    pub const fn frame_encoding(encoding_type: u16, expected: Expect) -> Error {
-        let (expect, values) = match expected {
-            Expect::Any => (0, 0),
-            Expect::Value(v) => (1, v as u64),
-            Expect::Either(v, w) => (2, v as u64 | (w as u64) << 16),
-        };
-        Error::from_code(
-            ErrorKind::FrameEncoding,
-            encoding_type as u64
-                | expect << (EXPECT_AT - KIND_BITS)
-                | values << (VALUES_AT - KIND_BITS),
-        )
-    }
-
     /// What kind of error this is.
     ///
     /// ```
@@ -566,10 +458,8 @@ impl Error {
             6 => ErrorKind::LengthOutOfRange,
             7 => ErrorKind::InvalidText,
             8 => ErrorKind::WrongOrder,
-            9 => ErrorKind::ValueOutOfRange,
-            10 => ErrorKind::FrameLength,
-            // Only the constructors make codes: 11 is the last kind.
-            _ => ErrorKind::FrameEncoding,
+            // Only the constructors make codes: 9 is the last kind.
+            _ => ErrorKind::ValueOutOfRange,
         }
     }
 
@@ -631,23 +521,6 @@ impl Error {
             },
             ErrorKind::WrongOrder => ErrorDetails::WrongOrder,
             ErrorKind::ValueOutOfRange => ErrorDetails::ValueOutOfRange,
-            ErrorKind::FrameLength => ErrorDetails::FrameLength {
-                length: field(code, KIND_BITS, FRAME_LENGTH_BITS),
-                min: field(code, FRAME_MIN_AT, FRAME_MIN_BITS),
-                max: frame_max(code >> FRAME_MAX_AT),
-            },
-            ErrorKind::FrameEncoding => {
-                let v = field(code, VALUES_AT, 16) as u16;
-                let w = field(code, VALUES_AT + 16, 16) as u16;
-                ErrorDetails::FrameEncoding {
-                    encoding_type: field(code, KIND_BITS, 16) as u16,
-                    expected: match field(code, EXPECT_AT, 2) {
-                        0 => Expect::Any,
-                        1 => Expect::Value(v),
-                        _ => Expect::Either(v, w),
-                    },
-                }
-            }
         }
     }
 }
@@ -791,7 +664,7 @@ impl fmt::Display for Explained {
 /// Builders of errors, out of line, for the runtime's own checks (a
 /// buffer's bounds, var data, entries) and for the constructors whose
 /// numbers take more than a shift to pack (a count's or a length's coded
-/// maximum, a frame's numbers). A check calls one only on its failing
+/// maximum). A check calls one only on its failing
 /// branch, so the hot path carries the branch and a call to a cold stub;
 /// built inline, the packing and saturating would be computed before the
 /// branch or hoisted out of an enclosing loop. They are `extern "C"`
@@ -802,7 +675,6 @@ impl fmt::Display for Explained {
 /// where an error is dropped unbuilt (a group that does not check reads
 /// as empty), LLVM removes inline code but not a call it cannot see into.
 pub(crate) mod slow {
-    use super::{frame_max_code, sat, FRAME_LENGTH_BITS, FRAME_MAX_AT, FRAME_MIN_BITS, KIND_BITS};
     use super::{wide, Error, ErrorKind};
 
     #[cold]
@@ -827,17 +699,6 @@ pub(crate) mod slow {
     #[inline(never)]
     pub(crate) extern "C" fn length_out_of_range(length: u64, max: u64) -> Error {
         Error::of_limited(ErrorKind::LengthOutOfRange, length, max)
-    }
-
-    #[cold]
-    #[inline(never)]
-    pub(crate) extern "C" fn frame_length(length: u64, min: u64, max: u64) -> Error {
-        Error::from_code(
-            ErrorKind::FrameLength,
-            sat(length, FRAME_LENGTH_BITS)
-                | sat(min, FRAME_MIN_BITS) << FRAME_LENGTH_BITS
-                | frame_max_code(max) << (FRAME_MAX_AT - KIND_BITS),
-        )
     }
 }
 
@@ -867,11 +728,6 @@ impl From<ErrorDetails> for Error {
             ErrorDetails::InvalidText { offset } => Error::invalid_text(n(offset)),
             ErrorDetails::WrongOrder => Error::wrong_order(),
             ErrorDetails::ValueOutOfRange => Error::value_out_of_range(),
-            ErrorDetails::FrameLength { length, min, max } => Error::frame_length(length, min, max),
-            ErrorDetails::FrameEncoding {
-                encoding_type,
-                expected,
-            } => Error::frame_encoding(encoding_type, expected),
         }
     }
 }
@@ -932,16 +788,6 @@ impl fmt::Display for ErrorDetails {
             }
             ErrorDetails::WrongOrder => f.write_str("encoder sections written out of schema order"),
             ErrorDetails::ValueOutOfRange => f.write_str("value outside the field's allowed range"),
-            ErrorDetails::FrameLength { length, min, max } => {
-                write!(f, "frame length {length} out of range {min}..={max}")
-            }
-            ErrorDetails::FrameEncoding {
-                encoding_type,
-                expected,
-            } => write!(
-                f,
-                "not a SOFH header: encoding type {encoding_type:#06x}, expected {expected}"
-            ),
         }
     }
 }
@@ -1003,18 +849,6 @@ mod tests {
                 Error::value_out_of_range(),
                 "value outside the field's allowed range",
             ),
-            (
-                Error::frame_length(3, 6, 4294967295),
-                "frame length 3 out of range 6..=4294967295",
-            ),
-            (
-                Error::frame_encoding(0x0100, Expect::Either(0xEB50, 0x5BE0)),
-                "not a SOFH header: encoding type 0x0100, expected 0xeb50 or 0x5be0",
-            ),
-            (
-                Error::frame_encoding(0x0100, Expect::Any),
-                "not a SOFH header: encoding type 0x0100, expected any",
-            ),
         ];
         for (e, text) in cases {
             assert_eq!(e.to_string(), text);
@@ -1070,54 +904,10 @@ mod tests {
             Error::unknown_template_id(u64::from(u32::MAX) + 1),
             Error::unknown_template_id(u64::from(u32::MAX))
         );
-        assert_eq!(
-            Error::frame_length(u64::MAX, 1 << 20, (1 << 40) + 5).details(),
-            ErrorDetails::FrameLength {
-                length: (1 << 27) - 1,
-                min: 127,
-                max: (1 << 40) - 1
-            }
-        );
-    }
-
-    #[test]
-    fn frame_maxima_of_length_fields_are_exact() {
-        let maxima = [0, 1, 1024, 0x80_0000, 0xFFFF, 0xFF_FFFF];
-        let more = [u64::from(u32::MAX), u64::MAX, (1 << 25) - 1, (1 << 48) - 1];
-        for max in maxima.into_iter().chain(more) {
-            let e = Error::frame_length(7, 6, max);
-            assert_eq!(
-                e.details(),
-                ErrorDetails::FrameLength {
-                    length: 7,
-                    min: 6,
-                    max
-                },
-                "{max}"
-            );
-        }
-        // Any other max from 2^25 reads as the largest 2^k - 1 below it.
-        assert_eq!(
-            Error::frame_length(7, 6, 1 << 25),
-            Error::frame_length(7, 6, (1 << 25) - 1)
-        );
     }
 
     #[test]
     fn fields_do_not_overlap() {
-        let e = Error::frame_encoding(0xFFFF, Expect::Either(0xFFFF, 0xFFFF));
-        assert_eq!(
-            e.details(),
-            ErrorDetails::FrameEncoding {
-                encoding_type: 0xFFFF,
-                expected: Expect::Either(0xFFFF, 0xFFFF)
-            }
-        );
-        let v = Error::frame_encoding(1, Expect::Value(2));
-        assert_eq!(
-            v.to_string(),
-            "not a SOFH header: encoding type 0x0001, expected 0x0002"
-        );
         let t = Error::truncated(0, usize::MAX);
         assert_eq!(
             t.details(),
@@ -1158,8 +948,6 @@ mod tests {
         let id = Error::unknown_template_id((1 << 60) - 1);
         assert_eq!(id.at(5).details(), id.details());
         assert_eq!(id.at(5).element(), None);
-        let frame = Error::frame_length(u64::MAX, 127, u64::MAX);
-        assert_eq!(frame.at(5).details(), frame.details());
     }
 
     #[test]

@@ -25,28 +25,16 @@
 //!   JSON are two visitors, and any other output format can be one;
 //! * `JsonWriter` (feature `alloc`): the compact JSON writer behind the
 //!   generated `to_json`, and the visitor that writes FORMAT.md's JSON;
-//! * [`framing`]: venue framings composed from their parts
-//!   ([`FrameFormat`](framing::FrameFormat): prefix, length field, what it
-//!   counts, encoding type, alignment; presets `SOFH` (the Simple Open
-//!   Framing Header, with `SOFH_LEN`, `SOFH_SBE_LE`, `SOFH_SBE_BE`),
-//!   `SOFH_LE`, `MDP3_MESSAGE`) and datagrams of them
-//!   ([`PacketFormat`](framing::PacketFormat), preset `MDP3`); and
-//!   [`Framing`] (re-exported here), a framing as a whole as
-//!   `sbe --framing` spells it (`raw`, `sofh`, `sofh-le`, `mdp3`, or a
-//!   custom form such as `len=u16le,enc=u16le=0xcafe/0xeb50`), which the
-//!   `Framer`, the codec and the `sbe` command take;
-//! * `Framer` (feature `bytes`): splits a byte stream into messages as
-//!   `bytes::Bytes` without copying, by any stream `Framing`; the `bytes`
-//!   crate is re-exported as `sbe_rt::bytes`;
-//! * `FrameCodec` (feature `tokio`): a tokio-util `Decoder`/`Encoder` of
-//!   any stream framing, yielding `Bytes` messages; `tokio_util` is
-//!   re-exported as `sbe_rt::tokio_util`;
 //! * [`value`]: what fields mean, as values ([`Decimal`], [`Timestamp`]
 //!   and its [`TimeUnit`], [`Date`], [`MonthYear`]) with exact text forms
 //!   and checked conversions to and from wire integers (and, by feature,
 //!   `rust_decimal`, `chrono` and `time`);
 //! * [`include_schema!`]: includes the code `sbe-build` generated for a
 //!   schema.
+//!
+//! Splitting a stream or a datagram into messages (SOFH, MDP3 packets,
+//! custom framings, a `bytes` framer, a tokio codec) is the crate
+//! `sbe-framing`'s.
 //!
 //! # Safety contract: what is checked, and when
 //!
@@ -56,7 +44,7 @@
 //! * **Never a panic, never a read outside the buffer, no `unsafe`.** This
 //!   crate and the code generated against it hold no `unsafe` block; every
 //!   read goes through a checked slice. Fuzz targets (`fuzz/`) and property
-//!   tests drive every decoder, the framers and the capture reader with
+//!   tests drive every decoder with
 //!   hostile input to show it.
 //! * **No allocation, and no loop longer than the bytes.** A length from
 //!   the wire is checked against the bytes there are before anything is
@@ -76,7 +64,6 @@
 //! | a group's iterator | its dimension when opened; each entry when the iteration reaches it (an entry that does not fit ends the iteration, and `checked_length()` reports it) |
 //! | a var-data accessor | its length prefix and bytes, when read (`Err` if they do not fit) |
 //! | `checked_length()` | everything the lazy decoder has not checked yet |
-//! | `Framer`, `FrameFormat::split`, `PacketFormat::packet` | a frame's length against its prefix, the bytes there are and the frame limit; the encoding type where the framing expects one |
 //!
 //! What a caller may **not** rely on: the values of fields are not range
 //! checked on decode. A required field holds whatever the sender wrote
@@ -97,7 +84,7 @@
 //!
 //! # Errors
 //!
-//! Every decoder, encoder and framer returns [`Result<T>`](Result), whose
+//! Every decoder and encoder returns [`Result<T>`](Result), whose
 //! [`Error`] is one 64-bit word: its [`ErrorKind`] and the numbers that
 //! say where and by how much (bytes needed and available, the count and
 //! its maximum, ...). A word, and not an enum of several, because
@@ -137,8 +124,7 @@
 //! [`Timestamp`]), `alloc` (the JSON writer and the owned messages
 //! generated code has by default), `serde` (the serde impls of owned
 //! messages generated with `Config::serde(true)`; brings serde, re-exported
-//! for them; implies `alloc`), `bytes` (the framer), `tokio` (the codec;
-//! implies `std` and `bytes`), and `rust_decimal`, `chrono`, `time`
+//! for them; implies `alloc`), and `rust_decimal`, `chrono`, `time`
 //! (conversions of the [`value`] types to and from those crates').
 //!
 //! # Example
@@ -192,7 +178,6 @@ extern crate std;
 
 pub mod error;
 pub mod float;
-pub mod framing;
 pub mod group;
 pub mod null;
 pub mod text;
@@ -209,15 +194,8 @@ pub mod json;
 #[path = "private/mod.rs"]
 pub mod __private;
 
-#[cfg(feature = "bytes")]
-pub mod bytes_adapter;
-
-#[cfg(feature = "tokio")]
-pub mod tokio_codec;
-
 pub use error::{Error, ErrorDetails, ErrorKind, Explained, Result};
 pub use float::{JavaDouble, JavaFloat};
-pub use framing::Framing;
 pub use null::non_null;
 pub use value::{
     Date, Decimal, Fixed, Mantissa, MonthYear, ParseError, RangeError, TimeUnit, Timestamp,
@@ -227,15 +205,6 @@ pub use wire::*;
 
 #[cfg(feature = "alloc")]
 pub use json::JsonWriter;
-
-#[cfg(feature = "bytes")]
-pub use ::bytes;
-#[cfg(feature = "tokio")]
-pub use ::tokio_util;
-#[cfg(feature = "bytes")]
-pub use bytes_adapter::{Frame, Framer};
-#[cfg(feature = "tokio")]
-pub use tokio_codec::{CodecError, FrameCodec};
 
 /// Includes the Rust code that `sbe-build` generated for a schema.
 ///

@@ -332,7 +332,7 @@ fn decode_fns(arms: &MessageArms, no_messages: bool) -> TokenStream {
         /// included, checked as [`decode`] checks it but without decoding
         /// it: for splitting a stream into messages, as in
         /// `framer.next_frame(|b| message_length(b).map(Some))`
-        /// (`sbe_rt::Framer`).
+        /// (`sbe_framing::Framer`).
         /// `Err(Truncated)` when `buf` holds only part of the message.
         // Inlinable where the generated module is another crate's (a
         // framer's length function is a few compares per message).

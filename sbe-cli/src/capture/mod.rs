@@ -26,10 +26,9 @@ use std::io;
 use std::net::SocketAddr;
 
 use crate::multi::MultiError;
-use sbe_rt::framing::Framing;
-use sbe_schema::ir::ByteOrder;
+use sbe_framing::{Endian, Framing};
 
-use crate::framing::{Datagram, DatagramFraming, FrameError, StreamSplitter};
+use sbe_framing::split::{Datagram, DatagramFraming, FrameError, StreamSplitter};
 use sbe_otf::json::{write_int, write_str};
 
 pub use file::{sniff, CaptureError, CaptureReader, Format, Packet};
@@ -265,7 +264,7 @@ pub struct Options {
     /// framings: a packet framing skips TCP, said once per flow).
     pub framing: Framing,
     /// Byte order of the schemas (SOFH's encoding type depends on it).
-    pub order: ByteOrder,
+    pub order: Endian,
     /// `--filter` terms, all to match.
     pub filter: Vec<Term>,
 }
@@ -470,7 +469,7 @@ impl<S: Sink> Run<'_, S> {
         let at = Place(p.number, seg.transport, seg.src, seg.dst);
         if let Some(&(_, seq)) = fields
             .iter()
-            .find(|(n, _)| *n == crate::framing::MSG_SEQ_NUM)
+            .find(|(n, _)| *n == sbe_framing::split::MSG_SEQ_NUM)
         {
             if let Some(prev) = self.last_seq_of((seg.src, seg.dst), seq) {
                 if seq != prev.wrapping_add(1) {

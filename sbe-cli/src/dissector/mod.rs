@@ -25,7 +25,7 @@
 //!   <message name="Ping" id="1"><field name="seq" id="1" type="uint64"/></message>
 //! </messageSchema>"#;
 //! let schema = sbe_schema::ir::load_str("demo.xml", xml).unwrap();
-//! let options = sbe_cli::dissector::Options::new("demo", sbe_rt::framing::Framing::Sofh);
+//! let options = sbe_cli::dissector::Options::new("demo", sbe_framing::Framing::Sofh);
 //! let lua = sbe_cli::dissector::generate(&[schema], &options).unwrap();
 //! assert!(lua.contains("local function s1_Ping(tvb, t, b, ver, blen, lim)"));
 //! assert!(lua.contains(r#"ProtoField.uint64("demo.seq", "seq", base.DEC)"#));
@@ -37,7 +37,7 @@ mod values;
 
 use std::fmt;
 
-use sbe_rt::framing::{Counts, Endian, Expect, Framing, Width};
+use sbe_framing::{Counts, Endian, Expect, Framing, Width};
 use sbe_schema::ir::{ByteOrder, Presence, Schema, TypeKind};
 
 use names::{Decl, Fields};

@@ -27,8 +27,8 @@
 //!   [`next_format_frame`](Framer::next_format_frame).
 //!
 //! ```
-//! use sbe_rt::framing::{FrameFormat, SOFH_LEN, SOFH_SBE_LE};
-//! use sbe_rt::Framer;
+//! use sbe_framing::{FrameFormat, SOFH_LEN, SOFH_SBE_LE};
+//! use sbe_framing::Framer;
 //!
 //! // Two SOFH frames, fed in awkward pieces.
 //! let mut stream = Vec::new();
@@ -50,13 +50,13 @@
 //! }
 //! assert_eq!(messages, [&b"first"[..], &b"second!"[..]]);
 //! assert_eq!(framer.buffered(), 0);
-//! # Ok::<(), sbe_rt::Error>(())
+//! # Ok::<(), sbe_framing::Error>(())
 //! ```
 
 pub use bytes::{Bytes, BytesMut};
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::framing::{FrameFormat, Framing, FramingError};
+use crate::error::{Error, Result};
+use crate::{FrameFormat, Framing, FramingError};
 
 /// One message split off a stream.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -65,7 +65,7 @@ pub struct Frame {
     /// header removed). Shares the framer's memory: no copy was made.
     pub message: Bytes,
     /// The framing header's encoding type (e.g.
-    /// [`SOFH_SBE_LE`](crate::framing::SOFH_SBE_LE)) with a framing that has
+    /// [`SOFH_SBE_LE`](crate::SOFH_SBE_LE)) with a framing that has
     /// one, `None` with raw framing.
     pub encoding_type: Option<u16>,
 }
@@ -115,16 +115,16 @@ impl Framer {
     /// `framing`, a stream framing: a packet framing (`mdp3`, a custom one
     /// with `packet=`) is a [`FramingError::Packet`], since a stream has no
     /// datagram boundaries to find its packet headers at (split each
-    /// datagram with [`PacketFormat::packet`](crate::framing::PacketFormat::packet)).
+    /// datagram with [`PacketFormat::packet`](crate::PacketFormat::packet)).
     ///
     /// ```
-    /// use sbe_rt::framing::{Framing, FramingError};
-    /// use sbe_rt::Framer;
+    /// use sbe_framing::{Framing, FramingError};
+    /// use sbe_framing::Framer;
     ///
     /// let mut framer = Framer::for_framing("sofh-le".parse().unwrap())?;
     /// assert_eq!(framer.framing(), Framing::SofhLe);
     /// framer.push(&[5, 0, 0xfe, 0xca, 42]);
-    /// let frame = framer.next_framed(|_| Ok(None)).unwrap().unwrap();
+    /// let frame = framer.next_framed(|_| Ok::<_, sbe_framing::Error>(None)).unwrap().unwrap();
     /// assert_eq!((&frame.message[..], frame.encoding_type), (&[42][..], Some(0xCAFE)));
     ///
     /// assert_eq!(
@@ -149,11 +149,11 @@ impl Framer {
     }
 
     /// Sets the longest frame accepted (framing header included); a longer
-    /// declared length gives [`ErrorKind::FrameLength`] instead of buffering
+    /// declared length gives [`Error::FrameLength`] instead of buffering
     /// without bound. The default is no limit.
     ///
     /// ```
-    /// use sbe_rt::{Error, Framer};
+    /// use sbe_framing::{Error, Framer};
     ///
     /// let mut framer = Framer::new().max_frame_len(1024);
     /// framer.push(&[0, 0, 0x10, 0, 0xeb, 0x50]); // declares 4096 bytes
@@ -182,7 +182,7 @@ impl Framer {
     /// (or `max == 0`).
     ///
     /// ```
-    /// let mut framer = sbe_rt::Framer::new();
+    /// let mut framer = sbe_framing::Framer::new();
     /// let mut input: &[u8] = b"abcdef";
     /// assert_eq!(framer.read_from(&mut input, 4)?, 4);
     /// assert_eq!(framer.pending(), b"abcd");
@@ -251,15 +251,15 @@ impl Framer {
     /// * `Ok(Some(len))`: the message is `len` bytes long. If that many are
     ///   buffered they are split off and returned; otherwise `Ok(None)` until
     ///   more are pushed. A `len` of 0 or above the
-    ///   [maximum](Self::max_frame_len) is an [`ErrorKind::FrameLength`].
-    /// * `Ok(None)` or an [`ErrorKind::Truncated`] `Err`: more bytes are needed
+    ///   [maximum](Self::max_frame_len) is an [`Error::FrameLength`].
+    /// * `Ok(None)` or an [`Error::Truncated`] `Err`: more bytes are needed
     ///   to tell; `Ok(None)` is returned.
     /// * any other `Err`: returned as is, nothing is consumed.
     ///
     /// `len_fn` is not called when nothing is buffered.
     ///
     /// ```
-    /// use sbe_rt::{Framer, Result};
+    /// use sbe_framing::{Framer, Result};
     ///
     /// // Toy format: the first byte is the message length.
     /// fn len(buf: &[u8]) -> Result<Option<usize>> {
@@ -271,11 +271,12 @@ impl Framer {
     /// assert_eq!(framer.next_frame(len)?.as_deref(), Some(&b"\x03ab"[..]));
     /// assert_eq!(framer.next_frame(len)?.as_deref(), Some(&b"\x02c"[..]));
     /// assert_eq!(framer.next_frame(len)?, None);
-    /// # Ok::<(), sbe_rt::Error>(())
+    /// # Ok::<(), sbe_framing::Error>(())
     /// ```
-    pub fn next_frame<F>(&mut self, len_fn: F) -> Result<Option<Bytes>>
+    pub fn next_frame<F, E>(&mut self, len_fn: F) -> Result<Option<Bytes>>
     where
-        F: FnOnce(&[u8]) -> Result<Option<usize>>,
+        F: FnOnce(&[u8]) -> core::result::Result<Option<usize>, E>,
+        E: Into<Error>,
     {
         if self.buf.is_empty() {
             return Ok(None);
@@ -283,8 +284,13 @@ impl Framer {
         let len = match len_fn(&self.buf) {
             Ok(Some(len)) => len,
             Ok(None) => return Ok(None),
-            Err(e) if e.error_kind() == ErrorKind::Truncated => return Ok(None),
-            Err(e) => return Err(e),
+            Err(e) => {
+                let e = e.into();
+                if e.is_truncated() {
+                    return Ok(None);
+                }
+                return Err(e);
+            }
         };
         self.check_frame_len(len, 1)?;
         if len > self.buf.len() {
@@ -299,14 +305,14 @@ impl Framer {
     ///
     /// `Ok(None)` until the whole frame is buffered. The encoding type is
     /// checked first: one that is neither SBE little- nor big-endian gives
-    /// an [`ErrorKind::FrameEncoding`] (the stream is most likely not SOFH-framed,
+    /// an [`Error::FrameEncoding`] (the stream is most likely not SOFH-framed,
     /// and its "length" means nothing); then a length below 6 or above the
-    /// [maximum](Self::max_frame_len) gives an [`ErrorKind::FrameLength`].
+    /// [maximum](Self::max_frame_len) gives an [`Error::FrameLength`].
     /// Either consumes nothing. The same as
     /// [`next_format_frame`](Self::next_format_frame)`(&FrameFormat::SOFH)`.
     ///
     /// ```
-    /// use sbe_rt::{framing::Expect, Error, Framer};
+    /// use sbe_framing::{Error, Expect, Framer};
     ///
     /// let mut framer = Framer::new();
     /// // A raw message header (blockLength 45, templateId 1, schemaId 1)
@@ -327,13 +333,13 @@ impl Framer {
     /// the format has one.
     ///
     /// `Ok(None)` until the whole frame is buffered. A wrong encoding type
-    /// ([`ErrorKind::FrameEncoding`]) or a length that cannot be right
-    /// ([`ErrorKind::FrameLength`]: below the frame's own fields, zero, above
+    /// ([`Error::FrameEncoding`]) or a length that cannot be right
+    /// ([`Error::FrameLength`]: below the frame's own fields, zero, above
     /// the [maximum](Self::max_frame_len)) consumes nothing (see
     /// [`FrameFormat::read_header`]).
     ///
     /// ```
-    /// use sbe_rt::{framing::FrameFormat, Framer};
+    /// use sbe_framing::{FrameFormat, Framer};
     ///
     /// // CME iLink 3: u16 LE length counting the 4-byte header, 0xCAFE.
     /// let mut framer = Framer::new();
@@ -342,7 +348,7 @@ impl Framer {
     /// framer.push(&[3]);
     /// let frame = framer.next_format_frame(&FrameFormat::SOFH_LE)?.unwrap();
     /// assert_eq!((&frame.message[..], frame.encoding_type), (&[1, 2, 3][..], Some(0xCAFE)));
-    /// # Ok::<(), sbe_rt::Error>(())
+    /// # Ok::<(), sbe_framing::Error>(())
     /// ```
     pub fn next_format_frame(&mut self, format: &FrameFormat) -> Result<Option<Frame>> {
         split_frame(&mut self.buf, format, self.max_frame_len)
@@ -355,7 +361,7 @@ impl Framer {
     /// [`frame_format`](Framing::frame_format) (`len_fn` unused).
     ///
     /// ```
-    /// use sbe_rt::{Framer, Framing, Result};
+    /// use sbe_framing::{Framer, Framing, Result};
     ///
     /// fn len(buf: &[u8]) -> Result<Option<usize>> {
     ///     Ok(buf.first().map(|&n| usize::from(n)))
@@ -370,11 +376,12 @@ impl Framer {
     /// raw.push(&[2, 9]);
     /// let frame = raw.next_framed(len)?.unwrap();
     /// assert_eq!((&frame.message[..], frame.encoding_type), (&[2, 9][..], None));
-    /// # Ok::<(), sbe_rt::Error>(())
+    /// # Ok::<(), sbe_framing::Error>(())
     /// ```
-    pub fn next_framed<F>(&mut self, len_fn: F) -> Result<Option<Frame>>
+    pub fn next_framed<F, E>(&mut self, len_fn: F) -> Result<Option<Frame>>
     where
-        F: FnOnce(&[u8]) -> Result<Option<usize>>,
+        F: FnOnce(&[u8]) -> core::result::Result<Option<usize>, E>,
+        E: Into<Error>,
     {
         match self.format {
             None => Ok(self.next_frame(len_fn)?.map(|message| Frame {
@@ -417,8 +424,8 @@ pub(crate) fn split_frame(
 /// [`Bytes::slice_ref`], which panics).
 ///
 /// ```
-/// use sbe_rt::bytes::Bytes;
-/// use sbe_rt::bytes_adapter::share;
+/// use sbe_framing::bytes::Bytes;
+/// use sbe_framing::framer::share;
 ///
 /// let frame = Bytes::from_static(b"\x05\x00\x00\x00Honda");
 /// let text: &[u8] = &frame[4..]; // what a decoder's var data accessor returns
@@ -442,8 +449,8 @@ pub fn share(frame: &Bytes, part: &[u8]) -> Option<Bytes> {
 /// exactly the length `encode` returns, and is left as it was on error.
 ///
 /// ```
-/// use sbe_rt::bytes::BytesMut;
-/// use sbe_rt::bytes_adapter::append_with;
+/// use sbe_framing::bytes::BytesMut;
+/// use sbe_framing::framer::append_with;
 ///
 /// let mut ring = BytesMut::new();
 /// let n = append_with(&mut ring, 16, |buf| {
@@ -453,15 +460,15 @@ pub fn share(frame: &Bytes, part: &[u8]) -> Option<Bytes> {
 /// assert_eq!((n, &ring[..]), (4, &[7u8, 0, 0, 0][..]));
 /// # Ok::<(), sbe_rt::Error>(())
 /// ```
-pub fn append_with<F>(dst: &mut BytesMut, max_len: usize, encode: F) -> Result<usize>
+pub fn append_with<F>(dst: &mut BytesMut, max_len: usize, encode: F) -> sbe_rt::Result<usize>
 where
-    F: FnOnce(&mut [u8]) -> Result<usize>,
+    F: FnOnce(&mut [u8]) -> sbe_rt::Result<usize>,
 {
     let start = dst.len();
     dst.resize(start.saturating_add(max_len), 0);
     let written = dst
         .get_mut(start..)
-        .map_or(Err(Error::truncated(max_len, 0)), encode);
+        .map_or(Err(sbe_rt::Error::truncated(max_len, 0)), encode);
     match written {
         Ok(n) if n <= max_len => {
             dst.truncate(start + n);
@@ -469,7 +476,7 @@ where
         }
         Ok(n) => {
             dst.truncate(start);
-            Err(Error::truncated(n, max_len))
+            Err(sbe_rt::Error::truncated(n, max_len))
         }
         Err(e) => {
             dst.truncate(start);
@@ -482,14 +489,14 @@ where
 mod tests {
     extern crate alloc;
     use super::*;
-    use crate::framing::{Counts, Expect, LengthField, SOFH_LEN, SOFH_SBE_BE, SOFH_SBE_LE};
-    use crate::wire::get_u16_le;
+    use crate::{Counts, Expect, LengthField, SOFH_LEN, SOFH_SBE_BE, SOFH_SBE_LE};
     use alloc::vec::Vec;
+    use sbe_rt::wire::get_u16_le;
 
     /// A toy raw format standing in for SBE: a little-endian u16 length
     /// (the whole message), then the body.
     fn toy_len(buf: &[u8]) -> Result<Option<usize>> {
-        crate::check_len(buf, 2)?;
+        sbe_rt::check_len(buf, 2)?;
         Ok(Some(usize::from(get_u16_le(buf, 0))))
     }
 
@@ -521,8 +528,8 @@ mod tests {
             Ok(1)
         );
         assert_eq!(&dst[..], b"abc");
-        let err = append_with(&mut dst, 8, |_| Err(Error::wrong_order()));
-        assert_eq!(err, Err(Error::wrong_order()));
+        let err = append_with(&mut dst, 8, |_| Err(sbe_rt::Error::wrong_order()));
+        assert_eq!(err, Err(sbe_rt::Error::wrong_order()));
         assert_eq!(&dst[..], b"abc");
         assert!(append_with(&mut dst, 2, |_| Ok(3)).is_err());
         assert_eq!(&dst[..], b"abc");
@@ -766,7 +773,7 @@ mod tests {
             assert_eq!(framer.framing(), framing);
             framer.push(&format_stream(&format, &messages));
             let mut got = Vec::new();
-            while let Some(frame) = framer.next_framed(|_| Ok(None)).unwrap() {
+            while let Some(frame) = framer.next_framed(|_| Ok::<_, Error>(None)).unwrap() {
                 got.push(frame.message);
             }
             assert_eq!(got, messages, "{framing}");
@@ -785,21 +792,21 @@ mod tests {
     fn raw_length_errors() {
         let mut framer = Framer::new().max_frame_len(10);
         assert_eq!(
-            framer.next_frame(|_| panic!("not called when empty")),
+            framer.next_frame(|_| -> Result<Option<usize>> { panic!("not called when empty") }),
             Ok(None)
         );
         framer.push(&[0, 0, 9]);
         assert_eq!(
-            framer.next_frame(|_| Ok(Some(0))),
+            framer.next_frame(|_| Ok::<_, Error>(Some(0))),
             Err(Error::frame_length(0, 1, 10))
         );
         assert_eq!(
-            framer.next_frame(|_| Ok(Some(11))),
+            framer.next_frame(|_| Ok::<_, Error>(Some(11))),
             Err(Error::frame_length(11, 1, 10))
         );
         assert_eq!(
-            framer.next_frame(|_| Err(Error::unknown_template_id(7))),
-            Err(Error::unknown_template_id(7))
+            framer.next_frame(|_| Err(sbe_rt::Error::unknown_template_id(7))),
+            Err(Error::Message(sbe_rt::Error::unknown_template_id(7)))
         );
         assert_eq!(
             framer.next_frame(|b| Err(Error::truncated(8, b.len()))),
@@ -807,7 +814,10 @@ mod tests {
         );
         assert_eq!(framer.buffered(), 3);
         assert_eq!(
-            framer.next_frame(|_| Ok(Some(3))).unwrap().unwrap(),
+            framer
+                .next_frame(|_| Ok::<_, Error>(Some(3)))
+                .unwrap()
+                .unwrap(),
             [0, 0, 9][..]
         );
     }

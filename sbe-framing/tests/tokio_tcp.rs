@@ -9,11 +9,12 @@ use std::future::Future;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use sbe_rt::bytes::{Bytes, BytesMut};
-use sbe_rt::framing::{Counts, FrameFormat, LengthField};
-use sbe_rt::tokio_codec::{CodecError, FrameCodec};
-use sbe_rt::tokio_util::codec::{Decoder, FramedRead, FramedWrite};
-use sbe_rt::{get_u16_le, get_u64_le, Error};
+use sbe_framing::bytes::{Bytes, BytesMut};
+use sbe_framing::codec::{CodecError, FrameCodec};
+use sbe_framing::tokio_util::codec::{Decoder, FramedRead, FramedWrite};
+use sbe_framing::Error;
+use sbe_framing::{Counts, FrameFormat, LengthField};
+use sbe_rt::{get_u16_le, get_u64_le};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 

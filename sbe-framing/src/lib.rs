@@ -46,7 +46,7 @@
 //! An MDP3 datagram with two messages:
 //!
 //! ```
-//! use sbe_rt::framing::{FrameFormat, Mdp3PacketHeader, PacketFormat};
+//! use sbe_framing::{FrameFormat, Mdp3PacketHeader, PacketFormat};
 //!
 //! let header = Mdp3PacketHeader { msg_seq_num: 7, sending_time: 1_700_000_000_000_000_000 };
 //! let mut datagram = header.to_bytes().to_vec();
@@ -68,19 +68,56 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+// Input never reaches a panic: no indexing, unwrap or expect outside tests.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::indexing_slicing,
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic
+    )
+)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
 use core::fmt;
 
-use crate::error::{Error, Result};
-use crate::wire::Uint;
-use crate::wire::{
+use sbe_rt::wire::Uint;
+use sbe_rt::wire::{
     get_u16_be, get_u16_le, get_u32_le, get_u64_le, put_u16_be, put_u16_le, put_u32_be, put_u32_le,
 };
 
+mod error;
 mod spec;
+pub use error::{Error, Result};
 pub use spec::{
     sofh_encoding, CustomItem, Framing, FramingError, UnknownFraming, UnknownFramingKind,
     CUSTOM_SYNTAX,
 };
+
+#[cfg(feature = "std")]
+pub mod split;
+
+#[cfg(feature = "bytes")]
+pub mod framer;
+#[cfg(feature = "bytes")]
+pub use ::bytes;
+#[cfg(feature = "bytes")]
+pub use framer::{Frame, Framer};
+
+#[cfg(feature = "tokio")]
+pub mod codec;
+#[cfg(feature = "tokio")]
+pub use ::tokio_util;
+#[cfg(feature = "tokio")]
+pub use codec::{CodecError, FrameCodec};
 
 /// Length of a Simple Open Framing Header: 6 bytes (a u32 length, a u16
 /// encoding type; see [`FrameFormat::SOFH`]).
@@ -118,7 +155,7 @@ impl Width {
     /// Bytes the field takes: 2 or 4.
     ///
     /// ```
-    /// assert_eq!(sbe_rt::framing::Width::U32.bytes(), 4);
+    /// assert_eq!(sbe_framing::Width::U32.bytes(), 4);
     /// ```
     #[must_use]
     pub const fn bytes(self) -> usize {
@@ -131,7 +168,7 @@ impl Width {
     /// The largest value the field holds.
     ///
     /// ```
-    /// assert_eq!(sbe_rt::framing::Width::U16.max(), 65535);
+    /// assert_eq!(sbe_framing::Width::U16.max(), 65535);
     /// ```
     #[must_use]
     pub const fn max(self) -> u64 {
@@ -146,7 +183,7 @@ impl Width {
 /// and how it is encoded.
 ///
 /// ```
-/// use sbe_rt::framing::LengthField;
+/// use sbe_framing::LengthField;
 ///
 /// let field = LengthField::u16_be(2);
 /// assert_eq!(field.read(&[9, 9, 0x01, 0x02]), Some(0x0102));
@@ -266,7 +303,7 @@ impl Expect {
     /// Whether `encoding_type` is one of the values expected.
     ///
     /// ```
-    /// use sbe_rt::framing::Expect;
+    /// use sbe_framing::Expect;
     ///
     /// assert!(Expect::Either(0xEB50, 0x5BE0).accepts(0x5BE0));
     /// assert!(!Expect::Value(0xCAFE).accepts(0xEB50));
@@ -307,7 +344,7 @@ impl fmt::Display for Expect {
 /// values are accepted.
 ///
 /// ```
-/// use sbe_rt::framing::{EncodingField, Endian, Expect};
+/// use sbe_framing::{EncodingField, Endian, Expect};
 ///
 /// let field = EncodingField::new(2, Endian::Little, Expect::Value(0xCAFE));
 /// assert_eq!(field.read(&[0, 0, 0xfe, 0xca]), Some(0xCAFE));
@@ -364,7 +401,7 @@ impl EncodingField {
 /// encoding type, alignment. See the [module documentation](self).
 ///
 /// ```
-/// use sbe_rt::framing::{Counts, FrameFormat, LengthField};
+/// use sbe_framing::{Counts, FrameFormat, LengthField};
 ///
 /// // A u32 big-endian length counting only the message, no encoding type.
 /// let format = FrameFormat::new(4, LengthField::u32_be(0)).with_counts(Counts::Message);
@@ -375,7 +412,7 @@ impl EncodingField {
 /// assert_eq!(second.message, b"d");
 /// // Cut mid-frame: not yet.
 /// assert_eq!(format.split(&stream[..5])?, None);
-/// # Ok::<(), sbe_rt::Error>(())
+/// # Ok::<(), sbe_framing::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FrameFormat {
@@ -482,10 +519,10 @@ impl FrameFormat {
     ///
     /// Either encoding type is accepted; another one means the bytes are
     /// most likely not SOFH-framed at all, and is an
-    /// [`ErrorKind::FrameEncoding`](crate::ErrorKind::FrameEncoding) before the length is even looked at.
+    /// [`Error::FrameEncoding`] before the length is even looked at.
     ///
     /// ```
-    /// use sbe_rt::framing::{FrameFormat, FrameHeader, SOFH_LEN, SOFH_SBE_LE};
+    /// use sbe_framing::{FrameFormat, FrameHeader, SOFH_LEN, SOFH_SBE_LE};
     ///
     /// let message = [1u8, 2, 3];
     /// let mut frame = [0u8; SOFH_LEN + 3];
@@ -500,7 +537,7 @@ impl FrameFormat {
     /// });
     /// assert_eq!(FrameFormat::SOFH.message_range(&header), SOFH_LEN..9);
     /// assert_eq!(FrameFormat::SOFH.split(&frame)?.expect("all there").message, message);
-    /// # Ok::<(), sbe_rt::Error>(())
+    /// # Ok::<(), sbe_framing::Error>(())
     /// ```
     pub const SOFH: FrameFormat = FrameFormat {
         prefix_len: SOFH_LEN,
@@ -538,7 +575,7 @@ impl FrameFormat {
     /// padding; the `with_*` methods change the rest.
     ///
     /// ```
-    /// use sbe_rt::framing::{FrameFormat, LengthField};
+    /// use sbe_framing::{FrameFormat, LengthField};
     ///
     /// assert_eq!(FrameFormat::new(2, LengthField::u16_le(0)), FrameFormat::MDP3_MESSAGE);
     /// ```
@@ -570,7 +607,7 @@ impl FrameFormat {
     /// The same format, frames padded to a multiple of `align` bytes.
     ///
     /// ```
-    /// use sbe_rt::framing::{FrameFormat, LengthField};
+    /// use sbe_framing::{FrameFormat, LengthField};
     ///
     /// // The length (u16 LE at offset 2) inside the message header, frames
     /// // padded to 8 bytes.
@@ -580,7 +617,7 @@ impl FrameFormat {
     /// assert_eq!((frame.message, frame.len), (&[1, 0, 5, 0, 9][..], 8));
     /// // The second frame's padding is still to come.
     /// assert_eq!(format.split(&stream[8..])?, None);
-    /// # Ok::<(), sbe_rt::Error>(())
+    /// # Ok::<(), sbe_framing::Error>(())
     /// ```
     #[must_use]
     pub const fn with_align(mut self, align: usize) -> Self {
@@ -595,7 +632,7 @@ impl FrameFormat {
     /// (and never panic), but only a valid one frames what it says.
     ///
     /// ```
-    /// use sbe_rt::framing::{FormatError, FrameFormat, LengthField};
+    /// use sbe_framing::{FormatError, FrameFormat, LengthField};
     ///
     /// assert_eq!(FrameFormat::SOFH.validate(), Ok(()));
     /// assert_eq!(
@@ -635,7 +672,7 @@ impl FrameFormat {
     /// encoding type.
     ///
     /// ```
-    /// use sbe_rt::framing::FrameFormat;
+    /// use sbe_framing::FrameFormat;
     ///
     /// assert_eq!(FrameFormat::SOFH.header_len(), 6);
     /// assert_eq!(FrameFormat::MDP3_MESSAGE.header_len(), 2);
@@ -678,7 +715,7 @@ impl FrameFormat {
     /// field's own unit (what it counts). Zero is never valid.
     ///
     /// ```
-    /// use sbe_rt::framing::{Counts, FrameFormat, LengthField};
+    /// use sbe_framing::{Counts, FrameFormat, LengthField};
     ///
     /// assert_eq!(FrameFormat::SOFH.length_bounds(1024), (6, 1024));
     /// let counts_message = FrameFormat::new(4, LengthField::u16_le(0)).with_counts(Counts::Message);
@@ -698,10 +735,10 @@ impl FrameFormat {
     /// The frame length (prefix included) and padded length of a frame
     /// whose length field says `length`, checked against
     /// [`length_bounds`](Self::length_bounds)`(max_frame_len)`: an
-    /// [`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength) (in the field's unit) when out of range.
+    /// [`Error::FrameLength`] (in the field's unit) when out of range.
     ///
     /// ```
-    /// use sbe_rt::{framing::FrameFormat, Error};
+    /// use sbe_framing::{FrameFormat, Error};
     ///
     /// assert_eq!(FrameFormat::MDP3_MESSAGE.frame_len(30, usize::MAX), Ok((30, 30)));
     /// assert_eq!(
@@ -712,7 +749,7 @@ impl FrameFormat {
     ///     FrameFormat::MDP3_MESSAGE.with_align(8).frame_len(30, usize::MAX),
     ///     Ok((30, 32))
     /// );
-    /// # Ok::<(), sbe_rt::Error>(())
+    /// # Ok::<(), sbe_framing::Error>(())
     /// ```
     pub fn frame_len(&self, length: u64, max_frame_len: usize) -> Result<(usize, usize)> {
         let (min, max) = self.length_bounds(max_frame_len);
@@ -731,7 +768,7 @@ impl FrameFormat {
         Ok((frame_len, padded))
     }
 
-    /// The encoding type check alone: an [`ErrorKind::FrameEncoding`](crate::ErrorKind::FrameEncoding) when the
+    /// The encoding type check alone: an [`Error::FrameEncoding`] when the
     /// format has an encoding type and `encoding_type` is not one expected.
     pub fn check_encoding(&self, encoding_type: Option<u16>) -> Result<()> {
         match (self.encoding, encoding_type) {
@@ -747,13 +784,13 @@ impl FrameFormat {
     /// `Ok(None)` when `buf` is shorter than [`header_len`](Self::header_len)
     /// (more bytes are needed). The encoding type is checked first, since a
     /// wrong one means the bytes are not framed this way at all and the
-    /// length means nothing ([`ErrorKind::FrameEncoding`](crate::ErrorKind::FrameEncoding)); then the length,
+    /// length means nothing ([`Error::FrameEncoding`]); then the length,
     /// against the frame's own fields and `max_frame_len`
-    /// ([`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength)). Whether the whole frame is in `buf` is not
+    /// ([`Error::FrameLength`]). Whether the whole frame is in `buf` is not
     /// checked: see [`split`](Self::split).
     ///
     /// ```
-    /// use sbe_rt::{framing::{Expect, FrameFormat, FrameHeader}, Error};
+    /// use sbe_framing::{Expect, FrameFormat, FrameHeader, Error};
     ///
     /// let header = FrameFormat::SOFH_LE.read_header(&[9, 0, 0xfe, 0xca], usize::MAX)?;
     /// assert_eq!(header, Some(FrameHeader {
@@ -766,7 +803,7 @@ impl FrameFormat {
     ///     err.unwrap_err().to_string(),
     ///     "not a SOFH header: encoding type 0x0100, expected 0xeb50 or 0x5be0"
     /// );
-    /// # Ok::<(), sbe_rt::Error>(())
+    /// # Ok::<(), sbe_framing::Error>(())
     /// ```
     pub fn read_header(&self, buf: &[u8], max_frame_len: usize) -> Result<Option<FrameHeader>> {
         if buf.len() < self.header_len() {
@@ -822,7 +859,7 @@ impl FrameFormat {
     /// the length field).
     ///
     /// ```
-    /// use sbe_rt::framing::FrameFormat;
+    /// use sbe_framing::FrameFormat;
     ///
     /// assert_eq!(FrameFormat::SOFH.encoded_len(62), Some(68));
     /// assert_eq!(FrameFormat::SOFH_LE.encoded_len(65532), None);
@@ -853,21 +890,21 @@ impl FrameFormat {
     /// Returns the bytes the frame takes, padding included (see
     /// [`encoded_len`](Self::encoded_len)).
     ///
-    /// Errors, with nothing written: [`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength) when the length
+    /// Errors, with nothing written: [`Error::FrameLength`] when the length
     /// cannot be framed (too long for the field, or a message shorter than
-    /// the fields it holds), [`ErrorKind::FrameEncoding`](crate::ErrorKind::FrameEncoding) when `encoding_type`
-    /// is not one the format expects, [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) when `frame` is
+    /// the fields it holds), [`Error::FrameEncoding`] when `encoding_type`
+    /// is not one the format expects, [`Error::Truncated`] when `frame` is
     /// shorter than the fields.
     ///
     /// ```
-    /// use sbe_rt::framing::FrameFormat;
+    /// use sbe_framing::FrameFormat;
     ///
     /// let mut frame = [0u8; 4 + 3];
     /// frame[4..].copy_from_slice(b"abc");
     /// let len = FrameFormat::SOFH_LE.write_header(&mut frame, 3, 0xCAFE)?;
     /// assert_eq!((len, frame), (7, [7, 0, 0xfe, 0xca, b'a', b'b', b'c']));
     /// assert!(FrameFormat::SOFH_LE.write_header(&mut frame, 3, 0x1234).is_err());
-    /// # Ok::<(), sbe_rt::Error>(())
+    /// # Ok::<(), sbe_framing::Error>(())
     /// ```
     pub fn write_header(
         &self,
@@ -881,7 +918,7 @@ impl FrameFormat {
             .ok_or(Error::frame_length(u64::MAX, min, max))?;
         let (_, padded) = self.frame_len(length, usize::MAX)?;
         self.check_encoding(self.encoding.map(|_| encoding_type))?;
-        crate::wire::check_len(frame, self.header_len())?;
+        sbe_rt::wire::check_len(frame, self.header_len())?;
         self.length.write(frame, length);
         if let Some(field) = self.encoding {
             field.write(frame, encoding_type);
@@ -893,7 +930,7 @@ impl FrameFormat {
     /// expected, 0 when any is accepted or there is no such field.
     ///
     /// ```
-    /// use sbe_rt::framing::FrameFormat;
+    /// use sbe_framing::FrameFormat;
     ///
     /// assert_eq!(FrameFormat::SOFH.default_encoding_type(), 0xEB50);
     /// assert_eq!(FrameFormat::SOFH_LE.default_encoding_type(), 0xCAFE);
@@ -914,24 +951,27 @@ impl FrameFormat {
 /// inside its frame) to its own length, as `len_fn` tells it: a generated
 /// `message_length`, say. `len_fn` returns the length of the message at the
 /// start of the bytes it is given (`Ok(None)` when it cannot tell); a
-/// length longer than `message` is an [`ErrorKind::Truncated`](crate::ErrorKind::Truncated).
+/// length longer than `message` is an [`Error::Truncated`].
 ///
 /// ```
-/// use sbe_rt::framing::trim;
+/// use sbe_framing::trim;
 ///
 /// // The first byte is the length; the frame has 3 bytes of padding.
 /// let message = [2u8, 7, 0, 0, 0];
-/// let own = trim(&message, |b: &[u8]| Ok(b.first().map(|&n| usize::from(n))))?;
+/// let own = trim(&message, |b: &[u8]| sbe_rt::Result::Ok(b.first().map(|&n| usize::from(n))))?;
 /// assert_eq!(own, [2, 7]);
-/// assert!(trim(&message[..1], |b: &[u8]| Ok(b.first().map(|&n| usize::from(n)))).is_err());
-/// # Ok::<(), sbe_rt::Error>(())
+/// assert!(trim(&message[..1], |b: &[u8]| sbe_rt::Result::Ok(b.first().map(|&n| usize::from(n)))).is_err());
+/// # Ok::<(), sbe_framing::Error>(())
 /// ```
-pub fn trim<F>(message: &[u8], len_fn: F) -> Result<&[u8]>
+pub fn trim<F, E>(message: &[u8], len_fn: F) -> Result<&[u8]>
 where
-    F: FnOnce(&[u8]) -> Result<Option<usize>>,
+    F: FnOnce(&[u8]) -> core::result::Result<Option<usize>, E>,
+    E: Into<Error>,
 {
     let truncated = |needed| Error::truncated(needed, message.len());
-    let len = len_fn(message)?.ok_or(truncated(message.len().saturating_add(1)))?;
+    let len = len_fn(message)
+        .map_err(Into::into)?
+        .ok_or(truncated(message.len().saturating_add(1)))?;
     message.get(..len).ok_or(truncated(len))
 }
 
@@ -961,7 +1001,7 @@ impl core::error::Error for PacketError {
 /// `frame` format up to the end of the datagram.
 ///
 /// ```
-/// use sbe_rt::framing::{FrameFormat, PacketFormat};
+/// use sbe_framing::{FrameFormat, PacketFormat};
 ///
 /// // A 16-byte packet header, then each message behind a 4-byte LE header.
 /// let format = PacketFormat::new(16, FrameFormat::SOFH_LE);
@@ -971,7 +1011,7 @@ impl core::error::Error for PacketError {
 /// assert_eq!(packet.header().len(), 16);
 /// let m = packet.messages().next().unwrap()?;
 /// assert_eq!((m.offset, m.message, m.encoding_type), (20, &[1, 2, 3][..], Some(0xEB50)));
-/// # Ok::<(), sbe_rt::framing::PacketError>(())
+/// # Ok::<(), sbe_framing::PacketError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PacketFormat {
@@ -994,7 +1034,7 @@ impl PacketFormat {
     }
 
     /// One datagram (a UDP payload) of this format. A datagram shorter
-    /// than the packet header is an [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) at offset 0.
+    /// than the packet header is an [`Error::Truncated`] at offset 0.
     pub fn packet<'a>(&self, datagram: &'a [u8]) -> core::result::Result<Packet<'a>, PacketError> {
         match datagram.split_at_checked(self.header_len) {
             Some((header, _)) => Ok(Packet {
@@ -1032,7 +1072,7 @@ impl<'a> Packet<'a> {
         self.datagram
     }
 
-    /// The packet header read as MDP3's (an [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) when it is
+    /// The packet header read as MDP3's (an [`Error::Truncated`] when it is
     /// shorter than 12 bytes).
     pub fn mdp3_header(&self) -> Result<Mdp3PacketHeader> {
         Mdp3PacketHeader::read(self.header)
@@ -1071,7 +1111,7 @@ impl<'a> PacketMessage<'a> {
     /// error is at the message's offset.
     ///
     /// ```
-    /// use sbe_rt::framing::PacketFormat;
+    /// use sbe_framing::PacketFormat;
     ///
     /// // MsgSize 6 for a 3-byte message: one byte of slack in the frame.
     /// let mut datagram = vec![0u8; 12];
@@ -1079,13 +1119,14 @@ impl<'a> PacketMessage<'a> {
     /// let packet = PacketFormat::MDP3.packet(&datagram)?;
     /// let m = packet.messages().next().unwrap()?;
     /// assert_eq!(m.message, [3, 8, 9, 0]);
-    /// let own = m.trim(|b: &[u8]| Ok(b.first().map(|&n| usize::from(n))))?;
+    /// let own = m.trim(|b: &[u8]| sbe_rt::Result::Ok(b.first().map(|&n| usize::from(n))))?;
     /// assert_eq!(own.message, [3, 8, 9]);
-    /// # Ok::<(), sbe_rt::framing::PacketError>(())
+    /// # Ok::<(), sbe_framing::PacketError>(())
     /// ```
-    pub fn trim<F>(self, len_fn: F) -> core::result::Result<Self, PacketError>
+    pub fn trim<F, E>(self, len_fn: F) -> core::result::Result<Self, PacketError>
     where
-        F: FnOnce(&[u8]) -> Result<Option<usize>>,
+        F: FnOnce(&[u8]) -> core::result::Result<Option<usize>, E>,
+        E: Into<Error>,
     {
         match trim(self.message, len_fn) {
             Ok(message) => Ok(PacketMessage { message, ..self }),
@@ -1172,7 +1213,7 @@ impl core::iter::FusedIterator for Messages<'_> {}
 /// The 12-byte packet header of a CME MDP3 datagram, little-endian.
 ///
 /// ```
-/// use sbe_rt::framing::Mdp3PacketHeader;
+/// use sbe_framing::Mdp3PacketHeader;
 ///
 /// let bytes = [1, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0];
 /// assert_eq!(
@@ -1180,7 +1221,7 @@ impl core::iter::FusedIterator for Messages<'_> {}
 ///     Mdp3PacketHeader { msg_seq_num: 1, sending_time: 16 }
 /// );
 /// assert!(Mdp3PacketHeader::read(&bytes[..11]).is_err());
-/// # Ok::<(), sbe_rt::Error>(())
+/// # Ok::<(), sbe_framing::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Mdp3PacketHeader {
@@ -1196,7 +1237,7 @@ impl Mdp3PacketHeader {
 
     /// Reads the header at the start of `buf`.
     pub fn read(buf: &[u8]) -> Result<Self> {
-        crate::wire::check_len(buf, Self::LEN)?;
+        sbe_rt::wire::check_len(buf, Self::LEN)?;
         Ok(Mdp3PacketHeader {
             msg_seq_num: get_u32_le(buf, 0),
             sending_time: get_u64_le(buf, 4),
@@ -1208,7 +1249,7 @@ impl Mdp3PacketHeader {
     pub fn to_bytes(&self) -> [u8; Self::LEN] {
         let mut b = [0u8; Self::LEN];
         put_u32_le(&mut b, 0, self.msg_seq_num);
-        crate::wire::put_u64_le(&mut b, 4, self.sending_time);
+        sbe_rt::wire::put_u64_le(&mut b, 4, self.sending_time);
         b
     }
 
@@ -1223,7 +1264,6 @@ impl Mdp3PacketHeader {
 mod tests {
     extern crate alloc;
     use super::*;
-    use crate::ErrorDetails;
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -1692,10 +1732,7 @@ mod tests {
             .unwrap()
             .unwrap_err();
         assert_eq!(err.offset, second);
-        assert!(matches!(
-            err.error.details(),
-            ErrorDetails::FrameLength { length: 0, .. }
-        ));
+        assert!(matches!(err.error, Error::FrameLength { length: 0, .. }));
     }
 
     #[test]
@@ -1719,9 +1756,11 @@ mod tests {
         assert_eq!(got.len(), 2);
         assert_eq!((got[0].offset, got[0].message.len()), (16, 12));
         assert_eq!((got[1].offset, got[1].message), (32, &d[32..]));
-        let own = got[0].trim(|b| Ok(Some(usize::from(b[2]) - 3))).unwrap();
+        let own = got[0]
+            .trim(|b| Ok::<_, Error>(Some(usize::from(b[2]) - 3)))
+            .unwrap();
         assert_eq!(own.message, &d[16..25]);
-        let too_long = got[1].trim(|_| Ok(Some(9))).unwrap_err();
+        let too_long = got[1].trim(|_| Ok::<_, Error>(Some(9))).unwrap_err();
         assert_eq!(
             too_long,
             PacketError {
@@ -1743,10 +1782,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(err.offset, 32);
         assert!(
-            matches!(
-                err.error.details(),
-                ErrorDetails::FrameLength { length: 5, .. }
-            ),
+            matches!(err.error, Error::FrameLength { length: 5, .. }),
             "{err:?}"
         );
     }
@@ -1754,11 +1790,14 @@ mod tests {
     #[test]
     fn trim_passes_errors_through() {
         assert_eq!(
-            trim(&[1, 2], |_| Err(Error::wrong_order())),
-            Err(Error::wrong_order())
+            trim(&[1, 2], |_| Err(sbe_rt::Error::wrong_order())),
+            Err(Error::Message(sbe_rt::Error::wrong_order()))
         );
-        assert_eq!(trim(&[1, 2], |_| Ok(None)), Err(Error::truncated(3, 2)));
-        assert_eq!(trim(&[1, 2], |_| Ok(Some(0))), Ok(&[][..]));
+        assert_eq!(
+            trim(&[1, 2], |_| Ok::<_, Error>(None)),
+            Err(Error::truncated(3, 2))
+        );
+        assert_eq!(trim(&[1, 2], |_| Ok::<_, Error>(Some(0))), Ok(&[][..]));
     }
 
     #[test]

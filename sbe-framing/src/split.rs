@@ -4,13 +4,13 @@
 //!
 //! # Framings
 //!
-//! A `--framing` is sbe-rt's [`Framing`]: `raw` (the default), `sofh`,
+//! A `--framing` is a [`Framing`]: `raw` (the default), `sofh`,
 //! `sofh-le`, `mdp3`, or a custom form composed from a frame's parts
 //! (`len=u16le,enc=u16le=0xcafe/0xeb50`); its parser and printer are
-//! sbe-rt's, and its syntax the
-//! [`CUSTOM_SYNTAX`](sbe_rt::framing::CUSTOM_SYNTAX) of `sbe decode --help`.
+//! this crate's, and its syntax the
+//! [`CUSTOM_SYNTAX`](crate::CUSTOM_SYNTAX) of `sbe decode --help`.
 //! The splitting itself (what a length counts, its bounds, padding, where
-//! the message is) is sbe-rt's [`framing`](sbe_rt::framing) too: this
+//! the message is) is the [crate root](crate)'s: this
 //! module adds the reading (files, pushed stream bytes, datagrams), the
 //! errors with their input offsets and in the command's words
 //! ([`framing_error`], [`FrameError`], [`EncodeFrameError`]), and one
@@ -19,8 +19,8 @@
 //! while a wrong encoding type with a length that cannot be right means
 //! the input is not framed that way at all ("not a SOFH header").
 //!
-//! Schemas' byte orders are sbe-build's [`ByteOrder`]; sbe-rt takes its
-//! own [`Endian`] ([`endian`]).
+//! A schema's byte order is given as an [`Endian`] (SOFH's encoding type
+//! depends on it).
 //!
 //! # Reading
 //!
@@ -48,15 +48,14 @@
 //! needed.
 //!
 //! ```
-//! use sbe_schema::ir::ByteOrder;
-//! use sbe_cli::framing::{Datagram, StreamSplitter};
-//! use sbe_rt::framing::Framing;
+//! use sbe_framing::split::{Datagram, StreamSplitter};
+//! use sbe_framing::{Endian, Framing};
 //!
 //! // One MDP3 datagram: the packet header, then two messages.
 //! let mut payload = vec![7, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0];
 //! payload.extend([5, 0, b'a', b'b', b'c', 4, 0, b'd', b'e']);
 //! let mdp3: Framing = "mdp3".parse()?;
-//! let datagram = Datagram::new(&mdp3, ByteOrder::Little, &payload)?;
+//! let datagram = Datagram::new(&mdp3, Endian::Little, &payload)?;
 //! assert_eq!(datagram.fields(), [("msgSeqNum", 7), ("sendingTime", 1)]);
 //! let messages: Vec<(u64, &[u8])> = datagram
 //!     .map(|p| p.map(|p| (p.offset, p.bytes)))
@@ -64,7 +63,7 @@
 //! assert_eq!(messages, [(14, &b"abc"[..]), (19, &b"de"[..])]);
 //!
 //! // A TCP stream of iLink 3 frames, pushed in pieces.
-//! let mut stream = StreamSplitter::new(&"sofh-le".parse()?, ByteOrder::Little)?;
+//! let mut stream = StreamSplitter::new(&"sofh-le".parse()?, Endian::Little)?;
 //! stream.push(0, &[7, 0, 0xfe]);
 //! assert!(stream.next_piece().is_none()); // not whole yet
 //! stream.push(3, &[0xca, b'x', b'y', b'z']);
@@ -80,32 +79,27 @@
 //! in front, padding after; `sofh` by the schema's byte order, `sofh-le`
 //! `0xCAFE`, custom the first `enc=` value or 0).
 
+use std::fmt;
+use std::format;
 use std::io::{self, Read};
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use crate::Error;
 use std::ops::Range;
 
-use sbe_rt::framing::{
+use crate::{
     Counts, EncodingField, Endian, Expect, FrameFormat, FrameHeader, Framing, FramingError,
     Mdp3PacketHeader, PacketFormat, UnknownFraming, UnknownFramingKind, SOFH_SBE_BE, SOFH_SBE_LE,
 };
-use sbe_schema::ir::ByteOrder;
-
-use crate::otf::decode::{DecodeError, DecodeErrorKind};
-
-/// sbe-rt's byte order of a schema's (for SOFH's encoding type).
-pub fn endian(order: ByteOrder) -> Endian {
-    match order {
-        ByteOrder::Little => Endian::Little,
-        ByteOrder::Big => Endian::Big,
-    }
-}
 
 /// What `sbe` says of a `--framing` argument `input` that is not a
 /// framing (`e`, what parsing it said): the string, and what is wrong with
 /// it.
 ///
 /// ```
-/// use sbe_cli::framing::framing_error;
-/// use sbe_rt::framing::Framing;
+/// use sbe_framing::split::framing_error;
+/// use sbe_framing::Framing;
 ///
 /// let e = "sofh-be".parse::<Framing>().unwrap_err();
 /// assert_eq!(
@@ -133,61 +127,53 @@ pub fn framing_error(input: &str, e: &UnknownFraming) -> String {
 /// error and `message` is left as it was.
 ///
 /// ```
-/// use sbe_schema::ir::ByteOrder;
-/// use sbe_cli::framing::frame_message;
-/// use sbe_rt::framing::Framing;
+/// use sbe_framing::split::frame_message;
+/// use sbe_framing::{Endian, Framing};
 ///
 /// let mut message = b"abc".to_vec();
-/// frame_message(&Framing::SofhLe, &mut message, ByteOrder::Little)?;
+/// frame_message(&Framing::SofhLe, &mut message, Endian::Little)?;
 /// assert_eq!(message, [7, 0, 0xfe, 0xca, b'a', b'b', b'c']);
-/// let e = frame_message(&Framing::Mdp3, &mut message, ByteOrder::Little).unwrap_err();
+/// let e = frame_message(&Framing::Mdp3, &mut message, Endian::Little).unwrap_err();
 /// assert!(e.to_string().starts_with("--framing mdp3 is a packet framing"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn frame_message(
     framing: &Framing,
     message: &mut Vec<u8>,
-    order: ByteOrder,
+    order: Endian,
 ) -> Result<(), EncodeFrameError> {
     let len = message.len();
-    framing
-        .frame_message(message, endian(order))
-        .map_err(|e| match e {
-            FramingError::Packet { .. } => EncodeFrameError::PacketFraming {
+    framing.frame_message(message, order).map_err(|e| match e {
+        FramingError::Packet { .. } => EncodeFrameError::PacketFraming {
+            framing: framing.to_string(),
+        },
+        FramingError::Frame(Error::FrameLength { .. }) => {
+            EncodeFrameError::TooLong {
                 framing: framing.to_string(),
-            },
-            FramingError::Frame(e) if e.error_kind() == sbe_rt::ErrorKind::FrameLength => {
-                EncodeFrameError::TooLong {
-                    framing: framing.to_string(),
-                    len,
-                }
+                len,
             }
-            FramingError::Frame(error) => EncodeFrameError::Frame {
-                framing: framing.to_string(),
-                error,
-            },
-            error => EncodeFrameError::Framing {
-                framing: framing.to_string(),
-                error,
-            },
-        })
+        }
+        FramingError::Frame(error) => EncodeFrameError::Frame {
+            framing: framing.to_string(),
+            error,
+        },
+        error => EncodeFrameError::Framing {
+            framing: framing.to_string(),
+            error,
+        },
+    })
 }
 
 /// A message that cannot be framed for writing.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodeFrameError {
     /// Packet framings need datagrams, not a stream.
-    #[error(
-        "--framing {framing} is a packet framing (a header per datagram): sbe encode writes a \
-         stream; use its message framing alone"
-    )]
     PacketFraming {
         /// The framing.
         framing: String,
     },
     /// Too long for the length field.
-    #[error("message of {len} bytes too long for --framing {framing}")]
     TooLong {
         /// The framing.
         framing: String,
@@ -195,15 +181,13 @@ pub enum EncodeFrameError {
         len: usize,
     },
     /// Anything else the framing's format refuses.
-    #[error("--framing {framing}: {error}")]
     Frame {
         /// The framing.
         framing: String,
         /// What sbe-rt said.
-        error: sbe_rt::Error,
+        error: Error,
     },
     /// Anything else the framing refuses.
-    #[error("--framing {framing}: {error}")]
     Framing {
         /// The framing.
         framing: String,
@@ -213,15 +197,18 @@ pub enum EncodeFrameError {
 }
 
 /// A problem in a stream.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum FrameError {
-    /// A message could not be decoded (or its frame's encoding type is
-    /// wrong, its length right: the input goes on after the frame).
-    #[error(transparent)]
-    Decode(#[from] DecodeError),
+    /// A frame whose encoding type is wrong and whose length is right:
+    /// the input goes on after the frame.
+    WrongEncoding {
+        /// Offset of the encoding type.
+        offset: u64,
+        /// What is wrong.
+        what: String,
+    },
     /// A framing header that cannot be right.
-    #[error("at byte {offset}: bad framing header: {what}")]
     BadFrame {
         /// Offset of the frame.
         offset: u64,
@@ -232,10 +219,6 @@ pub enum FrameError {
     /// length cannot frame the input (below its header, above the limit,
     /// or past the end of the input): most likely the input is not framed
     /// this way at all.
-    #[error(
-        "at byte {offset}: not a SOFH header: encoding type {encoding:#06x} is not {expected}; \
-         is the input really --framing {framing}?"
-    )]
     NotSofh {
         /// Offset of the would-be header.
         offset: u64,
@@ -247,7 +230,6 @@ pub enum FrameError {
         framing: String,
     },
     /// A message larger than the reader allows (a corrupt length).
-    #[error("at byte {offset}: message would need {need} bytes, more than the {max} allowed")]
     TooLarge {
         /// Offset of the message.
         offset: u64,
@@ -258,11 +240,6 @@ pub enum FrameError {
     },
     /// A packet framing given a stream (a plain file, standard input, a
     /// TCP stream): there are no datagram boundaries to find its headers.
-    #[error(
-        "--framing {framing} is a packet framing (a {header_len}-byte header per datagram), and \
-         this input is a stream with no datagram boundaries: give a pcap or pcapng capture (or, \
-         for one datagram saved as a file, --skip {header_len} --framing {message_framing})"
-    )]
     PacketFraming {
         /// The framing.
         framing: String,
@@ -272,15 +249,107 @@ pub enum FrameError {
         message_framing: String,
     },
     /// Reading failed.
-    #[error("read error: {0}")]
-    Io(#[from] io::Error),
+    Io(io::Error),
+}
+
+impl fmt::Display for EncodeFrameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeFrameError::PacketFraming { framing } => write!(
+                f,
+                "--framing {framing} is a packet framing (a header per datagram): sbe encode \
+                 writes a stream; use its message framing alone"
+            ),
+            EncodeFrameError::TooLong { framing, len } => {
+                write!(f, "message of {len} bytes too long for --framing {framing}")
+            }
+            EncodeFrameError::Frame { framing, error } => write!(f, "--framing {framing}: {error}"),
+            EncodeFrameError::Framing { framing, error } => {
+                write!(f, "--framing {framing}: {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EncodeFrameError {}
+
+impl fmt::Display for FrameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FrameError::WrongEncoding { offset, what } => {
+                write!(f, "at byte {offset}: framing: {what}")
+            }
+            FrameError::BadFrame { offset, what } => {
+                write!(f, "at byte {offset}: bad framing header: {what}")
+            }
+            FrameError::NotSofh {
+                offset,
+                encoding,
+                expected,
+                framing,
+            } => write!(
+                f,
+                "at byte {offset}: not a SOFH header: encoding type {encoding:#06x} is not \
+                 {expected}; is the input really --framing {framing}?"
+            ),
+            FrameError::TooLarge { offset, need, max } => write!(
+                f,
+                "at byte {offset}: message would need {need} bytes, more than the {max} allowed"
+            ),
+            FrameError::PacketFraming {
+                framing,
+                header_len,
+                message_framing,
+            } => write!(
+                f,
+                "--framing {framing} is a packet framing (a {header_len}-byte header per \
+                 datagram), and this input is a stream with no datagram boundaries: give a pcap \
+                 or pcapng capture (or, for one datagram saved as a file, --skip {header_len} \
+                 --framing {message_framing})"
+            ),
+            FrameError::Io(e) => write!(f, "read error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for FrameError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FrameError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<io::Error> for FrameError {
+    fn from(e: io::Error) -> Self {
+        FrameError::Io(e)
+    }
+}
+
+impl<E: fmt::Display> fmt::Display for ReadError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Message(e) => e.fmt(f),
+            ReadError::Frame(e) => e.fmt(f),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for ReadError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReadError::Message(e) => e.source(),
+            ReadError::Frame(e) => e.source(),
+        }
+    }
 }
 
 impl FrameError {
     /// Offset of the problem in the input, when known.
     pub fn offset(&self) -> Option<u64> {
         match self {
-            FrameError::Decode(e) => Some(e.offset),
+            FrameError::WrongEncoding { offset, .. } => Some(*offset),
             FrameError::BadFrame { offset, .. }
             | FrameError::NotSofh { offset, .. }
             | FrameError::TooLarge { offset, .. } => Some(*offset),
@@ -289,10 +358,10 @@ impl FrameError {
     }
 
     /// Whether the input can go on after this error (`--keep-going`): a
-    /// message that failed to decode in a frame that was whole. Framing
-    /// errors that lose the place cannot.
+    /// frame that was whole but for its encoding type. Framing errors that
+    /// lose the place cannot.
     pub fn is_recoverable(&self) -> bool {
-        matches!(self, FrameError::Decode(_))
+        matches!(self, FrameError::WrongEncoding { .. })
     }
 
     fn packet_framing(framing: &Framing) -> FrameError {
@@ -350,14 +419,12 @@ struct Framed {
 }
 
 impl Framed {
-    fn new(framing: &Framing, order: ByteOrder, max: usize, place: &'static str) -> Option<Framed> {
+    fn new(framing: &Framing, order: Endian, max: usize, place: &'static str) -> Option<Framed> {
         let format = framing.frame_format()?;
         Some(Framed {
             framing: *framing,
             format,
-            expected: format
-                .encoding
-                .zip(framing.expected_encoding(endian(order))),
+            expected: format.encoding.zip(framing.expected_encoding(order)),
             max,
             place,
         })
@@ -414,8 +481,8 @@ impl Framed {
             framing: self.framing.to_string(),
         };
         let frame_len = format.frame_len(length, usize::MAX);
-        let fault = match frame_len.map_err(|e| e.details()) {
-            Err(sbe_rt::ErrorDetails::FrameLength { min, .. }) => Some(FrameError::BadFrame {
+        let fault = match frame_len {
+            Err(Error::FrameLength { min, .. }) => Some(FrameError::BadFrame {
                 offset,
                 what: match format.counts {
                     Counts::Frame => {
@@ -481,14 +548,9 @@ impl Framed {
 }
 
 /// The framing error of a frame whose encoding type is wrong (its length
-/// right): a decode error at the encoding type, after which the input
-/// goes on.
+/// right), after which the input goes on.
 fn encoding_error(at: u64, what: String) -> FrameError {
-    FrameError::Decode(DecodeError {
-        offset: at,
-        kind: DecodeErrorKind::Framing(what),
-        need: None,
-    })
+    FrameError::WrongEncoding { offset: at, what }
 }
 
 /// The name of MDP3's packet sequence number among a datagram's
@@ -529,7 +591,7 @@ pub struct DatagramFraming {
 
 impl DatagramFraming {
     /// The datagrams of `framing`, for schemas of byte order `order`.
-    pub fn new(framing: &Framing, order: ByteOrder) -> DatagramFraming {
+    pub fn new(framing: &Framing, order: Endian) -> DatagramFraming {
         DatagramFraming {
             framing: *framing,
             packet: framing.packet_format(),
@@ -584,7 +646,7 @@ impl<'a> Datagram<'a> {
     /// [`DatagramFraming`] once.)
     pub fn new(
         framing: &Framing,
-        order: ByteOrder,
+        order: Endian,
         payload: &'a [u8],
     ) -> Result<Datagram<'a>, FrameError> {
         DatagramFraming::new(framing, order).datagram(payload)
@@ -609,7 +671,7 @@ impl<'a> Datagram<'a> {
 
     /// The next message, `None` at the datagram's end, or a framing error:
     /// after a fault that loses the place there is no more; after a wrong
-    /// encoding type (a [`FrameError::Decode`]) the next frame follows.
+    /// encoding type (a [`FrameError::WrongEncoding`]) the next frame follows.
     pub fn next_piece(&mut self) -> Option<Result<Piece<'a>, FrameError>> {
         if self.done || self.pos >= self.payload.len() {
             return None;
@@ -726,7 +788,7 @@ impl StreamSplitter {
     /// An empty stream of `framing` for schemas of byte order `order`,
     /// messages of at most [`MAX_MESSAGE`] bytes; a packet framing is a
     /// [`FrameError::PacketFraming`].
-    pub fn new(framing: &Framing, order: ByteOrder) -> Result<StreamSplitter, FrameError> {
+    pub fn new(framing: &Framing, order: Endian) -> Result<StreamSplitter, FrameError> {
         if framing.is_packet() {
             return Err(FrameError::packet_framing(framing));
         }
@@ -842,7 +904,7 @@ impl StreamSplitter {
     /// The next whole message, `None` when more bytes are needed (or after
     /// a fault, until the next push), or a framing error: one that loses
     /// the place drops what is pending; a wrong encoding type
-    /// ([`FrameError::Decode`]) skips its frame.
+    /// ([`FrameError::WrongEncoding`]) skips its frame.
     pub fn next_piece(&mut self) -> Option<Result<Piece<'_>, FrameError>> {
         let have = self.pending();
         if self.lost || have == 0 || (have < self.want && !self.ended) {
@@ -933,6 +995,26 @@ impl StreamSplitter {
     }
 }
 
+/// What a [`FrameReader`]'s message function may fail with: with `raw`,
+/// a message cut short by the end of what is buffered is read again once
+/// more bytes are in.
+pub trait MessageError {
+    /// `Some(need)` when the message runs past the bytes it was given,
+    /// `need` being the bytes it needs from its start where known; `None`
+    /// for any other failure.
+    fn truncated(&self) -> Option<Option<u64>>;
+}
+
+/// What [`FrameReader::next_message`] fails with: the message function's
+/// error, or the framing's.
+#[derive(Debug)]
+pub enum ReadError<E> {
+    /// The message function failed on a whole frame.
+    Message(E),
+    /// The framing, or the reading, failed.
+    Frame(FrameError),
+}
+
 /// Reads messages one at a time from a file or pipe, through one buffer
 /// that holds at most a message (plus read-ahead): a [`StreamSplitter`]
 /// fed from a [`Read`].
@@ -947,7 +1029,7 @@ impl<R: Read> FrameReader<R> {
     /// A reader of `framing` messages of a schema of byte order `order`. A
     /// packet framing gives its [`FrameError::PacketFraming`] at the first
     /// [`next_message`](Self::next_message).
-    pub fn new(reader: R, framing: Framing, order: ByteOrder) -> Self {
+    pub fn new(reader: R, framing: Framing, order: Endian) -> Self {
         FrameReader {
             reader,
             split: StreamSplitter::new(&framing, order).map_err(Some),
@@ -986,10 +1068,10 @@ impl<R: Read> FrameReader<R> {
     /// bytes buffered from its start) and its input offset, and returns
     /// the bytes it took and a result. `None` at the end of the input, or
     /// after an error the framing cannot recover from (`raw`: any error).
-    pub fn next_message<T>(
+    pub fn next_message<T, E: MessageError>(
         &mut self,
-        mut f: impl FnMut(&[u8], u64) -> Result<(usize, T), DecodeError>,
-    ) -> Option<Result<T, FrameError>> {
+        mut f: impl FnMut(&[u8], u64) -> Result<(usize, T), E>,
+    ) -> Option<Result<T, ReadError<E>>> {
         if self.stopped {
             return None;
         }
@@ -997,7 +1079,7 @@ impl<R: Read> FrameReader<R> {
             Ok(split) => split,
             Err(e) => {
                 self.stopped = true;
-                return e.take().map(Err);
+                return e.take().map(|e| Err(ReadError::Frame(e)));
             }
         };
         loop {
@@ -1008,7 +1090,7 @@ impl<R: Read> FrameReader<R> {
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                     Err(e) => {
                         self.stopped = true;
-                        return Some(Err(FrameError::Io(e)));
+                        return Some(Err(ReadError::Frame(FrameError::Io(e))));
                     }
                 }
                 continue;
@@ -1020,7 +1102,7 @@ impl<R: Read> FrameReader<R> {
                     if self.raw || !e.is_recoverable() {
                         self.stopped = true;
                     }
-                    return Some(Err(e));
+                    return Some(Err(ReadError::Frame(e)));
                 }
                 Some(Ok(piece)) => {
                     match f(piece.bytes, piece.offset) {
@@ -1028,18 +1110,20 @@ impl<R: Read> FrameReader<R> {
                             split.consumed(n);
                             return Some(Ok(t));
                         }
-                        Err(e) if self.raw && e.is_truncated() && !ended => {
-                            if let Err(e) = split.wait(e.need) {
-                                self.stopped = true;
-                                return Some(Err(e));
+                        Err(e) => match e.truncated() {
+                            Some(need) if self.raw && !ended => {
+                                if let Err(e) = split.wait(need) {
+                                    self.stopped = true;
+                                    return Some(Err(ReadError::Frame(e)));
+                                }
                             }
-                        }
-                        Err(e) => {
-                            if self.raw {
-                                self.stopped = true;
+                            _ => {
+                                if self.raw {
+                                    self.stopped = true;
+                                }
+                                return Some(Err(ReadError::Message(e)));
                             }
-                            return Some(Err(e.into()));
-                        }
+                        },
                     }
                     continue;
                 }
@@ -1058,6 +1142,23 @@ impl<R: Read> FrameReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::vec;
+
+    /// A message function's error in tests: never a wait for more bytes.
+    #[derive(Debug)]
+    struct Failed;
+
+    impl MessageError for Failed {
+        fn truncated(&self) -> Option<Option<u64>> {
+            None
+        }
+    }
+
+    impl fmt::Display for Failed {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("failed")
+        }
+    }
 
     fn parse(s: &str) -> Framing {
         s.parse()
@@ -1090,7 +1191,7 @@ mod tests {
         let mut taken = 0;
         for framing in &framings {
             for max in [usize::MAX, 24] {
-                for order in [ByteOrder::Little, ByteOrder::Big] {
+                for order in [Endian::Little, Endian::Big] {
                     let Some(framed) = Framed::new(framing, order, max, "the datagram") else {
                         continue;
                     };
@@ -1193,9 +1294,9 @@ mod tests {
 
     #[test]
     fn frame_message_says_what_it_cannot_frame() {
-        let order = ByteOrder::Little;
+        let order = Endian::Little;
         let mut m = b"abc".to_vec();
-        frame_message(&Framing::Sofh, &mut m, ByteOrder::Big).unwrap();
+        frame_message(&Framing::Sofh, &mut m, Endian::Big).unwrap();
         assert_eq!(m, b"\0\0\0\x09\x5b\xe0abc");
         let mut m = b"abc".to_vec();
         frame_message(&Framing::Raw, &mut m, order).unwrap();
@@ -1234,7 +1335,7 @@ mod tests {
             &[4, 0, b'a', b'b'],
             &[3, 0, b'c'],
         ]);
-        let mut d = Datagram::new(&Framing::Mdp3, ByteOrder::Little, &payload).unwrap();
+        let mut d = Datagram::new(&Framing::Mdp3, Endian::Little, &payload).unwrap();
         assert_eq!(d.fields(), [("msgSeqNum", 1), ("sendingTime", 2)]);
         assert_eq!(d.header(), &payload[..12]);
         assert_eq!(d.offset(), 12);
@@ -1247,7 +1348,7 @@ mod tests {
         assert_eq!(d.failed(), None);
 
         // Shorter than its header; a MsgSize longer than the datagram.
-        let e = Datagram::new(&Framing::Mdp3, ByteOrder::Little, &payload[..5]).unwrap_err();
+        let e = Datagram::new(&Framing::Mdp3, Endian::Little, &payload[..5]).unwrap_err();
         assert!(
             e.to_string()
                 .starts_with("at byte 0: bad framing header: a datagram of 5 bytes"),
@@ -1255,7 +1356,7 @@ mod tests {
         );
         let mut lying = payload.clone();
         lying[16] = 9;
-        let d = Datagram::new(&Framing::Mdp3, ByteOrder::Little, &lying).unwrap();
+        let d = Datagram::new(&Framing::Mdp3, Endian::Little, &lying).unwrap();
         let got: Vec<_> = d.collect();
         assert_eq!(got.len(), 2);
         let e = got[1].as_ref().unwrap_err();
@@ -1264,7 +1365,7 @@ mod tests {
             "at byte 16: bad framing header: frame of 9 bytes, the datagram ends after 3"
         );
         lying[16] = 1;
-        let e = Datagram::new(&Framing::Mdp3, ByteOrder::Little, &lying)
+        let e = Datagram::new(&Framing::Mdp3, Endian::Little, &lying)
             .unwrap()
             .nth(1)
             .unwrap()
@@ -1279,7 +1380,7 @@ mod tests {
     #[test]
     fn raw_and_stream_framings_in_datagrams() {
         let payload = b"abcdef";
-        let mut d = Datagram::new(&Framing::Raw, ByteOrder::Little, payload).unwrap();
+        let mut d = Datagram::new(&Framing::Raw, Endian::Little, payload).unwrap();
         assert!(d.fields().is_empty());
         assert_eq!(d.next_piece().unwrap().unwrap().bytes, b"abcdef");
         d.consumed(2);
@@ -1295,7 +1396,7 @@ mod tests {
 
         // sofh-le frames in a datagram, the last cut.
         let payload = concat(&[&[5, 0, 0xfe, 0xca, 1], &[6, 0, 0x50, 0xeb, 2]]);
-        let got: Vec<_> = Datagram::new(&Framing::SofhLe, ByteOrder::Little, &payload)
+        let got: Vec<_> = Datagram::new(&Framing::SofhLe, Endian::Little, &payload)
             .unwrap()
             .collect();
         assert_eq!(
@@ -1313,7 +1414,7 @@ mod tests {
         // A custom packet framing: no typed fields, the header's bytes.
         let f = parse("packet=4,len=u16be,counts=message,align=4");
         let payload = concat(&[b"HDR!", &[0, 1, 7, 0], &[0, 2, 8, 9]]);
-        let d = Datagram::new(&f, ByteOrder::Little, &payload).unwrap();
+        let d = Datagram::new(&f, Endian::Little, &payload).unwrap();
         assert_eq!((d.header(), d.fields()), (&b"HDR!"[..], &[][..]));
         let got: Vec<_> = d.map(Result::unwrap).collect();
         assert_eq!(
@@ -1346,7 +1447,7 @@ mod tests {
             &sofh(7, 0xcafe, b"b"),
             &sofh(7, 0xeb50, b"c"),
         ]);
-        let got: Vec<_> = Datagram::new(&Framing::Sofh, ByteOrder::Little, &payload)
+        let got: Vec<_> = Datagram::new(&Framing::Sofh, Endian::Little, &payload)
             .unwrap()
             .collect();
         assert_eq!(got.len(), 3);
@@ -1362,7 +1463,7 @@ mod tests {
         );
         assert_eq!(got[2].as_ref().unwrap().bytes, b"c");
         // sofh-le: neither 0xcafe nor 0xeb50, with a length that cannot be.
-        let e = Datagram::new(&Framing::SofhLe, ByteOrder::Little, &[2, 0, 1, 1])
+        let e = Datagram::new(&Framing::SofhLe, Endian::Little, &[2, 0, 1, 1])
             .unwrap()
             .next()
             .unwrap()
@@ -1379,13 +1480,13 @@ mod tests {
         let frames: Vec<Vec<u8>> = (0..10u8)
             .map(|i| {
                 let mut m = vec![i; 1 + usize::from(i)];
-                frame_message(&Framing::SofhLe, &mut m, ByteOrder::Little).unwrap();
+                frame_message(&Framing::SofhLe, &mut m, Endian::Little).unwrap();
                 m
             })
             .collect();
         let all = frames.concat();
         for chunk in [1, 2, 3, 5, 64] {
-            let mut s = StreamSplitter::new(&Framing::SofhLe, ByteOrder::Little).unwrap();
+            let mut s = StreamSplitter::new(&Framing::SofhLe, Endian::Little).unwrap();
             let mut got = Vec::new();
             for (i, piece) in all.chunks(chunk).enumerate() {
                 s.push((i * chunk) as u64, piece);
@@ -1408,7 +1509,7 @@ mod tests {
 
     #[test]
     fn stream_splitter_faults_and_start_over() {
-        let mut s = StreamSplitter::new(&Framing::Sofh, ByteOrder::Little).unwrap();
+        let mut s = StreamSplitter::new(&Framing::Sofh, Endian::Little).unwrap();
         s.push(100, &sofh(2, 0xeb50, b"zz"));
         let e = s.next_piece().unwrap().unwrap_err();
         assert_eq!(
@@ -1428,9 +1529,9 @@ mod tests {
             e.to_string(),
             "at byte 207: bad framing header: frame of 9 bytes, input ends after 7"
         );
-        assert!(StreamSplitter::new(&Framing::Mdp3, ByteOrder::Little).is_err());
+        assert!(StreamSplitter::new(&Framing::Mdp3, Endian::Little).is_err());
         // Too large for the limit.
-        let mut s = StreamSplitter::new(&Framing::Sofh, ByteOrder::Little)
+        let mut s = StreamSplitter::new(&Framing::Sofh, Endian::Little)
             .unwrap()
             .max_message(100);
         s.push(0, &sofh(101, 0xeb50, b""));
@@ -1450,7 +1551,7 @@ mod tests {
 
     #[test]
     fn raw_stream_waits_for_more() {
-        let mut s = StreamSplitter::new(&Framing::Raw, ByteOrder::Little).unwrap();
+        let mut s = StreamSplitter::new(&Framing::Raw, Endian::Little).unwrap();
         s.push(0, b"abcd");
         assert_eq!(s.next_piece().unwrap().unwrap().bytes, b"abcd");
         s.wait(Some(6)).unwrap();
@@ -1467,9 +1568,9 @@ mod tests {
 
     #[test]
     fn frame_reader_refuses_packet_framings_on_a_stream() {
-        let mut r = FrameReader::new(&b"abc"[..], Framing::Mdp3, ByteOrder::Little);
+        let mut r = FrameReader::new(&b"abc"[..], Framing::Mdp3, Endian::Little);
         let e = r
-            .next_message(|b, _| Ok((b.len(), ())))
+            .next_message(|b, _| Ok::<_, Failed>((b.len(), ())))
             .unwrap()
             .unwrap_err();
         assert_eq!(
@@ -1478,7 +1579,9 @@ mod tests {
              is a stream with no datagram boundaries: give a pcap or pcapng capture (or, for one \
              datagram saved as a file, --skip 12 --framing len=u16le)"
         );
-        assert!(r.next_message(|b, _| Ok((b.len(), ()))).is_none());
+        assert!(r
+            .next_message(|b, _| Ok::<_, Failed>((b.len(), ())))
+            .is_none());
     }
 
     #[test]
@@ -1497,13 +1600,13 @@ mod tests {
         let mut stream = Vec::new();
         for i in 0..5u8 {
             let mut m = vec![i; 4 + usize::from(i) * 3];
-            frame_message(&f, &mut m, ByteOrder::Little).unwrap();
+            frame_message(&f, &mut m, Endian::Little).unwrap();
             stream.extend(m);
         }
-        let mut r = FrameReader::new(Trickle(&stream), f, ByteOrder::Little);
+        let mut r = FrameReader::new(Trickle(&stream), f, Endian::Little);
         r.skip(0).unwrap();
         let mut got = Vec::new();
-        while let Some(m) = r.next_message(|b, at| Ok((b.len(), (at, b.len())))) {
+        while let Some(m) = r.next_message(|b, at| Ok::<_, Failed>((b.len(), (at, b.len())))) {
             got.push(m.unwrap());
         }
         assert_eq!(got, [(0, 4), (8, 7), (16, 10), (32, 13), (48, 16)]);

@@ -71,7 +71,7 @@ Examples: sofh-le = len=u16le,enc=u16le=0xcafe/0xeb50   mdp3 = packet=12,len=u16
 /// Parsing and printing need no allocation.
 ///
 /// ```
-/// use sbe_rt::framing::{Counts, FrameFormat, Framing};
+/// use sbe_framing::{Counts, FrameFormat, Framing};
 ///
 /// let sofh_le: Framing = "len=u16le,enc=u16le=0xcafe/0xeb50".parse()?;
 /// assert_eq!(sofh_le.frame_format(), Some(FrameFormat::SOFH_LE));
@@ -79,7 +79,7 @@ Examples: sofh-le = len=u16le,enc=u16le=0xcafe/0xeb50   mdp3 = packet=12,len=u16
 /// assert_eq!(f.frame_format().map(|f| (f.prefix_len, f.counts)), Some((4, Counts::Message)));
 /// assert_eq!(f.to_string(), "len=u32be,counts=message");
 /// assert!("packet=12,len=u16le".parse::<Framing>()?.is_packet());
-/// # Ok::<(), sbe_rt::framing::UnknownFraming>(())
+/// # Ok::<(), sbe_framing::UnknownFraming>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Framing {
@@ -108,7 +108,7 @@ pub enum Framing {
 /// [`SOFH_SBE_LE`] or [`SOFH_SBE_BE`].
 ///
 /// ```
-/// use sbe_rt::framing::{sofh_encoding, Endian};
+/// use sbe_framing::{sofh_encoding, Endian};
 ///
 /// assert_eq!(sofh_encoding(Endian::Big), 0x5BE0);
 /// ```
@@ -124,7 +124,7 @@ impl Framing {
     /// Each message's frame: `None` for `raw`.
     ///
     /// ```
-    /// use sbe_rt::framing::{FrameFormat, Framing};
+    /// use sbe_framing::{FrameFormat, Framing};
     ///
     /// assert_eq!(Framing::SofhLe.frame_format(), Some(FrameFormat::SOFH_LE));
     /// assert_eq!(Framing::Mdp3.frame_format(), Some(FrameFormat::MDP3_MESSAGE));
@@ -145,7 +145,7 @@ impl Framing {
     /// `packet=`), `None` for a stream framing.
     ///
     /// ```
-    /// use sbe_rt::framing::{Framing, PacketFormat};
+    /// use sbe_framing::{Framing, PacketFormat};
     ///
     /// assert_eq!(Framing::Mdp3.packet_format(), Some(PacketFormat::MDP3));
     /// assert_eq!(Framing::Sofh.packet_format(), None);
@@ -175,7 +175,7 @@ impl Framing {
     /// datagram boundaries to find the packet headers at.
     ///
     /// ```
-    /// use sbe_rt::framing::{FrameFormat, Framing, FramingError};
+    /// use sbe_framing::{FrameFormat, Framing, FramingError};
     ///
     /// assert_eq!(Framing::Sofh.stream_format(), Ok(Some(FrameFormat::SOFH)));
     /// assert_eq!(Framing::Raw.stream_format(), Ok(None));
@@ -195,7 +195,7 @@ impl Framing {
     /// ([`sofh_encoding`]), the others their first expected value (or 0).
     ///
     /// ```
-    /// use sbe_rt::framing::{Endian, Framing};
+    /// use sbe_framing::{Endian, Framing};
     ///
     /// assert_eq!(Framing::Sofh.encoding_type(Endian::Big), Some(0x5BE0));
     /// assert_eq!(Framing::SofhLe.encoding_type(Endian::Big), Some(0xCAFE));
@@ -219,7 +219,7 @@ impl Framing {
     /// for the others, what their format expects.
     ///
     /// ```
-    /// use sbe_rt::framing::{Endian, Expect, Framing};
+    /// use sbe_framing::{Endian, Expect, Framing};
     ///
     /// assert_eq!(Framing::Sofh.expected_encoding(Endian::Little), Some(Expect::Value(0xEB50)));
     /// assert_eq!(Framing::SofhLe.expected_encoding(Endian::Little), Some(Expect::Either(0xCAFE, 0xEB50)));
@@ -248,11 +248,11 @@ impl Framing {
     ///
     /// Errors, `message` left as it was: a [`FramingError::Packet`] for a
     /// packet framing; a [`FramingError::Frame`] for a message the format
-    /// cannot frame ([`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength): too long for the length
+    /// cannot frame ([`Error::FrameLength`]: too long for the length
     /// field, or, with `prefix=0`, too short to hold its fields).
     ///
     /// ```
-    /// use sbe_rt::framing::{Endian, Framing, FramingError};
+    /// use sbe_framing::{Endian, Framing, FramingError};
     ///
     /// let mut message = b"abc".to_vec();
     /// Framing::SofhLe.frame_message(&mut message, Endian::Little)?;
@@ -305,7 +305,7 @@ impl Framing {
 /// A [`Framing`] used where it cannot serve, or a message it cannot frame.
 ///
 /// ```
-/// use sbe_rt::framing::{Framing, FramingError};
+/// use sbe_framing::{Framing, FramingError};
 ///
 /// let e = Framing::Mdp3.stream_format().unwrap_err();
 /// assert_eq!(e, FramingError::Packet { header_len: 12 });
@@ -374,7 +374,7 @@ impl fmt::Display for Framing {
     /// parses back to the same framing.
     ///
     /// ```
-    /// use sbe_rt::framing::{FrameFormat, Framing};
+    /// use sbe_framing::{FrameFormat, Framing};
     ///
     /// assert_eq!(Framing::SofhLe.to_string(), "sofh-le");
     /// let custom = Framing::Custom { packet: Some(12), frame: FrameFormat::SOFH };
@@ -526,7 +526,7 @@ pub enum UnknownFramingKind {
 /// says it with the string.
 ///
 /// ```
-/// use sbe_rt::framing::{CustomItem, Framing, UnknownFramingKind};
+/// use sbe_framing::{CustomItem, Framing, UnknownFramingKind};
 ///
 /// let input = "len=u17le";
 /// let e = input.parse::<Framing>().unwrap_err();
@@ -686,7 +686,7 @@ impl FromStr for Framing {
     /// A preset name or a custom form (see [`Framing`]).
     ///
     /// ```
-    /// use sbe_rt::framing::Framing;
+    /// use sbe_framing::Framing;
     ///
     /// let f: Framing = "packet=16,len=u16le,enc=u16le=0xeb50".parse()?;
     /// assert!(f.is_packet());
@@ -697,7 +697,7 @@ impl FromStr for Framing {
     ///     "unknown framing \"sofh-be\" (expected raw, sofh, sofh-le, mdp3, or a custom form \
     ///      such as len=u16le,counts=frame)"
     /// );
-    /// # Ok::<(), sbe_rt::framing::UnknownFraming>(())
+    /// # Ok::<(), sbe_framing::UnknownFraming>(())
     /// ```
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
@@ -1257,7 +1257,7 @@ mod tests {
         let mut short = b"ab".to_vec();
         assert!(matches!(
             parse("len=u16le@1,prefix=0").frame_message(&mut short, order),
-            Err(FramingError::Frame(e)) if matches!(e.details(), crate::ErrorDetails::FrameLength { length: 2, .. })
+            Err(FramingError::Frame(e)) if matches!(e, crate::Error::FrameLength { length: 2, .. })
         ));
         assert_eq!(short, b"ab");
         assert_eq!(

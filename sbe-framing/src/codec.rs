@@ -6,21 +6,21 @@
 //! TCP stream it yields each message as [`Bytes`] (the SBE message, its
 //! prefix and padding removed, sharing the read buffer: no copy), which a
 //! generated `decode` takes as `&frame[..]`, and writes a message with its
-//! framing header in front. The rules are [`framing`](crate::framing)'s:
+//! framing header in front. The rules are the [crate root](crate)'s:
 //! a wrong encoding type or a length that cannot be right is a
 //! [`CodecError::Frame`], and so is a stream that ends inside a frame.
 //!
-//! `tokio_util` is re-exported as `sbe_rt::tokio_util`.
+//! `tokio_util` is re-exported as `sbe_framing::tokio_util`.
 //!
 //! # Example
 //!
 //! In memory, as `FramedRead` drives it:
 //!
 //! ```
-//! use sbe_rt::bytes::BytesMut;
-//! use sbe_rt::framing::FrameFormat;
-//! use sbe_rt::tokio_codec::FrameCodec;
-//! use sbe_rt::tokio_util::codec::{Decoder, Encoder};
+//! use sbe_framing::bytes::BytesMut;
+//! use sbe_framing::FrameFormat;
+//! use sbe_framing::codec::FrameCodec;
+//! use sbe_framing::tokio_util::codec::{Decoder, Encoder};
 //!
 //! let mut codec = FrameCodec::new(FrameFormat::SOFH_LE); // iLink 3: 0xCAFE
 //! let mut wire = BytesMut::new();
@@ -36,15 +36,15 @@
 //! assert_eq!(frame, &b"an SBE message"[..]); // what a generated decode(&frame) takes
 //! assert_eq!(codec.decode(&mut read)?.as_deref(), Some(&b"another"[..]));
 //! assert_eq!(codec.decode_eof(&mut read)?, None);
-//! # Ok::<(), sbe_rt::tokio_codec::CodecError>(())
+//! # Ok::<(), sbe_framing::codec::CodecError>(())
 //! ```
 //!
 //! Over TCP:
 //!
 //! ```no_run
-//! use sbe_rt::framing::FrameFormat;
-//! use sbe_rt::tokio_codec::FrameCodec;
-//! use sbe_rt::tokio_util::codec::FramedRead;
+//! use sbe_framing::FrameFormat;
+//! use sbe_framing::codec::FrameCodec;
+//! use sbe_framing::tokio_util::codec::FramedRead;
 //! use futures_util::StreamExt;
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -65,9 +65,9 @@ use std::io;
 use bytes::{BufMut, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
-use crate::bytes_adapter::split_frame;
 use crate::error::Error;
-use crate::framing::{Endian, FrameFormat, Framing, FramingError};
+use crate::framer::split_frame;
+use crate::{Endian, FrameFormat, Framing, FramingError};
 
 /// The longest frame a [`FrameCodec`] accepts by default: 8 MiB.
 pub const DEFAULT_MAX_FRAME_LEN: usize = 8 << 20;
@@ -104,10 +104,10 @@ impl FrameCodec {
     /// content: split raw streams with the `Framer` and a length function).
     ///
     /// ```
-    /// use sbe_rt::bytes::BytesMut;
-    /// use sbe_rt::framing::{Endian, Framing, FramingError};
-    /// use sbe_rt::tokio_codec::FrameCodec;
-    /// use sbe_rt::tokio_util::codec::Encoder;
+    /// use sbe_framing::bytes::BytesMut;
+    /// use sbe_framing::{Endian, Framing, FramingError};
+    /// use sbe_framing::codec::FrameCodec;
+    /// use sbe_framing::tokio_util::codec::Encoder;
     ///
     /// let mut codec = FrameCodec::for_framing(Framing::Sofh, Endian::Big)?;
     /// let mut wire = BytesMut::new();
@@ -130,11 +130,11 @@ impl FrameCodec {
     }
 
     /// Sets the longest frame (prefix included) decoded or encoded; a
-    /// longer one is an [`ErrorKind::FrameLength`](crate::ErrorKind::FrameLength).
+    /// longer one is an [`Error::FrameLength`].
     ///
     /// ```
-    /// use sbe_rt::{bytes::BytesMut, framing::FrameFormat, tokio_codec::{CodecError, FrameCodec}, Error};
-    /// use sbe_rt::tokio_util::codec::Decoder;
+    /// use sbe_framing::{bytes::BytesMut, FrameFormat, codec::{CodecError, FrameCodec}, Error};
+    /// use sbe_framing::tokio_util::codec::Decoder;
     ///
     /// let mut codec = FrameCodec::new(FrameFormat::SOFH).max_frame_len(1024);
     /// let mut wire = BytesMut::from(&[0, 0, 0x10, 0, 0xeb, 0x50][..]); // 4096 bytes
@@ -207,7 +207,7 @@ impl Decoder for FrameCodec {
     }
 
     /// As `decode`; at the end of the stream, bytes left that are not a
-    /// whole frame are an [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) (what the frame needs, what
+    /// whole frame are an [`Error::Truncated`] (what the frame needs, what
     /// is there).
     fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Bytes>, CodecError> {
         if let Some(frame) = self.decode(src)? {
@@ -285,8 +285,7 @@ impl From<Error> for CodecError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::framing::{Expect, LengthField};
-    use crate::{ErrorDetails, ErrorKind};
+    use crate::{Expect, LengthField};
     use std::string::ToString;
     use std::vec::Vec;
 
@@ -370,12 +369,12 @@ mod tests {
         let mut buf = BytesMut::from(&[0u8, 0, 0, 5, 0xeb, 0x50][..]);
         assert!(matches!(
             codec.decode(&mut buf),
-            Err(CodecError::Frame(e)) if matches!(e.details(), ErrorDetails::FrameLength { length: 5, .. })
+            Err(CodecError::Frame(e)) if matches!(e, Error::FrameLength { length: 5, .. })
         ));
         let mut buf = BytesMut::from(&[0x7fu8, 0, 0, 0, 0xeb, 0x50][..]);
         assert!(matches!(
             codec.decode(&mut buf),
-            Err(CodecError::Frame(e)) if matches!(e.details(), ErrorDetails::FrameLength { max: 0x80_0000, .. })
+            Err(CodecError::Frame(e)) if matches!(e, Error::FrameLength { max: 0x80_0000, .. })
         ));
     }
 
@@ -393,7 +392,7 @@ mod tests {
         let err = wrong.encode(&b"x"[..], &mut wire).unwrap_err();
         assert!(matches!(
             err,
-            CodecError::Frame(e) if e.error_kind() == ErrorKind::FrameEncoding
+            CodecError::Frame(e) if matches!(e, Error::FrameEncoding { .. })
         ));
         assert_eq!(&wire[..], b"kept");
         let mut b3 = FrameCodec::new(FrameFormat::SOFH_LE).encoding_type(0xEB50);
