@@ -21,11 +21,10 @@ use sbe_rt::wire::Uint;
 use sbe_rt::TimeUnit;
 
 /// Why a message could not be decoded.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DecodeErrorKind {
     /// The bytes end before the message does.
-    #[error("truncated: {what} needs {need} bytes, {have} left")]
     Truncated {
         /// What was being read.
         what: String,
@@ -35,11 +34,9 @@ pub enum DecodeErrorKind {
         have: u64,
     },
     /// The header names a template the schema does not have.
-    #[error("unknown template id {0} ({0:#06x})")]
     UnknownTemplate(u64),
     /// The header names another schema (generated decoders refuse it the
     /// same way: `sbe_rt::ErrorKind::WrongSchemaId`).
-    #[error("wrong schema id {actual} (expected {expected}): the message is of another schema")]
     WrongSchemaId {
         /// The schema's id.
         expected: u64,
@@ -48,9 +45,6 @@ pub enum DecodeErrorKind {
     },
     /// A block length on the wire (root block or group entry) too short
     /// for the fields of the acting version (`sbe_rt::ErrorKind::BlockLengthTooShort`).
-    #[error(
-        "{what}: block length {block_length} is shorter than the {required} bytes its fields need"
-    )]
     BlockLengthTooShort {
         /// The block.
         what: String,
@@ -60,7 +54,6 @@ pub enum DecodeErrorKind {
         required: u64,
     },
     /// A group count above its `numInGroup` maximum (`sbe_rt::ErrorKind::CountOutOfRange`).
-    #[error("{what}: count {count} is above its maximum {max}")]
     CountOutOfRange {
         /// The group.
         what: String,
@@ -70,7 +63,6 @@ pub enum DecodeErrorKind {
         max: u64,
     },
     /// A var-data length above its length type's maximum (`sbe_rt::ErrorKind::LengthOutOfRange`).
-    #[error("{what}: length {length} is above its maximum {max}")]
     LengthOutOfRange {
         /// The var data.
         what: String,
@@ -80,10 +72,8 @@ pub enum DecodeErrorKind {
         max: u64,
     },
     /// A framing header that does not fit the message behind it.
-    #[error("framing: {0}")]
     Framing(String),
     /// A field lies outside the block length given on the wire.
-    #[error("{what} at {offset}..{end} lies outside the block of {block_length} bytes")]
     OutsideBlock {
         /// The field.
         what: String,
@@ -95,6 +85,49 @@ pub enum DecodeErrorKind {
         block_length: u64,
     },
 }
+
+impl std::fmt::Display for DecodeErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecodeErrorKind::Truncated { what, need, have } => {
+                write!(f, "truncated: {what} needs {need} bytes, {have} left")
+            }
+            DecodeErrorKind::UnknownTemplate(id) => {
+                write!(f, "unknown template id {id} ({id:#06x})")
+            }
+            DecodeErrorKind::WrongSchemaId { expected, actual } => write!(
+                f,
+                "wrong schema id {actual} (expected {expected}): the message is of another schema"
+            ),
+            DecodeErrorKind::BlockLengthTooShort {
+                what,
+                block_length,
+                required,
+            } => write!(
+                f,
+                "{what}: block length {block_length} is shorter than the {required} bytes its fields need"
+            ),
+            DecodeErrorKind::CountOutOfRange { what, count, max } => {
+                write!(f, "{what}: count {count} is above its maximum {max}")
+            }
+            DecodeErrorKind::LengthOutOfRange { what, length, max } => {
+                write!(f, "{what}: length {length} is above its maximum {max}")
+            }
+            DecodeErrorKind::Framing(why) => write!(f, "framing: {why}"),
+            DecodeErrorKind::OutsideBlock {
+                what,
+                offset,
+                end,
+                block_length,
+            } => write!(
+                f,
+                "{what} at {offset}..{end} lies outside the block of {block_length} bytes"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DecodeErrorKind {}
 
 impl DecodeErrorKind {
     /// The [`sbe_rt::Error::kind`] a generated decoder gives for the same
@@ -115,8 +148,7 @@ impl DecodeErrorKind {
 
 /// A message that could not be decoded: where (absolute byte offset in
 /// the input) and why.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("at byte {offset}: {kind}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
     /// Offset of the problem from the start of the input.
     pub offset: u64,
@@ -126,6 +158,14 @@ pub struct DecodeError {
     /// (for truncation: read more and try again).
     pub need: Option<u64>,
 }
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at byte {}: {}", self.offset, self.kind)
+    }
+}
+
+impl std::error::Error for DecodeError {}
 
 impl DecodeError {
     /// The bytes ran out (more input could fix it).

@@ -16,17 +16,14 @@ use sbe_rt::wire::Uint;
 use sbe_schema::ir::HeaderRole;
 
 /// What is wrong with a JSON value.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodeErrorKind {
     /// A key the schema does not have (at this version).
-    #[error("unknown field")]
     UnknownField,
     /// A required key is missing.
-    #[error("missing required field")]
     MissingField,
     /// The value is of the wrong JSON type.
-    #[error("wrong type: expected {expected}, found {found}")]
     WrongType {
         /// What the schema asks for.
         expected: &'static str,
@@ -34,7 +31,6 @@ pub enum EncodeErrorKind {
         found: &'static str,
     },
     /// A number that does not fit its field.
-    #[error("out of range: {value} does not fit {ty}")]
     OutOfRange {
         /// The value as written.
         value: String,
@@ -42,7 +38,6 @@ pub enum EncodeErrorKind {
         ty: String,
     },
     /// Text longer than its char array or var data allows.
-    #[error("string too long: {len} bytes, at most {max} allowed")]
     StringTooLong {
         /// Encoded length of the text.
         len: usize,
@@ -50,10 +45,8 @@ pub enum EncodeErrorKind {
         max: u64,
     },
     /// A character the field's encoding cannot hold.
-    #[error("character {0:?} cannot be encoded as ISO-8859-1/ASCII")]
     BadCharacter(char),
     /// An enum name that is not a valid value.
-    #[error("unknown enum value {name:?} of {ty}")]
     UnknownEnum {
         /// The name given.
         name: String,
@@ -61,7 +54,6 @@ pub enum EncodeErrorKind {
         ty: String,
     },
     /// A set choice name that the set does not have.
-    #[error("unknown set choice {name:?} of {ty}")]
     UnknownChoice {
         /// The name given.
         name: String,
@@ -69,26 +61,62 @@ pub enum EncodeErrorKind {
         ty: String,
     },
     /// The message name (or template id) is not in the schema.
-    #[error("unknown message {0:?}")]
     UnknownMessage(String),
     /// The header contradicts the message.
-    #[error("{0}")]
     Inconsistent(String),
     /// Binary var data that is not a hex string.
-    #[error("not a hex string")]
     BadHex,
 }
 
 /// A JSON message that cannot be encoded: the path of the value and what
 /// is wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}: {kind}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodeError {
     /// JSON path, e.g. `$.body.fuelFigures[2].mpg`.
     pub path: String,
     /// What is wrong.
     pub kind: EncodeErrorKind,
 }
+
+impl std::fmt::Display for EncodeErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EncodeErrorKind::UnknownField => f.write_str("unknown field"),
+            EncodeErrorKind::MissingField => f.write_str("missing required field"),
+            EncodeErrorKind::WrongType { expected, found } => {
+                write!(f, "wrong type: expected {expected}, found {found}")
+            }
+            EncodeErrorKind::OutOfRange { value, ty } => {
+                write!(f, "out of range: {value} does not fit {ty}")
+            }
+            EncodeErrorKind::StringTooLong { len, max } => {
+                write!(f, "string too long: {len} bytes, at most {max} allowed")
+            }
+            EncodeErrorKind::BadCharacter(c) => {
+                write!(f, "character {c:?} cannot be encoded as ISO-8859-1/ASCII")
+            }
+            EncodeErrorKind::UnknownEnum { name, ty } => {
+                write!(f, "unknown enum value {name:?} of {ty}")
+            }
+            EncodeErrorKind::UnknownChoice { name, ty } => {
+                write!(f, "unknown set choice {name:?} of {ty}")
+            }
+            EncodeErrorKind::UnknownMessage(name) => write!(f, "unknown message {name:?}"),
+            EncodeErrorKind::Inconsistent(why) => write!(f, "{why}"),
+            EncodeErrorKind::BadHex => f.write_str("not a hex string"),
+        }
+    }
+}
+
+impl std::error::Error for EncodeErrorKind {}
+
+impl std::fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.kind)
+    }
+}
+
+impl std::error::Error for EncodeError {}
 
 fn kind_of(v: &Value) -> &'static str {
     match v {

@@ -60,22 +60,38 @@ use sbe_rt::wire::Uint;
 use sbe_schema::ir::{ByteOrder, Header as HeaderSlots, Message, Scalar, Schema};
 
 /// A schema cannot be used for run-time coding.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum CodecError {
     /// The message header composite has no usable `templateId` member.
-    #[error("message header `{header}` has no integer `templateId` member")]
     NoTemplateId {
         /// The header composite's name.
         header: String,
     },
     /// The message header composite has no fixed length.
-    #[error("message header `{header}` has no fixed length")]
     HeaderLength {
         /// The header composite's name.
         header: String,
     },
 }
+
+impl std::fmt::Display for CodecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CodecError::NoTemplateId { header } => {
+                write!(
+                    f,
+                    "message header `{header}` has no integer `templateId` member"
+                )
+            }
+            CodecError::HeaderLength { header } => {
+                write!(f, "message header `{header}` has no fixed length")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CodecError {}
 
 /// Reads a member of the message header (`bytes` are the header's) at
 /// the slot the IR gives for it; `None` when there is no such member or

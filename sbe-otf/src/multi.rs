@@ -31,14 +31,12 @@ pub struct Entry<'s> {
 }
 
 /// Schemas that cannot be used together.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SchemasError {
     /// No schema at all.
-    #[error("no schema given")]
     None,
     /// Two schemas with one id: a message could not say which it is.
-    #[error("{first} and {second} have the same schema id {id}: a message's header cannot tell them apart")]
     DuplicateId {
         /// The id.
         id: u64,
@@ -48,13 +46,11 @@ pub enum SchemasError {
         second: String,
     },
     /// A schema whose header has no `schemaId` on the wire.
-    #[error("{label}: the message header has no schemaId member on the wire, so messages cannot be told apart by schema")]
     NoSchemaId {
         /// The schema.
         label: String,
     },
     /// Headers that keep the schema id in different places.
-    #[error("{other}'s header keeps schemaId {theirs}, {first}'s {ours}: the schema id is read with the first schema's header, so every schema must keep it at the same offset, type and byte order")]
     HeaderMismatch {
         /// The first schema.
         first: String,
@@ -66,6 +62,33 @@ pub enum SchemasError {
         theirs: String,
     },
 }
+
+impl fmt::Display for SchemasError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SchemasError::None => f.write_str("no schema given"),
+            SchemasError::DuplicateId { id, first, second } => write!(
+                f,
+                "{first} and {second} have the same schema id {id}: a message's header cannot tell them apart"
+            ),
+            SchemasError::NoSchemaId { label } => write!(
+                f,
+                "{label}: the message header has no schemaId member on the wire, so messages cannot be told apart by schema"
+            ),
+            SchemasError::HeaderMismatch {
+                first,
+                ours,
+                other,
+                theirs,
+            } => write!(
+                f,
+                "{other}'s header keeps schemaId {theirs}, {first}'s {ours}: the schema id is read with the first schema's header, so every schema must keep it at the same offset, type and byte order"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SchemasError {}
 
 /// A message that could not be decoded by any of the schemas.
 #[derive(Debug, Clone, PartialEq, Eq)]
