@@ -23,7 +23,6 @@
 )]
 
 pub mod capture;
-pub mod dissector;
 pub mod framing;
 
 /// The run-time codec: the crate `sbe-otf`.

@@ -343,7 +343,7 @@ fn main() -> ExitCode {
             output,
         } => dissector(
             &schema,
-            &sbe_cli::dissector::Options {
+            &sbe_dissector::Options {
                 proto,
                 framing,
                 udp_ports,
@@ -398,7 +398,7 @@ message.";
 
 fn dissector(
     schemas: &[PathBuf],
-    options: &sbe_cli::dissector::Options,
+    options: &sbe_dissector::Options,
     output: Option<&Path>,
 ) -> io::Result<bool> {
     let mut loaded = Vec::new();
@@ -408,7 +408,7 @@ fn dissector(
             None => return Ok(false),
         }
     }
-    let lua = match sbe_cli::dissector::generate(&loaded, options) {
+    let lua = match sbe_dissector::generate(&loaded, options) {
         Ok(lua) => lua,
         Err(e) => {
             eprintln!("sbe dissector: {e}");

@@ -752,7 +752,7 @@ print("ok")
 "#;
     let script = format!(
         "E = {{}}\n{}\n{checks}",
-        include_str!("../src/dissector/prelude.lua")
+        include_str!("../../sbe-dissector/src/prelude.lua")
     );
     let dir = common::scratch("dissector-helpers");
     let path = dir.join("helpers.lua");

@@ -1,4 +1,4 @@
-//! `sbe dissector`: a Wireshark Lua dissector generated from the IR.
+//! A Wireshark Lua dissector generated from the IR (`sbe dissector`).
 //!
 //! One deterministic, readable Lua file: a function per message and per
 //! group (comments naming the schema elements), the framing's packets,
@@ -25,11 +25,22 @@
 //!   <message name="Ping" id="1"><field name="seq" id="1" type="uint64"/></message>
 //! </messageSchema>"#;
 //! let schema = sbe_schema::ir::load_str("demo.xml", xml).unwrap();
-//! let options = sbe_cli::dissector::Options::new("demo", sbe_rt::framing::Framing::Sofh);
-//! let lua = sbe_cli::dissector::generate(&[schema], &options).unwrap();
+//! let options = sbe_dissector::Options::new("demo", sbe_rt::framing::Framing::Sofh);
+//! let lua = sbe_dissector::generate(&[schema], &options).unwrap();
 //! assert!(lua.contains("local function s1_Ping(tvb, t, b, ver, blen, lim)"));
 //! assert!(lua.contains(r#"ProtoField.uint64("demo.seq", "seq", base.DEC)"#));
 //! ```
+#![deny(missing_docs)]
+// Input never reaches a panic: no indexing, unwrap or expect outside tests.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::indexing_slicing,
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic
+    )
+)]
 
 mod blocks;
 pub mod names;
