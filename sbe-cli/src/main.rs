@@ -197,7 +197,7 @@ enum Command {
         #[arg(long = "tcp-port", value_name = "PORT")]
         tcp_ports: Vec<u16>,
         /// The protocol's name: the filter prefix of every field.
-        #[arg(long, default_value = "sbe", value_name = "NAME")]
+        #[arg(long, default_value = sbe_dissector::DEFAULT_PROTOCOL, value_name = "NAME")]
         proto: String,
         /// The file to write (standard output when not given).
         #[arg(short = 'o', long = "output", value_name = "FILE")]
@@ -341,16 +341,12 @@ fn main() -> ExitCode {
             tcp_ports,
             proto,
             output,
-        } => dissector(
-            &schema,
-            &sbe_dissector::Options {
-                proto,
-                framing,
-                udp_ports,
-                tcp_ports,
-            },
-            output.as_deref(),
-        ),
+        } => dissector(&schema, output.as_deref(), |d| {
+            d.framing(framing)
+                .udp_ports(udp_ports)
+                .tcp_ports(tcp_ports)
+                .protocol(proto)
+        }),
         Command::Generate { schema, out } => generate(&schema, &out),
         Command::Compat { old, new } => compat(&old, &new),
     };
@@ -396,10 +392,11 @@ Bad input (unknown template, truncated block, count or length larger than the by
 left, bad encoding type) becomes an expert item; dissection goes on with the next
 message.";
 
+/// Write the dissector of `schemas` that `options` sets up.
 fn dissector(
     schemas: &[PathBuf],
-    options: &sbe_dissector::Options,
     output: Option<&Path>,
+    options: impl FnOnce(sbe_dissector::Dissector<'_>) -> sbe_dissector::Dissector<'_>,
 ) -> io::Result<bool> {
     let mut loaded = Vec::new();
     for path in schemas {
@@ -408,8 +405,15 @@ fn dissector(
             None => return Ok(false),
         }
     }
-    let lua = match sbe_dissector::generate(&loaded, options) {
+    let lua = match options(sbe_dissector::Dissector::new(&loaded)).generate() {
         Ok(lua) => lua,
+        // The library's words name no flag; the command's name its own.
+        Err(sbe_dissector::Error::PacketOverTcp) => {
+            eprintln!(
+                "sbe dissector: a packet framing (a header per datagram) is carried by UDP only: no --tcp-port"
+            );
+            return Ok(false);
+        }
         Err(e) => {
             eprintln!("sbe dissector: {e}");
             return Ok(false);
