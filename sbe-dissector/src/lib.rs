@@ -94,6 +94,11 @@ mod blocks;
 mod names;
 mod values;
 
+// The README's example compiles.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 use std::fmt;
 
 use sbe_rt::framing::{Counts, Endian, Expect, Width};
@@ -140,9 +145,9 @@ pub struct Dissector<'a> {
 }
 
 impl<'a> Dissector<'a> {
-    /// A dissector of `schemas`, told apart by the message header's
-    /// schemaId (the first schema's header reads it): [`Framing::Raw`],
-    /// no ports, protocol [`DEFAULT_PROTOCOL`].
+    /// A dissector of `schemas` (several told apart by the schemaId in
+    /// the message header, in the order given when naming fields):
+    /// [`Framing::Raw`], no ports, protocol [`DEFAULT_PROTOCOL`].
     pub fn new(schemas: &'a [Schema]) -> Self {
         Dissector {
             schemas,
