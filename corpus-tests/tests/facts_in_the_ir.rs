@@ -95,6 +95,7 @@ const BACKENDS: &[&str] = &[
     "sbe-otf",
     "sbe-cli",
     "sbe-columnar",
+    "sbe-dissector",
 ];
 
 /// The sources of the backends that `keep` keeps, outside `ir` and the

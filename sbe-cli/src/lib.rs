@@ -23,7 +23,6 @@
 )]
 
 pub mod capture;
-pub mod dissector;
 
 /// The run-time codec: the crate `sbe-otf`.
 pub use sbe_otf as otf;

@@ -199,7 +199,7 @@ enum Command {
         #[arg(long = "tcp-port", value_name = "PORT")]
         tcp_ports: Vec<u16>,
         /// The protocol's name: the filter prefix of every field.
-        #[arg(long, default_value = "sbe", value_name = "NAME")]
+        #[arg(long, default_value = sbe_dissector::DEFAULT_PROTOCOL, value_name = "NAME")]
         proto: String,
         /// The file to write (standard output when not given).
         #[arg(short = 'o', long = "output", value_name = "FILE")]
@@ -343,16 +343,12 @@ fn main() -> ExitCode {
             tcp_ports,
             proto,
             output,
-        } => dissector(
-            &schema,
-            &sbe_cli::dissector::Options {
-                proto,
-                framing,
-                udp_ports,
-                tcp_ports,
-            },
-            output.as_deref(),
-        ),
+        } => dissector(&schema, output.as_deref(), |d| {
+            d.framing(framing)
+                .udp_ports(udp_ports)
+                .tcp_ports(tcp_ports)
+                .protocol(proto)
+        }),
         Command::Generate { schema, out } => generate(&schema, &out),
         Command::Compat { old, new } => compat(&old, &new),
     };
@@ -398,10 +394,11 @@ Bad input (unknown template, truncated block, count or length larger than the by
 left, bad encoding type) becomes an expert item; dissection goes on with the next
 message.";
 
+/// Write the dissector of `schemas` that `options` sets up.
 fn dissector(
     schemas: &[PathBuf],
-    options: &sbe_cli::dissector::Options,
     output: Option<&Path>,
+    options: impl FnOnce(sbe_dissector::Dissector<'_>) -> sbe_dissector::Dissector<'_>,
 ) -> io::Result<bool> {
     let mut loaded = Vec::new();
     for path in schemas {
@@ -410,8 +407,15 @@ fn dissector(
             None => return Ok(false),
         }
     }
-    let lua = match sbe_cli::dissector::generate(&loaded, options) {
+    let lua = match options(sbe_dissector::Dissector::new(&loaded)).generate() {
         Ok(lua) => lua,
+        // The library's words name no flag; the command's name its own.
+        Err(sbe_dissector::Error::PacketOverTcp) => {
+            eprintln!(
+                "sbe dissector: a packet framing (a header per datagram) is carried by UDP only: no --tcp-port"
+            );
+            return Ok(false);
+        }
         Err(e) => {
             eprintln!("sbe dissector: {e}");
             return Ok(false);

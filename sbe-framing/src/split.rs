@@ -147,12 +147,10 @@ pub fn frame_message(
         FramingError::Packet { .. } => EncodeFrameError::PacketFraming {
             framing: framing.to_string(),
         },
-        FramingError::Frame(Error::FrameLength { .. }) => {
-            EncodeFrameError::TooLong {
-                framing: framing.to_string(),
-                len,
-            }
-        }
+        FramingError::Frame(Error::FrameLength { .. }) => EncodeFrameError::TooLong {
+            framing: framing.to_string(),
+            len,
+        },
         FramingError::Frame(error) => EncodeFrameError::Frame {
             framing: framing.to_string(),
             error,

@@ -1,18 +1,18 @@
-//! `sbe dissector`: a Wireshark Lua dissector generated from the IR.
+//! Wireshark Lua dissectors generated from SBE (Simple Binary Encoding)
+//! schemas: what `sbe dissector` writes, as a library.
 //!
-//! One deterministic, readable Lua file: a function per message and per
-//! group (comments naming the schema elements), the framing's packets,
-//! frames and TCP reassembly, and a ProtoField per item under the naming
-//! rule of [`names`]. It decodes as `sbe decode` does: each block by the
-//! block length on the wire and the acting version, groups and var data,
-//! enums by name, sets by choice, nulls, constants, text, decimals and
-//! times from the IR's meaning facts. Bad input becomes expert items,
-//! never a Lua error. It runs on Lua 5.2 (Wireshark 4.0) and 5.4. A tree
-//! that is not visible gets only the fields Wireshark references
-//! (`TreeItem:referenced`); values that steer the walk are read from the
-//! tvb's bytes, not through a TvbRange each.
+//! [`Dissector`] takes the schemas (read by `sbe-schema` into its IR), the
+//! [`Framing`] messages travel in, the ports and the protocol's name, and
+//! [`generate`](Dissector::generate)s one deterministic, readable Lua
+//! file: a function per message and per group (comments naming the schema
+//! elements), the framing's packets, frames and TCP reassembly, and a
+//! ProtoField per item under the naming rule below. Load it with
+//! `tshark -X lua_script:<file>` or from Wireshark's plugins folder; it
+//! runs on Lua 5.2 (Wireshark 4.0) and 5.4.
 //!
 //! ```
+//! use sbe_dissector::{Dissector, Framing};
+//!
 //! let xml = r#"<messageSchema package="demo" id="7">
 //!   <types>
 //!     <composite name="messageHeader">
@@ -24,84 +24,217 @@
 //!   </types>
 //!   <message name="Ping" id="1"><field name="seq" id="1" type="uint64"/></message>
 //! </messageSchema>"#;
-//! let schema = sbe_schema::ir::load_str("demo.xml", xml).unwrap();
-//! let options = sbe_cli::dissector::Options::new("demo", sbe_framing::Framing::Sofh);
-//! let lua = sbe_cli::dissector::generate(&[schema], &options).unwrap();
+//! let schema = sbe_schema::ir::load_str("demo.xml", xml)?;
+//! let schemas = [schema];
+//! let lua = Dissector::new(&schemas)
+//!     .framing(Framing::Sofh)
+//!     .tcp_ports([9000])
+//!     .protocol("demo")
+//!     .generate()?;
 //! assert!(lua.contains("local function s1_Ping(tvb, t, b, ver, blen, lim)"));
 //! assert!(lua.contains(r#"ProtoField.uint64("demo.seq", "seq", base.DEC)"#));
+//! assert!(lua.contains(r#"local TCP_PORTS = "9000""#));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # What the dissector shows
+//!
+//! It decodes as `sbe decode` does: each block by the block length on the
+//! wire and the acting version, groups and var data, enums by name, sets
+//! one flag per choice, optional nulls as null, constants, char arrays as
+//! text, decimals as exact text and timestamps as absolute times (UTC)
+//! from the IR's meaning facts. Several schemas are told apart by the
+//! message header's schemaId. Bad input (an unknown template, a truncated
+//! block, a count or length larger than the bytes left, a bad encoding
+//! type or frame length) becomes an expert item, never a Lua error.
+//!
+//! It registers on the UDP and TCP ports given (Wireshark preferences
+//! `<protocol>.udp_ports` and `<protocol>.tcp_ports`), heuristically (a
+//! known schemaId and templateId) and under Decode As. A tree that is not
+//! visible gets only the fields Wireshark references
+//! (`TreeItem:referenced`).
+//!
+//! # Field names
+//!
+//! Every item's abbreviation (its display filter name) is
+//! `<protocol>.<path>`, the protocol being [`Dissector::protocol`]
+//! ([`DEFAULT_PROTOCOL`] unless set):
+//!
+//! - a block field, group or var data: its schema name, wherever it is
+//!   (in any message, group or schema), so that `<protocol>.<name>`
+//!   filters across messages;
+//! - a composite member, set choice or group dimension member:
+//!   `<parent path>.<name>`; a group's entries `<group>.entry`;
+//! - the message header's members `header.<name>`, the message itself
+//!   `message`;
+//! - the framing's items `frame.length`, `frame.encodingType`,
+//!   `packet.msgSeqNum` and `packet.sendingTime` (MDP3), `packet.header`
+//!   (a custom packet framing).
+//!
+//! When one path would carry two kinds of value (another Wireshark type,
+//! display name or enum table), the first in schema order (the schemas in
+//! the order given) keeps it and each other kind gets `.<type name>`
+//! appended (the schema's name of its type: `venue.px` a uint32,
+//! `venue.px.PRICE` a decimal), then `_<schema id>` if that is taken too.
+//! Characters Wireshark does not take in a field name (all but letters,
+//! digits, `_`, `-` and `.`) become `_`.
+#![deny(missing_docs)]
+// Input never reaches a panic: no indexing, unwrap or expect outside tests.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::indexing_slicing,
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic
+    )
+)]
 
 mod blocks;
-pub mod names;
+mod names;
 mod values;
+
+// The README's example compiles.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 use std::fmt;
 
-use sbe_framing::{Counts, Endian, Expect, Framing, Width};
+use sbe_framing::{Counts, Endian, Expect, Width};
 use sbe_schema::ir::{ByteOrder, Presence, Schema, TypeKind};
 
 use names::{Decl, Fields};
 use values::{member_val, read_slot};
 
-/// What `sbe dissector` was asked for, beside the schemas.
+/// How messages are framed: `sbe_framing::Framing`, here so that a
+/// user needs no other crate to name one.
+pub use sbe_framing::Framing;
+
+/// The protocol's name when [`Dissector::protocol`] is not called: `sbe`.
+pub const DEFAULT_PROTOCOL: &str = "sbe";
+
+/// A dissector to generate: the schemas, the framing, the ports and the
+/// protocol's name. Built with [`Dissector::new`] and the setters, then
+/// [`generate`](Dissector::generate)d.
+///
+/// ```
+/// # let xml = r#"<messageSchema package="p" id="1"><types><composite name="messageHeader">
+/// #   <type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/>
+/// #   <type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/>
+/// # </composite></types><message name="M" id="1"/></messageSchema>"#;
+/// # let schemas = [sbe_schema::ir::load_str("p.xml", xml)?];
+/// use sbe_dissector::{Dissector, Framing};
+///
+/// let lua = Dissector::new(&schemas)
+///     .framing(Framing::Mdp3)
+///     .udp_ports([14310])
+///     .protocol("mdp3")
+///     .generate()?;
+/// assert!(lua.contains(r#"local proto = Proto("mdp3", "SBE (mdp3)")"#));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
-pub struct Options {
-    /// The protocol's name: the filter prefix (`<proto>.<field>`).
-    pub proto: String,
-    /// How messages are framed.
-    pub framing: Framing,
-    /// UDP ports registered (a preference).
-    pub udp_ports: Vec<u16>,
-    /// TCP ports registered (a preference).
-    pub tcp_ports: Vec<u16>,
+#[must_use = "a Dissector does nothing until generated"]
+pub struct Dissector<'a> {
+    schemas: &'a [Schema],
+    protocol: String,
+    framing: Framing,
+    udp_ports: Vec<u16>,
+    tcp_ports: Vec<u16>,
 }
 
-impl Options {
-    /// Options for protocol `proto` with framing `framing`, no ports.
-    #[must_use]
-    pub fn new(proto: &str, framing: Framing) -> Self {
-        Options {
-            proto: proto.into(),
-            framing,
+impl<'a> Dissector<'a> {
+    /// A dissector of `schemas` (several told apart by the schemaId in
+    /// the message header, in the order given when naming fields):
+    /// [`Framing::Raw`], no ports, protocol [`DEFAULT_PROTOCOL`].
+    pub fn new(schemas: &'a [Schema]) -> Self {
+        Dissector {
+            schemas,
+            protocol: DEFAULT_PROTOCOL.to_string(),
+            framing: Framing::Raw,
             udp_ports: Vec::new(),
             tcp_ports: Vec::new(),
         }
+    }
+
+    /// How messages are framed: each UDP datagram is a packet of the
+    /// framing; over TCP (a stream framing) frames are reassembled across
+    /// segments.
+    pub fn framing(mut self, framing: Framing) -> Self {
+        self.framing = framing;
+        self
+    }
+
+    /// The UDP ports to register on (a Wireshark preference), replacing
+    /// any set before.
+    pub fn udp_ports(mut self, ports: impl IntoIterator<Item = u16>) -> Self {
+        self.udp_ports = ports.into_iter().collect();
+        self
+    }
+
+    /// The TCP ports to register on (a Wireshark preference), replacing
+    /// any set before. A packet framing takes none: see
+    /// [`Error::PacketOverTcp`].
+    pub fn tcp_ports(mut self, ports: impl IntoIterator<Item = u16>) -> Self {
+        self.tcp_ports = ports.into_iter().collect();
+        self
+    }
+
+    /// The protocol's name: Wireshark's protocol and the prefix of every
+    /// field's filter name (`<name>.<path>`), upper-cased in the Protocol
+    /// column. Lower-case ASCII letters, digits and `_`, a letter first
+    /// (else [`Error::ProtocolName`]).
+    pub fn protocol(mut self, name: impl Into<String>) -> Self {
+        self.protocol = name.into();
+        self
+    }
+
+    /// The Lua text of the dissector.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ProtocolName`] for a protocol name Wireshark does not
+    /// take, [`Error::NoSchema`] without a schema, and
+    /// [`Error::PacketOverTcp`] for TCP ports with a packet framing.
+    pub fn generate(&self) -> Result<String, Error> {
+        generate(self)
     }
 }
 
 /// Why no dissector could be generated.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum DissectorError {
-    /// The protocol name is not a Wireshark filter name (lower-case
-    /// letters, digits and `_`, a letter first).
-    ProtoName(String),
+pub enum Error {
+    /// The protocol name (held here) is not a Wireshark filter name:
+    /// lower-case ASCII letters, digits and `_`, a letter first.
+    ProtocolName(String),
     /// TCP ports with a packet framing, which only datagrams carry.
     PacketOverTcp,
     /// No schema was given.
     NoSchema,
 }
 
-impl fmt::Display for DissectorError {
+impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DissectorError::ProtoName(p) => write!(
+            Error::ProtocolName(p) => write!(
                 f,
                 "protocol name {p:?}: use lower-case letters, digits and _, a letter first"
             ),
-            DissectorError::PacketOverTcp => f.write_str(
-                "a packet framing (a header per datagram) is carried by UDP only: no --tcp-port",
+            Error::PacketOverTcp => f.write_str(
+                "a packet framing (a header per datagram) is carried by UDP only: no TCP ports",
             ),
-            DissectorError::NoSchema => f.write_str("no schema given"),
+            Error::NoSchema => f.write_str("no schema given"),
         }
     }
 }
 
-impl std::error::Error for DissectorError {}
+impl std::error::Error for Error {}
 
 /// Lua text with indentation.
 #[derive(Default)]
-pub struct Lua {
+pub(crate) struct Lua {
     out: String,
     depth: usize,
 }
@@ -132,7 +265,7 @@ impl Lua {
 }
 
 /// The schema being generated.
-pub struct Sch<'a> {
+pub(crate) struct Sch<'a> {
     schema: &'a Schema,
     /// Its id.
     id: u32,
@@ -143,7 +276,7 @@ pub struct Sch<'a> {
 }
 
 /// The generator's state: the fields declared, the 64-bit constants.
-pub struct Gen {
+pub(crate) struct Gen {
     proto: String,
     fields: Fields,
     constants: Vec<String>,
@@ -240,19 +373,20 @@ fn valid_proto(p: &str) -> bool {
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
-/// The Lua dissector of `schemas` as `options` say.
-pub fn generate(schemas: &[Schema], options: &Options) -> Result<String, DissectorError> {
-    if !valid_proto(&options.proto) {
-        return Err(DissectorError::ProtoName(options.proto.clone()));
+/// The Lua dissector `options` describes.
+fn generate(options: &Dissector<'_>) -> Result<String, Error> {
+    let schemas = options.schemas;
+    if !valid_proto(&options.protocol) {
+        return Err(Error::ProtocolName(options.protocol.clone()));
     }
     if schemas.is_empty() {
-        return Err(DissectorError::NoSchema);
+        return Err(Error::NoSchema);
     }
     if options.framing.is_packet() && !options.tcp_ports.is_empty() {
-        return Err(DissectorError::PacketOverTcp);
+        return Err(Error::PacketOverTcp);
     }
     let mut g = Gen {
-        proto: options.proto.clone(),
+        proto: options.protocol.clone(),
         fields: Fields::default(),
         constants: Vec::new(),
         last: 0,
@@ -264,7 +398,7 @@ pub fn generate(schemas: &[Schema], options: &Options) -> Result<String, Dissect
             ByteOrder::Big => Endian::Big,
         })
         .collect();
-    let framing = g.framing(options, &orders);
+    let framing = g.framing(&options.framing, &orders);
     let mut body = String::new();
     let mut list = Vec::new();
     for (i, schema) in schemas.iter().enumerate() {
@@ -281,7 +415,7 @@ pub fn generate(schemas: &[Schema], options: &Options) -> Result<String, Dissect
         ));
     }
     let mut out = preamble(schemas, options);
-    out.push_str(&experts(&options.proto));
+    out.push_str(&experts(&options.protocol));
     out.push_str(&g.fields.lua());
     out.push_str("local K = {}\n");
     for (i, c) in g.constants.iter().enumerate() {
@@ -336,7 +470,7 @@ fn lua_escapes(text: &str) -> String {
 }
 
 /// The file's head: what made it, the protocol, its column name and ports.
-fn preamble(schemas: &[Schema], options: &Options) -> String {
+fn preamble(schemas: &[Schema], options: &Dissector<'_>) -> String {
     let mut out = String::from(
         "-- Wireshark dissector generated by `sbe dissector` from the schemas below;\n\
          -- regenerate rather than edit. Load it with `-X lua_script:<file>` or from\n\
@@ -355,7 +489,7 @@ fn preamble(schemas: &[Schema], options: &Options) -> String {
         ));
     }
     out.push_str(&format!("--   framing: {}\n\n", options.framing));
-    let p = &options.proto;
+    let p = &options.protocol;
     out.push_str(&format!(
         "local proto = Proto({p:?}, \"SBE ({p})\")\nlocal PROTO_COLUMN = {:?}\n",
         p.to_uppercase()
@@ -383,8 +517,7 @@ fn experts(proto: &str) -> String {
 
 impl Gen {
     /// The framing's fields and its Lua table `FR`, and the packet header.
-    fn framing(&mut self, options: &Options, orders: &[Endian]) -> String {
-        let f = &options.framing;
+    fn framing(&mut self, f: &Framing, orders: &[Endian]) -> String {
         let mut out = String::from("-- The framing.\nlocal FR = {\n");
         let mut field = |k: &str, v: String| out.push_str(&format!("  {k} = {v},\n"));
         field("stream", (!f.is_packet()).to_string());

@@ -13,21 +13,21 @@ use super::names::Decl;
 use super::{Gen, Lua, Sch};
 
 /// A value to show: a field, a composite member or a header member.
-pub struct Val<'a> {
+pub(crate) struct Val<'a> {
     /// Its type.
-    pub ty: &'a Type,
+    pub(crate) ty: &'a Type,
     /// The path of its abbreviation.
-    pub path: String,
+    pub(crate) path: String,
     /// Its schema name (the item's display name).
-    pub name: &'a str,
+    pub(crate) name: &'a str,
     /// The schema's name of its type (the naming rule's suffix).
-    pub type_name: &'a str,
+    pub(crate) type_name: &'a str,
     /// Effective presence.
-    pub presence: Presence,
+    pub(crate) presence: Presence,
     /// What it means.
-    pub meaning: &'a Meaning,
+    pub(crate) meaning: &'a Meaning,
     /// Its constant value, if constant.
-    pub const_value: Option<&'a ConstValue>,
+    pub(crate) const_value: Option<&'a ConstValue>,
 }
 
 impl<'a> Val<'a> {
@@ -76,7 +76,7 @@ fn base(p: Primitive) -> String {
 }
 
 /// Lua of offset `base` + `offset` (`base` alone for 0).
-pub fn plus(base: &str, offset: impl Into<u64>) -> String {
+pub(crate) fn plus(base: &str, offset: impl Into<u64>) -> String {
     match offset.into() {
         0 => base.to_string(),
         n => format!("{base} + {n}"),
@@ -86,7 +86,7 @@ pub fn plus(base: &str, offset: impl Into<u64>) -> String {
 /// Lua reading the primitive `p` at offset `at` in byte order `le`: an
 /// integer of up to 32 bits from the prelude's `RAW` bytes (a number), a
 /// 64-bit one as `UInt64`/`Int64` and a float through a TvbRange.
-pub fn read(p: Primitive, at: &str, le: bool) -> String {
+pub(crate) fn read(p: Primitive, at: &str, le: bool) -> String {
     let signed = match p {
         Primitive::Int8 => Some("128"),
         Primitive::Int16 => Some("32768"),
@@ -128,7 +128,7 @@ fn raw_uint(n: usize, at: &str, le: bool) -> Option<String> {
 
 /// Lua reading the slot `u` (a header, dimension or length member) at
 /// `base` + its offset, as a Lua number.
-pub fn read_slot(u: Uint, base: &str) -> String {
+pub(crate) fn read_slot(u: Uint, base: &str) -> String {
     let at = |o: usize| plus(base, o as u64);
     let raw = |o: usize, n: usize, le: bool| raw_uint(n, &at(o), le).unwrap_or_default();
     match u {
@@ -164,7 +164,7 @@ fn is_null(g: &mut Gen, p: Primitive, value: &str, null: Scalar) -> String {
 
 /// The Lua encoding of text in `encoding`: UTF-8, else ISO-8859-1 (as
 /// FORMAT.md maps it).
-pub fn text_encoding(encoding: Option<&str>) -> &'static str {
+pub(crate) fn text_encoding(encoding: Option<&str>) -> &'static str {
     match encoding {
         Some(e) if e.eq_ignore_ascii_case("utf-8") || e.eq_ignore_ascii_case("utf8") => "ENC_UTF_8",
         _ => "ENC_ISO_8859_1",
@@ -191,7 +191,7 @@ impl Gen {
     }
 
     /// Lua adding the value `v` at offset `at` under tree `t`.
-    pub fn value(&mut self, s: &Sch, w: &mut Lua, v: &Val, t: &str, at: &str) {
+    pub(crate) fn value(&mut self, s: &Sch, w: &mut Lua, v: &Val, t: &str, at: &str) {
         if v.presence == Presence::Constant {
             return self.constant_item(s, w, v, t);
         }
@@ -529,6 +529,6 @@ impl Gen {
 }
 
 /// The value of composite member `m` under the path `parent`.
-pub fn member_val<'a>(parent: &str, m: &'a sbe_schema::ir::Member) -> Val<'a> {
+pub(crate) fn member_val<'a>(parent: &str, m: &'a sbe_schema::ir::Member) -> Val<'a> {
     Val::member(parent, &m.ty, m.type_name.as_deref())
 }

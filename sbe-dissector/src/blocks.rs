@@ -45,7 +45,7 @@ fn since(w: &mut Lua, since: u32, floor: u32, body: impl FnOnce(&mut Lua)) {
 
 impl Gen {
     /// The functions of `message` (its groups first) into `out`.
-    pub fn message(&mut self, s: &Sch, m: &Message, out: &mut Vec<String>) -> String {
+    pub(crate) fn message(&mut self, s: &Sch, m: &Message, out: &mut Vec<String>) -> String {
         let name = format!("{}_{}", s.tag, identifier(&m.name));
         let mut w = Lua::default();
         w.line(&format!(
@@ -216,7 +216,7 @@ impl Gen {
     }
 
     /// An item that holds others (FT_NONE).
-    pub fn none_item(&mut self, s: &Sch, path: &str, name: &str, type_name: &str) -> usize {
+    pub(crate) fn none_item(&mut self, s: &Sch, path: &str, name: &str, type_name: &str) -> usize {
         let proto = self.proto.clone();
         self.fields.field(
             &proto,

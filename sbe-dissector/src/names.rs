@@ -9,7 +9,8 @@
 //! When an abbreviation would carry two kinds of value (another Wireshark
 //! type, display name, or enum table), the first in schema order keeps it
 //! and each other kind gets `.<type name>` (the schema's name of its type)
-//! appended, then `_<schema id>` if that is taken too.
+//! appended, then `_<schema id>` if that is taken too. The crate docs
+//! ("Field names") state the rule for users; keep the two in step.
 
 use std::collections::BTreeMap;
 
@@ -30,7 +31,7 @@ fn abbreviation(abbrev: &str) -> String {
 
 /// `name` as a Lua identifier: every character but a letter, digit or
 /// `_` made `_`.
-pub fn identifier(name: &str) -> String {
+pub(crate) fn identifier(name: &str) -> String {
     name.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect()
@@ -38,7 +39,7 @@ pub fn identifier(name: &str) -> String {
 
 /// The fields declared so far: their Lua constructors, by number.
 #[derive(Default)]
-pub struct Fields {
+pub(crate) struct Fields {
     /// `(abbreviation, constructor arguments after it)`, by field number.
     decls: Vec<(String, String)>,
     /// Abbreviation -> (signature, field number).
@@ -49,25 +50,25 @@ pub struct Fields {
 
 /// One ProtoField to declare: its Lua constructor and what follows the
 /// abbreviation in its call.
-pub struct Decl<'a> {
+pub(crate) struct Decl<'a> {
     /// The path under the protocol (`price`, `header.version`).
-    pub path: &'a str,
+    pub(crate) path: &'a str,
     /// The type name appended when the path is taken by another kind.
-    pub type_name: &'a str,
+    pub(crate) type_name: &'a str,
     /// The schema's id, appended when that is taken too.
-    pub schema_id: u32,
+    pub(crate) schema_id: u32,
     /// `uint32`, `string`, `absolute_time`, ...
-    pub ctor: &'a str,
+    pub(crate) ctor: &'a str,
     /// The display name.
-    pub name: &'a str,
+    pub(crate) name: &'a str,
     /// More arguments (`base.DEC, VS[1]`), or empty.
-    pub rest: String,
+    pub(crate) rest: String,
 }
 
 impl Fields {
     /// The number of the field `d` declares, declaring it when no field
     /// of that abbreviation and kind is there yet.
-    pub fn field(&mut self, proto: &str, d: &Decl<'_>) -> usize {
+    pub(crate) fn field(&mut self, proto: &str, d: &Decl<'_>) -> usize {
         let signature = format!("{}|{}|{}", d.ctor, d.name, d.rest);
         let first = d.path.to_string();
         let typed = format!("{first}.{}", d.type_name);
@@ -106,7 +107,7 @@ impl Fields {
 
     /// The Lua expression of the value-string table `entries` (`[1] =
     /// "Buy", ...`), one table per content.
-    pub fn table(&mut self, entries: &str) -> String {
+    pub(crate) fn table(&mut self, entries: &str) -> String {
         let n = match self.tables.iter().position(|t| t == entries) {
             Some(i) => i + 1,
             None => {
@@ -118,7 +119,7 @@ impl Fields {
     }
 
     /// The Lua declarations: the value-string tables, then every field.
-    pub fn lua(&self) -> String {
+    pub(crate) fn lua(&self) -> String {
         let mut out = String::from("local VS = {}\n");
         for (i, t) in self.tables.iter().enumerate() {
             out.push_str(&format!("VS[{}] = {{ {t} }}\n", i + 1));
@@ -140,7 +141,7 @@ impl Fields {
 
     /// The path (the abbreviation after `<proto>.`) of field `n`: what
     /// the items beneath it are named under.
-    pub fn path_of(&self, n: usize) -> String {
+    pub(crate) fn path_of(&self, n: usize) -> String {
         let abbrev = self
             .decls
             .get(n.wrapping_sub(1))
@@ -149,10 +150,5 @@ impl Fields {
             .split_once('.')
             .map_or(abbrev, |(_, p)| p)
             .to_string()
-    }
-
-    /// Every abbreviation declared, in declaration order.
-    pub fn abbreviations(&self) -> impl Iterator<Item = &str> {
-        self.decls.iter().map(|(a, _)| a.as_str())
     }
 }
