@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use sbe_cli::otf::Codec;
+use sbe_otf::Codec;
 
 const SCHEMA: &str = "fixture/verdicts.xml";
 

@@ -11,7 +11,7 @@
 mod common;
 
 use proptest::prelude::*;
-use sbe_cli::otf::Codec;
+use sbe_otf::Codec;
 use sbe_schema::ir::{
     ByteOrder, Data, Field, Group, Message, Presence, Primitive, Scalar, Schema, Type, TypeKind,
 };

@@ -7,8 +7,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use sbe_cli::otf::semantic::Values;
-use sbe_cli::otf::Codec;
+use sbe_otf::semantic::Values;
+use sbe_otf::Codec;
 use sbe_schema::ir::Schema;
 use serde_json::Value;
 use test_support::{shared_dir, vectors};

@@ -18,7 +18,7 @@
 mod common;
 
 use proptest::prelude::*;
-use sbe_cli::otf::Codec;
+use sbe_otf::Codec;
 use test_support::drive::{roundtrip, Drivers};
 
 include!(concat!(env!("OUT_DIR"), "/drivers.rs"));

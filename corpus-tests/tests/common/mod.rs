@@ -20,7 +20,7 @@ pub fn run_time_json(xml: &str, bytes: &[u8]) -> String {
         .join("..")
         .join(xml);
     let schema = sbe_schema::ir::load(&path).unwrap_or_else(|e| panic!("{xml}: {e}"));
-    let codec = sbe_cli::otf::Codec::new(&schema).expect("a codec for the schema");
+    let codec = sbe_otf::Codec::new(&schema).expect("a codec for the schema");
     let mut out = Vec::new();
     let decoded = codec
         .decode_json(bytes, 0, None, &mut out)
