@@ -96,6 +96,8 @@ const BACKENDS: &[&str] = &[
     "sbe-cli",
     "sbe-columnar",
     "sbe-dissector",
+    "sbe-capture",
+    "sbe-framing",
 ];
 
 /// The sources of the backends that `keep` keeps, outside `ir` and the

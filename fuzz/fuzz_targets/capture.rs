@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sbe_cli::capture::file::{sniff, CaptureReader};
+use sbe_capture::file::{sniff, CaptureReader};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&which, rest)) = data.split_first() else {
@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut packets = 0;
     while let Ok(Some(_)) = reader.next_packet(|p| {
-        let _ = sbe_cli::capture::net::segment(p.link, p.data);
+        let _ = sbe_capture::net::segment(p.link, p.data);
     }) {
         packets += 1;
         assert!(packets <= input.len(), "more packets than bytes");

@@ -11,6 +11,6 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(schema) = sbe_schema::ir::load_str("fuzz.xml", &text) {
         let _ = sbe_schema::report::layout_json(&schema, "fuzz.xml");
         let _ = sbe_build::generate(&schema, &sbe_build::Config::new());
-        let _ = sbe_cli::otf::Codec::new(&schema);
+        let _ = sbe_otf::Codec::new(&schema);
     }
 });

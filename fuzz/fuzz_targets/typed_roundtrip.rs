@@ -17,7 +17,7 @@
 use std::cell::RefCell;
 
 use libfuzzer_sys::fuzz_target;
-use sbe_cli::otf::Codec;
+use sbe_otf::Codec;
 
 thread_local! {
     static BIG: RefCell<Vec<u8>> = RefCell::new(vec![0; 1 << 18]);

@@ -27,7 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mdp3 = args.get(5).is_some_and(|a| a == "mdp3");
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/market-data.xml");
     let schema = sbe_schema::ir::load(path)?;
-    let codec = sbe_cli::otf::Codec::new(&schema)?;
+    let codec = sbe_otf::Codec::new(&schema)?;
     let mut raw = BufWriter::new(File::create(raw_path)?);
     let mut pcap = BufWriter::new(File::create(pcap_path)?);
     // pcap, little-endian, ns timestamps, Ethernet.

@@ -11,7 +11,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or(1_000_000);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/market-data.xml");
     let schema = sbe_schema::ir::load(path)?;
-    let codec = sbe_cli::otf::Codec::new(&schema)?;
+    let codec = sbe_otf::Codec::new(&schema)?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut buf = Vec::new();
     let mut seed = 0x2545_f491_4f6c_dd1d_u64;

@@ -13,9 +13,10 @@ use std::io::{self, Write};
 use std::ops::Range;
 use std::sync::mpsc;
 
-use sbe_cli::capture::{self, Fail, Field, Level, Origin};
-use sbe_cli::multi::Schemas;
-use sbe_cli::otf::JsonBuf;
+use crate::reading::{fail, Fail};
+use sbe_capture::{self as capture, Field, Level, Origin};
+use sbe_otf::multi::Schemas;
+use sbe_otf::JsonBuf;
 
 /// Message bytes a batch holds before it is handed to the writer.
 const BATCH_BYTES: usize = 1 << 16;
@@ -63,7 +64,8 @@ impl<'a, 's, W: Write> JsonLines<'a, 's, W> {
         self.line.clear();
         let d = self
             .schemas
-            .decode_json_into(bytes, origin.offset, &mut self.line)?;
+            .decode_json_into(bytes, origin.offset, &mut self.line)
+            .map_err(fail)?;
         if self.frame_packet != origin.packet || self.frame.is_empty() {
             self.frame.clear();
             self.frames.head(origin, &mut self.frame);
@@ -102,10 +104,15 @@ pub struct Inline<'a, 's, W> {
 }
 
 impl<W: Write> capture::Sink for Inline<'_, '_, W> {
+    type Failure = crate::reading::Undecodable;
+
     fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
         let schemas = self.lines.schemas;
         if left_out(schemas, self.templates, bytes) {
-            return Ok(schemas.message_length(bytes, origin.offset)?.len);
+            return Ok(schemas
+                .message_length(bytes, origin.offset)
+                .map_err(fail)?
+                .len);
         }
         self.lines.message(bytes, origin)
     }
@@ -202,8 +209,14 @@ impl<'a, 's> Pipelined<'a, 's> {
 }
 
 impl capture::Sink for Pipelined<'_, '_> {
+    type Failure = crate::reading::Undecodable;
+
     fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
-        let len = self.schemas.message_length(bytes, origin.offset)?.len;
+        let len = self
+            .schemas
+            .message_length(bytes, origin.offset)
+            .map_err(fail)?
+            .len;
         if left_out(self.schemas, self.templates, bytes) {
             return Ok(len);
         }

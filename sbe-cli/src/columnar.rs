@@ -6,18 +6,18 @@
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use sbe_cli::capture::{self, Fail, Level, Origin};
-use sbe_cli::multi::{MultiError, Schemas};
-use sbe_cli::otf::decode::{DecodeError, DecodeErrorKind};
+use sbe_capture::{self as capture, Level, Origin};
 use sbe_columnar::dataset::{self, Compression, DatasetWriter, Existing, Format};
 use sbe_columnar::{Exporter, Frame, Options, Spare, Unfinished};
 use sbe_framing::split::{FrameError, FrameReader, ReadError, MSG_SEQ_NUM, SENDING_TIME};
+use sbe_otf::decode::{DecodeError, DecodeErrorKind};
+use sbe_otf::multi::{MultiError, Schemas};
 use sbe_schema::ir::Schema;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::DecodeOptions;
-use crate::reading::{endian, Undecoded};
+use crate::reading::{endian, fail, Fail, Undecodable, Undecoded};
 
 /// What `sbe decode` writes.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -335,8 +335,8 @@ impl Job<'_> {
         while let Some(r) = frames.next_message(|buf, base| {
             let r = sink.put(buf, &Frame::at(base), base).map(|len| (len, true));
             r.map_err(|e| match e {
-                Fail::Message(MultiError::Decode(e)) => Undecoded(e),
-                Fail::Message(other) => {
+                Fail::Message(Undecodable(MultiError::Decode(e))) => Undecoded(e),
+                Fail::Message(Undecodable(other)) => {
                     let offset = other.offset();
                     unknown = Some(other);
                     Undecoded(DecodeError {
@@ -575,7 +575,7 @@ impl Sink<'_, '_> {
                 .read_header(buf)
                 .is_some_and(|h| self.templates.contains(&h.template_id))
         {
-            return Ok(self.schemas.message_length(buf, base)?.len);
+            return Ok(self.schemas.message_length(buf, base).map_err(fail)?.len);
         }
         let picked = self.schemas.pick(buf, base);
         let index = picked.as_ref().ok().and_then(|e| {
@@ -602,7 +602,7 @@ impl Sink<'_, '_> {
                 kind: "UnknownSchema",
                 text: e.to_string(),
             });
-            return Err(Fail::Message(e));
+            return Err(fail(e));
         };
         match ex.append(buf, frame) {
             Ok(len) => {
@@ -634,7 +634,7 @@ impl Sink<'_, '_> {
                     kind: col.kind(),
                     text: e.to_string(),
                 });
-                Err(Fail::Message(e))
+                Err(fail(e))
             }
         }
     }
@@ -653,6 +653,8 @@ fn clip(buf: &[u8]) -> &[u8] {
 }
 
 impl capture::Sink for Sink<'_, '_> {
+    type Failure = crate::reading::Undecodable;
+
     fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
         // Boxed, so that taking it from the sink for `put` and putting it
         // back moves a pointer, not the frame.

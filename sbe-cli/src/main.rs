@@ -12,13 +12,13 @@ mod capture_json;
 mod columnar;
 mod reading;
 
-use reading::{endian, Undecoded};
-use sbe_cli::capture::{self, Fail, Level, Origin, Term};
-use sbe_cli::multi::{Entry, MultiError, Schemas};
-use sbe_cli::otf::decode::{DecodeError, DecodeErrorKind};
-use sbe_cli::otf::Codec;
+use reading::{endian, fail, Fail, Undecoded};
+use sbe_capture::{self as capture, Level, Origin, Term};
 use sbe_framing::split::{FrameError, FrameReader, ReadError};
 use sbe_framing::Framing;
+use sbe_otf::decode::{DecodeError, DecodeErrorKind};
+use sbe_otf::multi::{Entry, MultiError, Schemas};
+use sbe_otf::Codec;
 use sbe_schema::ir::Schema;
 
 /// Decode, encode, inspect and check SBE (Simple Binary Encoding) data
@@ -54,7 +54,7 @@ enum ValuesArg {
     Semantic,
 }
 
-impl From<ValuesArg> for sbe_cli::otf::semantic::Values {
+impl From<ValuesArg> for sbe_otf::semantic::Values {
     fn from(v: ValuesArg) -> Self {
         match v {
             ValuesArg::Wire => Self::Wire,
@@ -531,7 +531,7 @@ struct DecodeOptions {
     templates: Vec<u64>,
     keep_going: bool,
     schema_id_check: bool,
-    values: sbe_cli::otf::semantic::Values,
+    values: sbe_otf::semantic::Values,
     filters: Vec<Term>,
     /// `--jobs`, default the cores: inputs exported at once to a columnar
     /// format; for a capture file's JSON, with 2 or more, packets are read
@@ -550,7 +550,7 @@ fn schemas<'s>(
     loaded: &'s [Schema],
     paths: &[PathBuf],
     id_check: bool,
-    values: sbe_cli::otf::semantic::Values,
+    values: sbe_otf::semantic::Values,
 ) -> Option<Schemas<'s>> {
     if !id_check && loaded.len() > 1 {
         eprintln!(
@@ -641,7 +641,7 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
     let mut reader = FrameReader::new(source, o.framing, endian(schemas.byte_order()));
     reader.skip(o.skip)?;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let mut line = sbe_cli::otf::JsonBuf::with_capacity(4096);
+    let mut line = sbe_otf::JsonBuf::with_capacity(4096);
     let mut ok = true;
     // FrameReader wants a DecodeError: an unknown schema id waits here.
     let mut unknown: Option<MultiError> = None;
@@ -1017,6 +1017,8 @@ struct InspectSink<'a, 's, W: Write> {
 }
 
 impl<W: Write> capture::Sink for InspectSink<'_, '_, W> {
+    type Failure = crate::reading::Undecodable;
+
     fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
         self.text.clear();
         let r = self.schemas.inspect(bytes, origin.offset, &mut self.text);
@@ -1024,7 +1026,7 @@ impl<W: Write> capture::Sink for InspectSink<'_, '_, W> {
             && self.waits
             && origin.transport == capture::Transport::Tcp;
         if waiting {
-            return r.map(|d| d.len).map_err(Fail::from);
+            return r.map(|d| d.len).map_err(fail);
         }
         if origin.packet != self.packet {
             self.packet = origin.packet;
@@ -1049,7 +1051,7 @@ impl<W: Write> capture::Sink for InspectSink<'_, '_, W> {
             Ok(d) => Ok(d.len),
             Err(e) => {
                 writeln!(self.out, "  error: {}", e.what())?;
-                Err(e.into())
+                Err(fail(e))
             }
         }
     }

@@ -4,15 +4,16 @@
 
 use std::fmt;
 
-use sbe_cli::otf::decode::DecodeError;
 use sbe_framing::split::MessageError;
 use sbe_framing::Endian;
+use sbe_otf::decode::DecodeError;
+use sbe_otf::multi::MultiError;
 use sbe_schema::ir::ByteOrder;
 
 /// A message the run-time codec could not decode: with `raw`, a message
 /// cut short waits for more bytes.
 #[derive(Debug)]
-pub(crate) struct Undecoded(pub DecodeError);
+pub struct Undecoded(pub DecodeError);
 
 impl MessageError for Undecoded {
     fn truncated(&self) -> Option<Option<u64>> {
@@ -32,4 +33,31 @@ pub(crate) fn endian(order: ByteOrder) -> Endian {
         ByteOrder::Little => Endian::Little,
         ByteOrder::Big => Endian::Big,
     }
+}
+
+/// A message of a capture that the schemas could not decode, as the
+/// capture reader takes it.
+#[derive(Debug)]
+pub struct Undecodable(pub MultiError);
+
+impl sbe_capture::Failure for Undecodable {
+    fn offset(&self) -> u64 {
+        self.0.offset()
+    }
+
+    fn what(&self) -> String {
+        self.0.what().to_string()
+    }
+
+    fn truncated(&self) -> Option<Option<u64>> {
+        self.0.is_truncated().then(|| self.0.need())
+    }
+}
+
+/// Why a message of a capture went nowhere, in the command's sinks.
+pub(crate) type Fail = sbe_capture::Fail<Undecodable>;
+
+/// A message the schemas could not decode, as a sink's failure.
+pub(crate) fn fail(e: MultiError) -> Fail {
+    Fail::Message(Undecodable(e))
 }

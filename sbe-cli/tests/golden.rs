@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use sbe_cli::otf::Codec;
+use sbe_otf::Codec;
 use sbe_schema::ir::Schema;
 use test_support::shared_dir;
 

@@ -13,6 +13,69 @@
 //! a gap (the stream resumes at the next segment), an overlap or a
 //! retransmission is reported with its packet number. IP fragments are
 //! reported and skipped.
+//!
+//! What a message is, and whether it decodes, is the [`Sink`]'s business:
+//! this crate finds the bytes and says where they came from. A sink's
+//! failure says where in the message and what went wrong ([`Failure`]), and
+//! the run reports it with its packet and place.
+//!
+//! ```
+//! use std::io;
+//! use sbe_capture::{CaptureReader, Fail, Format, Level, Options, Origin, Sink};
+//!
+//! /// Counts the messages of a capture, each a 4-byte frame.
+//! struct Count(u64);
+//!
+//! impl Sink for Count {
+//!     type Failure = std::convert::Infallible;
+//!     fn message(&mut self, bytes: &[u8], _: &Origin<'_>) -> Result<usize, Fail<Self::Failure>> {
+//!         self.0 += 1;
+//!         Ok(bytes.len())
+//!     }
+//!     fn report(&mut self, _: Level, text: &str) -> io::Result<()> {
+//!         panic!("{text}")
+//!     }
+//! }
+//!
+//! // A pcap file (µs, Ethernet) of one UDP datagram of two 4-byte frames.
+//! let mut pcap = vec![0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+//! pcap.extend([0xff, 0xff, 0, 0, 1, 0, 0, 0]);
+//! let payload = [4, 0, 1, 2, 4, 0, 3, 4];
+//! let mut frame = vec![0u8; 12];
+//! frame.extend([0x08, 0x00]); // IPv4
+//! let ip_len = 20 + 8 + payload.len() as u16;
+//! frame.extend([0x45, 0, (ip_len >> 8) as u8, ip_len as u8, 0, 0, 0, 0, 64, 17, 0, 0]);
+//! frame.extend([10, 0, 0, 1, 10, 0, 0, 2]);
+//! frame.extend([0x23, 0x28, 0x13, 0x88, 0, 8 + payload.len() as u8, 0, 0]);
+//! frame.extend(payload);
+//! let len = (frame.len() as u32).to_le_bytes();
+//! pcap.extend([0; 8]);
+//! pcap.extend(len);
+//! pcap.extend(len);
+//! pcap.extend(frame);
+//!
+//! let mut reader = CaptureReader::new(Format::Pcap, &pcap[..])?;
+//! let options = Options {
+//!     framing: "len=u16le".parse().unwrap(),
+//!     order: sbe_framing::Endian::Little,
+//!     filter: Vec::new(),
+//! };
+//! let mut count = Count(0);
+//! let summary = sbe_capture::run(&mut reader, &options, &mut count)?;
+//! assert_eq!((summary.packets, count.0), (1, 2));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+// Input never reaches a panic: no indexing, unwrap or expect outside tests.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::indexing_slicing,
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic
+    )
+)]
 
 pub mod file;
 pub mod filter;
@@ -25,11 +88,9 @@ use std::fmt;
 use std::io;
 use std::net::SocketAddr;
 
-use crate::multi::MultiError;
 use sbe_framing::{Endian, Framing};
 
 use sbe_framing::split::{Datagram, DatagramFraming, FrameError, StreamSplitter};
-use sbe_otf::json::{write_int, write_str};
 
 pub use file::{sniff, CaptureError, CaptureReader, Format, Packet};
 pub use filter::Term;
@@ -103,7 +164,7 @@ impl Origin<'_> {
 
     /// What is said of the message here that could not be decoded:
     /// `packet 2, udp 10.0.0.1:1 -> 10.0.0.2:2, byte 47 of the payload: ...`.
-    pub fn failure(&self, e: &MultiError) -> String {
+    pub fn failure(&self, e: &impl Failure) -> String {
         format!(
             "{}, byte {} {}: {}",
             self.place(),
@@ -123,7 +184,7 @@ impl Origin<'_> {
     pub fn write_json(&self, out: &mut Vec<u8>) {
         self.write_json_head(out);
         out.extend_from_slice(b",\"offset\":");
-        write_int(out, i128::from(self.offset));
+        write_int(out, self.offset);
         out.push(b'}');
     }
 }
@@ -169,7 +230,7 @@ impl FrameWriter {
     /// What [`Origin::write_json_head`] writes.
     pub fn head(&mut self, o: &Origin<'_>, out: &mut Vec<u8>) {
         out.extend_from_slice(b"{\"packet\":");
-        write_int(out, i128::from(o.packet));
+        write_int(out, o.packet);
         if let Some(t) = o.time {
             if self.secs != Some(t.secs) {
                 self.secs = Some(t.secs);
@@ -210,6 +271,31 @@ impl FrameWriter {
     }
 }
 
+/// `n` in decimal.
+fn write_int(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+}
+
+/// `text` as a JSON string: quoted, with `"`, `\\` and control characters
+/// escaped.
+fn write_str(out: &mut Vec<u8>, text: &str) {
+    out.push(b'"');
+    for c in text.chars() {
+        match c {
+            '"' => out.extend_from_slice(b"\\\""),
+            '\\' => out.extend_from_slice(b"\\\\"),
+            c if u32::from(c) < 0x20 => {
+                out.extend_from_slice(format!("\\u{:04x}", u32::from(c)).as_bytes());
+            }
+            c => {
+                let mut utf8 = [0; 4];
+                out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+            }
+        }
+    }
+    out.push(b'"');
+}
+
 fn unit(t: Transport) -> &'static str {
     match t {
         Transport::Udp => "of the payload",
@@ -217,22 +303,42 @@ fn unit(t: Transport) -> &'static str {
     }
 }
 
+/// What a [`Sink`] says of a message it could not take.
+pub trait Failure {
+    /// Offset of the problem in the UDP payload or the TCP stream.
+    fn offset(&self) -> u64;
+    /// What is wrong, without the offset.
+    fn what(&self) -> String;
+    /// `Some(need)` when the message runs past the bytes it was given (with
+    /// a framing that cannot size a message, `raw`, a TCP stream then waits
+    /// for more), `need` being the bytes it needs from its start where
+    /// known; `None` for any other failure.
+    fn truncated(&self) -> Option<Option<u64>>;
+}
+
+/// No failure: a sink that takes every message.
+impl Failure for std::convert::Infallible {
+    fn offset(&self) -> u64 {
+        match *self {}
+    }
+    fn what(&self) -> String {
+        match *self {}
+    }
+    fn truncated(&self) -> Option<Option<u64>> {
+        match *self {}
+    }
+}
+
 /// Why a message went nowhere.
 #[derive(Debug)]
-pub enum Fail {
-    /// It could not be decoded.
-    Message(MultiError),
+pub enum Fail<E> {
+    /// It could not be decoded: reported, and the run goes on.
+    Message(E),
     /// Writing the output failed: stop.
     Output(io::Error),
 }
 
-impl From<MultiError> for Fail {
-    fn from(e: MultiError) -> Self {
-        Fail::Message(e)
-    }
-}
-
-impl From<io::Error> for Fail {
+impl<E> From<io::Error> for Fail<E> {
     fn from(e: io::Error) -> Self {
         Fail::Output(e)
     }
@@ -250,9 +356,11 @@ pub enum Level {
 
 /// Takes the messages found and the reports made.
 pub trait Sink {
+    /// What the sink says of a message it could not take.
+    type Failure: Failure;
     /// The message at the start of `bytes` (for content-sized framings:
     /// every byte from its start on); its length, or why not.
-    fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail>;
+    fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail<Self::Failure>>;
     /// Something to say (one line, its place included).
     fn report(&mut self, level: Level, text: &str) -> io::Result<()>;
 }
@@ -436,7 +544,7 @@ impl<S: Sink> Run<'_, S> {
         }
     }
 
-    fn udp(&mut self, p: &Packet<'_>, seg: &net::Segment<'_>) -> Result<(), Fail> {
+    fn udp(&mut self, p: &Packet<'_>, seg: &net::Segment<'_>) -> Result<(), Fail<S::Failure>> {
         let at = Place(p.number, seg.transport, seg.src, seg.dst);
         let mut d = match self.datagrams.datagram(seg.payload) {
             Ok(d) => d,
@@ -465,7 +573,7 @@ impl<S: Sink> Run<'_, S> {
         seg: &net::Segment<'_>,
         d: &mut Datagram<'_>,
         fields: &[Field],
-    ) -> Result<(), Fail> {
+    ) -> Result<(), Fail<S::Failure>> {
         let at = Place(p.number, seg.transport, seg.src, seg.dst);
         if let Some(&(_, seq)) = fields
             .iter()
@@ -529,7 +637,7 @@ impl<S: Sink> Run<'_, S> {
         p: &Packet<'_>,
         seg: &net::Segment<'_>,
         info: net::TcpInfo,
-    ) -> Result<(), Fail> {
+    ) -> Result<(), Fail<S::Failure>> {
         let at = Place(p.number, seg.transport, seg.src, seg.dst);
         let (framing, order) = (self.opts.framing, self.opts.order);
         let mut refused = None;
@@ -637,8 +745,8 @@ impl<S: Sink> Run<'_, S> {
                 };
                 match self.sink.message(piece.bytes, &origin) {
                     Ok(n) => stream.consumed(n),
-                    Err(Fail::Message(e)) if e.is_truncated() && content_sized => {
-                        if let Err(big) = stream.wait(e.need()) {
+                    Err(Fail::Message(e)) if content_sized && e.truncated().is_some() => {
+                        if let Err(big) = stream.wait(e.truncated().flatten()) {
                             let lost = stream.failed().unwrap_or(0);
                             let text = format!(
                                 "{at}, byte {} of the stream: {} ({}); {lost} bytes dropped, \
