@@ -82,7 +82,7 @@ fn add_with(
 ) {
     let name = module_name(key);
     let dir = out.join(&name);
-    let schema = sbe_schema::ir::load(xml).unwrap_or_else(|e| panic!("{}: {e}", xml.display()));
+    let schema = sbe_ir::ir::load(xml).unwrap_or_else(|e| panic!("{}: {e}", xml.display()));
     let text = sbe_build::generate(&schema, config).unwrap_or_else(|e| panic!("{key}: {e}"));
     let file = dir.join(config.file_name_for(&schema));
     sbe_build::write_if_changed(&file, &text).expect("write generated file");
@@ -211,7 +211,7 @@ fn drivers(out: &Path, repo: &Path, shared: Option<&PathBuf>) {
     let mut text = String::new();
     let mut table = String::new();
     for (key, xml) in &schemas {
-        let schema = sbe_schema::ir::load(xml).unwrap_or_else(|e| panic!("{}: {e}", xml.display()));
+        let schema = sbe_ir::ir::load(xml).unwrap_or_else(|e| panic!("{}: {e}", xml.display()));
         let name = module_name(key);
         let module = format!("{name}_drive");
         text.push_str(&test_support::drive::gen::drivers(

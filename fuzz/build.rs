@@ -42,7 +42,7 @@ fn main() {
     for (name, path) in &schemas {
         generate(&out, name, path);
         let schema =
-            sbe_schema::ir::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            sbe_ir::ir::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         drivers.push_str(&test_support::drive::gen::drivers(
             &schema,
             &format!("crate::{name}"),
@@ -82,7 +82,7 @@ fn main() {
 
 /// The statements of `read_lazily` for the messages of one schema.
 fn lazy_arms(module: &str, path: &Path) -> String {
-    let schema = sbe_schema::ir::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let schema = sbe_ir::ir::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut out = String::new();
     for m in &schema.messages {
         let decoder = format!("{}Decoder", sbe_build::codegen::names::camel(&m.name));
@@ -95,7 +95,7 @@ fn lazy_arms(module: &str, path: &Path) -> String {
 }
 
 fn generate(out: &Path, name: &str, path: &Path) {
-    let schema = sbe_schema::ir::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let schema = sbe_ir::ir::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let text = sbe_build::generate(&schema, &sbe_build::Config::new())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     sbe_build::write_if_changed(&out.join(format!("{name}.rs")), &text)

@@ -50,7 +50,7 @@ fn the_runtime_has_no_dependency_by_default() {
 
 #[test]
 fn the_codec_and_the_dissector_compile_no_code_generator_nor_proc_macro() {
-    for package in ["sbe-schema", "sbe-otf", "sbe-dissector", "sbe-framing"] {
+    for package in ["sbe-ir", "sbe-otf", "sbe-dissector", "sbe-framing"] {
         assert_eq!(found(package, CODEGEN), Vec::<String>::new(), "{package}");
     }
 }
@@ -84,7 +84,7 @@ fn only_the_command_depends_on_clap_and_indicatif() {
     let libraries = [
         "sbe-rt",
         "sbe-framing",
-        "sbe-schema",
+        "sbe-ir",
         "sbe-build",
         "sbe-otf",
         "sbe-columnar",
@@ -92,7 +92,7 @@ fn only_the_command_depends_on_clap_and_indicatif() {
     ];
     for package in libraries {
         assert_eq!(
-            found(package, &["clap", "indicatif", "sbe-cli"]),
+            found(package, &["clap", "indicatif", "sbe-command"]),
             Vec::<String>::new(),
             "{package}"
         );
@@ -109,13 +109,13 @@ fn no_crate_of_the_workspace_depends_on_the_command() {
         .map(|(list, _)| list)
         .expect("a members list");
     for member in members.split(',').map(|m| m.trim().trim_matches('"')) {
-        if member.is_empty() || member == "sbe-cli" {
+        if member.is_empty() || member == "sbe-command" {
             continue;
         }
         let text = std::fs::read_to_string(root.join(member).join("Cargo.toml"))
             .unwrap_or_else(|e| panic!("{member}/Cargo.toml: {e}"));
         assert!(
-            !text.contains("sbe-cli ") && !text.contains("sbe-cli."),
+            !text.contains("sbe-command ") && !text.contains("sbe-command."),
             "{member} depends on the command's package"
         );
     }

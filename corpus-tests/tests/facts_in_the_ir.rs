@@ -1,7 +1,7 @@
-//! The wire and meaning facts are found once, in `sbe_schema::ir` (computed
+//! The wire and meaning facts are found once, in `sbe_ir::ir` (computed
 //! by its resolver passes): no other module of sbe-build (codegen, the layout
 //! report, compat) and no module of sbe-otf (the run-time codec) or
-//! sbe-cli finds a header, dimension or var-data member by its name,
+//! sbe-command finds a header, dimension or var-data member by its name,
 //! reads or writes an integer of the wire with a byte-order conversion of
 //! its own, or computes where a block ends. Checked on the sources: outside `ir` and
 //! the resolver, no code line holds one of the role names a lookup by
@@ -90,10 +90,10 @@ fn own_wire_rules_in(file: &Path) -> Vec<String> {
 /// The crates whose sources read the IR: every backend, and the schema
 /// crate's own compat check and layout report.
 const BACKENDS: &[&str] = &[
-    "sbe-schema",
+    "sbe-ir",
     "sbe-build",
     "sbe-otf",
-    "sbe-cli",
+    "sbe-command",
     "sbe-columnar",
     "sbe-dissector",
     "sbe-capture",
@@ -110,8 +110,8 @@ fn backend_sources(keep: impl Fn(&Path) -> bool) -> Vec<std::path::PathBuf> {
         assert!(src.is_dir(), "{} is not a folder", src.display());
         files.extend(test_support::files_under(&src, "rs"));
     }
-    let ir = root.join("sbe-schema/src/ir");
-    let resolve = root.join("sbe-schema/src/resolve");
+    let ir = root.join("sbe-ir/src/ir");
+    let resolve = root.join("sbe-ir/src/resolve");
     files.retain(|f| !f.starts_with(&ir) && !f.starts_with(&resolve) && keep(f));
     assert!(
         files.len() > 10,
@@ -126,7 +126,7 @@ fn no_backend_finds_a_member_by_its_role_name() {
     let found: Vec<String> = files.iter().flat_map(|f| role_names_in(f)).collect();
     assert!(
         found.is_empty(),
-        "role names outside sbe_schema::ir:\n{}",
+        "role names outside sbe_ir::ir:\n{}",
         found.join("\n")
     );
 }
@@ -163,14 +163,12 @@ fn no_backend_reads_the_wire_or_ends_a_block_by_a_rule_of_its_own() {
     // through the IR and sbe-rt.
     let files = backend_sources(|f| {
         let f = f.to_string_lossy().replace('\\', "/");
-        f.contains("/sbe-schema/src/")
-            || f.contains("/sbe-build/src/")
-            || f.contains("/sbe-otf/src/")
+        f.contains("/sbe-ir/src/") || f.contains("/sbe-build/src/") || f.contains("/sbe-otf/src/")
     });
     let found: Vec<String> = files.iter().flat_map(|f| own_wire_rules_in(f)).collect();
     assert!(
         found.is_empty(),
-        "integer readers, writers or block ends outside sbe-rt and sbe_schema::ir:\n{}",
+        "integer readers, writers or block ends outside sbe-rt and sbe_ir::ir:\n{}",
         found.join("\n")
     );
 }

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use sbe_schema::report::{layout_json_with, LayoutOptions};
+use sbe_ir::report::{layout_json_with, LayoutOptions};
 use serde_json::Value;
 use test_support::{files_under, shared_dir};
 
@@ -20,7 +20,7 @@ fn every_corpus_schema_classifies_as_pinned() {
     let mut got = String::new();
     let mut schemas = 0;
     for path in files_under(&corpus, "xml") {
-        let Ok(schema) = sbe_schema::ir::load(&path) else {
+        let Ok(schema) = sbe_ir::ir::load(&path) else {
             continue;
         };
         schemas += 1;

@@ -133,7 +133,7 @@ fn verdict(codec: &Codec<'_>, bytes: &[u8]) -> Result<serde_json::Value, &'stati
 
 #[test]
 fn both_decoders_give_one_verdict() {
-    let schema = sbe_schema::ir::load(schema_path()).expect("fixture loads");
+    let schema = sbe_ir::ir::load(schema_path()).expect("fixture loads");
     let codec = Codec::new(&schema).expect("codec");
     let good = Order::default();
     let body = verdict(&codec, &good.bytes()).expect("the valid message decodes");
@@ -293,7 +293,7 @@ fn both_decoders_give_one_verdict() {
 
 #[test]
 fn both_decoders_refuse_every_cut_alike() {
-    let schema = sbe_schema::ir::load(schema_path()).expect("fixture loads");
+    let schema = sbe_ir::ir::load(schema_path()).expect("fixture loads");
     let codec = Codec::new(&schema).expect("codec");
     let bytes = Order::default().bytes();
     for cut in 0..bytes.len() {
@@ -304,7 +304,7 @@ fn both_decoders_refuse_every_cut_alike() {
 
 #[test]
 fn the_schema_id_check_can_be_turned_off() {
-    let schema = sbe_schema::ir::load(schema_path()).expect("fixture loads");
+    let schema = sbe_ir::ir::load(schema_path()).expect("fixture loads");
     let lenient = Codec::new(&schema)
         .expect("codec")
         .with_schema_id_check(false);

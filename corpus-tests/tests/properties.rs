@@ -11,10 +11,10 @@
 mod common;
 
 use proptest::prelude::*;
-use sbe_otf::Codec;
-use sbe_schema::ir::{
+use sbe_ir::ir::{
     ByteOrder, Data, Field, Group, Message, Presence, Primitive, Scalar, Schema, Type, TypeKind,
 };
+use sbe_otf::Codec;
 
 /// xorshift64*: the test's values come from the seed proptest gives.
 struct Rng(u64);
@@ -206,7 +206,7 @@ impl Builder<'_> {
 
     /// A random value of an encoded type (as raw bits for floats): within
     /// its range and not its null value, or its null value when optional.
-    fn scalar(&mut self, e: &sbe_schema::ir::Encoded, optional: bool) -> i128 {
+    fn scalar(&mut self, e: &sbe_ir::ir::Encoded, optional: bool) -> i128 {
         let null = e.null();
         if optional && self.rng.one_in(4) {
             return match null {
@@ -291,7 +291,7 @@ fn schemas() -> Vec<(String, std::path::PathBuf)> {
 fn check_all(seed: u64) -> Result<(), TestCaseError> {
     for (key, path) in schemas() {
         let schema =
-            sbe_schema::ir::load(&path).map_err(|e| TestCaseError::fail(format!("{key}: {e}")))?;
+            sbe_ir::ir::load(&path).map_err(|e| TestCaseError::fail(format!("{key}: {e}")))?;
         let codec = Codec::new(&schema).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let (decode, message_length) = corpus_tests::schema(&key)
             .ok_or_else(|| TestCaseError::fail(format!("{key} not compiled")))?;
@@ -410,9 +410,8 @@ fn check_across_versions(from: &str, to: &str, seed: u64) -> Result<(), TestCase
     let Some(shared) = common::shared_dir("versions_read_each_other") else {
         return Ok(());
     };
-    let load = |rel: &str| {
-        sbe_schema::ir::load(shared.join("corpus").join(rel)).expect("corpus schema loads")
-    };
+    let load =
+        |rel: &str| sbe_ir::ir::load(shared.join("corpus").join(rel)).expect("corpus schema loads");
     let (writer, reader) = (load(from), load(to));
     let (write_codec, read_codec) = (
         Codec::new(&writer).expect("codec"),

@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use sbe_ir::ir::Schema;
 use sbe_otf::semantic::Values;
 use sbe_otf::Codec;
-use sbe_schema::ir::Schema;
 use serde_json::Value;
 use test_support::{shared_dir, vectors};
 
@@ -106,7 +106,7 @@ fn semantic_decimals_are_the_exact_value_of_every_golden_vector() {
     let (mut checked, mut decimals, mut failures) = (0, 0, Vec::new());
     for v in vectors(&shared) {
         let schema = schemas.entry(v.schema.clone()).or_insert_with(|| {
-            sbe_schema::ir::load(corpus.join(Path::new(&v.schema))).expect("corpus schema")
+            sbe_ir::ir::load(corpus.join(Path::new(&v.schema))).expect("corpus schema")
         });
         let Ok(codec) = Codec::new(schema) else {
             continue;

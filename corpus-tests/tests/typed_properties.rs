@@ -34,7 +34,7 @@ fn schema_path(key: &str) -> std::path::PathBuf {
 
 struct Loaded {
     drivers: &'static Drivers,
-    schema: sbe_schema::ir::Schema,
+    schema: sbe_ir::ir::Schema,
     decode: corpus_tests::DecodeFn,
 }
 
@@ -45,7 +45,7 @@ fn loaded() -> &'static [Loaded] {
             .iter()
             .map(|d| Loaded {
                 drivers: d,
-                schema: sbe_schema::ir::load(schema_path(d.key)).expect("schema loads"),
+                schema: sbe_ir::ir::load(schema_path(d.key)).expect("schema loads"),
                 decode: corpus_tests::schema(d.key).expect("schema compiled").0,
             })
             .collect()

@@ -8,8 +8,8 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    if let Ok(schema) = sbe_schema::ir::load_str("fuzz.xml", &text) {
-        let _ = sbe_schema::report::layout_json(&schema, "fuzz.xml");
+    if let Ok(schema) = sbe_ir::ir::load_str("fuzz.xml", &text) {
+        let _ = sbe_ir::report::layout_json(&schema, "fuzz.xml");
         let _ = sbe_build::generate(&schema, &sbe_build::Config::new());
         let _ = sbe_otf::Codec::new(&schema);
     }

@@ -26,18 +26,18 @@ pub fn pick(selector: u8) -> &'static Schema {
 }
 
 /// The IR of every schema, loaded once.
-pub fn irs() -> &'static [sbe_schema::ir::Schema] {
-    static IRS: OnceLock<Vec<sbe_schema::ir::Schema>> = OnceLock::new();
+pub fn irs() -> &'static [sbe_ir::ir::Schema] {
+    static IRS: OnceLock<Vec<sbe_ir::ir::Schema>> = OnceLock::new();
     IRS.get_or_init(|| {
         SCHEMAS
             .iter()
-            .map(|s| sbe_schema::ir::load(s.xml).expect("schema loads"))
+            .map(|s| sbe_ir::ir::load(s.xml).expect("schema loads"))
             .collect()
     })
 }
 
 /// The IR of `schema`.
-pub fn ir_of(schema: &Schema) -> &'static sbe_schema::ir::Schema {
+pub fn ir_of(schema: &Schema) -> &'static sbe_ir::ir::Schema {
     let i = SCHEMAS
         .iter()
         .position(|s| s.name == schema.name)

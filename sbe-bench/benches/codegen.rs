@@ -3,7 +3,7 @@
 //! ../shared/corpus; skipped with a notice when it is missing. The schema
 //! text is read once; each iteration starts from the text.
 //!
-//! `this` is `sbe_schema::ir::load_str` then `sbe_build::generate` (the text
+//! `this` is `sbe_ir::ir::load_str` then `sbe_build::generate` (the text
 //! `build.rs` writes, parsed with syn and printed with prettyplease, in
 //! chunks on `available_parallelism` threads); `ergo_sbe` is
 //! ergo-sbe's `parse` → `Schema::from_ir` → `Generator::generate` (also
@@ -32,7 +32,7 @@ fn codegen(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("this", |b| {
         b.iter(|| {
-            let schema = sbe_schema::ir::load_str(path, black_box(&text)).expect("schema");
+            let schema = sbe_ir::ir::load_str(path, black_box(&text)).expect("schema");
             sbe_build::generate(&schema, &config)
                 .expect("generate")
                 .len()

@@ -38,7 +38,7 @@ fn main() {
             std::process::exit(1);
         }
     };
-    match sbe_schema::ir::load(std::path::Path::new(&path))
+    match sbe_ir::ir::load(std::path::Path::new(&path))
         .map_err(|e| e.to_string())
         .and_then(|s| sbe_build::generate(&s, &sbe_build::Config::new()).map_err(|e| e.to_string()))
     {

@@ -5,14 +5,14 @@
 # path's messages/s, in the same run"). Prints wall min-max and median,
 # CPU and RSS per run, and the JSON/Parquet wall ratio per round.
 #
-#   cargo build --release -p sbe-cli --bin sbe --example gen_market_capture
+#   cargo build --release -p sbe-command --bin sbe --example gen_market_capture
 #   target/release/examples/gen_market_capture 1000000 md.bin md.pcap 4 mdp3
 #   sbe-bench/scripts/columnar-vs-json.sh 9 md.pcap BASE_SBE target/release/sbe
 #
 # Outputs go to a scratch folder beside the capture (removed at the end).
 set -euo pipefail
 rounds=${1:?rounds}; capture=${2:?capture}; base=${3:?base binary}; head=${4:?head binary}
-schema="$(cd "$(dirname "$0")/../.." && pwd)/sbe-cli/benches/market-data.xml"
+schema="$(cd "$(dirname "$0")/../.." && pwd)/sbe-command/benches/market-data.xml"
 scratch="$(dirname "$capture")/columnar-vs-json.$$"
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT

@@ -169,7 +169,7 @@ impl Config {
     ///   <enum name="Side" encodingType="uint8"><validValue name="Buy">1</validValue></enum>
     /// </types><message name="Order" id="1"><field name="side" id="1" type="Side"/></message>
     /// </messageSchema>"#;
-    /// let schema = sbe_schema::load_str("p.xml", xml).unwrap();
+    /// let schema = sbe_ir::load_str("p.xml", xml).unwrap();
     /// let mut config = sbe_build::Config::new();
     /// config.type_attribute("Side", "#[derive(PartialOrd, Ord)]");
     /// assert!(config.generate(&schema).unwrap().contains("#[derive(PartialOrd, Ord)]"));
@@ -255,7 +255,7 @@ impl Config {
     /// Let schemas `xi:include` files outside their own folder: absolute
     /// paths, paths that climb out with `..`, `file:` URLs (default
     /// `false`: a schema from elsewhere reads nothing but its folder; see
-    /// [`IncludePolicy`](sbe_schema::IncludePolicy)).
+    /// [`IncludePolicy`](sbe_ir::IncludePolicy)).
     pub fn allow_includes_outside(&mut self, on: bool) -> &mut Self {
         self.includes.allow_outside = on;
         self

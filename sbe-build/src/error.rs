@@ -4,8 +4,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use sbe_schema::Diagnostics;
-pub use sbe_schema::{Diagnostic, Severity};
+use sbe_ir::Diagnostics;
+pub use sbe_ir::{Diagnostic, Severity};
 
 /// Everything that can go wrong reading a schema or writing code for it.
 ///
@@ -110,12 +110,12 @@ impl Error {
     }
 }
 
-impl From<sbe_schema::Error> for Error {
-    fn from(e: sbe_schema::Error) -> Self {
+impl From<sbe_ir::Error> for Error {
+    fn from(e: sbe_ir::Error) -> Self {
         match e {
-            sbe_schema::Error::Io { path, source } => Error::Io { path, source },
-            sbe_schema::Error::Schema(d) => Error::Schema(d),
-            // `sbe_schema::Error` is non-exhaustive: a kind it may gain is
+            sbe_ir::Error::Io { path, source } => Error::Io { path, source },
+            sbe_ir::Error::Schema(d) => Error::Schema(d),
+            // `sbe_ir::Error` is non-exhaustive: a kind it may gain is
             // shown as its text.
             other => Error::Config(other.to_string()),
         }

@@ -1,7 +1,7 @@
 //! Generate Rust decoders and encoders for SBE (Simple Binary Encoding)
 //! schemas from a `build.rs`, the way `prost-build` does for protobuf.
 //!
-//! The schema is read by `sbe-schema` (re-exported as [`schema`]): parsed,
+//! The schema is read by `sbe-ir` (re-exported as [`schema`]): parsed,
 //! resolved, validated and laid out once, into the IR that holds every wire
 //! and meaning fact. This crate generates code from that IR ([`generate`],
 //! [`compile`]). The generated code holds the schema's names, offsets and
@@ -63,7 +63,7 @@
 //! | enum | type `X`, a constant per value (both UpperCamelCase) | `MDUpdateAction` value `DeleteThru` → `MdUpdateAction::DeleteThru` |
 //! | set | type `X`; per choice a getter and a `with_` setter (snake_case) and a mask, an `X` of the one choice (SHOUTY_SNAKE_CASE) | `SettlPriceType` choice `ReservedBits` → `reserved_bits()`, `with_reserved_bits()`, `SettlPriceType::RESERVED_BITS` |
 //! | field, composite member, var data | accessor in snake_case; a char array or text var data adds `_str()` | `MDEntryPx` → `md_entry_px()`, `SecurityID` → `security_id()`, `Symbol` (`char` × 6) → `symbol()` and `symbol_str()` |
-//! | typed value (the IR's [`Meaning`](sbe_schema::ir::Meaning)) | a decimal, time or MonthYear composite's decoder adds `value()` (an `sbe_rt::Decimal`, `Timestamp` or `MonthYear`; an `Option` where a part may be null) and its encoder `value(v)`; an integer timestamp or date field adds `_value()` and the setter `_value(v)`, numbered like any clash | `MDEntryPx` (`PRICENULL9`) → `md_entry_px().value()`; `TransactTime` (`uint64`, `UTCTimestamp`) → `transact_time_value()`; `TradeDate` (`LocalMktDate`) → `trade_date_value()` |
+//! | typed value (the IR's [`Meaning`](sbe_ir::ir::Meaning)) | a decimal, time or MonthYear composite's decoder adds `value()` (an `sbe_rt::Decimal`, `Timestamp` or `MonthYear`; an `Option` where a part may be null) and its encoder `value(v)`; an integer timestamp or date field adds `_value()` and the setter `_value(v)`, numbered like any clash | `MDEntryPx` (`PRICENULL9`) → `md_entry_px().value()`; `TransactTime` (`uint64`, `UTCTimestamp`) → `transact_time_value()`; `TradeDate` (`LocalMktDate`) → `trade_date_value()` |
 //! | group | accessor in snake_case; types: message and group in UpperCamelCase with `Decoder` (the iterator), `Entry`, `Encoder`; owned entry: without a suffix | `NoMDEntries` of the message above → `no_md_entries()`, `MdIncrementalRefreshBook46NoMdEntriesEntry`, owned `MdIncrementalRefreshBook46NoMdEntries` |
 //! | owned value (field, member, group, var data) | a `pub` field named as the accessor; a decimal, timestamp, date or MonthYear that reads and writes back exactly holds its `sbe_rt` value: a decimal at a constant exponent a `Fixed<mantissa type, exponent>`, one whose exponent is on the wire a `Decimal` | `MDEntryPx` (`PRICENULL9`) → `.md_entry_px` (`Option<Fixed<i64, -9>>`) |
 //!
@@ -111,7 +111,7 @@
 //!   </group>
 //! </message>
 //! </messageSchema>"#;
-//! let schema = sbe_schema::load_str("names.xml", xml).unwrap();
+//! let schema = sbe_ir::load_str("names.xml", xml).unwrap();
 //! let code = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
 //! // One space for each run of white space: a macro call is broken
 //! // across lines where its names' lengths have it.
@@ -174,7 +174,7 @@
 //!   <field name="flags" id="3" type="self"/>
 //! </message>
 //! </messageSchema>"#;
-//! let schema = sbe_schema::load_str("keywords.xml", xml).unwrap();
+//! let schema = sbe_ir::load_str("keywords.xml", xml).unwrap();
 //! let code = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
 //! // One space for each run of white space: a macro call is broken
 //! // across lines where its names' lengths have it.
@@ -226,7 +226,7 @@
 //! </message>
 //! <message name="MDEntryType" id="2"><field name="x" id="1" type="uint8"/></message>
 //! </messageSchema>"#;
-//! let schema = sbe_schema::load_str("clashes.xml", xml).unwrap();
+//! let schema = sbe_ir::load_str("clashes.xml", xml).unwrap();
 //! let code = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
 //! // One space for each run of white space: a macro call is broken
 //! // across lines where its names' lengths have it.
@@ -262,14 +262,14 @@ pub mod codegen;
 mod config;
 mod error;
 
-/// The schema reader and its IR: the crate `sbe-schema`, which
+/// The schema reader and its IR: the crate `sbe-ir`, which
 /// [`generate`] takes a schema from.
-pub use sbe_schema as schema;
-use sbe_schema::ir;
+pub use sbe_ir as schema;
+use sbe_ir::ir;
 
 pub use config::{compile, file_stem, generate, write_if_changed, Config};
 pub use error::{Diagnostic, Error, Severity};
+pub use sbe_ir::Pos;
 /// The unit of a timestamp, for [`Config::timestamp_unit`] (sbe-rt's, so
 /// that a `build.rs` needs no sbe-rt of its own).
 pub use sbe_rt::TimeUnit;
-pub use sbe_schema::Pos;

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use sbe_schema::ir::{self, ConstValue, Primitive, TypeKind};
+use sbe_ir::ir::{self, ConstValue, Primitive, TypeKind};
 
 fn quirks() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/quirks/venue-quirks.xml")

@@ -19,7 +19,7 @@ fn generated_code_matches_snapshots() {
     schemas.sort();
     let mut failures = Vec::new();
     for xml in &schemas {
-        let schema = sbe_schema::ir::load(xml).expect("fixture schema loads");
+        let schema = sbe_ir::ir::load(xml).expect("fixture schema loads");
         let text = sbe_build::generate(&schema, &sbe_build::Config::new()).expect("generates");
         let expected_path = xml.with_extension("rs");
         if bless {
@@ -66,7 +66,7 @@ fn first_lines_that_differ(want: &str, got: &str) -> String {
 #[test]
 fn generation_is_deterministic() {
     let xml = fixtures().join("tiny.xml");
-    let schema = sbe_schema::ir::load(&xml).unwrap();
+    let schema = sbe_ir::ir::load(&xml).unwrap();
     let a = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
     let b = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
     assert_eq!(a, b);
@@ -125,7 +125,7 @@ fn bad_schema_error_names_file_line_and_column() {
 
 #[test]
 fn options_shape_the_output() {
-    let schema = sbe_schema::ir::load(fixtures().join("tiny.xml")).unwrap();
+    let schema = sbe_ir::ir::load(fixtures().join("tiny.xml")).unwrap();
     let mut config = sbe_build::Config::new();
     config
         .type_attribute("Side", "#[derive(PartialOrd)]")
@@ -158,7 +158,7 @@ fn the_schema_id_and_description_are_two_items() {
         <type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/>
       </composite></types>
     </messageSchema>"#;
-    let schema = sbe_schema::ir::load_str("d.xml", xml).unwrap();
+    let schema = sbe_ir::ir::load_str("d.xml", xml).unwrap();
     let text = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
     assert!(
         text.contains(
@@ -176,7 +176,7 @@ fn the_schema_id_and_description_are_two_items() {
 
 #[test]
 fn a_described_item_still_names_its_schema_element() {
-    let schema = sbe_schema::ir::load(fixtures().join("tiny.xml")).unwrap();
+    let schema = sbe_ir::ir::load(fixtures().join("tiny.xml")).unwrap();
     let text = sbe_build::generate(&schema, &sbe_build::Config::new()).unwrap();
     for (description, named) in [
         ("/// Buy or sell.", "/// Enum `Side`, encoded as char"),
@@ -193,7 +193,7 @@ fn a_described_item_still_names_its_schema_element() {
 /// attribute syn cannot read is a configuration error, not a panic.
 #[test]
 fn an_attribute_syn_cannot_read_is_refused() {
-    let schema = sbe_schema::ir::load(fixtures().join("tiny.xml")).unwrap();
+    let schema = sbe_ir::ir::load(fixtures().join("tiny.xml")).unwrap();
     for attribute in ["#[derive(Ord)] #[foo bar]", "#[doc = struct]"] {
         let err = sbe_build::Config::new()
             .type_attribute(".", attribute)

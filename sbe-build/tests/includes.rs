@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use sbe_schema::ir::{self, IncludePolicy};
+use sbe_ir::ir::{self, IncludePolicy};
 
 const HEADER: &str = r#"<composite name="messageHeader">
   <type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/>

@@ -134,7 +134,7 @@ const EXAMPLES: &[(&str, &str)] = &[
 ];
 
 fn generated() -> String {
-    let schema = sbe_schema::ir::load_str("naming.xml", SCHEMA).expect("schema loads");
+    let schema = sbe_ir::ir::load_str("naming.xml", SCHEMA).expect("schema loads");
     sbe_build::generate(&schema, &sbe_build::Config::new()).expect("generates")
 }
 
@@ -164,7 +164,7 @@ fn the_documented_names_are_the_generated_ones() {
 
 #[test]
 fn the_documented_file_names_are_the_generated_ones() {
-    let schema = sbe_schema::ir::load_str("naming.xml", SCHEMA).expect("schema loads");
+    let schema = sbe_ir::ir::load_str("naming.xml", SCHEMA).expect("schema loads");
     assert_eq!(schema.package, "MDP3.Market-Data");
     assert_eq!(
         sbe_build::Config::new().file_name_for(&schema),

@@ -125,7 +125,7 @@ fn schema_file_name_separates_two_schemas_of_one_package() {
         "pub const SCHEMA_VERSION: u32 = 12u32;"
     );
     // `file_name_for` (what `sbe generate` uses) agrees.
-    let loaded = sbe_schema::ir::load(&v9).unwrap();
+    let loaded = sbe_ir::ir::load(&v9).unwrap();
     assert_eq!(config.file_name_for(&loaded), "mktdata_v9.rs");
     // Naming one of them is enough; the other keeps the package's name.
     let out2 = dir.join("out2");

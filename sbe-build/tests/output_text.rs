@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use sbe_build::codegen::{generate, generate_tokens, Options};
-use sbe_schema::ir::Schema;
+use sbe_ir::ir::Schema;
 
 /// The tokens as the compiler sees them, flattened, less what prettyplease
 /// chooses: no spacing (it prints `&&x` for `& &x`, which lexes as two
@@ -178,7 +178,7 @@ fn corpus_output_parses_and_holds_the_generated_tokens() {
         for _ in 0..workers {
             s.spawn(|| {
                 while let Some(f) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let Ok(schema) = sbe_schema::ir::load(f) else {
+                    let Ok(schema) = sbe_ir::ir::load(f) else {
                         continue;
                     };
                     loaded.fetch_add(1, Ordering::Relaxed);
@@ -221,7 +221,7 @@ fn fixture_output_parses_and_holds_the_generated_tokens() {
     };
     let mut failures = Vec::new();
     for f in &files {
-        let Ok(schema) = sbe_schema::ir::load(f) else {
+        let Ok(schema) = sbe_ir::ir::load(f) else {
             continue;
         };
         for opts in [&Options::default(), &attrs, &plain] {

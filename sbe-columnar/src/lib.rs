@@ -1,6 +1,6 @@
 //! SBE messages to Arrow record batches, typed from the schema's IR: one
 //! table per message, its columns named as the schema's fields, their
-//! Arrow types from the meaning facts (`sbe_schema::ir::Meaning`). Feed the
+//! Arrow types from the meaning facts (`sbe_ir::ir::Meaning`). Feed the
 //! batches to DataFusion or Polars in process, or write them as a Parquet
 //! or Arrow IPC dataset with [`dataset`] (what `sbe decode --format
 //! parquet` does).
@@ -41,7 +41,7 @@
 //!     <field name="px" id="1" type="PRICE9"/>
 //!   </message>
 //! </messageSchema>"#;
-//! let schema = sbe_schema::ir::load_str("demo.xml", xml).unwrap();
+//! let schema = sbe_ir::ir::load_str("demo.xml", xml).unwrap();
 //! let mut ex = sbe_columnar::Exporter::new(&schema, sbe_columnar::Options::default()).unwrap();
 //! let msg = [8, 0, 1, 0, 1, 0, 0, 0, 0x00, 0xca, 0x9a, 0x3b, 0, 0, 0, 0]; // px = 1.000000000
 //! assert_eq!(ex.append(&msg, &sbe_columnar::Frame::at(0)), Ok(16));
@@ -75,8 +75,8 @@ use std::collections::{HashMap, HashSet};
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
+use sbe_ir::ir::{Header, Schema};
 use sbe_rt::__private::codec;
-use sbe_schema::ir::{Header, Schema};
 
 pub use error::ExportError;
 pub use meta::Frame;
@@ -224,7 +224,7 @@ pub struct Exporter<'s> {
 /// #     <field name="seq" id="1" type="uint32"/>
 /// #   </message>
 /// # </messageSchema>"#;
-/// let schema = sbe_schema::ir::load_str("demo.xml", xml).unwrap();
+/// let schema = sbe_ir::ir::load_str("demo.xml", xml).unwrap();
 /// let options = sbe_columnar::Options::default().batch_rows(2);
 /// let mut ex = sbe_columnar::Exporter::new(&schema, options).unwrap();
 /// let tick = |seq: u8| [4, 0, 1, 0, 1, 0, 0, 0, seq, 0, 0, 0];
@@ -296,7 +296,7 @@ impl Unfinished {
 }
 
 /// Message `m`'s table, empty.
-fn message_table(schema: &Schema, m: &sbe_schema::ir::Message, options: &Options) -> Table {
+fn message_table(schema: &Schema, m: &sbe_ir::ir::Message, options: &Options) -> Table {
     let plan = Plan {
         flatten: options.flatten,
         order: schema.byte_order,

@@ -14,7 +14,7 @@ use arrow_array::{
 };
 use arrow_buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, TimeUnit};
-use sbe_schema::ir::HeaderRole;
+use sbe_ir::ir::HeaderRole;
 
 use crate::node::UTC;
 use crate::nulls::Nulls;

@@ -19,11 +19,11 @@ use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 
 use crate::nulls::Nulls;
 use arrow_schema::{DataType, Field, FieldRef, Fields, TimeUnit as ArrowUnit};
-use sbe_rt::TimeUnit;
-use sbe_schema::ir::{
+use sbe_ir::ir::{
     ByteOrder, ConstValue, Encoded, Exponent, Meaning, Presence, Primitive, Scalar, TimeUnitSource,
     Type, TypeKind,
 };
+use sbe_rt::TimeUnit;
 
 /// The time zone of every timestamp column.
 pub(crate) const UTC: &str = "UTC";

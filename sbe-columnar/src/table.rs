@@ -11,9 +11,9 @@ use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 
 use crate::nulls::Nulls;
 use arrow_schema::{DataType, Field, FieldRef, Fields, Schema as ArrowSchema, SchemaRef};
+use sbe_ir::ir::{Block, ByteOrder, Data, Group, Presence};
 use sbe_rt::__private::codec;
 use sbe_rt::wire::{Dimension, VarData};
-use sbe_schema::ir::{Block, ByteOrder, Data, Group, Presence};
 
 use crate::error::ExportError;
 use crate::node::{self, DataCol, DecimalCol, EnumCol, IntCol, Node};

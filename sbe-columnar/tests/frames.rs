@@ -36,7 +36,7 @@ fn tick(n: u32) -> Vec<u8> {
 
 #[test]
 fn a_batch_is_cut_before_its_address_dictionary_overflows() {
-    let schema = sbe_schema::ir::load_str("frames.xml", SCHEMA).unwrap();
+    let schema = sbe_ir::ir::load_str("frames.xml", SCHEMA).unwrap();
     let options = Options::default().frames(true).batch_rows(1 << 20);
     let mut ex = Exporter::new(&schema, options).unwrap();
     let dst: Arc<str> = "224.0.31.1:14310".into();

@@ -83,7 +83,7 @@ fn message(other: bool, big: bool, template: u8, schema_id: u32, value: u64) -> 
 fn run(order: &str, other: bool) {
     let big = order == "bigEndian";
     let xml = schema(order, if other { OTHER } else { STANDARD });
-    let ir = sbe_schema::ir::load_str("h.xml", &xml).unwrap();
+    let ir = sbe_ir::ir::load_str("h.xml", &xml).unwrap();
     let mut ex = Exporter::new(&ir, Options::default()).unwrap();
     let frame = Frame::default();
     // Two templates in turn: each row in its own table.

@@ -217,7 +217,7 @@ const ROWS: u64 = 3000;
 
 fn export(big: bool) -> RecordBatch {
     let xml = schema(if big { "bigEndian" } else { "littleEndian" });
-    let schema = sbe_schema::ir::load_str("rows.xml", &xml).unwrap();
+    let schema = sbe_ir::ir::load_str("rows.xml", &xml).unwrap();
     let mut ex = Exporter::new(&schema, Options::default()).unwrap();
     for i in 0..ROWS {
         let bytes = message(i, big);
@@ -380,7 +380,7 @@ fn batches_made_from_tables_taken_out_and_given_back_are_those_made_at_once() {
     for big in [false, true] {
         let whole = export(big);
         let xml = schema(if big { "bigEndian" } else { "littleEndian" });
-        let schema = sbe_schema::ir::load_str("rows.xml", &xml).unwrap();
+        let schema = sbe_ir::ir::load_str("rows.xml", &xml).unwrap();
         let mut ex = Exporter::new(&schema, Options::default().batch_rows(128)).unwrap();
         let (mut made, mut spares) = (Vec::new(), Vec::new());
         for i in 0..ROWS {

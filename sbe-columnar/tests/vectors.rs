@@ -13,12 +13,12 @@ use arrow_array::RecordBatch;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use sbe_columnar::dataset::{Compression, DatasetWriter, Format};
 use sbe_columnar::{Exporter, Frame, Options};
-use sbe_schema::ir::Schema;
+use sbe_ir::ir::Schema;
 
 fn load(cache: &mut HashMap<PathBuf, Schema>, path: PathBuf) -> &Schema {
     cache
         .entry(path.clone())
-        .or_insert_with(|| sbe_schema::ir::load(&path).unwrap_or_else(|e| panic!("{e}")))
+        .or_insert_with(|| sbe_ir::ir::load(&path).unwrap_or_else(|e| panic!("{e}")))
 }
 
 fn read_parquet(path: &Path) -> Vec<RecordBatch> {

@@ -90,7 +90,7 @@ fn new_order() -> Vec<u8> {
 }
 
 fn export_of(messages: &[Vec<u8>]) -> RecordBatch {
-    let schema = sbe_schema::ir::load_str("versions.xml", SCHEMA).unwrap();
+    let schema = sbe_ir::ir::load_str("versions.xml", SCHEMA).unwrap();
     let mut ex = Exporter::new(&schema, Options::default()).unwrap();
     for bytes in messages {
         let len = ex.append(bytes, &Frame::at(0)).unwrap();

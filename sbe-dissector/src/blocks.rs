@@ -3,7 +3,7 @@
 //! the wire and the acting version, then its groups and var data, as
 //! `sbe decode` reads them.
 
-use sbe_schema::ir::{Block, Data, Field, Group, Message, Presence, TypeKind};
+use sbe_ir::ir::{Block, Data, Field, Group, Message, Presence, TypeKind};
 
 use super::names::identifier;
 use super::values::{plus, read_slot, text_encoding, Val};

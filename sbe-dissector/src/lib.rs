@@ -1,7 +1,7 @@
 //! Wireshark Lua dissectors generated from SBE (Simple Binary Encoding)
 //! schemas: what `sbe dissector` writes, as a library.
 //!
-//! [`Dissector`] takes the schemas (read by `sbe-schema` into its IR), the
+//! [`Dissector`] takes the schemas (read by `sbe-ir` into its IR), the
 //! [`Framing`] messages travel in, the ports and the protocol's name, and
 //! [`generate`](Dissector::generate)s one deterministic, readable Lua
 //! file: a function per message and per group (comments naming the schema
@@ -24,7 +24,7 @@
 //!   </types>
 //!   <message name="Ping" id="1"><field name="seq" id="1" type="uint64"/></message>
 //! </messageSchema>"#;
-//! let schema = sbe_schema::ir::load_str("demo.xml", xml)?;
+//! let schema = sbe_ir::ir::load_str("demo.xml", xml)?;
 //! let schemas = [schema];
 //! let lua = Dissector::new(&schemas)
 //!     .framing(Framing::Sofh)
@@ -102,7 +102,7 @@ struct ReadmeDoctests;
 use std::fmt;
 
 use sbe_framing::{Counts, Endian, Expect, Width};
-use sbe_schema::ir::{ByteOrder, Presence, Schema, TypeKind};
+use sbe_ir::ir::{ByteOrder, Presence, Schema, TypeKind};
 
 use names::{Decl, Fields};
 use values::{member_val, read_slot};
@@ -123,7 +123,7 @@ pub const DEFAULT_PROTOCOL: &str = "sbe";
 /// #   <type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/>
 /// #   <type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/>
 /// # </composite></types><message name="M" id="1"/></messageSchema>"#;
-/// # let schemas = [sbe_schema::ir::load_str("p.xml", xml)?];
+/// # let schemas = [sbe_ir::ir::load_str("p.xml", xml)?];
 /// use sbe_dissector::{Dissector, Framing};
 ///
 /// let lua = Dissector::new(&schemas)

@@ -3,11 +3,11 @@
 //! (nulls, constants, text, enums by name, decimals and times from the
 //! IR's meaning facts).
 
-use sbe_rt::wire::Uint;
-use sbe_schema::ir::{
+use sbe_ir::ir::{
     encoded_length, ConstValue, Encoded, Exponent, Meaning, Presence, Primitive, Scalar,
     TimeUnitSource, Type, TypeKind,
 };
+use sbe_rt::wire::Uint;
 
 use super::names::Decl;
 use super::{Gen, Lua, Sch};
@@ -331,15 +331,7 @@ impl Gen {
     }
 
     /// A set: its raw value, then one flag per choice.
-    fn set(
-        &mut self,
-        s: &Sch,
-        w: &mut Lua,
-        v: &Val,
-        set: &sbe_schema::ir::SetType,
-        t: &str,
-        at: &str,
-    ) {
+    fn set(&mut self, s: &Sch, w: &mut Lua, v: &Val, set: &sbe_ir::ir::SetType, t: &str, at: &str) {
         let p = set.encoding;
         let n = p.size();
         let f = self.decl(s, v, ctor(p), "base.HEX".into());
@@ -529,6 +521,6 @@ impl Gen {
 }
 
 /// The value of composite member `m` under the path `parent`.
-pub(crate) fn member_val<'a>(parent: &str, m: &'a sbe_schema::ir::Member) -> Val<'a> {
+pub(crate) fn member_val<'a>(parent: &str, m: &'a sbe_ir::ir::Member) -> Val<'a> {
     Val::member(parent, &m.ty, m.type_name.as_deref())
 }

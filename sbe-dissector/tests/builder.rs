@@ -2,12 +2,12 @@
 //! protocol's name and each framing, and the errors.
 
 use sbe_dissector::{Dissector, Error, Framing, DEFAULT_PROTOCOL};
-use sbe_schema::ir::Schema;
+use sbe_ir::ir::Schema;
 
 /// The repository's Car schema (it includes `common.xml`).
 fn car() -> Schema {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/car.xml");
-    sbe_schema::ir::load(path).unwrap()
+    sbe_ir::ir::load(path).unwrap()
 }
 
 /// A small schema of id `id`, byte order `order`: one message with a
@@ -45,7 +45,7 @@ fn small(id: u32, order: &str) -> Schema {
   </message>
 </messageSchema>"#
     );
-    sbe_schema::ir::load_str("small.xml", &xml).unwrap()
+    sbe_ir::ir::load_str("small.xml", &xml).unwrap()
 }
 
 /// The Lua table `FR`: the framing's description.

@@ -29,8 +29,8 @@ fn none_ran(test: &str, what: &str) {
 fn every_framing_passes_luac() {
     let dir = scratch("luac");
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/");
-    let car = sbe_schema::ir::load(format!("{root}car.xml")).unwrap();
-    let md = sbe_schema::ir::load(format!("{root}market-data.xml")).unwrap();
+    let car = sbe_ir::ir::load(format!("{root}car.xml")).unwrap();
+    let md = sbe_ir::ir::load(format!("{root}market-data.xml")).unwrap();
     let schemas = [car, md];
     let mut files = Vec::new();
     for (i, framing) in [

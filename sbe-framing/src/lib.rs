@@ -67,6 +67,18 @@
 //! assert_eq!(messages, [(14, &b"first"[..]), (21, &b"second!"[..])]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Features
+//!
+//! | feature | what it adds |
+//! |---|---|
+//! | `std` (default; implies `alloc`) | [`split`]: files and pipes read message by message (`FrameReader`), TCP streams pushed as they come (`StreamSplitter`), UDP datagrams with their packet header's fields (`Datagram`), each message with its input offset, and errors that say where |
+//! | `alloc` | [`Mdp3PacketHeader::write_to`] a `Vec` |
+//! | `bytes` | `Framer`: a `BytesMut` stream split into `Bytes` frames without copying; the `bytes` crate re-exported as `sbe_framing::bytes` |
+//! | `tokio` (implies `std`, `bytes`) | `FrameCodec`: a tokio-util `Decoder`/`Encoder` of any stream framing; `tokio_util` re-exported |
+//!
+//! Without default features the crate is `no_std` with no allocation: the
+//! formats, [`Framing`] and their checks, all over `&[u8]`.
 
 #![no_std]
 #![forbid(unsafe_code)]

@@ -75,7 +75,7 @@
 //! # Writing
 //!
 //! `sbe encode --framing X` frames each message with [`frame_message`]
-//! (sbe-rt's [`Framing::frame_message`]: stream framings only, the prefix
+//! ([`Framing::frame_message`]: stream framings only, the prefix
 //! in front, padding after; `sofh` by the schema's byte order, `sofh-le`
 //! `0xCAFE`, custom the first `enc=` value or 0).
 

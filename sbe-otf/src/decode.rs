@@ -4,7 +4,7 @@
 //! group and var data is bounds-checked once before it is read, and a
 //! problem is a [`DecodeError`] with the byte offset and what was wrong.
 
-use sbe_schema::ir::{
+use sbe_ir::ir::{
     Block, ByteOrder, ConstValue, Data, Encoded, EnumType, Field, Group, Meaning, Message,
     Presence, Primitive, Scalar, SetType, Type, TypeKind,
 };
@@ -209,7 +209,7 @@ impl<'s> Codec<'s> {
     /// as it was.
     ///
     /// ```
-    /// # let schema = sbe_schema::ir::load_str(std::path::Path::new("s.xml"), r#"<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="p" id="1" version="0" byteOrder="littleEndian"><types><composite name="messageHeader"><type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/><type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/></composite></types><sbe:message name="M" id="1"><field name="x" id="1" type="uint32"/></sbe:message></sbe:messageSchema>"#).unwrap();
+    /// # let schema = sbe_ir::ir::load_str(std::path::Path::new("s.xml"), r#"<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="p" id="1" version="0" byteOrder="littleEndian"><types><composite name="messageHeader"><type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/><type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/></composite></types><sbe:message name="M" id="1"><field name="x" id="1" type="uint32"/></sbe:message></sbe:messageSchema>"#).unwrap();
     /// let codec = sbe_otf::Codec::new(&schema).unwrap();
     /// let bytes = [4, 0, 1, 0, 1, 0, 0, 0, 7, 0, 0, 0];
     /// let mut out = sbe_otf::JsonBuf::new();
@@ -592,7 +592,7 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
         if let TypeKind::Composite(c) = &ty.kind {
             for m in &c.members {
                 self.sink.key(&m.ty.name);
-                let len = sbe_schema::ir::encoded_length(&m.ty).unwrap_or(0) as usize;
+                let len = sbe_ir::ir::encoded_length(&m.ty).unwrap_or(0) as usize;
                 let off = m.offset as usize;
                 let mb = bytes.get(off..off.saturating_add(len)).unwrap_or_default();
                 if mb.len() != len {

@@ -6,14 +6,14 @@
 
 use serde_json::{Map, Number, Value};
 
-use sbe_schema::ir::{
+use sbe_ir::ir::{
     Block, ByteOrder, Data, Encoded, EnumType, Field, Group, Message, Presence, Primitive, Scalar,
     SetType, Type, TypeKind,
 };
 
 use crate::{int_null, is_utf8, Codec};
+use sbe_ir::ir::HeaderRole;
 use sbe_rt::wire::Uint;
-use sbe_schema::ir::HeaderRole;
 
 /// What is wrong with a JSON value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,7 +139,7 @@ impl Codec<'_> {
     /// verdict. Whatever this appends, `encode_value` appends too.
     ///
     /// ```
-    /// let schema = sbe_schema::ir::load("../sbe-cli/benches/market-data.xml").unwrap();
+    /// let schema = sbe_ir::ir::load("../sbe-command/benches/market-data.xml").unwrap();
     /// let codec = sbe_otf::Codec::new(&schema).unwrap();
     /// let text = r#"{"message":"BookUpdate","header":{"blockLength":9,"templateId":1,"schemaId":7,"version":0},"body":{"transactTime":1700000000000000000,"flags":["EndOfEvent"],"entries":[{"price":{"mantissa":4516893500000,"exponent":-9},"size":null,"securityId":1026,"rptSeq":0,"level":8,"action":"New","entryType":"Trade"}]}}"#;
     /// let (mut fast, mut slow) = (Vec::new(), Vec::new());
@@ -261,7 +261,7 @@ impl Codec<'_> {
                 }
                 (Some(g), _, _) => {
                     e.push_key(name);
-                    let len = sbe_schema::ir::encoded_length(&m.ty).unwrap_or(0) as usize;
+                    let len = sbe_ir::ir::encoded_length(&m.ty).unwrap_or(0) as usize;
                     let mut tmp = vec![0u8; len];
                     e.value(&m.ty, g, &mut tmp, 0, false)?;
                     e.pop(1);
@@ -508,7 +508,7 @@ impl Enc {
     /// as it is.
     fn wire_form(
         &self,
-        meaning: &sbe_schema::ir::Meaning,
+        meaning: &sbe_ir::ir::Meaning,
         ty: &Type,
         v: &Value,
     ) -> Result<Option<Value>, EncodeError> {

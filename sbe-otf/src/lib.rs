@@ -1,5 +1,5 @@
 //! The on-the-fly codec: decode, encode and inspect SBE messages from a
-//! schema's IR (`sbe_schema::ir`) at run time, with no generated code. It
+//! schema's IR (`sbe_ir::ir`) at run time, with no generated code. It
 //! is what the `sbe` command's `decode`, `encode` and `inspect` run, with
 //! no command line or terminal of its own, and it gives the same verdict
 //! as the generated decoders on the same bytes: both call the rules of
@@ -21,7 +21,7 @@
 //! the walk over the IR, which gives the same result and the verdict.
 //!
 //! ```no_run
-//! let schema = sbe_schema::ir::load("schemas/car.xml").unwrap();
+//! let schema = sbe_ir::ir::load("schemas/car.xml").unwrap();
 //! let codec = sbe_otf::Codec::new(&schema).unwrap();
 //! let bytes = std::fs::read("car.bin").unwrap();
 //! let mut json = Vec::new();
@@ -56,8 +56,8 @@ pub use json_buf::JsonBuf;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use sbe_ir::ir::{ByteOrder, Header as HeaderSlots, Message, Scalar, Schema};
 use sbe_rt::wire::Uint;
-use sbe_schema::ir::{ByteOrder, Header as HeaderSlots, Message, Scalar, Schema};
 
 /// A schema cannot be used for run-time coding.
 #[derive(Debug)]
@@ -145,7 +145,7 @@ impl<'s> Codec<'s> {
     pub fn new(schema: &'s Schema) -> Result<Codec<'s>, CodecError> {
         let header = &schema.header_type;
         let header_len =
-            sbe_schema::ir::encoded_length(header).ok_or_else(|| CodecError::HeaderLength {
+            sbe_ir::ir::encoded_length(header).ok_or_else(|| CodecError::HeaderLength {
                 header: header.name.clone(),
             })? as usize;
         let layout = schema.header();
@@ -277,7 +277,7 @@ pub(crate) fn is_utf8(enc: Option<&str>) -> bool {
 
 /// The null value of an encoded type, as an integer (`None` for floats,
 /// whose null the callers compare as `sbe_rt::null` does).
-pub(crate) fn int_null(e: &sbe_schema::ir::Encoded) -> Option<i128> {
+pub(crate) fn int_null(e: &sbe_ir::ir::Encoded) -> Option<i128> {
     match e.null() {
         Scalar::Int(v) => Some(v),
         Scalar::Float(_) => None,

@@ -14,8 +14,8 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use sbe_ir::ir::ByteOrder;
 use sbe_rt::wire::Uint;
-use sbe_schema::ir::ByteOrder;
 
 use crate::decode::{DecodeError, DecodeErrorKind, Decoded};
 use crate::{read_slot, slot_offset, Codec, Header};
@@ -350,9 +350,9 @@ impl<'s> Schemas<'s> {
 mod tests {
     use super::*;
 
-    fn schema(path: &str) -> sbe_schema::ir::Schema {
+    fn schema(path: &str) -> sbe_ir::ir::Schema {
         let p = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
-        sbe_schema::ir::load(p).expect("schema")
+        sbe_ir::ir::load(p).expect("schema")
     }
 
     #[test]
@@ -378,7 +378,7 @@ mod tests {
     #[test]
     fn unknown_id_names_the_known_ones() {
         let car = schema("../schemas/car.xml");
-        let md = schema("../sbe-cli/benches/market-data.xml");
+        let md = schema("../sbe-command/benches/market-data.xml");
         let s = Schemas::new(vec![
             Entry {
                 codec: Codec::new(&car).expect("codec"),

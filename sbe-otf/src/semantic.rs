@@ -12,10 +12,10 @@
 
 use serde_json::{json, Value};
 
-use sbe_rt::{Date, Decimal, MonthYear, TimeUnit, Timestamp};
-use sbe_schema::ir::{
+use sbe_ir::ir::{
     ByteOrder, Encoded, Exponent, Meaning, Member, Presence, TimeUnitSource, Type, TypeKind,
 };
+use sbe_rt::{Date, Decimal, MonthYear, TimeUnit, Timestamp};
 
 use crate::encode::EncodeErrorKind;
 use crate::int_null;
@@ -54,8 +54,8 @@ fn member_int(members: &[Member], i: usize, order: ByteOrder, bytes: &[u8]) -> O
     let m = members.get(i)?;
     match &m.ty.kind {
         TypeKind::Encoded(e) if e.presence == Presence::Constant => match e.const_value {
-            Some(sbe_schema::ir::ConstValue::Number(sbe_schema::ir::Scalar::Int(v))) => Some(v),
-            Some(sbe_schema::ir::ConstValue::EnumValue { value, .. }) => Some(value),
+            Some(sbe_ir::ir::ConstValue::Number(sbe_ir::ir::Scalar::Int(v))) => Some(v),
+            Some(sbe_ir::ir::ConstValue::EnumValue { value, .. }) => Some(value),
             _ => None,
         },
         TypeKind::Encoded(e) => int_at(e, order, bytes, m.offset as usize, false),

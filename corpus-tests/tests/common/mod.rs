@@ -19,7 +19,7 @@ pub fn run_time_json(xml: &str, bytes: &[u8]) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("..")
         .join(xml);
-    let schema = sbe_schema::ir::load(&path).unwrap_or_else(|e| panic!("{xml}: {e}"));
+    let schema = sbe_ir::ir::load(&path).unwrap_or_else(|e| panic!("{xml}: {e}"));
     let codec = sbe_otf::Codec::new(&schema).expect("a codec for the schema");
     let mut out = Vec::new();
     let decoded = codec

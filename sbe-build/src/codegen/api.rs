@@ -18,7 +18,7 @@
 //!     <field name="Header" id="2" type="uint8"/>
 //!   </message>
 //! </messageSchema>"#;
-//! let schema = sbe_schema::ir::load_str("demo.xml", xml).unwrap();
+//! let schema = sbe_ir::ir::load_str("demo.xml", xml).unwrap();
 //! let api = sbe_build::codegen::api::names(&schema);
 //! let ping = &api.messages[0];
 //! assert_eq!((ping.decoder.as_str(), ping.encoder.as_str()), ("PingDecoder", "PingEncoder"));

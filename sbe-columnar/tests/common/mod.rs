@@ -6,7 +6,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, RecordBatch, StructArray};
 use arrow_schema::{DataType, TimeUnit as ArrowUnit};
-use sbe_schema::ir::{
+use sbe_ir::ir::{
     Block, ConstValue, Exponent, Meaning, Presence, Primitive, Scalar, TimeUnitSource, Type,
     TypeKind,
 };

@@ -1,6 +1,6 @@
 //! IR → plan: the steps of a message, its literal text rendered once.
 
-use sbe_schema::ir::{
+use sbe_ir::ir::{
     encoded_length, Block, ByteOrder, Encoded, Message, Presence, Primitive, Type, TypeKind,
 };
 

@@ -11,11 +11,11 @@
 //! [`Codec::encode_value`](crate::Codec::encode_value) on the parsed JSON,
 //! which gives the verdict; whatever the plan writes, that would write too.
 
-use sbe_rt::wire::{Dimension, Uint, VarData};
-use sbe_schema::ir::{
+use sbe_ir::ir::{
     encoded_length, Block, ByteOrder, Encoded, HeaderRole, Message, Presence, Primitive, Scalar,
     Type, TypeKind,
 };
+use sbe_rt::wire::{Dimension, Uint, VarData};
 
 use super::scan::{plain, Json};
 use crate::decode::{render_constant, render_value};

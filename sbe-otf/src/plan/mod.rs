@@ -27,8 +27,8 @@ mod decode;
 mod encode;
 mod scan;
 
+use sbe_ir::ir::Primitive;
 use sbe_rt::wire::{Dimension, Uint, VarData};
-use sbe_schema::ir::Primitive;
 
 /// Bytes `start..start + len` of a plan's text pool.
 #[derive(Debug, Clone, Copy, Default)]

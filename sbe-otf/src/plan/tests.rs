@@ -76,11 +76,11 @@ fn the_plan_agrees_with_the_walk_on_every_golden_vector() {
         prefixes: 0,
         mutants: 0,
     };
-    let mut schemas: Vec<(String, sbe_schema::ir::Schema)> = Vec::new();
+    let mut schemas: Vec<(String, sbe_ir::ir::Schema)> = Vec::new();
     for v in test_support::vectors(&shared) {
         if !schemas.iter().any(|(p, _)| *p == v.schema) {
             let path = shared.join("corpus").join(&v.schema);
-            let Ok(schema) = sbe_schema::ir::load(&path) else {
+            let Ok(schema) = sbe_ir::ir::load(&path) else {
                 continue;
             };
             schemas.push((v.schema.clone(), schema));
@@ -188,8 +188,7 @@ fn integers_of_every_width_agree_with_the_walk() {
         let xml = format!(
             r#"<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="p" id="1" version="0" byteOrder="{order}"><types><composite name="messageHeader"><type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/><type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/></composite></types><sbe:message name="M" id="1">{fields}</sbe:message></sbe:messageSchema>"#
         );
-        let schema =
-            sbe_schema::ir::load_str(std::path::Path::new("ints.xml"), &xml).expect("schema");
+        let schema = sbe_ir::ir::load_str(std::path::Path::new("ints.xml"), &xml).expect("schema");
         let codec = Codec::new(&schema).expect("codec");
         let block: usize = [1, 2, 4, 8, 1, 2, 4, 8].iter().map(|n| 2 * n).sum();
         let le = order == "littleEndian";

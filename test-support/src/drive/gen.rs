@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use sbe_build::codegen::api::{self, Api, BlockNames};
-use sbe_schema::ir::{
+use sbe_ir::ir::{
     ConstValue, Data, Field, Group, Member, Presence, Primitive, Scalar, Schema, Type, TypeKind,
 };
 
@@ -293,7 +293,7 @@ impl Gen<'_> {
             .or_else(|| names.data.first().map(|d| (d.name.clone(), false)));
         for (k, (g, n)) in groups.iter().zip(&names.groups).enumerate() {
             let what = format!("{what}.{}", g.name);
-            let max = g.dimension(sbe_schema::ir::ByteOrder::Little).max_count;
+            let max = g.dimension(sbe_ir::ir::ByteOrder::Little).max_count;
             let ge = self.fresh("ge");
             let xg = self.fresh("xg");
             let xe = self.fresh("xe");

@@ -73,7 +73,7 @@ fn floats() {
 fn readers(path: &str, schema: &str) {
     let text = std::fs::read_to_string(path).unwrap();
     let lines: Vec<&str> = text.lines().take(100_000).collect();
-    let ir = sbe_schema::ir::load(schema).unwrap();
+    let ir = sbe_ir::ir::load(schema).unwrap();
     let codec = sbe_otf::Codec::new(&ir).unwrap();
     let mut out = Vec::with_capacity(16 << 20);
     for round in 0..3 {
@@ -114,6 +114,6 @@ fn readers(path: &str, schema: &str) {
 fn main() {
     floats();
     let jsonl = std::env::args().nth(1).unwrap_or_else(|| "md.jsonl".to_string());
-    let schema = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../sbe-cli/benches/market-data.xml");
+    let schema = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../sbe-command/benches/market-data.xml");
     readers(&jsonl, schema);
 }
