@@ -108,6 +108,23 @@ pub enum DatasetError {
     Exists(PathBuf),
 }
 
+impl DatasetError {
+    /// The same error again, an I/O error as its kind and text.
+    pub(crate) fn duplicate(&self) -> DatasetError {
+        match self {
+            DatasetError::Io { path, source } => DatasetError::Io {
+                path: path.clone(),
+                source: io::Error::new(source.kind(), source.to_string()),
+            },
+            DatasetError::Write { path, message } => DatasetError::Write {
+                path: path.clone(),
+                message: message.clone(),
+            },
+            DatasetError::Exists(path) => DatasetError::Exists(path.clone()),
+        }
+    }
+}
+
 /// What to do with an output folder that exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Existing {

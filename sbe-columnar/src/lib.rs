@@ -2,8 +2,9 @@
 //! table per message, its columns named as the schema's fields, their
 //! Arrow types from the meaning facts (`sbe_ir::ir::Meaning`). Feed the
 //! batches to DataFusion or Polars in process, or write them as a Parquet
-//! or Arrow IPC dataset with [`dataset`] (what `sbe decode --format
-//! parquet` does).
+//! or Arrow IPC dataset with [`dataset`]. [`pipeline`] does all of it on
+//! several threads, messages from any reader in, a dataset out: what
+//! `sbe decode --format parquet` runs.
 //!
 //! | schema value | Arrow type |
 //! |---|---|
@@ -69,6 +70,7 @@ mod errors;
 mod meta;
 mod node;
 mod nulls;
+pub mod pipeline;
 mod table;
 
 use std::collections::{HashMap, HashSet};

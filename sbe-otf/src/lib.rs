@@ -204,6 +204,12 @@ impl<'s> Codec<'s> {
         self
     }
 
+    /// Whether a message whose header names another schema id is refused
+    /// (see [`Codec::with_schema_id_check`]).
+    pub fn schema_id_check(&self) -> bool {
+        self.schema_id_check
+    }
+
     /// The schema.
     pub fn schema(&self) -> &'s Schema {
         self.schema
