@@ -87,7 +87,7 @@ fn framing_all(f: &FrameFormat, bytes: &[u8]) {
     let mut framer = sbe_framing::Framer::for_framing(framing).expect("a stream framing");
     framer.push(bytes);
     let mut taken = 0usize;
-    while let Ok(Some(frame)) = framer.next_framed(|_| Ok(None)) {
+    while let Ok(Some(frame)) = framer.next_framed(|_| Ok::<_, sbe_framing::Error>(None)) {
         taken += frame.message.len();
         assert!(
             taken <= bytes.len(),

@@ -401,13 +401,9 @@ pub(crate) fn split_frame(
     format: &FrameFormat,
     max_frame_len: usize,
 ) -> Result<Option<Frame>> {
-    let Some(header) = format.read_header(buf, max_frame_len)? else {
+    let Some((header, range)) = format.whole(buf, max_frame_len)? else {
         return Ok(None);
     };
-    if header.padded_len > buf.len() {
-        return Ok(None);
-    }
-    let range = format.message_range(&header);
     let mut frame = buf.split_to(header.padded_len);
     frame.truncate(range.end);
     let _ = frame.split_to(range.start);

@@ -835,16 +835,48 @@ impl FrameFormat {
         }))
     }
 
-    /// Splits the frame at the start of `buf`: `Ok(None)` until the whole
+    /// The whole frame at the start of `buf`, of at most `max_frame_len`
+    /// bytes: its header and where its message lies in it (see
+    /// [`message_range`](Self::message_range)). `Ok(None)` until the whole
     /// frame (padding included) is there, an `Err` when its header is wrong
     /// (see [`read_header`](Self::read_header)).
-    pub fn split<'a>(&self, buf: &'a [u8]) -> Result<Option<FrameRef<'a>>> {
-        let Some(header) = self.read_header(buf, usize::MAX)? else {
+    ///
+    /// The one rule of a whole frame, which every splitter here applies:
+    /// [`split`](Self::split), the `Framer` and the tokio codec (feature
+    /// `bytes`, `tokio`) and the stream and datagram splitters of `split`
+    /// (feature `std`).
+    ///
+    /// ```
+    /// use sbe_framing::FrameFormat;
+    ///
+    /// let frame = [0, 0, 0, 9, 0xeb, 0x50, b'a', b'b', b'c'];
+    /// let (header, message) = FrameFormat::SOFH.whole(&frame, 1024)?.unwrap();
+    /// assert_eq!((header.padded_len, &frame[message]), (9, &b"abc"[..]));
+    /// assert_eq!(FrameFormat::SOFH.whole(&frame[..8], 1024)?, None);
+    /// # Ok::<(), sbe_framing::Error>(())
+    /// ```
+    pub fn whole(
+        &self,
+        buf: &[u8],
+        max_frame_len: usize,
+    ) -> Result<Option<(FrameHeader, core::ops::Range<usize>)>> {
+        let Some(header) = self.read_header(buf, max_frame_len)? else {
             return Ok(None);
         };
         if buf.len() < header.padded_len {
             return Ok(None);
         }
+        let message = self.message_range(&header);
+        Ok(Some((header, message)))
+    }
+
+    /// Splits the frame at the start of `buf`: `Ok(None)` until the whole
+    /// frame (padding included) is there, an `Err` when its header is wrong
+    /// (see [`read_header`](Self::read_header)).
+    pub fn split<'a>(&self, buf: &'a [u8]) -> Result<Option<FrameRef<'a>>> {
+        let Some((header, _)) = self.whole(buf, usize::MAX)? else {
+            return Ok(None);
+        };
         Ok(Some(FrameRef {
             message: self.message_of(buf, &header),
             encoding_type: header.encoding_type,

@@ -448,8 +448,8 @@ impl Framed {
         if self.expected.is_some() {
             return None;
         }
-        let h = self.format.read_header(w, self.max).ok()??;
-        (w.len() >= h.padded_len).then(|| (self.format.message_range(&h), h.padded_len))
+        let (header, message) = self.format.whole(w, self.max).ok()??;
+        Some((message, header.padded_len))
     }
 
     /// The frame at the start of `w` (at input offset `offset`); `ended`:
