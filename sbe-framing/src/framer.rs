@@ -227,8 +227,15 @@ impl Framer {
     /// skip a frame that failed to decode) and returns how many were dropped.
     pub fn skip(&mut self, n: usize) -> usize {
         let n = n.min(self.buf.len());
-        let _ = self.buf.split_to(n);
+        bytes::Buf::advance(&mut self.buf, n);
         n
+    }
+
+    /// Splits the first `n` buffered bytes off (all of them when fewer),
+    /// sharing their memory.
+    pub(crate) fn take(&mut self, n: usize) -> Bytes {
+        let n = n.min(self.buf.len());
+        self.buf.split_to(n).freeze()
     }
 
     /// Checks a declared frame length against `min..=max_frame_len`.

@@ -34,7 +34,10 @@
 //! right (shorter than the frame's own fields, zero, longer than what is
 //! left of a datagram, too long for the field) and an encoding type that is
 //! not expected are an [`Error`]. The stream `Framer` (feature `bytes`) and
-//! the tokio codec (feature `tokio`) build on these functions.
+//! the tokio codec (feature `tokio`) build on these functions, and the
+//! `split` module's `StreamSplitter` (feature `std`) on the `Framer`: one
+//! buffer and one rule of a whole frame, whether frames come out as
+//! shared `Bytes` or as pieces with their input offsets.
 //!
 //! A frame may be longer than the message in it (padding, or a venue that
 //! sizes frames generously): the message handed out is the whole frame
@@ -72,7 +75,7 @@
 //!
 //! | feature | what it adds |
 //! |---|---|
-//! | `std` (default; implies `alloc`) | [`split`]: files and pipes read message by message (`FrameReader`), TCP streams pushed as they come (`StreamSplitter`), UDP datagrams with their packet header's fields (`Datagram`), each message with its input offset, and errors that say where |
+//! | `std` (default; implies `alloc` and `bytes`) | [`split`]: files and pipes read message by message (`FrameReader`), TCP streams pushed as they come (`StreamSplitter`), UDP datagrams with their packet header's fields (`Datagram`), each message with its input offset, and errors that say where |
 //! | `alloc` | [`Mdp3PacketHeader::write_to`] a `Vec` |
 //! | `bytes` | `Framer`: a `BytesMut` stream split into `Bytes` frames without copying; the `bytes` crate re-exported as `sbe_framing::bytes` |
 //! | `tokio` (implies `std`, `bytes`) | `FrameCodec`: a tokio-util `Decoder`/`Encoder` of any stream framing; `tokio_util` re-exported |

@@ -85,7 +85,9 @@ use std::io::{self, Read};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
+use crate::framer::Framer;
 use crate::Error;
+use bytes::Bytes;
 use std::ops::Range;
 
 use crate::{
@@ -757,23 +759,26 @@ const READ_MIN: usize = 64 * 1024;
 /// Splits a stream (a TCP direction's reassembled payload, a file) into
 /// messages: bytes are pushed as they come ([`push`](Self::push), or read
 /// straight in with [`read_from`](Self::read_from)), whole messages pulled
-/// with [`next_piece`](Self::next_piece). One buffer, holding at most a
-/// message and what follows it, so memory stays flat.
+/// with [`next_piece`](Self::next_piece). One buffer, a [`Framer`]'s,
+/// holding at most a message and what follows it, so memory stays flat;
+/// a framed piece is split off it without a copy.
 ///
 /// Stream framings only: a packet framing is refused by
 /// [`new`](Self::new). After a fault that loses the place
 /// ([`FrameError::is_recoverable`] false) no piece comes until bytes are
 /// pushed again: the next push starts the stream over at its offset (for
 /// TCP: at the next segment), or [`reset`](Self::reset).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct StreamSplitter {
     framed: Option<Framed>,
-    buf: Vec<u8>,
-    start: usize,
-    end: usize,
-    /// Stream offset of `buf[start]`.
+    /// The bytes pending: a [`Framer`]'s buffer, so that a frame split off
+    /// is shared, not copied.
+    buf: Framer,
+    /// The last frame handed out (as a [`Piece`]).
+    last: Bytes,
+    /// Stream offset of the first pending byte.
     offset: u64,
-    /// Bytes wanted from `start` before trying again.
+    /// Bytes wanted from the first pending one before trying again.
     want: usize,
     /// After a fault: nothing until the next push.
     lost: bool,
@@ -792,9 +797,8 @@ impl StreamSplitter {
         }
         Ok(StreamSplitter {
             framed: Framed::new(framing, order, MAX_MESSAGE, "input"),
-            buf: Vec::new(),
-            start: 0,
-            end: 0,
+            buf: Framer::new(),
+            last: Bytes::new(),
             offset: 0,
             want: 1,
             lost: false,
@@ -814,7 +818,7 @@ impl StreamSplitter {
 
     /// Bytes buffered that are no whole message yet.
     pub fn pending(&self) -> usize {
-        self.end - self.start
+        self.buf.buffered()
     }
 
     /// Bytes wanted (from the first pending one) before a piece can come.
@@ -831,8 +835,7 @@ impl StreamSplitter {
     /// Returns the bytes dropped.
     pub fn reset(&mut self, at: u64) -> usize {
         let n = self.pending();
-        self.start = 0;
-        self.end = 0;
+        self.buf.clear();
         self.offset = at;
         self.want = 1;
         self.lost = false;
@@ -842,39 +845,21 @@ impl StreamSplitter {
 
     /// Drops up to `n` pending bytes (a file header); returns how many.
     pub fn discard(&mut self, n: usize) -> usize {
-        let n = n.min(self.pending());
-        self.start += n;
+        let n = self.buf.skip(n);
         self.offset += n as u64;
         n
-    }
-
-    /// Makes room for `n` more bytes after `end`.
-    fn room(&mut self, n: usize) {
-        if self.start == self.end {
-            self.start = 0;
-            self.end = 0;
-        }
-        if self.buf.len() - self.end < n && self.start > 0 {
-            self.buf.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.start = 0;
-        }
-        if self.buf.len() - self.end < n {
-            self.buf.resize(self.end + n, 0);
-        }
     }
 
     /// Bytes that follow what is pending, at stream offset `at` (after a
     /// fault, or with nothing pending, the stream starts over at `at`).
     pub fn push(&mut self, at: u64, bytes: &[u8]) {
-        if self.lost || self.start == self.end {
+        if self.lost || self.pending() == 0 {
             self.reset(at);
         }
-        self.room(bytes.len());
-        if let Some(dst) = self.buf.get_mut(self.end..self.end + bytes.len()) {
-            dst.copy_from_slice(bytes);
-            self.end += bytes.len();
-        }
+        // The buffer's space is reclaimed in place only when no frame
+        // handed out still shares it.
+        self.last = Bytes::new();
+        self.buf.push(bytes);
     }
 
     /// Reads once from `reader` straight into the buffer (at least
@@ -882,14 +867,8 @@ impl StreamSplitter {
     /// its end.
     pub fn read_from<R: Read + ?Sized>(&mut self, reader: &mut R) -> io::Result<usize> {
         let missing = self.want.saturating_sub(self.pending());
-        let ask = missing.max(READ_MIN);
-        self.room(ask);
-        let Some(dst) = self.buf.get_mut(self.end..) else {
-            return Ok(0);
-        };
-        let n = reader.read(dst)?;
-        self.end += n.min(dst.len());
-        Ok(n)
+        self.last = Bytes::new();
+        self.buf.read_from(reader, missing.max(READ_MIN))
     }
 
     /// No more bytes will come: from now on a frame cut short is an error
@@ -909,12 +888,11 @@ impl StreamSplitter {
             return None;
         }
         let offset = self.offset;
-        let window = self.buf.get(self.start..self.end).unwrap_or_default();
         let step = match &self.framed {
-            Some(framed) => framed.step(window, self.ended, offset),
+            Some(framed) => framed.step(self.buf.pending(), self.ended, offset),
             None => {
                 return Some(Ok(Piece {
-                    bytes: self.buf.get(self.start..self.end).unwrap_or_default(),
+                    bytes: self.buf.pending(),
                     offset,
                 }))
             }
@@ -933,17 +911,15 @@ impl StreamSplitter {
                 len,
                 wrong_encoding,
             } => {
-                let from = self.start + message.start;
-                let to = self.start + message.end;
-                self.start += len;
+                self.last = self.buf.take(len);
                 self.offset += len as u64;
                 self.want = 1;
                 if let Some((at, what)) = wrong_encoding {
                     return Some(Err(encoding_error(offset + at as u64, what)));
                 }
                 Some(Ok(Piece {
-                    bytes: self.buf.get(from..to).unwrap_or_default(),
                     offset: offset + message.start as u64,
+                    bytes: self.last.get(message).unwrap_or_default(),
                 }))
             }
         }
@@ -987,7 +963,7 @@ impl StreamSplitter {
     fn lose(&mut self) -> usize {
         let n = self.pending();
         self.offset += n as u64;
-        self.start = self.end;
+        self.buf.clear();
         self.lost = true;
         n
     }
