@@ -12,7 +12,6 @@
 //!   byte outside the slice, plus the checked [`check_len`], [`slice`](fn@slice),
 //!   [`slice_mut`] and [`put_slice`]; where a header's members are
 //!   ([`Uint`], a group's [`Dimension`], a var data's [`VarData`]);
-//!   [`slice_mut`] and [`put_slice`];
 //! * [`group`]: the iterators over a group's entries that generated
 //!   group accessors return ([`Blocks`](group::Blocks),
 //!   [`Entries`](group::Entries));
