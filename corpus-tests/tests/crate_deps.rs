@@ -10,6 +10,14 @@ use std::process::Command;
 /// The crates of each package's normal dependency tree (itself left out),
 /// as `cargo tree -e normal -p <package>` resolves it.
 fn tree(package: &str) -> BTreeSet<String> {
+    tree_lines(package)
+        .filter_map(|line| line.split_whitespace().next().map(str::to_string))
+        .filter(|name| name != package)
+        .collect()
+}
+
+/// `cargo tree -e normal -p <package>`'s lines, one crate each.
+fn tree_lines(package: &str) -> std::vec::IntoIter<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let out = Command::new(env!("CARGO"))
         .current_dir(&root)
@@ -24,9 +32,16 @@ fn tree(package: &str) -> BTreeSet<String> {
     );
     String::from_utf8_lossy(&out.stdout)
         .lines()
-        .filter_map(|line| line.split_whitespace().next())
-        .filter(|name| *name != package)
         .map(str::to_string)
+        .collect::<Vec<_>>()
+        .into_iter()
+}
+
+/// The proc-macro crates of `package`'s normal dependency tree.
+fn proc_macros(package: &str) -> BTreeSet<String> {
+    tree_lines(package)
+        .filter(|line| line.contains("(proc-macro)"))
+        .filter_map(|line| line.split_whitespace().next().map(str::to_string))
         .collect()
 }
 
@@ -64,6 +79,23 @@ fn the_columnar_crate_has_no_code_generator() {
         found("sbe-columnar", &["sbe-build", "prettyplease"]),
         Vec::<String>::new()
     );
+    // Nor a derive of its own: the only proc-macros are those arrow and
+    // parquet need.
+    let theirs = BTreeSet::from(["seq-macro".to_string(), "zerocopy-derive".to_string()]);
+    let extra: Vec<_> = proc_macros("sbe-columnar")
+        .difference(&theirs)
+        .cloned()
+        .collect();
+    assert_eq!(extra, Vec::<String>::new());
+    for package in [
+        "sbe-ir",
+        "sbe-otf",
+        "sbe-dissector",
+        "sbe-framing",
+        "sbe-rt",
+    ] {
+        assert_eq!(proc_macros(package), BTreeSet::new(), "{package}");
+    }
 }
 
 #[test]

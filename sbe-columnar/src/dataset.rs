@@ -83,11 +83,10 @@ impl Format {
 }
 
 /// A dataset could not be written.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum DatasetError {
     /// The file system refused.
-    #[error("{path}: {source}")]
     Io {
         /// The file or folder.
         path: PathBuf,
@@ -95,7 +94,6 @@ pub enum DatasetError {
         source: io::Error,
     },
     /// The Parquet or Arrow writer refused a batch.
-    #[error("{path}: {message}")]
     Write {
         /// The part file.
         path: PathBuf,
@@ -104,8 +102,32 @@ pub enum DatasetError {
     },
     /// The output folder exists and neither appending nor overwriting was
     /// asked for.
-    #[error("{0}: exists (give --append or --overwrite)")]
     Exists(PathBuf),
+}
+
+impl std::fmt::Display for DatasetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DatasetError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            DatasetError::Write { path, message } => write!(f, "{}: {message}", path.display()),
+            DatasetError::Exists(path) => {
+                write!(
+                    f,
+                    "{}: exists (give --append or --overwrite)",
+                    path.display()
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for DatasetError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DatasetError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 impl DatasetError {

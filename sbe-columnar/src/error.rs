@@ -2,11 +2,10 @@
 
 /// A message that could not be decoded (it goes to the `_errors` table),
 /// or a batch Arrow refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ExportError {
     /// The bytes end before the message does.
-    #[error("at byte {at}: truncated: {what} needs {need} bytes, {have} left")]
     Truncated {
         /// What was being read.
         what: String,
@@ -18,11 +17,9 @@ pub enum ExportError {
         have: usize,
     },
     /// The header names a template the schema does not have.
-    #[error("unknown template id {0}")]
     UnknownTemplate(u64),
     /// A rule of `sbe_rt` broken (a block length, count, length or schema
     /// id): the verdict the generated decoders and `sbe decode` give.
-    #[error("at byte {at}: {what}: {error}")]
     Rule {
         /// The group, var data or header part.
         what: String,
@@ -32,9 +29,29 @@ pub enum ExportError {
         error: sbe_rt::Error,
     },
     /// Arrow refused a batch (a bug of this crate, not of the input).
-    #[error("arrow: {0}")]
     Arrow(String),
 }
+
+impl std::fmt::Display for ExportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExportError::Truncated {
+                what,
+                at,
+                need,
+                have,
+            } => write!(
+                f,
+                "at byte {at}: truncated: {what} needs {need} bytes, {have} left"
+            ),
+            ExportError::UnknownTemplate(id) => write!(f, "unknown template id {id}"),
+            ExportError::Rule { what, at, error } => write!(f, "at byte {at}: {what}: {error}"),
+            ExportError::Arrow(e) => write!(f, "arrow: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
 
 impl ExportError {
     pub(crate) fn truncated(what: &str, at: usize, need: usize, len: usize) -> ExportError {

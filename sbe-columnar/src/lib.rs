@@ -163,13 +163,25 @@ impl Options {
 }
 
 /// The schema cannot be exported.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SetupError {
     /// The message header has no fixed length or no template id.
-    #[error("message header `{0}` has no fixed length or no integer template id")]
     Header(String),
 }
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::Header(name) => write!(
+                f,
+                "message header `{name}` has no fixed length or no integer template id"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
 
 /// Turns one schema's messages into record batches, one table per
 /// message (and per group with [`Options::flatten`]), plus [`ERRORS`].

@@ -973,11 +973,10 @@ impl Summary {
 }
 
 /// The dataset could not be written.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum PipelineError {
     /// A schema's messages cannot be exported.
-    #[error("{package}: its message header cannot be read")]
     Setup {
         /// The schema's package.
         package: String,
@@ -987,31 +986,51 @@ pub enum PipelineError {
     /// The output folder could not be made ready (it exists and is
     /// refused, or cannot be made), or an input's number not claimed:
     /// nothing of the input was written.
-    #[error(transparent)]
     Prepare(DatasetError),
     /// A part file could not be written.
-    #[error(transparent)]
     Write(DatasetError),
     /// Arrow refused a batch (a bug of this crate, not of the input).
-    #[error(transparent)]
     Export(ExportError),
     /// Part files that could not be closed (the others were).
-    #[error("{}", join(.0))]
     Close(Vec<DatasetError>),
     /// The writing thread stopped (its own error says why).
-    #[error("the writer stopped")]
     WriterStopped,
     /// The writing thread panicked.
-    #[error("the writing thread failed")]
     WritingThread,
     /// A decoding thread panicked.
-    #[error("a decoding thread failed")]
     DecodingThread,
 }
 
 fn join(errors: &[DatasetError]) -> String {
     let texts: Vec<String> = errors.iter().map(ToString::to_string).collect();
     texts.join("; ")
+}
+
+impl fmt::Display for PipelineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PipelineError::Setup { package, .. } => {
+                write!(f, "{package}: its message header cannot be read")
+            }
+            PipelineError::Prepare(e) | PipelineError::Write(e) => e.fmt(f),
+            PipelineError::Export(e) => e.fmt(f),
+            PipelineError::Close(e) => f.write_str(&join(e)),
+            PipelineError::WriterStopped => f.write_str("the writer stopped"),
+            PipelineError::WritingThread => f.write_str("the writing thread failed"),
+            PipelineError::DecodingThread => f.write_str("a decoding thread failed"),
+        }
+    }
+}
+
+impl std::error::Error for PipelineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PipelineError::Setup { source, .. } => Some(source),
+            PipelineError::Prepare(e) | PipelineError::Write(e) => e.source(),
+            PipelineError::Export(e) => e.source(),
+            _ => None,
+        }
+    }
 }
 
 impl PipelineError {
@@ -1037,14 +1056,30 @@ impl PipelineError {
 }
 
 /// A message could not be pushed.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum PushError {
     /// It could not be decoded; the input goes on.
-    #[error(transparent)]
     Message(MultiError),
     /// The output failed; the input stops.
-    #[error(transparent)]
     Output(PipelineError),
+}
+
+impl fmt::Display for PushError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PushError::Message(e) => e.fmt(f),
+            PushError::Output(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PushError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PushError::Message(e) => e.source(),
+            PushError::Output(e) => e.source(),
+        }
+    }
 }
 
 impl From<MultiError> for PushError {
