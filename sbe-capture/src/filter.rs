@@ -1,6 +1,7 @@
-//! `--filter`: which datagrams and segments of a capture are decoded.
+//! Filters: which datagrams and segments of a capture are decoded (the
+//! `sbe` command's `--filter`).
 //!
-//! One term per `--filter`; a packet must match every term given:
+//! A packet must match every term given:
 //!
 //! | term | matches |
 //! |---|---|
@@ -47,7 +48,7 @@ impl FromStr for Addr {
     }
 }
 
-/// One `--filter` term.
+/// One filter term, parsed from the text in the table above.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Term {
     /// `udp` or `tcp`.
@@ -62,14 +63,43 @@ pub enum Term {
     Dst(Addr),
 }
 
-/// What `--filter` accepts, for error messages and help.
+/// What a filter term may be, in words, for error messages and help.
 pub const SYNTAX: &str =
     "udp, tcp, port=N[,N...], host=IP, IP:PORT ([IPv6]:PORT), src=IP[:PORT], dst=IP[:PORT]";
 
+/// Text that is no filter term.
+///
+/// ```
+/// use sbe_capture::Term;
+///
+/// let e = "sctp".parse::<Term>().unwrap_err();
+/// assert_eq!(e.term, "sctp");
+/// assert!(e.to_string().starts_with("bad filter term \"sctp\": expected one of udp, tcp"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadTerm {
+    /// The text as given.
+    pub term: String,
+}
+
+impl std::fmt::Display for BadTerm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "bad filter term {:?}: expected one of {SYNTAX}",
+            self.term
+        )
+    }
+}
+
+impl std::error::Error for BadTerm {}
+
 impl FromStr for Term {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("bad --filter {s:?}: expected one of {SYNTAX}");
+    type Err = BadTerm;
+    fn from_str(s: &str) -> Result<Self, BadTerm> {
+        let bad = || BadTerm {
+            term: s.to_string(),
+        };
         let addr = |v: &str| v.parse::<Addr>().map_err(|_| bad());
         let t = s.trim();
         match t.to_ascii_lowercase().as_str() {
@@ -177,7 +207,7 @@ mod tests {
             "port=70000",
         ] {
             let e = bad.parse::<Term>().expect_err(bad);
-            assert!(e.contains("expected one of udp, tcp"), "{e}");
+            assert!(e.to_string().contains("expected one of udp, tcp"), "{e}");
         }
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! [`file`](mod@file) reads the packets (pcap-parser), [`net`] finds each one's UDP
 //! datagram or TCP segment (etherparse), [`tcp`] puts each direction's
-//! segments back into a stream, the `--framing`'s
+//! segments back into a stream, the framing's
 //! [`Datagram`] and [`StreamSplitter`] find the messages of
 //! a datagram or stream, and [`run`] drives it all, handing every
 //! message with where it came from ([`Origin`]) to a [`Sink`].
@@ -93,7 +93,7 @@ use sbe_framing::{Endian, Framing};
 use sbe_framing::split::{Datagram, DatagramFraming, FrameError, StreamSplitter};
 
 pub use file::{sniff, CaptureError, CaptureReader, Format, Packet};
-pub use filter::Term;
+pub use filter::{BadTerm, Term, SYNTAX};
 pub use net::Transport;
 pub use time::Timestamp;
 
@@ -373,7 +373,7 @@ pub struct Options {
     pub framing: Framing,
     /// Byte order of the schemas (SOFH's encoding type depends on it).
     pub order: Endian,
-    /// `--filter` terms, all to match.
+    /// Filter terms, all to match.
     pub filter: Vec<Term>,
 }
 

@@ -275,7 +275,13 @@ fn decode_help() -> String {
 }
 
 fn parse_filter(s: &str) -> Result<Term, String> {
-    s.parse()
+    s.parse().map_err(|e: capture::BadTerm| {
+        format!(
+            "bad --filter {:?}: expected one of {}",
+            e.term,
+            capture::SYNTAX
+        )
+    })
 }
 
 fn parse_framing(s: &str) -> Result<Framing, String> {
