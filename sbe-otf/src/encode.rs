@@ -139,7 +139,56 @@ impl Codec<'_> {
     /// verdict. Whatever this appends, `encode_value` appends too.
     ///
     /// ```
-    /// let schema = sbe_ir::ir::load("../sbe-command/benches/market-data.xml").unwrap();
+    /// # let xml = r#"<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe"
+    /// #                    package="bench.md" id="7" version="0" byteOrder="littleEndian">
+    /// #   <types>
+    /// #     <composite name="messageHeader">
+    /// #       <type name="blockLength" primitiveType="uint16"/>
+    /// #       <type name="templateId" primitiveType="uint16"/>
+    /// #       <type name="schemaId" primitiveType="uint16"/>
+    /// #       <type name="version" primitiveType="uint16"/>
+    /// #     </composite>
+    /// #     <composite name="groupSizeEncoding">
+    /// #       <type name="blockLength" primitiveType="uint16"/>
+    /// #       <type name="numInGroup" primitiveType="uint8"/>
+    /// #     </composite>
+    /// #     <composite name="PRICE9">
+    /// #       <type name="mantissa" primitiveType="int64"/>
+    /// #       <type name="exponent" primitiveType="int8" presence="constant">-9</type>
+    /// #     </composite>
+    /// #     <type name="SecurityID" primitiveType="int32"/>
+    /// #     <type name="Qty" primitiveType="int32" presence="optional"/>
+    /// #     <enum name="UpdateAction" encodingType="uint8">
+    /// #       <validValue name="New">0</validValue>
+    /// #       <validValue name="Change">1</validValue>
+    /// #       <validValue name="Delete">2</validValue>
+    /// #     </enum>
+    /// #     <enum name="EntryType" encodingType="char">
+    /// #       <validValue name="Bid">0</validValue>
+    /// #       <validValue name="Offer">1</validValue>
+    /// #       <validValue name="Trade">2</validValue>
+    /// #     </enum>
+    /// #     <set name="EventFlags" encodingType="uint8">
+    /// #       <choice name="LastTrade">0</choice>
+    /// #       <choice name="LastQuote">2</choice>
+    /// #       <choice name="EndOfEvent">7</choice>
+    /// #     </set>
+    /// #   </types>
+    /// #   <sbe:message name="BookUpdate" id="1">
+    /// #     <field name="transactTime" id="60" type="uint64"/>
+    /// #     <field name="flags" id="5799" type="EventFlags"/>
+    /// #     <group name="entries" id="268" dimensionType="groupSizeEncoding">
+    /// #       <field name="price" id="270" type="PRICE9"/>
+    /// #       <field name="size" id="271" type="Qty"/>
+    /// #       <field name="securityId" id="48" type="SecurityID"/>
+    /// #       <field name="rptSeq" id="83" type="uint32"/>
+    /// #       <field name="level" id="1023" type="uint8"/>
+    /// #       <field name="action" id="279" type="UpdateAction"/>
+    /// #       <field name="entryType" id="269" type="EntryType"/>
+    /// #     </group>
+    /// #   </sbe:message>
+    /// # </sbe:messageSchema>"#;
+    /// let schema = sbe_ir::ir::load_str("market-data.xml", xml).unwrap();
     /// let codec = sbe_otf::Codec::new(&schema).unwrap();
     /// let text = r#"{"message":"BookUpdate","header":{"blockLength":9,"templateId":1,"schemaId":7,"version":0},"body":{"transactTime":1700000000000000000,"flags":["EndOfEvent"],"entries":[{"price":{"mantissa":4516893500000,"exponent":-9},"size":null,"securityId":1026,"rptSeq":0,"level":8,"action":"New","entryType":"Trade"}]}}"#;
     /// let (mut fast, mut slow) = (Vec::new(), Vec::new());
