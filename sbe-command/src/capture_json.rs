@@ -13,8 +13,11 @@ use std::io::{self, Write};
 use std::ops::Range;
 use std::sync::mpsc;
 
+use crate::hint::Hint;
 use crate::reading::{fail, Fail};
+use crate::say::Reporter;
 use sbe_capture::{self as capture, Field, Level, Origin};
+use sbe_framing::guess::Carrier;
 use sbe_otf::multi::Schemas;
 use sbe_otf::JsonBuf;
 
@@ -26,7 +29,7 @@ const BATCH_EVENTS: usize = 1024;
 const BATCHES_IN_FLIGHT: usize = 2;
 
 /// Whether `--template` leaves the message at the start of `bytes` out.
-fn left_out(schemas: &Schemas<'_>, templates: &[u64], bytes: &[u8]) -> bool {
+pub fn left_out(schemas: &Schemas<'_>, templates: &[u64], bytes: &[u8]) -> bool {
     !templates.is_empty()
         && !schemas
             .read_header(bytes)
@@ -43,7 +46,7 @@ pub struct JsonLines<'a, 's, W> {
     frame: Vec<u8>,
     frame_packet: u64,
     frames: capture::FrameWriter,
-    input: &'a str,
+    reports: Reporter<'a>,
 }
 
 impl<'a, 's, W: Write> JsonLines<'a, 's, W> {
@@ -55,7 +58,7 @@ impl<'a, 's, W: Write> JsonLines<'a, 's, W> {
             frame: Vec::with_capacity(256),
             frame_packet: 0,
             frames: capture::FrameWriter::default(),
-            input,
+            reports: Reporter::new("decode", input),
         }
     }
 
@@ -84,14 +87,17 @@ impl<'a, 's, W: Write> JsonLines<'a, 's, W> {
         Ok(d.len)
     }
 
-    fn report(&mut self, text: &str) -> io::Result<()> {
+    fn report(&mut self, level: Level, text: &str, hint: Option<&str>) -> io::Result<()> {
         self.out.flush()?;
-        eprintln!("sbe decode: {}: {text}", self.input);
+        self.reports.report(level == Level::Notice, text, hint);
         Ok(())
     }
 
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+    /// Writes what is held, then says the reports summed up.
+    pub fn end(&mut self) -> io::Result<()> {
+        self.out.flush()?;
+        self.reports.end();
+        Ok(())
     }
 }
 
@@ -99,6 +105,7 @@ impl<'a, 's, W: Write> JsonLines<'a, 's, W> {
 pub struct Inline<'a, 's, W> {
     pub lines: JsonLines<'a, 's, W>,
     pub templates: &'a [u64],
+    pub hint: Hint,
     /// No error was reported.
     pub ok: bool,
 }
@@ -108,20 +115,26 @@ impl<W: Write> capture::Sink for Inline<'_, '_, W> {
 
     fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
         let schemas = self.lines.schemas;
-        if left_out(schemas, self.templates, bytes) {
-            return Ok(schemas
+        let r = if left_out(schemas, self.templates, bytes) {
+            schemas
                 .message_length(bytes, origin.offset)
-                .map_err(fail)?
-                .len);
+                .map(|d| d.len)
+                .map_err(fail)
+        } else {
+            self.lines.message(bytes, origin)
+        };
+        if let Err(Fail::Message(_)) = r {
+            failed_at_start(&mut self.hint, schemas, bytes, origin);
         }
-        self.lines.message(bytes, origin)
+        r
     }
 
     fn report(&mut self, level: Level, text: &str) -> io::Result<()> {
         if level == Level::Error {
             self.ok = false;
         }
-        self.lines.report(text)
+        let hint = self.hint.take();
+        self.lines.report(level, text, hint.as_deref())
     }
 }
 
@@ -134,7 +147,12 @@ enum Event {
         fields: Range<usize>,
         origin: Origin<'static>,
     },
-    Report(String),
+    Report {
+        level: Level,
+        text: String,
+        /// The framing hint said after it.
+        hint: Option<String>,
+    },
 }
 
 /// Messages and reports on their way to the writer.
@@ -160,6 +178,7 @@ pub struct Pipelined<'a, 's> {
     to_writer: mpsc::SyncSender<Batch>,
     /// Batches the writer is done with, to fill again.
     recycled: mpsc::Receiver<Batch>,
+    hint: Hint,
     /// No error was reported.
     pub ok: bool,
 }
@@ -182,6 +201,7 @@ impl<'a, 's> Pipelined<'a, 's> {
     pub fn new(
         schemas: &'a Schemas<'s>,
         templates: &'a [u64],
+        hint: Hint,
         (to_writer, recycled): ReaderEnd,
     ) -> Self {
         Pipelined {
@@ -190,6 +210,7 @@ impl<'a, 's> Pipelined<'a, 's> {
             batch: Batch::default(),
             to_writer,
             recycled,
+            hint,
             ok: true,
         }
     }
@@ -212,11 +233,13 @@ impl capture::Sink for Pipelined<'_, '_> {
     type Failure = crate::reading::Undecodable;
 
     fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
-        let len = self
-            .schemas
-            .message_length(bytes, origin.offset)
-            .map_err(fail)?
-            .len;
+        let len = match self.schemas.message_length(bytes, origin.offset) {
+            Ok(d) => d.len,
+            Err(e) => {
+                failed_at_start(&mut self.hint, self.schemas, bytes, origin);
+                return Err(fail(e));
+            }
+        };
         if left_out(self.schemas, self.templates, bytes) {
             return Ok(len);
         }
@@ -240,7 +263,11 @@ impl capture::Sink for Pipelined<'_, '_> {
         if level == Level::Error {
             self.ok = false;
         }
-        self.batch.events.push(Event::Report(text.to_string()));
+        self.batch.events.push(Event::Report {
+            level,
+            text: text.to_string(),
+            hint: self.hint.take(),
+        });
         if self.batch.full() {
             self.send()?;
         }
@@ -271,11 +298,13 @@ pub fn write_batches<W: Write>(
                         Err(Fail::Output(e)) => return Err(e),
                         Err(Fail::Message(e)) => {
                             ok = false;
-                            lines.report(&origin.failure(&e))?;
+                            lines.report(Level::Error, &origin.failure(&e), None)?;
                         }
                     }
                 }
-                Event::Report(text) => lines.report(&text)?,
+                Event::Report { level, text, hint } => {
+                    lines.report(level, &text, hint.as_deref())?
+                }
             }
         }
         batch.bytes.clear();
@@ -283,6 +312,18 @@ pub fn write_batches<W: Write>(
         // The reader may have finished: nothing to recycle for.
         let _ = to_reader.send(batch);
     }
-    lines.flush()?;
+    lines.end()?;
     Ok(ok)
+}
+
+/// A message failed: at the start of a datagram or TCP stream, the
+/// framing hint looks into the bytes.
+pub fn failed_at_start(hint: &mut Hint, schemas: &Schemas<'_>, bytes: &[u8], origin: &Origin<'_>) {
+    if origin.offset == 0 {
+        let carrier = match origin.transport {
+            capture::Transport::Udp => Carrier::Datagram,
+            capture::Transport::Tcp => Carrier::Stream,
+        };
+        hint.failed_at_start(schemas, bytes, carrier);
+    }
 }

@@ -22,6 +22,7 @@ use sbe_otf::multi::MultiError;
 
 use super::DecodeOptions;
 use crate::reading::{endian, Fail, Undecodable, Undecoded};
+use crate::say::Reporter;
 
 /// What `sbe decode` writes.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -83,11 +84,11 @@ pub(crate) fn decode(
     inputs: &[String],
 ) -> io::Result<bool> {
     let Some(out) = a.out.as_deref() else {
-        eprintln!("sbe decode: --format parquet|arrow needs --out DIR");
+        say!("sbe decode: --format parquet|arrow needs --out DIR");
         return Ok(false);
     };
     if inputs.iter().any(|i| i == "-") && inputs.len() > 1 {
-        eprintln!("sbe decode: - (standard input) is the only input or none");
+        say!("sbe decode: - (standard input) is the only input or none");
         return Ok(false);
     }
     let Some(loaded) = super::load_all(paths) else {
@@ -147,12 +148,12 @@ fn said(e: PipelineError) -> io::Result<bool> {
     match e {
         PipelineError::Close(errors) => {
             for e in errors {
-                eprintln!("sbe decode: {e}");
+                say!("sbe decode: {e}");
             }
             Ok(false)
         }
         e @ (PipelineError::Prepare(_) | PipelineError::Setup { .. }) => {
-            eprintln!("sbe decode: {e}");
+            say!("sbe decode: {e}");
             Ok(false)
         }
         e => Err(io::Error::other(e)),
@@ -221,13 +222,14 @@ impl InputSource<'_> {
         };
         let mut sink = Sink {
             into,
-            input,
+            reports: Reporter::new("decode", input),
             ok: true,
             frame: None,
             addrs: None,
             frame_of: None,
         };
         let r = capture::run(&mut cap, &opts, &mut sink);
+        sink.reports.end();
         let ok = sink.ok;
         super::capture_end(r, !self.o.filters.is_empty(), ok, input, "decode")
     }
@@ -235,14 +237,13 @@ impl InputSource<'_> {
     fn stream(&self, into: &mut Input<'_>, reader: Box<dyn Read>) -> io::Result<bool> {
         let input = self.input;
         if !self.o.filters.is_empty() {
-            eprintln!(
-                "sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none"
-            );
+            say!("sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none");
             return Ok(false);
         }
         let mut frames = FrameReader::new(reader, self.o.framing, self.order);
         frames.skip(self.o.skip)?;
         let mut ok = true;
+        let mut reports = Reporter::new("decode", input);
         let mut unknown: Option<MultiError> = None;
         while let Some(r) = frames.next_message(|buf, base| {
             let r = into.offer(buf, &Frame::at(base)).map(|len| (len, true));
@@ -270,16 +271,18 @@ impl InputSource<'_> {
                 Err(e) => {
                     ok = false;
                     into.give_up();
-                    match unknown.take() {
-                        Some(u) => eprintln!("sbe decode: {input}: {u}"),
-                        None => eprintln!("sbe decode: {input}: {e}"),
-                    }
+                    let text = match unknown.take() {
+                        Some(u) => u.to_string(),
+                        None => e.to_string(),
+                    };
+                    reports.report(false, &text, None);
                     if into.failed().is_some() || !self.o.keep_going {
                         break;
                     }
                 }
             }
         }
+        reports.end();
         Ok(ok)
     }
 }
@@ -287,7 +290,7 @@ impl InputSource<'_> {
 /// A capture's messages into the pipeline, each with its packet's frame.
 struct Sink<'i, 'a> {
     into: &'i mut Input<'a>,
-    input: &'i str,
+    reports: Reporter<'i>,
     ok: bool,
     /// The capture frame of the message, kept from one message to the
     /// next: its addresses are formatted again only when they change.
@@ -355,7 +358,7 @@ impl capture::Sink for Sink<'_, '_> {
             self.ok = false;
             self.into.give_up();
         }
-        eprintln!("sbe decode: {}: {text}", self.input);
+        self.reports.report(level == Level::Notice, text, None);
         Ok(())
     }
 }

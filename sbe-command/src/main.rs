@@ -8,12 +8,17 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+// First: its `say!` is for every module after it.
+#[macro_use]
+mod say;
 mod capture_json;
 mod columnar;
+mod hint;
 mod reading;
 
 use reading::{endian, fail, Fail, Undecoded};
 use sbe_capture::{self as capture, Level, Origin, Term};
+use sbe_framing::guess::Carrier;
 use sbe_framing::split::{FrameError, FrameReader, ReadError};
 use sbe_framing::Framing;
 use sbe_ir::ir::Schema;
@@ -222,6 +227,15 @@ enum Command {
         /// Skip this many bytes (a file header) before the first message (not with a capture).
         #[arg(long, default_value_t = 0)]
         skip: u64,
+        /// Show only messages with these template ids (repeat the option or separate ids by commas).
+        #[arg(long = "template", value_delimiter = ',', value_name = "ID")]
+        templates: Vec<u64>,
+        /// Show only messages of these names (repeat the option or separate names by commas).
+        #[arg(long = "message", value_delimiter = ',', value_name = "NAME")]
+        messages: Vec<String>,
+        /// Stop after this many messages shown.
+        #[arg(long, value_name = "N")]
+        count: Option<u64>,
         /// Captures: inspect only what matches (as for decode).
         #[arg(long = "filter", value_name = "TERM", value_parser = parse_filter)]
         filters: Vec<Term>,
@@ -333,9 +347,22 @@ fn main() -> ExitCode {
             schema,
             framing,
             skip,
+            templates,
+            messages,
+            count,
             filters,
             input,
-        } => inspect(&schema, framing, skip, &filters, &input),
+        } => {
+            let o = InspectOptions {
+                framing,
+                skip,
+                templates,
+                messages,
+                count,
+                filters,
+            };
+            inspect(&schema, &o, &input)
+        }
         Command::Dissector {
             schema,
             framing,
@@ -357,7 +384,7 @@ fn main() -> ExitCode {
         Ok(false) => ExitCode::FAILURE,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("sbe: {e}");
+            say!("sbe: {e}");
             ExitCode::FAILURE
         }
     }
@@ -411,13 +438,13 @@ fn dissector(
         Ok(lua) => lua,
         // The library's words name no flag; the command's name its own.
         Err(sbe_dissector::Error::PacketOverTcp) => {
-            eprintln!(
+            say!(
                 "sbe dissector: a packet framing (a header per datagram) is carried by UDP only: no --tcp-port"
             );
             return Ok(false);
         }
         Err(e) => {
-            eprintln!("sbe dissector: {e}");
+            say!("sbe dissector: {e}");
             return Ok(false);
         }
     };
@@ -433,7 +460,7 @@ fn load(path: &Path) -> Option<Schema> {
     match sbe_ir::ir::load_with(path, include_policy()) {
         Ok(s) => Some(s),
         Err(e) => {
-            eprintln!("{e}");
+            say!("{e}");
             None
         }
     }
@@ -443,7 +470,7 @@ fn codec(schema: &Schema) -> Option<Codec<'_>> {
     match Codec::new(schema) {
         Ok(c) => Some(c),
         Err(e) => {
-            eprintln!("sbe: {e}");
+            say!("sbe: {e}");
             None
         }
     }
@@ -465,15 +492,16 @@ fn validate(path: &Path) -> io::Result<bool> {
         return Ok(false);
     };
     for w in &schema.warnings {
-        eprintln!("{w}");
+        say!("{w}");
     }
-    println!(
+    writeln!(
+        io::stdout().lock(),
         "{}: ok: {} messages, {} types, {} warnings",
         path.display(),
         schema.messages.len(),
         schema.types.len(),
         schema.warnings.len()
-    );
+    )?;
     Ok(true)
 }
 
@@ -483,15 +511,16 @@ fn compat(old: &Path, new: &Path) -> io::Result<bool> {
     };
     let report = sbe_ir::compat::check(&old_schema, &new_schema);
     for d in report.errors.iter().chain(&report.warnings) {
-        eprintln!("{d}");
+        say!("{d}");
     }
     if report.is_compatible() {
-        println!(
+        writeln!(
+            io::stdout().lock(),
             "{}: compatible with {} ({} warnings)",
             new.display(),
             old.display(),
             report.warnings.len()
-        );
+        )?;
     }
     Ok(report.is_compatible())
 }
@@ -553,7 +582,7 @@ fn schemas<'s>(
     values: sbe_otf::semantic::Values,
 ) -> Option<Schemas<'s>> {
     if !id_check && loaded.len() > 1 {
-        eprintln!(
+        say!(
             "sbe: --schema-id-check off needs a single --schema: with several, each message's \
              schema id picks its schema"
         );
@@ -571,7 +600,7 @@ fn schemas<'s>(
     match Schemas::new(entries) {
         Ok(s) => Some(s),
         Err(e) => {
-            eprintln!("sbe: {e}");
+            say!("sbe: {e}");
             None
         }
     }
@@ -635,14 +664,17 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
         return decode_capture(&schemas, o, format, source, input);
     }
     if !o.filters.is_empty() {
-        eprintln!("sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none");
+        say!("sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none");
         return Ok(false);
     }
     let mut reader = FrameReader::new(source, o.framing, endian(schemas.byte_order()));
     reader.skip(o.skip)?;
+    let start = reader.offset();
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut line = sbe_otf::JsonBuf::with_capacity(4096);
     let mut ok = true;
+    let mut hint = hint::Hint::new(o.framing);
+    let mut reports = say::Reporter::new("decode", input);
     // FrameReader wants a DecodeError: an unknown schema id waits here.
     let mut unknown: Option<MultiError> = None;
     while let Some(r) = reader.next_message(|buf, base| {
@@ -659,6 +691,9 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
                 (d.len, true)
             })
         };
+        if r.is_err() && base == start {
+            hint.failed_at_start(&schemas, buf, Carrier::Stream);
+        }
         r.map_err(|e| match e {
             MultiError::Decode(e) => Undecoded(e),
             other => {
@@ -679,10 +714,11 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
             Err(e) => {
                 ok = false;
                 out.flush()?;
-                match unknown.take() {
-                    Some(u) => eprintln!("sbe decode: {input}: {u}"),
-                    None => eprintln!("sbe decode: {input}: {e}"),
-                }
+                let text = match unknown.take() {
+                    Some(u) => u.to_string(),
+                    None => e.to_string(),
+                };
+                reports.report(false, &text, hint.take().as_deref());
                 if !o.keep_going {
                     break;
                 }
@@ -690,6 +726,7 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
         }
     }
     out.flush()?;
+    reports.end();
     Ok(ok)
 }
 
@@ -706,16 +743,14 @@ fn open_capture<'r>(
         capture::Format::PcapNg => "pcapng",
     };
     if skip > 0 {
-        eprintln!(
-            "sbe {cmd}: {input}: --skip is for files of messages, and this is a {name} capture"
-        );
+        say!("sbe {cmd}: {input}: --skip is for files of messages, and this is a {name} capture");
         return Ok(None);
     }
     match capture::CaptureReader::new(format, source) {
         Ok(c) => Ok(Some(c)),
         Err(capture::CaptureError::Io(e)) => Err(e),
         Err(e) => {
-            eprintln!("sbe {cmd}: {input}: not a readable {name} capture: {e}");
+            say!("sbe {cmd}: {input}: not a readable {name} capture: {e}");
             Ok(None)
         }
     }
@@ -732,7 +767,7 @@ fn capture_end(
     match r {
         Ok(s) => {
             if s.matched == 0 {
-                eprintln!(
+                say!(
                     "sbe {cmd}: {input}: none of its {} packets is a UDP datagram or TCP segment{}",
                     s.packets,
                     if filtered { " that --filter takes" } else { "" }
@@ -740,10 +775,13 @@ fn capture_end(
             }
             Ok(ok)
         }
+        Err(capture::RunError::Output(e)) if e.get_ref().is_some_and(|e| e.is::<Enough>()) => {
+            Ok(ok)
+        }
         Err(capture::RunError::Output(e))
         | Err(capture::RunError::Capture(capture::CaptureError::Io(e))) => Err(e),
         Err(capture::RunError::Capture(e)) => {
-            eprintln!("sbe {cmd}: {input}: {e}");
+            say!("sbe {cmd}: {input}: {e}");
             Ok(false)
         }
     }
@@ -772,10 +810,11 @@ fn decode_capture(
         let mut sink = capture_json::Inline {
             lines: capture_json::JsonLines::new(schemas, stdout(), input),
             templates: &o.templates,
+            hint: hint::Hint::new(o.framing),
             ok: true,
         };
         let r = capture::run(&mut cap, &opts, &mut sink);
-        sink.lines.flush()?;
+        sink.lines.end()?;
         return capture_end(r, !o.filters.is_empty(), sink.ok, input, "decode");
     }
     let (reader_end, writer_end) = capture_json::channels();
@@ -784,7 +823,12 @@ fn decode_capture(
             let mut lines = capture_json::JsonLines::new(schemas, stdout(), input);
             capture_json::write_batches(&mut lines, writer_end)
         });
-        let mut sink = capture_json::Pipelined::new(schemas, &o.templates, reader_end);
+        let mut sink = capture_json::Pipelined::new(
+            schemas,
+            &o.templates,
+            hint::Hint::new(o.framing),
+            reader_end,
+        );
         let mut r = capture::run(&mut cap, &opts, &mut sink);
         // What is left goes to the writer however the run ended.
         let sent = sink.send();
@@ -811,7 +855,7 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
         return Ok(false);
     };
     if framing.is_packet() {
-        eprintln!(
+        say!(
             "sbe encode: --framing {framing} is a packet framing (a header per datagram): \
              sbe encode writes a stream; give its message framing"
         );
@@ -851,7 +895,7 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
                     Err(e) if e.is_eof() && n > 0 => continue,
                     Err(e) => {
                         ok = false;
-                        eprintln!(
+                        say!(
                             "sbe encode: {input}:{}: invalid JSON: {e}",
                             start_line + e.line().saturating_sub(1)
                         );
@@ -872,7 +916,7 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
                 if let Err(e) =
                     sbe_framing::split::frame_message(&framing, &mut msg, endian(schema.byte_order))
                 {
-                    eprintln!("sbe encode: {input}:{start_line}: {e}");
+                    say!("sbe encode: {input}:{start_line}: {e}");
                     ok = false;
                     continue;
                 }
@@ -880,7 +924,7 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
             }
             Err(e) => {
                 ok = false;
-                eprintln!("sbe encode: {input}:{start_line}: {e}");
+                say!("sbe encode: {input}:{start_line}: {e}");
                 if !keep_going {
                     break;
                 }
@@ -899,14 +943,14 @@ fn generate(schema_path: &Path, out_dir: &Path) -> io::Result<bool> {
         return Ok(false);
     };
     for w in &schema.warnings {
-        eprintln!("{w}");
+        say!("{w}");
     }
     let mut config = sbe_build::Config::new();
     config.out_dir(out_dir).quiet(true);
     let text = match config.generate(&schema) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("{e}");
+            say!("{e}");
             return Ok(false);
         }
     };
@@ -914,26 +958,122 @@ fn generate(schema_path: &Path, out_dir: &Path) -> io::Result<bool> {
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", out_dir.display())))?;
     let file = out_dir.join(config.file_name_for(&schema));
     if let Err(e) = sbe_build::write_if_changed(&file, &text) {
-        eprintln!("sbe generate: {e}");
+        say!("sbe generate: {e}");
         return Ok(false);
     }
-    println!("{}", file.display());
+    writeln!(io::stdout().lock(), "{}", file.display())?;
     Ok(true)
 }
 
-fn inspect(
-    paths: &[PathBuf],
+/// Which messages `sbe inspect` shows: `--template`, `--message`,
+/// `--count`.
+struct Pick {
+    /// Template ids to show (all when empty).
+    templates: Vec<u64>,
+    /// Messages to show at most.
+    count: Option<u64>,
+    /// Messages shown so far.
+    shown: u64,
+}
+
+/// `--count` reached: the capture run stops here, not for an error.
+#[derive(Debug)]
+struct Enough;
+
+impl std::fmt::Display for Enough {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("--count reached")
+    }
+}
+
+impl std::error::Error for Enough {}
+
+impl Pick {
+    /// The messages `templates` and `names` name (any when both are
+    /// empty), `count` of them at most; `None` (said) when a name is no
+    /// message of the schemas.
+    fn new(
+        schemas: &Schemas<'_>,
+        mut templates: Vec<u64>,
+        names: &[String],
+        count: Option<u64>,
+        cmd: &str,
+    ) -> Option<Pick> {
+        for name in names {
+            let ids: Vec<u64> = schemas
+                .entries()
+                .iter()
+                .filter_map(|e| e.codec.message_by_name(name))
+                .map(|m| u64::from(m.id))
+                .collect();
+            if ids.is_empty() {
+                let known: Vec<&str> = schemas
+                    .entries()
+                    .iter()
+                    .flat_map(|e| e.codec.schema().messages.iter().map(|m| m.name.as_str()))
+                    .collect();
+                say!(
+                    "sbe {cmd}: --message {name}: no message of that name; the schemas have {}",
+                    known.join(", ")
+                );
+                return None;
+            }
+            templates.extend(ids);
+        }
+        Some(Pick {
+            templates,
+            count,
+            shown: 0,
+        })
+    }
+
+    /// Whether the message at the start of `bytes` is left out.
+    fn left_out(&self, schemas: &Schemas<'_>, bytes: &[u8]) -> bool {
+        capture_json::left_out(schemas, &self.templates, bytes)
+    }
+
+    /// Counts a message shown: whether `--count` is then reached.
+    fn shown(&mut self) -> bool {
+        self.shown += 1;
+        self.count.is_some_and(|n| self.shown >= n)
+    }
+
+    /// Whether `--count` was reached before any message (`--count 0`).
+    fn done(&self) -> bool {
+        self.count.is_some_and(|n| self.shown >= n)
+    }
+}
+
+/// `sbe inspect`'s options.
+struct InspectOptions {
     framing: Framing,
     skip: u64,
-    filters: &[Term],
-    input: &str,
-) -> io::Result<bool> {
+    templates: Vec<u64>,
+    messages: Vec<String>,
+    count: Option<u64>,
+    filters: Vec<Term>,
+}
+
+fn inspect(paths: &[PathBuf], o: &InspectOptions, input: &str) -> io::Result<bool> {
+    let (framing, skip, filters) = (o.framing, o.skip, &o.filters);
     let Some(loaded) = load_all(paths) else {
         return Ok(false);
     };
     let Some(schemas) = schemas(&loaded, paths, true, Default::default()) else {
         return Ok(false);
     };
+    let Some(mut pick) = Pick::new(
+        &schemas,
+        o.templates.clone(),
+        &o.messages,
+        o.count,
+        "inspect",
+    ) else {
+        return Ok(false);
+    };
+    if pick.done() {
+        return Ok(true);
+    }
     let (source, format) = sniffed(input)?;
     if let Some(format) = format {
         let Some(mut cap) = open_capture(skip, format, source, input, "inspect")? else {
@@ -945,7 +1085,9 @@ fn inspect(
             text: String::new(),
             packet: 0,
             waits: matches!(framing, Framing::Raw),
-            input,
+            pick,
+            hint: hint::Hint::new(framing),
+            reports: say::Reporter::new("inspect", input),
             ok: true,
         };
         let opts = capture::Options {
@@ -955,24 +1097,42 @@ fn inspect(
         };
         let r = capture::run(&mut cap, &opts, &mut sink);
         sink.out.flush()?;
+        sink.reports.end();
         return capture_end(r, !filters.is_empty(), sink.ok, input, "inspect");
     }
     if !filters.is_empty() {
-        eprintln!(
-            "sbe inspect: {input}: --filter is for captures (pcap, pcapng), and this is none"
-        );
+        say!("sbe inspect: {input}: --filter is for captures (pcap, pcapng), and this is none");
         return Ok(false);
     }
     let mut reader = FrameReader::new(source, framing, endian(schemas.byte_order()));
     reader.skip(skip)?;
+    let start = reader.offset();
     let mut out = BufWriter::new(io::stdout().lock());
     let mut text = String::new();
     let mut ok = true;
+    let mut hint = hint::Hint::new(framing);
+    let mut reports = say::Reporter::new("inspect", input);
     let mut unknown: Option<MultiError> = None;
     while let Some(r) = reader.next_message(|buf, base| {
         text.clear();
-        match schemas.inspect(buf, base, &mut text) {
-            Ok(d) => Ok((d.len, ())),
+        if pick.left_out(&schemas, buf) {
+            return match schemas.message_length(buf, base) {
+                Ok(d) => Ok((d.len, false)),
+                Err(MultiError::Decode(e)) => Err(Undecoded(e)),
+                // Not picked: its template id was read, so was its schema.
+                Err(other) => Err(Undecoded(DecodeError {
+                    offset: other.offset(),
+                    kind: DecodeErrorKind::Framing(other.what().to_string()),
+                    need: None,
+                })),
+            };
+        }
+        let r = schemas.inspect(buf, base, &mut text);
+        if r.is_err() && base == start {
+            hint.failed_at_start(&schemas, buf, Carrier::Stream);
+        }
+        match r {
+            Ok(d) => Ok((d.len, true)),
             Err(MultiError::Decode(e)) if e.is_truncated() => Err(Undecoded(e)),
             Err(MultiError::Decode(e)) => {
                 text.push_str(&format!("  error: {e}\n"));
@@ -990,16 +1150,26 @@ fn inspect(
         }
     }) {
         out.write_all(text.as_bytes())?;
-        if let Err(e) = r {
-            ok = false;
-            out.flush()?;
-            match unknown.take() {
-                Some(u) => eprintln!("sbe inspect: {input}: {u}"),
-                None => eprintln!("sbe inspect: {input}: {e}"),
+        match r {
+            Ok(true) => {
+                if pick.shown() {
+                    break;
+                }
+            }
+            Ok(false) => {}
+            Err(e) => {
+                ok = false;
+                out.flush()?;
+                let text = match unknown.take() {
+                    Some(u) => u.to_string(),
+                    None => e.to_string(),
+                };
+                reports.report(false, &text, hint.take().as_deref());
             }
         }
     }
     out.flush()?;
+    reports.end();
     Ok(ok)
 }
 
@@ -1012,7 +1182,9 @@ struct InspectSink<'a, 's, W: Write> {
     packet: u64,
     /// A truncated message in a TCP stream waits for more bytes.
     waits: bool,
-    input: &'a str,
+    pick: Pick,
+    hint: hint::Hint,
+    reports: say::Reporter<'a>,
     ok: bool,
 }
 
@@ -1021,7 +1193,17 @@ impl<W: Write> capture::Sink for InspectSink<'_, '_, W> {
 
     fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
         self.text.clear();
+        if self.pick.left_out(self.schemas, bytes) {
+            return Ok(self
+                .schemas
+                .message_length(bytes, origin.offset)
+                .map_err(fail)?
+                .len);
+        }
         let r = self.schemas.inspect(bytes, origin.offset, &mut self.text);
+        if r.is_err() {
+            capture_json::failed_at_start(&mut self.hint, self.schemas, bytes, origin);
+        }
         let waiting = matches!(&r, Err(e) if e.is_truncated())
             && self.waits
             && origin.transport == capture::Transport::Tcp;
@@ -1048,7 +1230,12 @@ impl<W: Write> capture::Sink for InspectSink<'_, '_, W> {
         }
         self.out.write_all(self.text.as_bytes())?;
         match r {
-            Ok(d) => Ok(d.len),
+            Ok(d) => {
+                if self.pick.shown() {
+                    return Err(Fail::Output(io::Error::other(Enough)));
+                }
+                Ok(d.len)
+            }
             Err(e) => {
                 writeln!(self.out, "  error: {}", e.what())?;
                 Err(fail(e))
@@ -1061,7 +1248,9 @@ impl<W: Write> capture::Sink for InspectSink<'_, '_, W> {
         if level == Level::Error {
             self.ok = false;
         }
-        eprintln!("sbe inspect: {}: {text}", self.input);
+        let hint = self.hint.take();
+        self.reports
+            .report(level == Level::Notice, text, hint.as_deref());
         Ok(())
     }
 }
