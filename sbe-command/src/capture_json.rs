@@ -50,14 +50,16 @@ pub struct JsonLines<'a, 's, W> {
 }
 
 impl<'a, 's, W: Write> JsonLines<'a, 's, W> {
-    pub fn new(schemas: &'a Schemas<'s>, out: W, input: &'a str) -> Self {
+    /// Lines of `schemas`' messages to `out`; packet header times as text
+    /// when `semantic` (`--values semantic`).
+    pub fn new(schemas: &'a Schemas<'s>, out: W, input: &'a str, semantic: bool) -> Self {
         JsonLines {
             schemas,
             out,
             line: JsonBuf::with_capacity(4096),
             frame: Vec::with_capacity(256),
             frame_packet: 0,
-            frames: capture::FrameWriter::default(),
+            frames: capture::FrameWriter::new(semantic),
             reports: Reporter::new("decode", input),
         }
     }

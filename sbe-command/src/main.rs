@@ -803,12 +803,13 @@ fn decode_capture(
         filter: o.filters.clone(),
     };
     let stdout = || BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let semantic = o.values == sbe_otf::semantic::Values::Semantic;
     // A stream (stdin, a pipe from tcpdump) is written as it comes: the
     // writer thread's batches would hold its lines back longer.
     let file = std::fs::metadata(input).is_ok_and(|m| m.is_file());
     if o.jobs < 2 || !file {
         let mut sink = capture_json::Inline {
-            lines: capture_json::JsonLines::new(schemas, stdout(), input),
+            lines: capture_json::JsonLines::new(schemas, stdout(), input, semantic),
             templates: &o.templates,
             hint: hint::Hint::new(o.framing),
             ok: true,
@@ -820,7 +821,7 @@ fn decode_capture(
     let (reader_end, writer_end) = capture_json::channels();
     std::thread::scope(|s| {
         let writer = s.spawn(move || {
-            let mut lines = capture_json::JsonLines::new(schemas, stdout(), input);
+            let mut lines = capture_json::JsonLines::new(schemas, stdout(), input, semantic);
             capture_json::write_batches(&mut lines, writer_end)
         });
         let mut sink = capture_json::Pipelined::new(

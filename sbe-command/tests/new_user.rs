@@ -340,3 +340,56 @@ fn inspect_picks_messages_by_template_name_and_count() {
         "sbe inspect: --message Trade: no message of that name; the schemas have BookUpdate"
     );
 }
+
+#[test]
+fn semantic_values_give_the_mdp3_sending_time_as_a_time() {
+    let md = md_schema();
+    let file = write("sending-time", &mdp3_capture(2));
+    for jobs in ["1", "2"] {
+        let run = |values: &str| -> Vec<serde_json::Value> {
+            let (code, out, err) = common::sbe(
+                &[
+                    "decode",
+                    "--schema",
+                    &md,
+                    "--framing",
+                    "mdp3",
+                    "--jobs",
+                    jobs,
+                    "--values",
+                    values,
+                    &file,
+                ],
+                &[],
+            );
+            assert_eq!(code, 0, "{err}");
+            String::from_utf8(out)
+                .expect("utf-8")
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("json"))
+                .collect()
+        };
+        let semantic = run("semantic");
+        let sent: Vec<&str> = semantic
+            .iter()
+            .map(|l| l["frame"]["sendingTime"].as_str().expect("a string"))
+            .collect();
+        assert_eq!(
+            sent,
+            [
+                "2024-03-05T14:30:01.000000000Z",
+                "2024-03-05T14:30:01.000000000Z",
+                "2024-03-05T14:30:01.000000001Z",
+                "2024-03-05T14:30:01.000000001Z"
+            ]
+        );
+        // The packet number and sequence number stay numbers.
+        assert_eq!(semantic[2]["frame"]["msgSeqNum"], 2);
+        // Wire values keep the count.
+        let wire = run("wire");
+        assert_eq!(
+            wire[2]["frame"]["sendingTime"],
+            1_709_649_001_000_000_001u64
+        );
+    }
+}
