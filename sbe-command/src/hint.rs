@@ -3,7 +3,7 @@
 //! fit a preset framing (`sbe_framing::guess`), with messages of the
 //! schemas given inside, the error says which, once a run.
 
-use sbe_framing::guess::{fitting_preset, Carrier};
+use sbe_framing::guess::{fitting_preset, preset_words, Carrier};
 use sbe_framing::Framing;
 use sbe_otf::multi::Schemas;
 
@@ -54,12 +54,7 @@ impl Hint {
         }
         let found = self.found?;
         self.said = true;
-        let what = match found {
-            Framing::Mdp3 => "MDP3 packets".to_string(),
-            Framing::Sofh => "SOFH frames (Simple Open Framing Header)".to_string(),
-            Framing::SofhLe => "sofh-le frames (iLink 3, B3 EntryPoint)".to_string(),
-            other => format!("{other} frames"),
-        };
+        let what = preset_words(&found).unwrap_or("frames of it");
         Some(format!("; these look like {what}: try --framing {found}"))
     }
 }

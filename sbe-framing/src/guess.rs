@@ -15,6 +15,25 @@ use crate::{Framing, PacketFormat};
 /// misread.
 pub const PRESETS: [Framing; 3] = [Framing::Mdp3, Framing::Sofh, Framing::SofhLe];
 
+/// What bytes of a preset framing are, in words for a hint (`these look
+/// like MDP3 packets`); `None` for `raw` and custom framings.
+///
+/// ```
+/// use sbe_framing::{guess::preset_words, Framing};
+///
+/// assert_eq!(preset_words(&Framing::Mdp3), Some("MDP3 packets"));
+/// assert_eq!(preset_words(&Framing::Raw), None);
+/// ```
+#[must_use]
+pub const fn preset_words(framing: &Framing) -> Option<&'static str> {
+    match framing {
+        Framing::Mdp3 => Some("MDP3 packets"),
+        Framing::Sofh => Some("SOFH frames (Simple Open Framing Header)"),
+        Framing::SofhLe => Some("sofh-le frames (iLink 3, B3 EntryPoint)"),
+        Framing::Raw | Framing::Custom { .. } => None,
+    }
+}
+
 /// Frames read from the start of a stream, at most: enough to tell, and
 /// the cost stays flat however much is buffered.
 const STREAM_FRAMES: usize = 8;
