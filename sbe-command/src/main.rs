@@ -115,6 +115,9 @@ enum Command {
         /// Print only messages with these template ids (repeat the option or separate ids by commas).
         #[arg(long = "template", value_delimiter = ',', value_name = "ID")]
         templates: Vec<u64>,
+        /// Print only messages of these names (repeat the option or separate names by commas).
+        #[arg(long = "message", value_delimiter = ',', value_name = "NAME")]
+        messages: Vec<String>,
         /// After a bad message go on at the next frame, where the framing allows it
         /// (a capture always goes on with the next packet).
         #[arg(long)]
@@ -309,7 +312,8 @@ fn main() -> ExitCode {
             schema,
             framing,
             skip,
-            templates,
+            mut templates,
+            messages,
             keep_going,
             schema_id_check,
             values,
@@ -317,6 +321,17 @@ fn main() -> ExitCode {
             columnar,
             inputs,
         } => {
+            if !messages.is_empty() {
+                // The names' ids, from the schemas loaded once more.
+                let ids = load_all(&schema).and_then(|loaded| {
+                    let s = schemas(&loaded, &schema, true, Default::default())?;
+                    template_ids(&s, &messages, "decode")
+                });
+                match ids {
+                    Some(ids) => templates.extend(ids),
+                    None => return ExitCode::FAILURE,
+                }
+            }
             let o = DecodeOptions {
                 framing,
                 skip,
@@ -977,6 +992,34 @@ struct Pick {
     shown: u64,
 }
 
+/// The template ids of the messages named `names` (`--message`), in any
+/// of the schemas; `None` (said) when a name is no message of theirs.
+fn template_ids(schemas: &Schemas<'_>, names: &[String], cmd: &str) -> Option<Vec<u64>> {
+    let mut templates = Vec::new();
+    for name in names {
+        let ids: Vec<u64> = schemas
+            .entries()
+            .iter()
+            .filter_map(|e| e.codec.message_by_name(name))
+            .map(|m| u64::from(m.id))
+            .collect();
+        if ids.is_empty() {
+            let known: Vec<&str> = schemas
+                .entries()
+                .iter()
+                .flat_map(|e| e.codec.schema().messages.iter().map(|m| m.name.as_str()))
+                .collect();
+            say!(
+                "sbe {cmd}: --message {name}: no message of that name; the schemas have {}",
+                known.join(", ")
+            );
+            return None;
+        }
+        templates.extend(ids);
+    }
+    Some(templates)
+}
+
 /// `--count` reached: the capture run stops here, not for an error.
 #[derive(Debug)]
 struct Enough;
@@ -1000,27 +1043,7 @@ impl Pick {
         count: Option<u64>,
         cmd: &str,
     ) -> Option<Pick> {
-        for name in names {
-            let ids: Vec<u64> = schemas
-                .entries()
-                .iter()
-                .filter_map(|e| e.codec.message_by_name(name))
-                .map(|m| u64::from(m.id))
-                .collect();
-            if ids.is_empty() {
-                let known: Vec<&str> = schemas
-                    .entries()
-                    .iter()
-                    .flat_map(|e| e.codec.schema().messages.iter().map(|m| m.name.as_str()))
-                    .collect();
-                say!(
-                    "sbe {cmd}: --message {name}: no message of that name; the schemas have {}",
-                    known.join(", ")
-                );
-                return None;
-            }
-            templates.extend(ids);
-        }
+        templates.extend(template_ids(schemas, names, cmd)?);
         Some(Pick {
             templates,
             count,

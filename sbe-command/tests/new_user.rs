@@ -329,6 +329,24 @@ fn inspect_picks_messages_by_template_name_and_count() {
     let (code, out, err) = common::sbe(&["inspect", "--schema", &md, "--count", "2", "-"], &raw);
     assert_eq!(code, 0, "{err}");
     assert_eq!(headings(&out).len(), 2);
+    // sbe decode takes --message too: the same pick as --template.
+    let (code, by_name, err) = common::sbe(
+        &["decode", "--schema", &md, "--message", "BookUpdate", "-"],
+        &raw,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (_, by_id, _) = common::sbe(&["decode", "--schema", &md, "--template", "1", "-"], &raw);
+    assert_eq!(by_name, by_id);
+    assert_eq!(by_name.iter().filter(|&&b| b == b'\n').count(), 5);
+    let (code, _, err) = common::sbe(
+        &["decode", "--schema", &md, "--message", "Trade", "-"],
+        &raw,
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        err.trim_end(),
+        "sbe decode: --message Trade: no message of that name; the schemas have BookUpdate"
+    );
     // A name no schema has.
     let (code, _, err) = common::sbe(
         &["inspect", "--schema", &md, "--message", "Trade", "-"],
