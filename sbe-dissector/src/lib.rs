@@ -384,7 +384,10 @@ fn hints(f: &Framing, orders: &[Endian]) -> String {
             let mut h = vec![
                 format!("name = {:?}", preset.to_string()),
                 format!("words = {words:?}"),
-                format!("packet = {}", preset.packet_format().map_or(0, |p| p.header_len)),
+                format!(
+                    "packet = {}",
+                    preset.packet_format().map_or(0, |p| p.header_len)
+                ),
                 format!("prefix = {}", ff.prefix_len),
                 format!("len_off = {}", ff.length.offset),
                 format!("len_w = {}", ff.length.width.bytes()),
@@ -398,8 +401,10 @@ fn hints(f: &Framing, orders: &[Endian]) -> String {
                 h.push(format!("enc_off = {}", enc.offset));
                 h.push(format!("enc_le = {}", enc.order == Endian::Little));
                 if let Some(values) = accepted(&preset, orders) {
-                    let entries: Vec<String> =
-                        values.iter().map(|v| format!("[{v:#06x}] = true")).collect();
+                    let entries: Vec<String> = values
+                        .iter()
+                        .map(|v| format!("[{v:#06x}] = true"))
+                        .collect();
                     h.push(format!("enc_ok = {{ {} }}", entries.join(", ")));
                 }
             }
