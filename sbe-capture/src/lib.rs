@@ -280,7 +280,11 @@ impl FrameWriter {
         out.extend_from_slice(&self.flow_json);
         for &(name, value) in o.fields {
             out.extend_from_slice(self.key(name));
-            match sbe_framing::split::field_time(name, value).filter(|_| self.semantic) {
+            let time = self
+                .semantic
+                .then(|| sbe_framing::split::field_time(name, value))
+                .flatten();
+            match time {
                 Some(t) => {
                     use std::io::Write as _;
                     let _ = write!(out, "\"{t}\"");

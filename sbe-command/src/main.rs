@@ -230,13 +230,13 @@ enum Command {
         /// Skip this many bytes (a file header) before the first message (not with a capture).
         #[arg(long, default_value_t = 0)]
         skip: u64,
-        /// Show only messages with these template ids (repeat the option or separate ids by commas).
+        /// Print only messages with these template ids (repeat the option or separate ids by commas).
         #[arg(long = "template", value_delimiter = ',', value_name = "ID")]
         templates: Vec<u64>,
-        /// Show only messages of these names (repeat the option or separate names by commas).
+        /// Print only messages of these names (repeat the option or separate names by commas).
         #[arg(long = "message", value_delimiter = ',', value_name = "NAME")]
         messages: Vec<String>,
-        /// Stop after this many messages shown.
+        /// Stop after this many messages printed.
         #[arg(long, value_name = "N")]
         count: Option<u64>,
         /// Captures: inspect only what matches (as for decode).
