@@ -41,29 +41,35 @@ pub const SAID_IN_FULL: u64 = 5;
 /// schema id 59808 (expected 7)` is the same mistake in every packet.
 #[derive(Default)]
 pub struct Repeats {
-    /// Per kind: lines seen, what they are (`error`, `notice`), and its
-    /// first line's text after its place.
-    kinds: HashMap<String, (u64, &'static str, String)>,
+    /// Per kind: lines seen, lines not said, what they are (`error`,
+    /// `notice`), and its first line's text after its place.
+    kinds: HashMap<String, (u64, u64, &'static str, String)>,
     /// Kinds in the order first seen, for the summary.
     order: Vec<String>,
 }
 
 impl Repeats {
     /// Whether `text`, an `error` or a `notice` (`word`), is to be said:
-    /// `false` once its kind was said [`SAID_IN_FULL`] times (it is then
-    /// counted for [`summary`](Self::summary)).
-    pub fn say(&mut self, word: &'static str, text: &str) -> bool {
+    /// `false` once its kind was seen [`SAID_IN_FULL`] times (it is then
+    /// counted for [`summary`](Self::summary)), unless `anyway` (a line
+    /// that says more than the others of its kind).
+    pub fn say(&mut self, word: &'static str, text: &str, anyway: bool) -> bool {
         let kind: String = text.chars().filter(|c| !c.is_ascii_digit()).collect();
         match self.kinds.get_mut(&kind) {
-            Some((n, _, _)) => {
+            Some((n, unsaid, _, _)) => {
                 *n += 1;
-                *n <= SAID_IN_FULL
+                let said = *n <= SAID_IN_FULL || anyway;
+                if !said {
+                    *unsaid += 1;
+                }
+                said
             }
             None => {
                 // What the lines say, after where (`packet 1, …, byte 4 of
                 // the payload: `, `at byte 12: `).
                 let what = text.split_once(": ").map_or(text, |(_, what)| what);
-                self.kinds.insert(kind.clone(), (1, word, what.to_string()));
+                self.kinds
+                    .insert(kind.clone(), (1, 0, word, what.to_string()));
                 self.order.push(kind);
                 true
             }
@@ -76,10 +82,9 @@ impl Repeats {
         self.order
             .iter()
             .filter_map(|k| self.kinds.get(k))
-            .filter(|(n, _, _)| *n > SAID_IN_FULL)
-            .map(|(n, word, what)| {
-                let more = n - SAID_IN_FULL;
-                let s = if more == 1 { "" } else { "s" };
+            .filter(|(_, unsaid, _, _)| *unsaid > 0)
+            .map(|(_, more, word, what)| {
+                let s = if *more == 1 { "" } else { "s" };
                 format!("... and {more} more {word}{s} like this: {what}")
             })
             .collect()
@@ -109,7 +114,7 @@ impl<'a> Reporter<'a> {
     /// after it, unless its kind was said often enough already.
     pub fn report(&mut self, notice: bool, text: &str, hint: Option<&str>) {
         let word = if notice { "notice" } else { "error" };
-        if self.repeats.say(word, text) {
+        if self.repeats.say(word, text, hint.is_some()) {
             say!(
                 "sbe {}: {}: {text}{}",
                 self.cmd,
@@ -143,11 +148,18 @@ mod tests {
                         "packet {i}, byte 4: wrong schema id {} (expected 7)",
                         i * 1000
                     ),
+                    false,
                 )
             })
             .collect();
         assert_eq!(said, [true, true, true, true, true, false, false, false]);
-        assert!(r.say("error", "packet 9, byte 4: truncated"));
+        assert!(r.say("error", "packet 9, byte 4: truncated", false));
+        // A line with more to say is said, and not counted as unsaid.
+        assert!(r.say(
+            "error",
+            "packet 10, byte 4: wrong schema id 1 (expected 7)",
+            true
+        ));
         assert_eq!(
             r.summary(),
             ["... and 3 more errors like this: wrong schema id 0 (expected 7)"]
