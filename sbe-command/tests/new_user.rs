@@ -411,3 +411,87 @@ fn semantic_values_give_the_mdp3_sending_time_as_a_time() {
         );
     }
 }
+
+/// The example capture itself, as the README has it written
+/// (`gen_market_capture … mdp3`; `cargo test` builds the example beside
+/// the `sbe` binary): the default framing hints at mdp3 and sums up the
+/// rest; the README's command decodes it all.
+#[test]
+fn the_readme_example_capture() {
+    let sbe = PathBuf::from(env!("CARGO_BIN_EXE_sbe"));
+    let generator = sbe
+        .parent()
+        .expect("target dir")
+        .join("examples")
+        .join(format!(
+            "gen_market_capture{}",
+            std::env::consts::EXE_SUFFIX
+        ));
+    if !generator.exists() {
+        // `cargo test` builds the examples; `cargo test --test new_user`
+        // alone does not. CI runs the first.
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{}: not built (CI=true)",
+            generator.display()
+        );
+        eprintln!(
+            "the_readme_example_capture: skipped, {} not built",
+            generator.display()
+        );
+        return;
+    }
+    let dir = common::scratch("readme-capture");
+    let (bin, pcap) = (dir.join("md.bin"), dir.join("md.pcap"));
+    let status = Command::new(&generator)
+        .args([
+            "200".as_ref(),
+            bin.as_os_str(),
+            pcap.as_os_str(),
+            "4".as_ref(),
+            "mdp3".as_ref(),
+        ])
+        .stdout(Stdio::null())
+        .status()
+        .expect("run gen_market_capture");
+    assert!(status.success());
+    let pcap = pcap.display().to_string();
+    let md = md_schema();
+    let (code, out, err) = common::sbe(&["decode", "--schema", &md, &pcap], &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 6, "{err}");
+    assert!(
+        lines[0].ends_with("these look like MDP3 packets: try --framing mdp3"),
+        "{err}"
+    );
+    assert!(
+        lines[5].contains("more errors like this: wrong schema id"),
+        "{err}"
+    );
+    let (code, out, err) = common::sbe(
+        &["decode", "--schema", &md, "--framing", "mdp3", &pcap],
+        &[],
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 200);
+    // The other market-data.xml: the framing is right, the schema is not.
+    let other = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schemas/market-data.xml");
+    let (code, _, err) = common::sbe(
+        &[
+            "decode",
+            "--schema",
+            &other.display().to_string(),
+            "--framing",
+            "mdp3",
+            &pcap,
+        ],
+        &[],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("wrong schema id 7 (expected 1)") && !err.contains("try --framing"),
+        "{err}"
+    );
+}
