@@ -21,8 +21,12 @@ use sbe_otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_otf::multi::MultiError;
 
 use super::DecodeOptions;
+use crate::capture_json::failed_at_start;
+use crate::hint::Hint;
 use crate::reading::{endian, Fail, Undecodable, Undecoded};
 use crate::say::Reporter;
+use sbe_framing::guess::Carrier;
+use sbe_otf::multi::Schemas;
 
 /// What `sbe decode` writes.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -125,6 +129,7 @@ pub(crate) fn decode(
         .iter()
         .map(|input| InputSource {
             o,
+            schemas: &schemas,
             order: endian(schemas.byte_order()),
             input,
             label: match Path::new(input).file_name() {
@@ -173,6 +178,8 @@ fn is_capture(input: &str) -> bool {
 /// messages.
 struct InputSource<'a> {
     o: &'a DecodeOptions,
+    /// The schemas, for the framing hint (`crate::hint`).
+    schemas: &'a Schemas<'a>,
     /// The schemas' byte order (a framing's header may follow it).
     order: Endian,
     input: &'a str,
@@ -222,6 +229,8 @@ impl InputSource<'_> {
         };
         let mut sink = Sink {
             into,
+            schemas: self.schemas,
+            hint: Hint::new(self.o.framing),
             reports: Reporter::new("decode", input),
             ok: true,
             frame: None,
@@ -242,11 +251,16 @@ impl InputSource<'_> {
         }
         let mut frames = FrameReader::new(reader, self.o.framing, self.order);
         frames.skip(self.o.skip)?;
+        let start = frames.offset();
         let mut ok = true;
         let mut reports = Reporter::new("decode", input);
+        let mut hint = Hint::new(self.o.framing);
         let mut unknown: Option<MultiError> = None;
         while let Some(r) = frames.next_message(|buf, base| {
             let r = into.offer(buf, &Frame::at(base)).map(|len| (len, true));
+            if matches!(r, Err(PushError::Message(_))) && base == start {
+                hint.failed_at_start(self.schemas, buf, Carrier::Stream);
+            }
             r.map_err(|e| match e {
                 PushError::Message(MultiError::Decode(e)) => Undecoded(e),
                 PushError::Message(other) => {
@@ -275,7 +289,7 @@ impl InputSource<'_> {
                         Some(u) => u.to_string(),
                         None => e.to_string(),
                     };
-                    reports.report(false, &text, None);
+                    reports.report(false, &text, hint.take().as_deref());
                     if into.failed().is_some() || !self.o.keep_going {
                         break;
                     }
@@ -290,6 +304,8 @@ impl InputSource<'_> {
 /// A capture's messages into the pipeline, each with its packet's frame.
 struct Sink<'i, 'a> {
     into: &'i mut Input<'a>,
+    schemas: &'i Schemas<'i>,
+    hint: Hint,
     reports: Reporter<'i>,
     ok: bool,
     /// The capture frame of the message, kept from one message to the
@@ -347,6 +363,9 @@ impl capture::Sink for Sink<'_, '_> {
         // next; one the capture gives up on is reported (`report`).
         let r = self.into.offer(bytes, &frame);
         self.frame = Some(frame);
+        if matches!(r, Err(PushError::Message(_))) {
+            failed_at_start(&mut self.hint, self.schemas, bytes, origin);
+        }
         r.map_err(|e| match e {
             PushError::Message(e) => Fail::Message(Undecodable(e)),
             PushError::Output(e) => Fail::Output(io::Error::other(e)),
@@ -358,7 +377,9 @@ impl capture::Sink for Sink<'_, '_> {
             self.ok = false;
             self.into.give_up();
         }
-        self.reports.report(level == Level::Notice, text, None);
+        let hint = self.hint.take();
+        self.reports
+            .report(level == Level::Notice, text, hint.as_deref());
         Ok(())
     }
 }

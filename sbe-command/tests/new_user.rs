@@ -93,6 +93,23 @@ fn an_mdp3_capture_read_as_raw_says_try_mdp3_once_and_sums_up_the_rest() {
             "{err}"
         );
     }
+    // The same to Parquet.
+    let out_dir = common::scratch("mdp3-raw-parquet").join("out");
+    let out_dir = out_dir.display().to_string();
+    let (code, _, err) = common::sbe(
+        &[
+            "decode", "--schema", &md, "--format", "parquet", "--out", &out_dir, &file,
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 6, "{err}");
+    assert!(
+        err.lines()
+            .next()
+            .is_some_and(|l| l.ends_with("try --framing mdp3")),
+        "{err}"
+    );
     // Read as the hint says, every message decodes.
     let (code, out, err) = common::sbe(
         &["decode", "--schema", &md, "--framing", "mdp3", &file],
