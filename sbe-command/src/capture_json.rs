@@ -14,6 +14,7 @@ use std::ops::Range;
 use std::sync::mpsc;
 
 use crate::hint::Hint;
+use crate::pick::{Count, Enough};
 use crate::reading::{fail, Fail};
 use crate::say::Reporter;
 use sbe_capture::{self as capture, Field, Level, Origin};
@@ -107,6 +108,7 @@ impl<'a, 's, W: Write> JsonLines<'a, 's, W> {
 pub struct Inline<'a, 's, W> {
     pub lines: JsonLines<'a, 's, W>,
     pub templates: &'a [u64],
+    pub count: &'a Count,
     pub hint: Hint,
     /// No error was reported.
     pub ok: bool,
@@ -123,7 +125,11 @@ impl<W: Write> capture::Sink for Inline<'_, '_, W> {
                 .map(|d| d.len)
                 .map_err(fail)
         } else {
-            self.lines.message(bytes, origin)
+            let r = self.lines.message(bytes, origin);
+            if r.is_ok() && self.count.printed() {
+                return Err(Fail::Output(io::Error::other(Enough)));
+            }
+            r
         };
         if let Err(Fail::Message(_)) = r {
             failed_at_start(&mut self.hint, schemas, bytes, origin);
@@ -176,6 +182,7 @@ impl Batch {
 pub struct Pipelined<'a, 's> {
     schemas: &'a Schemas<'s>,
     templates: &'a [u64],
+    count: &'a Count,
     batch: Batch,
     to_writer: mpsc::SyncSender<Batch>,
     /// Batches the writer is done with, to fill again.
@@ -203,12 +210,14 @@ impl<'a, 's> Pipelined<'a, 's> {
     pub fn new(
         schemas: &'a Schemas<'s>,
         templates: &'a [u64],
+        count: &'a Count,
         hint: Hint,
         (to_writer, recycled): ReaderEnd,
     ) -> Self {
         Pipelined {
             schemas,
             templates,
+            count,
             batch: Batch::default(),
             to_writer,
             recycled,
@@ -257,6 +266,10 @@ impl capture::Sink for Pipelined<'_, '_> {
         });
         if b.full() {
             self.send()?;
+        }
+        // The writer writes what it was sent; the reading stops here.
+        if self.count.printed() {
+            return Err(Fail::Output(io::Error::other(Enough)));
         }
         Ok(len)
     }

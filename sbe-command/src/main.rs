@@ -14,8 +14,10 @@ mod say;
 mod capture_json;
 mod columnar;
 mod hint;
+mod pick;
 mod reading;
 
+use pick::{template_ids, Enough, Pick};
 use reading::{endian, fail, Fail, Undecoded};
 use sbe_capture::{self as capture, Level, Origin, Term};
 use sbe_framing::guess::Carrier;
@@ -118,6 +120,9 @@ enum Command {
         /// Print only messages of these names (repeat the option or separate names by commas).
         #[arg(long = "message", value_delimiter = ',', value_name = "NAME")]
         messages: Vec<String>,
+        /// Stop after this many messages printed (JSON lines output).
+        #[arg(long, value_name = "N")]
+        count: Option<u64>,
         /// After a bad message go on at the next frame, where the framing allows it
         /// (a capture always goes on with the next packet).
         #[arg(long)]
@@ -314,6 +319,7 @@ fn main() -> ExitCode {
             skip,
             mut templates,
             messages,
+            count,
             keep_going,
             schema_id_check,
             values,
@@ -332,10 +338,15 @@ fn main() -> ExitCode {
                     None => return ExitCode::FAILURE,
                 }
             }
+            if count.is_some() && columnar.format != columnar::OutFormat::Jsonl {
+                say!("sbe decode: --count is for JSON lines (the default --format)");
+                return ExitCode::FAILURE;
+            }
             let o = DecodeOptions {
                 framing,
                 skip,
                 templates,
+                count: pick::Count::new(count),
                 keep_going,
                 schema_id_check: schema_id_check == Switch::On,
                 values: values.into(),
@@ -345,9 +356,10 @@ fn main() -> ExitCode {
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             };
             if columnar.format == columnar::OutFormat::Jsonl {
-                inputs
-                    .iter()
-                    .try_fold(true, |ok, input| Ok(decode(&schema, &o, input)? && ok))
+                inputs.iter().try_fold(true, |ok, input| {
+                    // --count reached: the inputs left are not read.
+                    Ok(o.count.reached() || decode(&schema, &o, input)? && ok)
+                })
             } else {
                 columnar::decode(&schema, &o, &columnar, &inputs)
             }
@@ -573,6 +585,8 @@ struct DecodeOptions {
     framing: Framing,
     skip: u64,
     templates: Vec<u64>,
+    /// `--count`: messages printed, of every input.
+    count: pick::Count,
     keep_going: bool,
     schema_id_check: bool,
     values: sbe_otf::semantic::Values,
@@ -723,7 +737,12 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
         })
     }) {
         match r {
-            Ok(true) => out.write_all(line.as_bytes())?,
+            Ok(true) => {
+                out.write_all(line.as_bytes())?;
+                if o.count.printed() {
+                    break;
+                }
+            }
             Ok(false) => {}
             Err(ReadError::Frame(FrameError::Io(e))) => return Err(e),
             Err(e) => {
@@ -826,6 +845,7 @@ fn decode_capture(
         let mut sink = capture_json::Inline {
             lines: capture_json::JsonLines::new(schemas, stdout(), input, semantic),
             templates: &o.templates,
+            count: &o.count,
             hint: hint::Hint::new(o.framing),
             ok: true,
         };
@@ -842,6 +862,7 @@ fn decode_capture(
         let mut sink = capture_json::Pipelined::new(
             schemas,
             &o.templates,
+            &o.count,
             hint::Hint::new(o.framing),
             reader_end,
         );
@@ -979,93 +1000,6 @@ fn generate(schema_path: &Path, out_dir: &Path) -> io::Result<bool> {
     }
     writeln!(io::stdout().lock(), "{}", file.display())?;
     Ok(true)
-}
-
-/// Which messages `sbe inspect` shows: `--template`, `--message`,
-/// `--count`.
-struct Pick {
-    /// Template ids to show (all when empty).
-    templates: Vec<u64>,
-    /// Messages to show at most.
-    count: Option<u64>,
-    /// Messages shown so far.
-    shown: u64,
-}
-
-/// The template ids of the messages named `names` (`--message`), in any
-/// of the schemas; `None` (said) when a name is no message of theirs.
-fn template_ids(schemas: &Schemas<'_>, names: &[String], cmd: &str) -> Option<Vec<u64>> {
-    let mut templates = Vec::new();
-    for name in names {
-        let ids: Vec<u64> = schemas
-            .entries()
-            .iter()
-            .filter_map(|e| e.codec.message_by_name(name))
-            .map(|m| u64::from(m.id))
-            .collect();
-        if ids.is_empty() {
-            let known: Vec<&str> = schemas
-                .entries()
-                .iter()
-                .flat_map(|e| e.codec.schema().messages.iter().map(|m| m.name.as_str()))
-                .collect();
-            say!(
-                "sbe {cmd}: --message {name}: no message of that name; the schemas have {}",
-                known.join(", ")
-            );
-            return None;
-        }
-        templates.extend(ids);
-    }
-    Some(templates)
-}
-
-/// `--count` reached: the capture run stops here, not for an error.
-#[derive(Debug)]
-struct Enough;
-
-impl std::fmt::Display for Enough {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("--count reached")
-    }
-}
-
-impl std::error::Error for Enough {}
-
-impl Pick {
-    /// The messages `templates` and `names` name (any when both are
-    /// empty), `count` of them at most; `None` (said) when a name is no
-    /// message of the schemas.
-    fn new(
-        schemas: &Schemas<'_>,
-        mut templates: Vec<u64>,
-        names: &[String],
-        count: Option<u64>,
-        cmd: &str,
-    ) -> Option<Pick> {
-        templates.extend(template_ids(schemas, names, cmd)?);
-        Some(Pick {
-            templates,
-            count,
-            shown: 0,
-        })
-    }
-
-    /// Whether the message at the start of `bytes` is left out.
-    fn left_out(&self, schemas: &Schemas<'_>, bytes: &[u8]) -> bool {
-        capture_json::left_out(schemas, &self.templates, bytes)
-    }
-
-    /// Counts a message shown: whether `--count` is then reached.
-    fn shown(&mut self) -> bool {
-        self.shown += 1;
-        self.count.is_some_and(|n| self.shown >= n)
-    }
-
-    /// Whether `--count` was reached before any message (`--count 0`).
-    fn done(&self) -> bool {
-        self.count.is_some_and(|n| self.shown >= n)
-    }
 }
 
 /// `sbe inspect`'s options.

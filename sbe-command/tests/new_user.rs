@@ -469,6 +469,7 @@ fn the_readme_example_capture() {
             "mdp3".as_ref(),
         ])
         .stdout(Stdio::null())
+        .stderr(Stdio::null())
         .status()
         .expect("run gen_market_capture");
     assert!(status.success());
@@ -510,5 +511,87 @@ fn the_readme_example_capture() {
     assert!(
         err.contains("wrong schema id 7 (expected 1)") && !err.contains("try --framing"),
         "{err}"
+    );
+}
+
+#[test]
+fn decode_count_stops_after_n_messages_as_inspect_does() {
+    let md = md_schema();
+    let lines = |out: &[u8]| out.iter().filter(|&&b| b == b'\n').count();
+    let raw: Vec<u8> = books(5).concat();
+    let file = write("decode-count", &raw);
+    // Of every input together; 0 prints nothing.
+    for (count, want) in [("3", 3), ("7", 7), ("0", 0), ("99", 10)] {
+        let (code, out, err) = common::sbe(
+            &["decode", "--schema", &md, "--count", count, &file, &file],
+            &[],
+        );
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert_eq!(lines(&out), want, "--count {count}");
+    }
+    // A capture, on one thread or two: the first N messages.
+    let cap = write("decode-count-capture", &mdp3_capture(10));
+    let (_, all, _) = common::sbe(&["decode", "--schema", &md, "--framing", "mdp3", &cap], &[]);
+    let first3: Vec<u8> = all
+        .split_inclusive(|&b| b == b'\n')
+        .take(3)
+        .flatten()
+        .copied()
+        .collect();
+    for jobs in ["1", "2"] {
+        let (code, out, err) = common::sbe(
+            &[
+                "decode",
+                "--schema",
+                &md,
+                "--framing",
+                "mdp3",
+                "--jobs",
+                jobs,
+                "--count",
+                "3",
+                &cap,
+            ],
+            &[],
+        );
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert_eq!(out, first3, "--jobs {jobs}");
+    }
+    // With --template: N of the messages picked.
+    let (code, out, _) = common::sbe(
+        &[
+            "decode",
+            "--schema",
+            &md,
+            "--template",
+            "1",
+            "--count",
+            "2",
+            &file,
+        ],
+        &[],
+    );
+    assert_eq!((code, lines(&out)), (0, 2));
+    // Not for a columnar format, which is written by another pipeline.
+    let out_dir = common::scratch("decode-count-parquet").join("out");
+    let (code, _, err) = common::sbe(
+        &[
+            "decode",
+            "--schema",
+            &md,
+            "--count",
+            "1",
+            "--format",
+            "parquet",
+            "--out",
+            &out_dir.display().to_string(),
+            &file,
+        ],
+        &[],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        err.trim_end(),
+        "sbe decode: --count is for JSON lines (the default --format)"
     );
 }
