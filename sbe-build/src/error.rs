@@ -11,7 +11,8 @@ pub use sbe_ir::{Diagnostic, Severity};
 ///
 /// (Display and `std::error::Error` are written out rather than derived so
 /// that a consumer's `build.rs` does not compile a proc-macro for them.)
-#[derive(Debug)]
+/// `Debug` prints what `Display` prints: a build script's `.unwrap()`
+/// then shows `schema.xml:750:9: error: ...`, not the fields.
 #[non_exhaustive]
 pub enum Error {
     /// A file could not be read or written.
@@ -88,6 +89,13 @@ impl fmt::Display for Error {
                 )
             }
         }
+    }
+}
+
+/// What `Display` prints: `.unwrap()` and `{:?}` show the readable text.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

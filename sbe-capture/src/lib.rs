@@ -204,6 +204,9 @@ impl fmt::Display for Place {
 /// time's per second, as most packets share them with the one before.
 #[derive(Debug, Default)]
 pub struct FrameWriter {
+    /// Packet header fields that are times written as RFC 3339 text
+    /// (`--values semantic`), not as their count.
+    semantic: bool,
     flow: Option<(Transport, SocketAddr, SocketAddr)>,
     flow_json: Vec<u8>,
     secs: Option<i64>,
@@ -212,6 +215,17 @@ pub struct FrameWriter {
 }
 
 impl FrameWriter {
+    /// A writer that gives the packet header fields that are times
+    /// (MDP3's `sendingTime`, see [`sbe_framing::split::field_time`]) as
+    /// RFC 3339 UTC strings with nanoseconds when `semantic`, as the
+    /// message's own timestamps are in `--values semantic`.
+    pub fn new(semantic: bool) -> Self {
+        FrameWriter {
+            semantic,
+            ..FrameWriter::default()
+        }
+    }
+
     /// `,"name":`, escaped once per field name (a framing has a few).
     fn key(&mut self, name: &'static str) -> &[u8] {
         let at = match self.keys.iter().position(|(n, _)| *n == name) {
@@ -266,7 +280,17 @@ impl FrameWriter {
         out.extend_from_slice(&self.flow_json);
         for &(name, value) in o.fields {
             out.extend_from_slice(self.key(name));
-            out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
+            let time = self
+                .semantic
+                .then(|| sbe_framing::split::field_time(name, value))
+                .flatten();
+            match time {
+                Some(t) => {
+                    use std::io::Write as _;
+                    let _ = write!(out, "\"{t}\"");
+                }
+                None => out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes()),
+            }
         }
     }
 }

@@ -13,8 +13,12 @@ use std::io::{self, Write};
 use std::ops::Range;
 use std::sync::mpsc;
 
+use crate::hint::Hint;
+use crate::pick::{Count, Enough};
 use crate::reading::{fail, Fail};
+use crate::say::Reporter;
 use sbe_capture::{self as capture, Field, Level, Origin};
+use sbe_framing::guess::Carrier;
 use sbe_otf::multi::Schemas;
 use sbe_otf::JsonBuf;
 
@@ -26,7 +30,7 @@ const BATCH_EVENTS: usize = 1024;
 const BATCHES_IN_FLIGHT: usize = 2;
 
 /// Whether `--template` leaves the message at the start of `bytes` out.
-fn left_out(schemas: &Schemas<'_>, templates: &[u64], bytes: &[u8]) -> bool {
+pub fn left_out(schemas: &Schemas<'_>, templates: &[u64], bytes: &[u8]) -> bool {
     !templates.is_empty()
         && !schemas
             .read_header(bytes)
@@ -43,19 +47,21 @@ pub struct JsonLines<'a, 's, W> {
     frame: Vec<u8>,
     frame_packet: u64,
     frames: capture::FrameWriter,
-    input: &'a str,
+    reports: Reporter<'a>,
 }
 
 impl<'a, 's, W: Write> JsonLines<'a, 's, W> {
-    pub fn new(schemas: &'a Schemas<'s>, out: W, input: &'a str) -> Self {
+    /// Lines of `schemas`' messages to `out`; packet header times as text
+    /// when `semantic` (`--values semantic`).
+    pub fn new(schemas: &'a Schemas<'s>, out: W, input: &'a str, semantic: bool) -> Self {
         JsonLines {
             schemas,
             out,
             line: JsonBuf::with_capacity(4096),
             frame: Vec::with_capacity(256),
             frame_packet: 0,
-            frames: capture::FrameWriter::default(),
-            input,
+            frames: capture::FrameWriter::new(semantic),
+            reports: Reporter::new("decode", input),
         }
     }
 
@@ -84,14 +90,17 @@ impl<'a, 's, W: Write> JsonLines<'a, 's, W> {
         Ok(d.len)
     }
 
-    fn report(&mut self, text: &str) -> io::Result<()> {
+    fn report(&mut self, level: Level, text: &str, hint: Option<&str>) -> io::Result<()> {
         self.out.flush()?;
-        eprintln!("sbe decode: {}: {text}", self.input);
+        self.reports.report(level == Level::Notice, text, hint);
         Ok(())
     }
 
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+    /// Writes what is held, then says the reports summed up.
+    pub fn end(&mut self) -> io::Result<()> {
+        self.out.flush()?;
+        self.reports.end();
+        Ok(())
     }
 }
 
@@ -99,6 +108,8 @@ impl<'a, 's, W: Write> JsonLines<'a, 's, W> {
 pub struct Inline<'a, 's, W> {
     pub lines: JsonLines<'a, 's, W>,
     pub templates: &'a [u64],
+    pub count: &'a Count,
+    pub hint: Hint,
     /// No error was reported.
     pub ok: bool,
 }
@@ -108,20 +119,30 @@ impl<W: Write> capture::Sink for Inline<'_, '_, W> {
 
     fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
         let schemas = self.lines.schemas;
-        if left_out(schemas, self.templates, bytes) {
-            return Ok(schemas
+        let r = if left_out(schemas, self.templates, bytes) {
+            schemas
                 .message_length(bytes, origin.offset)
-                .map_err(fail)?
-                .len);
+                .map(|d| d.len)
+                .map_err(fail)
+        } else {
+            let r = self.lines.message(bytes, origin);
+            if r.is_ok() && self.count.printed() {
+                return Err(Fail::Output(io::Error::other(Enough)));
+            }
+            r
+        };
+        if let Err(Fail::Message(_)) = r {
+            failed_at_start(&mut self.hint, schemas, bytes, origin);
         }
-        self.lines.message(bytes, origin)
+        r
     }
 
     fn report(&mut self, level: Level, text: &str) -> io::Result<()> {
         if level == Level::Error {
             self.ok = false;
         }
-        self.lines.report(text)
+        let hint = self.hint.take();
+        self.lines.report(level, text, hint.as_deref())
     }
 }
 
@@ -134,7 +155,12 @@ enum Event {
         fields: Range<usize>,
         origin: Origin<'static>,
     },
-    Report(String),
+    Report {
+        level: Level,
+        text: String,
+        /// The framing hint said after it.
+        hint: Option<String>,
+    },
 }
 
 /// Messages and reports on their way to the writer.
@@ -156,10 +182,12 @@ impl Batch {
 pub struct Pipelined<'a, 's> {
     schemas: &'a Schemas<'s>,
     templates: &'a [u64],
+    count: &'a Count,
     batch: Batch,
     to_writer: mpsc::SyncSender<Batch>,
     /// Batches the writer is done with, to fill again.
     recycled: mpsc::Receiver<Batch>,
+    hint: Hint,
     /// No error was reported.
     pub ok: bool,
 }
@@ -182,14 +210,18 @@ impl<'a, 's> Pipelined<'a, 's> {
     pub fn new(
         schemas: &'a Schemas<'s>,
         templates: &'a [u64],
+        count: &'a Count,
+        hint: Hint,
         (to_writer, recycled): ReaderEnd,
     ) -> Self {
         Pipelined {
             schemas,
             templates,
+            count,
             batch: Batch::default(),
             to_writer,
             recycled,
+            hint,
             ok: true,
         }
     }
@@ -212,11 +244,13 @@ impl capture::Sink for Pipelined<'_, '_> {
     type Failure = crate::reading::Undecodable;
 
     fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
-        let len = self
-            .schemas
-            .message_length(bytes, origin.offset)
-            .map_err(fail)?
-            .len;
+        let len = match self.schemas.message_length(bytes, origin.offset) {
+            Ok(d) => d.len,
+            Err(e) => {
+                failed_at_start(&mut self.hint, self.schemas, bytes, origin);
+                return Err(fail(e));
+            }
+        };
         if left_out(self.schemas, self.templates, bytes) {
             return Ok(len);
         }
@@ -233,6 +267,10 @@ impl capture::Sink for Pipelined<'_, '_> {
         if b.full() {
             self.send()?;
         }
+        // The writer writes what it was sent; the reading stops here.
+        if self.count.printed() {
+            return Err(Fail::Output(io::Error::other(Enough)));
+        }
         Ok(len)
     }
 
@@ -240,7 +278,11 @@ impl capture::Sink for Pipelined<'_, '_> {
         if level == Level::Error {
             self.ok = false;
         }
-        self.batch.events.push(Event::Report(text.to_string()));
+        self.batch.events.push(Event::Report {
+            level,
+            text: text.to_string(),
+            hint: self.hint.take(),
+        });
         if self.batch.full() {
             self.send()?;
         }
@@ -271,11 +313,13 @@ pub fn write_batches<W: Write>(
                         Err(Fail::Output(e)) => return Err(e),
                         Err(Fail::Message(e)) => {
                             ok = false;
-                            lines.report(&origin.failure(&e))?;
+                            lines.report(Level::Error, &origin.failure(&e), None)?;
                         }
                     }
                 }
-                Event::Report(text) => lines.report(&text)?,
+                Event::Report { level, text, hint } => {
+                    lines.report(level, &text, hint.as_deref())?
+                }
             }
         }
         batch.bytes.clear();
@@ -283,6 +327,18 @@ pub fn write_batches<W: Write>(
         // The reader may have finished: nothing to recycle for.
         let _ = to_reader.send(batch);
     }
-    lines.flush()?;
+    lines.end()?;
     Ok(ok)
+}
+
+/// A message failed: at the start of a datagram or TCP stream, the
+/// framing hint looks into the bytes.
+pub fn failed_at_start(hint: &mut Hint, schemas: &Schemas<'_>, bytes: &[u8], origin: &Origin<'_>) {
+    if origin.offset == 0 {
+        let carrier = match origin.transport {
+            capture::Transport::Udp => Carrier::Datagram,
+            capture::Transport::Tcp => Carrier::Stream,
+        };
+        hint.failed_at_start(schemas, bytes, carrier);
+    }
 }

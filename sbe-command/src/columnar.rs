@@ -21,7 +21,12 @@ use sbe_otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_otf::multi::MultiError;
 
 use super::DecodeOptions;
+use crate::capture_json::failed_at_start;
+use crate::hint::Hint;
 use crate::reading::{endian, Fail, Undecodable, Undecoded};
+use crate::say::Reporter;
+use sbe_framing::guess::Carrier;
+use sbe_otf::multi::Schemas;
 
 /// What `sbe decode` writes.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -83,11 +88,11 @@ pub(crate) fn decode(
     inputs: &[String],
 ) -> io::Result<bool> {
     let Some(out) = a.out.as_deref() else {
-        eprintln!("sbe decode: --format parquet|arrow needs --out DIR");
+        say!("sbe decode: --format parquet|arrow needs --out DIR");
         return Ok(false);
     };
     if inputs.iter().any(|i| i == "-") && inputs.len() > 1 {
-        eprintln!("sbe decode: - (standard input) is the only input or none");
+        say!("sbe decode: - (standard input) is the only input or none");
         return Ok(false);
     }
     let Some(loaded) = super::load_all(paths) else {
@@ -124,6 +129,7 @@ pub(crate) fn decode(
         .iter()
         .map(|input| InputSource {
             o,
+            schemas: &schemas,
             order: endian(schemas.byte_order()),
             input,
             label: match Path::new(input).file_name() {
@@ -147,12 +153,12 @@ fn said(e: PipelineError) -> io::Result<bool> {
     match e {
         PipelineError::Close(errors) => {
             for e in errors {
-                eprintln!("sbe decode: {e}");
+                say!("sbe decode: {e}");
             }
             Ok(false)
         }
         e @ (PipelineError::Prepare(_) | PipelineError::Setup { .. }) => {
-            eprintln!("sbe decode: {e}");
+            say!("sbe decode: {e}");
             Ok(false)
         }
         e => Err(io::Error::other(e)),
@@ -172,6 +178,8 @@ fn is_capture(input: &str) -> bool {
 /// messages.
 struct InputSource<'a> {
     o: &'a DecodeOptions,
+    /// The schemas, for the framing hint (`crate::hint`).
+    schemas: &'a Schemas<'a>,
     /// The schemas' byte order (a framing's header may follow it).
     order: Endian,
     input: &'a str,
@@ -221,13 +229,16 @@ impl InputSource<'_> {
         };
         let mut sink = Sink {
             into,
-            input,
+            schemas: self.schemas,
+            hint: Hint::new(self.o.framing),
+            reports: Reporter::new("decode", input),
             ok: true,
             frame: None,
             addrs: None,
             frame_of: None,
         };
         let r = capture::run(&mut cap, &opts, &mut sink);
+        sink.reports.end();
         let ok = sink.ok;
         super::capture_end(r, !self.o.filters.is_empty(), ok, input, "decode")
     }
@@ -235,17 +246,21 @@ impl InputSource<'_> {
     fn stream(&self, into: &mut Input<'_>, reader: Box<dyn Read>) -> io::Result<bool> {
         let input = self.input;
         if !self.o.filters.is_empty() {
-            eprintln!(
-                "sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none"
-            );
+            say!("sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none");
             return Ok(false);
         }
         let mut frames = FrameReader::new(reader, self.o.framing, self.order);
         frames.skip(self.o.skip)?;
+        let start = frames.offset();
         let mut ok = true;
+        let mut reports = Reporter::new("decode", input);
+        let mut hint = Hint::new(self.o.framing);
         let mut unknown: Option<MultiError> = None;
         while let Some(r) = frames.next_message(|buf, base| {
             let r = into.offer(buf, &Frame::at(base)).map(|len| (len, true));
+            if matches!(r, Err(PushError::Message(_))) && base == start {
+                hint.failed_at_start(self.schemas, buf, Carrier::Stream);
+            }
             r.map_err(|e| match e {
                 PushError::Message(MultiError::Decode(e)) => Undecoded(e),
                 PushError::Message(other) => {
@@ -270,16 +285,18 @@ impl InputSource<'_> {
                 Err(e) => {
                     ok = false;
                     into.give_up();
-                    match unknown.take() {
-                        Some(u) => eprintln!("sbe decode: {input}: {u}"),
-                        None => eprintln!("sbe decode: {input}: {e}"),
-                    }
+                    let text = match unknown.take() {
+                        Some(u) => u.to_string(),
+                        None => e.to_string(),
+                    };
+                    reports.report(false, &text, hint.take().as_deref());
                     if into.failed().is_some() || !self.o.keep_going {
                         break;
                     }
                 }
             }
         }
+        reports.end();
         Ok(ok)
     }
 }
@@ -287,7 +304,9 @@ impl InputSource<'_> {
 /// A capture's messages into the pipeline, each with its packet's frame.
 struct Sink<'i, 'a> {
     into: &'i mut Input<'a>,
-    input: &'i str,
+    schemas: &'i Schemas<'i>,
+    hint: Hint,
+    reports: Reporter<'i>,
     ok: bool,
     /// The capture frame of the message, kept from one message to the
     /// next: its addresses are formatted again only when they change.
@@ -344,6 +363,9 @@ impl capture::Sink for Sink<'_, '_> {
         // next; one the capture gives up on is reported (`report`).
         let r = self.into.offer(bytes, &frame);
         self.frame = Some(frame);
+        if matches!(r, Err(PushError::Message(_))) {
+            failed_at_start(&mut self.hint, self.schemas, bytes, origin);
+        }
         r.map_err(|e| match e {
             PushError::Message(e) => Fail::Message(Undecodable(e)),
             PushError::Output(e) => Fail::Output(io::Error::other(e)),
@@ -355,7 +377,9 @@ impl capture::Sink for Sink<'_, '_> {
             self.ok = false;
             self.into.give_up();
         }
-        eprintln!("sbe decode: {}: {text}", self.input);
+        let hint = self.hint.take();
+        self.reports
+            .report(level == Level::Notice, text, hint.as_deref());
         Ok(())
     }
 }

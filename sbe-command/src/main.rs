@@ -8,12 +8,19 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+// First: its `say!` is for every module after it.
+#[macro_use]
+mod say;
 mod capture_json;
 mod columnar;
+mod hint;
+mod pick;
 mod reading;
 
+use pick::{template_ids, Enough, Pick};
 use reading::{endian, fail, Fail, Undecoded};
 use sbe_capture::{self as capture, Level, Origin, Term};
+use sbe_framing::guess::Carrier;
 use sbe_framing::split::{FrameError, FrameReader, ReadError};
 use sbe_framing::Framing;
 use sbe_ir::ir::Schema;
@@ -110,6 +117,12 @@ enum Command {
         /// Print only messages with these template ids (repeat the option or separate ids by commas).
         #[arg(long = "template", value_delimiter = ',', value_name = "ID")]
         templates: Vec<u64>,
+        /// Print only messages of these names (repeat the option or separate names by commas).
+        #[arg(long = "message", value_delimiter = ',', value_name = "NAME")]
+        messages: Vec<String>,
+        /// Stop after this many messages printed (JSON lines output).
+        #[arg(long, value_name = "N")]
+        count: Option<u64>,
         /// After a bad message go on at the next frame, where the framing allows it
         /// (a capture always goes on with the next packet).
         #[arg(long)]
@@ -222,6 +235,15 @@ enum Command {
         /// Skip this many bytes (a file header) before the first message (not with a capture).
         #[arg(long, default_value_t = 0)]
         skip: u64,
+        /// Print only messages with these template ids (repeat the option or separate ids by commas).
+        #[arg(long = "template", value_delimiter = ',', value_name = "ID")]
+        templates: Vec<u64>,
+        /// Print only messages of these names (repeat the option or separate names by commas).
+        #[arg(long = "message", value_delimiter = ',', value_name = "NAME")]
+        messages: Vec<String>,
+        /// Stop after this many messages printed.
+        #[arg(long, value_name = "N")]
+        count: Option<u64>,
         /// Captures: inspect only what matches (as for decode).
         #[arg(long = "filter", value_name = "TERM", value_parser = parse_filter)]
         filters: Vec<Term>,
@@ -301,7 +323,9 @@ fn main() -> ExitCode {
             schema,
             framing,
             skip,
-            templates,
+            mut templates,
+            messages,
+            count,
             keep_going,
             schema_id_check,
             values,
@@ -309,10 +333,26 @@ fn main() -> ExitCode {
             columnar,
             inputs,
         } => {
+            if !messages.is_empty() {
+                // The names' ids, from the schemas loaded once more.
+                let ids = load_all(&schema).and_then(|loaded| {
+                    let s = schemas(&loaded, &schema, true, Default::default())?;
+                    template_ids(&s, &messages, "decode")
+                });
+                match ids {
+                    Some(ids) => templates.extend(ids),
+                    None => return ExitCode::FAILURE,
+                }
+            }
+            if count.is_some() && columnar.format != columnar::OutFormat::Jsonl {
+                say!("sbe decode: --count is for JSON lines (the default --format)");
+                return ExitCode::FAILURE;
+            }
             let o = DecodeOptions {
                 framing,
                 skip,
                 templates,
+                count: pick::Count::new(count),
                 keep_going,
                 schema_id_check: schema_id_check == Switch::On,
                 values: values.into(),
@@ -322,9 +362,10 @@ fn main() -> ExitCode {
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             };
             if columnar.format == columnar::OutFormat::Jsonl {
-                inputs
-                    .iter()
-                    .try_fold(true, |ok, input| Ok(decode(&schema, &o, input)? && ok))
+                inputs.iter().try_fold(true, |ok, input| {
+                    // --count reached: the inputs left are not read.
+                    Ok(o.count.reached() || decode(&schema, &o, input)? && ok)
+                })
             } else {
                 columnar::decode(&schema, &o, &columnar, &inputs)
             }
@@ -339,9 +380,22 @@ fn main() -> ExitCode {
             schema,
             framing,
             skip,
+            templates,
+            messages,
+            count,
             filters,
             input,
-        } => inspect(&schema, framing, skip, &filters, &input),
+        } => {
+            let o = InspectOptions {
+                framing,
+                skip,
+                templates,
+                messages,
+                count,
+                filters,
+            };
+            inspect(&schema, &o, &input)
+        }
         Command::Dissector {
             schema,
             framing,
@@ -363,7 +417,7 @@ fn main() -> ExitCode {
         Ok(false) => ExitCode::FAILURE,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("sbe: {e}");
+            say!("sbe: {e}");
             ExitCode::FAILURE
         }
     }
@@ -417,13 +471,13 @@ fn dissector(
         Ok(lua) => lua,
         // The library's words name no flag; the command's name its own.
         Err(sbe_dissector::Error::PacketOverTcp) => {
-            eprintln!(
+            say!(
                 "sbe dissector: a packet framing (a header per datagram) is carried by UDP only: no --tcp-port"
             );
             return Ok(false);
         }
         Err(e) => {
-            eprintln!("sbe dissector: {e}");
+            say!("sbe dissector: {e}");
             return Ok(false);
         }
     };
@@ -439,7 +493,7 @@ fn load(path: &Path) -> Option<Schema> {
     match sbe_ir::ir::load_with(path, include_policy()) {
         Ok(s) => Some(s),
         Err(e) => {
-            eprintln!("{e}");
+            say!("{e}");
             None
         }
     }
@@ -449,7 +503,7 @@ fn codec(schema: &Schema) -> Option<Codec<'_>> {
     match Codec::new(schema) {
         Ok(c) => Some(c),
         Err(e) => {
-            eprintln!("sbe: {e}");
+            say!("sbe: {e}");
             None
         }
     }
@@ -471,15 +525,16 @@ fn validate(path: &Path) -> io::Result<bool> {
         return Ok(false);
     };
     for w in &schema.warnings {
-        eprintln!("{w}");
+        say!("{w}");
     }
-    println!(
+    writeln!(
+        io::stdout().lock(),
         "{}: ok: {} messages, {} types, {} warnings",
         path.display(),
         schema.messages.len(),
         schema.types.len(),
         schema.warnings.len()
-    );
+    )?;
     Ok(true)
 }
 
@@ -489,15 +544,16 @@ fn compat(old: &Path, new: &Path) -> io::Result<bool> {
     };
     let report = sbe_ir::compat::check(&old_schema, &new_schema);
     for d in report.errors.iter().chain(&report.warnings) {
-        eprintln!("{d}");
+        say!("{d}");
     }
     if report.is_compatible() {
-        println!(
+        writeln!(
+            io::stdout().lock(),
             "{}: compatible with {} ({} warnings)",
             new.display(),
             old.display(),
             report.warnings.len()
-        );
+        )?;
     }
     Ok(report.is_compatible())
 }
@@ -535,6 +591,8 @@ struct DecodeOptions {
     framing: Framing,
     skip: u64,
     templates: Vec<u64>,
+    /// `--count`: messages printed, of every input.
+    count: pick::Count,
     keep_going: bool,
     schema_id_check: bool,
     values: sbe_otf::semantic::Values,
@@ -559,7 +617,7 @@ fn schemas<'s>(
     values: sbe_otf::semantic::Values,
 ) -> Option<Schemas<'s>> {
     if !id_check && loaded.len() > 1 {
-        eprintln!(
+        say!(
             "sbe: --schema-id-check off needs a single --schema: with several, each message's \
              schema id picks its schema"
         );
@@ -577,7 +635,7 @@ fn schemas<'s>(
     match Schemas::new(entries) {
         Ok(s) => Some(s),
         Err(e) => {
-            eprintln!("sbe: {e}");
+            say!("sbe: {e}");
             None
         }
     }
@@ -641,14 +699,17 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
         return decode_capture(&schemas, o, format, source, input);
     }
     if !o.filters.is_empty() {
-        eprintln!("sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none");
+        say!("sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none");
         return Ok(false);
     }
     let mut reader = FrameReader::new(source, o.framing, endian(schemas.byte_order()));
     reader.skip(o.skip)?;
+    let start = reader.offset();
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut line = sbe_otf::JsonBuf::with_capacity(4096);
     let mut ok = true;
+    let mut hint = hint::Hint::new(o.framing);
+    let mut reports = say::Reporter::new("decode", input);
     // FrameReader wants a DecodeError: an unknown schema id waits here.
     let mut unknown: Option<MultiError> = None;
     while let Some(r) = reader.next_message(|buf, base| {
@@ -665,6 +726,9 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
                 (d.len, true)
             })
         };
+        if r.is_err() && base == start {
+            hint.failed_at_start(&schemas, buf, Carrier::Stream);
+        }
         r.map_err(|e| match e {
             MultiError::Decode(e) => Undecoded(e),
             other => {
@@ -679,16 +743,22 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
         })
     }) {
         match r {
-            Ok(true) => out.write_all(line.as_bytes())?,
+            Ok(true) => {
+                out.write_all(line.as_bytes())?;
+                if o.count.printed() {
+                    break;
+                }
+            }
             Ok(false) => {}
             Err(ReadError::Frame(FrameError::Io(e))) => return Err(e),
             Err(e) => {
                 ok = false;
                 out.flush()?;
-                match unknown.take() {
-                    Some(u) => eprintln!("sbe decode: {input}: {u}"),
-                    None => eprintln!("sbe decode: {input}: {e}"),
-                }
+                let text = match unknown.take() {
+                    Some(u) => u.to_string(),
+                    None => e.to_string(),
+                };
+                reports.report(false, &text, hint.take().as_deref());
                 if !o.keep_going {
                     break;
                 }
@@ -696,6 +766,7 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
         }
     }
     out.flush()?;
+    reports.end();
     Ok(ok)
 }
 
@@ -712,16 +783,14 @@ fn open_capture<'r>(
         capture::Format::PcapNg => "pcapng",
     };
     if skip > 0 {
-        eprintln!(
-            "sbe {cmd}: {input}: --skip is for files of messages, and this is a {name} capture"
-        );
+        say!("sbe {cmd}: {input}: --skip is for files of messages, and this is a {name} capture");
         return Ok(None);
     }
     match capture::CaptureReader::new(format, source) {
         Ok(c) => Ok(Some(c)),
         Err(capture::CaptureError::Io(e)) => Err(e),
         Err(e) => {
-            eprintln!("sbe {cmd}: {input}: not a readable {name} capture: {e}");
+            say!("sbe {cmd}: {input}: not a readable {name} capture: {e}");
             Ok(None)
         }
     }
@@ -738,7 +807,7 @@ fn capture_end(
     match r {
         Ok(s) => {
             if s.matched == 0 {
-                eprintln!(
+                say!(
                     "sbe {cmd}: {input}: none of its {} packets is a UDP datagram or TCP segment{}",
                     s.packets,
                     if filtered { " that --filter takes" } else { "" }
@@ -746,10 +815,13 @@ fn capture_end(
             }
             Ok(ok)
         }
+        Err(capture::RunError::Output(e)) if e.get_ref().is_some_and(|e| e.is::<Enough>()) => {
+            Ok(ok)
+        }
         Err(capture::RunError::Output(e))
         | Err(capture::RunError::Capture(capture::CaptureError::Io(e))) => Err(e),
         Err(capture::RunError::Capture(e)) => {
-            eprintln!("sbe {cmd}: {input}: {e}");
+            say!("sbe {cmd}: {input}: {e}");
             Ok(false)
         }
     }
@@ -771,26 +843,35 @@ fn decode_capture(
         filter: o.filters.clone(),
     };
     let stdout = || BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let semantic = o.values == sbe_otf::semantic::Values::Semantic;
     // A stream (stdin, a pipe from tcpdump) is written as it comes: the
     // writer thread's batches would hold its lines back longer.
     let file = std::fs::metadata(input).is_ok_and(|m| m.is_file());
     if o.jobs < 2 || !file {
         let mut sink = capture_json::Inline {
-            lines: capture_json::JsonLines::new(schemas, stdout(), input),
+            lines: capture_json::JsonLines::new(schemas, stdout(), input, semantic),
             templates: &o.templates,
+            count: &o.count,
+            hint: hint::Hint::new(o.framing),
             ok: true,
         };
         let r = capture::run(&mut cap, &opts, &mut sink);
-        sink.lines.flush()?;
+        sink.lines.end()?;
         return capture_end(r, !o.filters.is_empty(), sink.ok, input, "decode");
     }
     let (reader_end, writer_end) = capture_json::channels();
     std::thread::scope(|s| {
         let writer = s.spawn(move || {
-            let mut lines = capture_json::JsonLines::new(schemas, stdout(), input);
+            let mut lines = capture_json::JsonLines::new(schemas, stdout(), input, semantic);
             capture_json::write_batches(&mut lines, writer_end)
         });
-        let mut sink = capture_json::Pipelined::new(schemas, &o.templates, reader_end);
+        let mut sink = capture_json::Pipelined::new(
+            schemas,
+            &o.templates,
+            &o.count,
+            hint::Hint::new(o.framing),
+            reader_end,
+        );
         let mut r = capture::run(&mut cap, &opts, &mut sink);
         // What is left goes to the writer however the run ended.
         let sent = sink.send();
@@ -817,7 +898,7 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
         return Ok(false);
     };
     if framing.is_packet() {
-        eprintln!(
+        say!(
             "sbe encode: --framing {framing} is a packet framing (a header per datagram): \
              sbe encode writes a stream; give its message framing"
         );
@@ -857,7 +938,7 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
                     Err(e) if e.is_eof() && n > 0 => continue,
                     Err(e) => {
                         ok = false;
-                        eprintln!(
+                        say!(
                             "sbe encode: {input}:{}: invalid JSON: {e}",
                             start_line + e.line().saturating_sub(1)
                         );
@@ -878,7 +959,7 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
                 if let Err(e) =
                     sbe_framing::split::frame_message(&framing, &mut msg, endian(schema.byte_order))
                 {
-                    eprintln!("sbe encode: {input}:{start_line}: {e}");
+                    say!("sbe encode: {input}:{start_line}: {e}");
                     ok = false;
                     continue;
                 }
@@ -886,7 +967,7 @@ fn encode(schema_path: &Path, framing: Framing, keep_going: bool, input: &str) -
             }
             Err(e) => {
                 ok = false;
-                eprintln!("sbe encode: {input}:{start_line}: {e}");
+                say!("sbe encode: {input}:{start_line}: {e}");
                 if !keep_going {
                     break;
                 }
@@ -905,14 +986,14 @@ fn generate(schema_path: &Path, out_dir: &Path) -> io::Result<bool> {
         return Ok(false);
     };
     for w in &schema.warnings {
-        eprintln!("{w}");
+        say!("{w}");
     }
     let mut config = sbe_build::Config::new();
     config.out_dir(out_dir).quiet(true);
     let text = match config.generate(&schema) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("{e}");
+            say!("{e}");
             return Ok(false);
         }
     };
@@ -920,26 +1001,43 @@ fn generate(schema_path: &Path, out_dir: &Path) -> io::Result<bool> {
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", out_dir.display())))?;
     let file = out_dir.join(config.file_name_for(&schema));
     if let Err(e) = sbe_build::write_if_changed(&file, &text) {
-        eprintln!("sbe generate: {e}");
+        say!("sbe generate: {e}");
         return Ok(false);
     }
-    println!("{}", file.display());
+    writeln!(io::stdout().lock(), "{}", file.display())?;
     Ok(true)
 }
 
-fn inspect(
-    paths: &[PathBuf],
+/// `sbe inspect`'s options.
+struct InspectOptions {
     framing: Framing,
     skip: u64,
-    filters: &[Term],
-    input: &str,
-) -> io::Result<bool> {
+    templates: Vec<u64>,
+    messages: Vec<String>,
+    count: Option<u64>,
+    filters: Vec<Term>,
+}
+
+fn inspect(paths: &[PathBuf], o: &InspectOptions, input: &str) -> io::Result<bool> {
+    let (framing, skip, filters) = (o.framing, o.skip, &o.filters);
     let Some(loaded) = load_all(paths) else {
         return Ok(false);
     };
     let Some(schemas) = schemas(&loaded, paths, true, Default::default()) else {
         return Ok(false);
     };
+    let Some(mut pick) = Pick::new(
+        &schemas,
+        o.templates.clone(),
+        &o.messages,
+        o.count,
+        "inspect",
+    ) else {
+        return Ok(false);
+    };
+    if pick.done() {
+        return Ok(true);
+    }
     let (source, format) = sniffed(input)?;
     if let Some(format) = format {
         let Some(mut cap) = open_capture(skip, format, source, input, "inspect")? else {
@@ -951,7 +1049,9 @@ fn inspect(
             text: String::new(),
             packet: 0,
             waits: matches!(framing, Framing::Raw),
-            input,
+            pick,
+            hint: hint::Hint::new(framing),
+            reports: say::Reporter::new("inspect", input),
             ok: true,
         };
         let opts = capture::Options {
@@ -961,24 +1061,42 @@ fn inspect(
         };
         let r = capture::run(&mut cap, &opts, &mut sink);
         sink.out.flush()?;
+        sink.reports.end();
         return capture_end(r, !filters.is_empty(), sink.ok, input, "inspect");
     }
     if !filters.is_empty() {
-        eprintln!(
-            "sbe inspect: {input}: --filter is for captures (pcap, pcapng), and this is none"
-        );
+        say!("sbe inspect: {input}: --filter is for captures (pcap, pcapng), and this is none");
         return Ok(false);
     }
     let mut reader = FrameReader::new(source, framing, endian(schemas.byte_order()));
     reader.skip(skip)?;
+    let start = reader.offset();
     let mut out = BufWriter::new(io::stdout().lock());
     let mut text = String::new();
     let mut ok = true;
+    let mut hint = hint::Hint::new(framing);
+    let mut reports = say::Reporter::new("inspect", input);
     let mut unknown: Option<MultiError> = None;
     while let Some(r) = reader.next_message(|buf, base| {
         text.clear();
-        match schemas.inspect(buf, base, &mut text) {
-            Ok(d) => Ok((d.len, ())),
+        if pick.left_out(&schemas, buf) {
+            return match schemas.message_length(buf, base) {
+                Ok(d) => Ok((d.len, false)),
+                Err(MultiError::Decode(e)) => Err(Undecoded(e)),
+                // Not picked: its template id was read, so was its schema.
+                Err(other) => Err(Undecoded(DecodeError {
+                    offset: other.offset(),
+                    kind: DecodeErrorKind::Framing(other.what().to_string()),
+                    need: None,
+                })),
+            };
+        }
+        let r = schemas.inspect(buf, base, &mut text);
+        if r.is_err() && base == start {
+            hint.failed_at_start(&schemas, buf, Carrier::Stream);
+        }
+        match r {
+            Ok(d) => Ok((d.len, true)),
             Err(MultiError::Decode(e)) if e.is_truncated() => Err(Undecoded(e)),
             Err(MultiError::Decode(e)) => {
                 text.push_str(&format!("  error: {e}\n"));
@@ -996,16 +1114,26 @@ fn inspect(
         }
     }) {
         out.write_all(text.as_bytes())?;
-        if let Err(e) = r {
-            ok = false;
-            out.flush()?;
-            match unknown.take() {
-                Some(u) => eprintln!("sbe inspect: {input}: {u}"),
-                None => eprintln!("sbe inspect: {input}: {e}"),
+        match r {
+            Ok(true) => {
+                if pick.shown() {
+                    break;
+                }
+            }
+            Ok(false) => {}
+            Err(e) => {
+                ok = false;
+                out.flush()?;
+                let text = match unknown.take() {
+                    Some(u) => u.to_string(),
+                    None => e.to_string(),
+                };
+                reports.report(false, &text, hint.take().as_deref());
             }
         }
     }
     out.flush()?;
+    reports.end();
     Ok(ok)
 }
 
@@ -1018,7 +1146,9 @@ struct InspectSink<'a, 's, W: Write> {
     packet: u64,
     /// A truncated message in a TCP stream waits for more bytes.
     waits: bool,
-    input: &'a str,
+    pick: Pick,
+    hint: hint::Hint,
+    reports: say::Reporter<'a>,
     ok: bool,
 }
 
@@ -1027,7 +1157,17 @@ impl<W: Write> capture::Sink for InspectSink<'_, '_, W> {
 
     fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
         self.text.clear();
+        if self.pick.left_out(self.schemas, bytes) {
+            return Ok(self
+                .schemas
+                .message_length(bytes, origin.offset)
+                .map_err(fail)?
+                .len);
+        }
         let r = self.schemas.inspect(bytes, origin.offset, &mut self.text);
+        if r.is_err() {
+            capture_json::failed_at_start(&mut self.hint, self.schemas, bytes, origin);
+        }
         let waiting = matches!(&r, Err(e) if e.is_truncated())
             && self.waits
             && origin.transport == capture::Transport::Tcp;
@@ -1054,7 +1194,12 @@ impl<W: Write> capture::Sink for InspectSink<'_, '_, W> {
         }
         self.out.write_all(self.text.as_bytes())?;
         match r {
-            Ok(d) => Ok(d.len),
+            Ok(d) => {
+                if self.pick.shown() {
+                    return Err(Fail::Output(io::Error::other(Enough)));
+                }
+                Ok(d.len)
+            }
             Err(e) => {
                 writeln!(self.out, "  error: {}", e.what())?;
                 Err(fail(e))
@@ -1067,7 +1212,9 @@ impl<W: Write> capture::Sink for InspectSink<'_, '_, W> {
         if level == Level::Error {
             self.ok = false;
         }
-        eprintln!("sbe inspect: {}: {text}", self.input);
+        let hint = self.hint.take();
+        self.reports
+            .report(level == Level::Notice, text, hint.as_deref());
         Ok(())
     }
 }

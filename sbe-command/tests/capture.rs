@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{pcapng, rec, sofh, Rec};
+use common::{pcapng, rec, sofh, udp, v4, Rec, MAC_A, MAC_B};
 
 use std::path::PathBuf;
 
@@ -94,26 +94,6 @@ fn pcap(link: u32, ns: bool, be: bool, recs: &[Rec]) -> Vec<u8> {
 }
 
 // ---- frames ----
-
-const MAC_A: [u8; 6] = [2, 0, 0, 0, 0, 1];
-const MAC_B: [u8; 6] = [2, 0, 0, 0, 0, 2];
-
-fn v4(s: &str) -> ([u8; 4], u16) {
-    let a: std::net::SocketAddrV4 = s.parse().expect("ipv4:port");
-    (a.ip().octets(), a.port())
-}
-
-fn udp(src: &str, dst: &str, payload: &[u8]) -> Vec<u8> {
-    let (s, sp) = v4(src);
-    let (d, dp) = v4(dst);
-    let mut f = Vec::new();
-    PacketBuilder::ethernet2(MAC_A, MAC_B)
-        .ipv4(s, d, 64)
-        .udp(sp, dp)
-        .write(&mut f, payload)
-        .expect("udp frame");
-    f
-}
 
 #[derive(Clone, Copy, Default)]
 struct Flags {

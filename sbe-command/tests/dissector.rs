@@ -726,3 +726,77 @@ fn wide_counts_and_lengths_are_integers() {
         "{text}"
     );
 }
+
+/// A dissector generated without `--framing` (raw) on MDP3 packets, SOFH
+/// and sofh-le frames: the unknown schema id's expert item says which
+/// framing to generate it with (issue 42); bytes of no framing get none.
+#[test]
+fn raw_dissector_hints_at_the_framing() {
+    if !tshark_present("raw_dissector_hints_at_the_framing") {
+        return;
+    }
+    let md = repo_schema("sbe-command/benches/market-data.xml");
+    let dir = common::scratch("dissector-hint");
+    let lua = dissector(&dir, &[&md], &["--udp-port", "14310", "--tcp-port", "9000"]);
+    let books = encode(&md, &[book_json(1), book_json(2)]);
+    let mut mdp3 = 41u32.to_le_bytes().to_vec();
+    mdp3.extend(1_709_649_001_000_000_007u64.to_le_bytes());
+    for b in &books {
+        mdp3.extend(((b.len() + 2) as u16).to_le_bytes());
+        mdp3.extend(b);
+    }
+    let sofh: Vec<u8> = framed(&md, "sofh", &[book_json(1), book_json(2)]).concat();
+    let sofh_le: Vec<u8> = framed(&md, "sofh-le", &[book_json(1)]).concat();
+    let mut frames = vec![
+        udp(14310, &mdp3),
+        udp(14310, &sofh),
+        udp(14310, &[0x55; 40]),
+    ];
+    frames.extend(tcp(9000, &sofh_le, &[]));
+    let cap = dir.join("cap.pcap");
+    std::fs::write(&cap, pcap(&frames)).unwrap();
+    let (out, err) = tshark(
+        &lua,
+        &cap,
+        &[
+            "-T",
+            "fields",
+            "-e",
+            "frame.number",
+            "-e",
+            "_ws.expert.message",
+        ],
+    );
+    let said: Vec<&str> = out.lines().filter(|l| l.contains("no schema")).collect();
+    let hint = |framing: &str, words: &str| {
+        format!("these look like {words}: generate the dissector with --framing {framing}")
+    };
+    assert!(said.len() >= 4, "{out}{err}");
+    assert!(
+        said[0].starts_with("1\t") && said[0].contains(&hint("mdp3", "MDP3 packets")),
+        "{out}"
+    );
+    assert!(
+        said[1].starts_with("2\t")
+            && said[1].contains(&hint("sofh", "SOFH frames (Simple Open Framing Header)")),
+        "{out}"
+    );
+    assert!(
+        said[2].starts_with("3\t") && !said[2].contains("these look like"),
+        "{out}"
+    );
+    assert!(
+        said[3..]
+            .iter()
+            .any(|l| l.contains(&hint("sofh-le", "sofh-le frames (iLink 3, B3 EntryPoint)"))),
+        "{out}"
+    );
+    // With a framing given, nothing is hinted.
+    let framed_lua = dissector(&dir, &[&md], &["--framing", "sofh", "--udp-port", "14310"]);
+    let (out, _) = tshark(
+        &framed_lua,
+        &cap,
+        &["-T", "fields", "-e", "_ws.expert.message"],
+    );
+    assert!(!out.contains("these look like"), "{out}");
+}

@@ -79,7 +79,14 @@ fn a_count_with_no_entries_is_refused_frame_by_frame() {
     ]);
     assert_eq!(code, 1);
     assert!(out.is_empty());
-    assert_eq!(err.lines().count(), frames);
+    // Said in full five times, then summed up in one line (issue 42).
+    assert_eq!(err.lines().count(), 6, "{err}");
+    assert!(
+        err.lines()
+            .last()
+            .is_some_and(|l| l.contains(&format!("... and {} more errors like this: ", frames - 5))),
+        "{err}"
+    );
     assert!(
         err.lines().all(|l| l.contains(
             "truncated: group Car.fuelFigures of 65535 entries needs 655350 bytes, 0 left"

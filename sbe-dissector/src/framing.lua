@@ -9,26 +9,10 @@ local function schema_at(tvb, o, lim)
   return nil
 end
 
--- One message at o, ending at most at lim: its end, or nil when it could
--- not be read (an expert item says why). A Lua error in the dissector
--- itself becomes an expert item too.
-local function one_message(tvb, tree, o, lim, names)
-  local s = schema_at(tvb, o, lim)
-  if not s then
-    if lim - o < MIN_HEADER then
-      return bad(tree, E.truncated, "message header: " .. (lim - o) .. " bytes left")
-    end
-    return bad(tree, E.unknown_schema, "no schema of this id: " .. SCHEMA_ID_TEXT(tvb, o))
-  end
-  local ok, e, name = pcall(s.dissect, tvb, tree, o, lim)
-  if not ok then return bad(tree, E.bug, "dissector error: " .. tostring(e)) end
-  if name then names[#names + 1] = name end
-  return e
-end
-
--- The frame at o with have bytes left: "ok", its length and its padded
--- length; "short" and the bytes its header needs; or "bad" and why.
-local function frame_at(tvb, o, have)
+-- The frame at o with have bytes left, framed as FR (the framing, or a
+-- HINTS entry): "ok", its length and its padded length; "short" and the
+-- bytes its header needs; or "bad" and why.
+local function frame_at_of(FR, tvb, o, have)
   if have < FR.header then return "short", FR.header end
   local at = o + FR.len_off
   local n
@@ -45,6 +29,51 @@ local function frame_at(tvb, o, have)
   local padded = flen
   if FR.align > 1 then padded = flen + (FR.align - flen % FR.align) % FR.align end
   return "ok", flen, padded
+end
+
+local function frame_at(tvb, o, have) return frame_at_of(FR, tvb, o, have) end
+
+-- With raw, a message of no known schema at the start of the bytes: the
+-- first preset framing (HINTS) whose frame there holds a message of a
+-- known schema and template, said after the expert item's text.
+local function framing_hint(tvb, o, lim)
+  if o ~= 0 then return "" end
+  for _, h in ipairs(HINTS) do
+    local at = h.packet
+    local st, flen = "short", 0
+    if lim - at > 0 then st, flen = frame_at_of(h, tvb, at, lim - at) end
+    local enc_ok = true
+    if st == "ok" and h.enc_off and h.enc_ok then
+      local et
+      if h.enc_le then et = u16le(at + h.enc_off) else et = u16be(at + h.enc_off) end
+      enc_ok = h.enc_ok[et] ~= nil
+    end
+    if st == "ok" and enc_ok then
+      local m, e = at + h.prefix, math.min(at + flen, lim)
+      local s = schema_at(tvb, m, e)
+      if s and s.known(tvb, m, e) then
+        return "; these look like " .. h.words .. ": generate the dissector with --framing " .. h.name
+      end
+    end
+  end
+  return ""
+end
+
+-- One message at o, ending at most at lim: its end, or nil when it could
+-- not be read (an expert item says why). A Lua error in the dissector
+-- itself becomes an expert item too.
+local function one_message(tvb, tree, o, lim, names)
+  local s = schema_at(tvb, o, lim)
+  if not s then
+    if lim - o < MIN_HEADER then
+      return bad(tree, E.truncated, "message header: " .. (lim - o) .. " bytes left")
+    end
+    return bad(tree, E.unknown_schema, "no schema of this id: " .. SCHEMA_ID_TEXT(tvb, o) .. framing_hint(tvb, o, lim))
+  end
+  local ok, e, name = pcall(s.dissect, tvb, tree, o, lim)
+  if not ok then return bad(tree, E.bug, "dissector error: " .. tostring(e)) end
+  if name then names[#names + 1] = name end
+  return e
 end
 
 -- The frame's own fields under root; false when its encoding type is not

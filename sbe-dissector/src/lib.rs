@@ -366,6 +366,55 @@ fn accepted(f: &Framing, orders: &[Endian]) -> Option<Vec<u16>> {
     Some(values)
 }
 
+/// Lua `HINTS`: with `raw`, the preset framings
+/// (`sbe_framing::guess::PRESETS`) an unknown schema id is checked
+/// against, each as `FR` describes a framing, with its name and words
+/// (`sbe_framing::guess::preset_words`); empty with any other framing,
+/// whose frames say where messages start.
+fn hints(f: &Framing, orders: &[Endian]) -> String {
+    let mut out = String::from("-- With raw: the preset framings a message of an unknown schema id may be in.\nlocal HINTS = {\n");
+    if *f == Framing::Raw {
+        for preset in sbe_framing::guess::PRESETS {
+            let (Some(ff), Some(words)) = (
+                preset.frame_format(),
+                sbe_framing::guess::preset_words(&preset),
+            ) else {
+                continue;
+            };
+            let mut h = vec![
+                format!("name = {:?}", preset.to_string()),
+                format!("words = {words:?}"),
+                format!(
+                    "packet = {}",
+                    preset.packet_format().map_or(0, |p| p.header_len)
+                ),
+                format!("prefix = {}", ff.prefix_len),
+                format!("len_off = {}", ff.length.offset),
+                format!("len_w = {}", ff.length.width.bytes()),
+                format!("len_le = {}", ff.length.order == Endian::Little),
+                format!("counts_message = {}", ff.counts == Counts::Message),
+                format!("align = {}", ff.align),
+                format!("header = {}", ff.header_len()),
+                format!("min = {}", ff.min_frame_len()),
+            ];
+            if let Some(enc) = ff.encoding {
+                h.push(format!("enc_off = {}", enc.offset));
+                h.push(format!("enc_le = {}", enc.order == Endian::Little));
+                if let Some(values) = accepted(&preset, orders) {
+                    let entries: Vec<String> = values
+                        .iter()
+                        .map(|v| format!("[{v:#06x}] = true"))
+                        .collect();
+                    h.push(format!("enc_ok = {{ {} }}", entries.join(", ")));
+                }
+            }
+            out.push_str(&format!("  {{ {} }},\n", h.join(", ")));
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
 /// Whether `p` can name a Wireshark protocol (and filter prefix).
 fn valid_proto(p: &str) -> bool {
     let mut chars = p.chars();
@@ -567,6 +616,7 @@ impl Gen {
         out.push_str("}\n");
         out.push_str(&extra);
         extra.clear();
+        out.push_str(&hints(f, orders));
         out.push_str(&self.packet_header(f));
         out
     }

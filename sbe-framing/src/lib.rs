@@ -110,6 +110,7 @@ use sbe_rt::wire::{
 };
 
 mod error;
+pub mod guess;
 mod spec;
 pub use error::{Error, Result};
 pub use spec::{

@@ -560,6 +560,27 @@ pub const MSG_SEQ_NUM: &str = "msgSeqNum";
 /// among a datagram's [`Datagram::fields`].
 pub const SENDING_TIME: &str = "sendingTime";
 
+/// A packet header field's value as the instant it is, for the fields
+/// that are times (MDP3's [`SENDING_TIME`]: nanoseconds since the Unix
+/// epoch); `None` for a count or a number. What `--values semantic`
+/// writes as RFC 3339, as Parquet's timestamp column and the dissector
+/// show it.
+///
+/// ```
+/// use sbe_framing::split::{field_time, MSG_SEQ_NUM, SENDING_TIME};
+///
+/// let t = field_time(SENDING_TIME, 1_709_649_001_000_000_048).unwrap();
+/// assert_eq!(t.to_string(), "2024-03-05T14:30:01.000000048Z");
+/// assert_eq!(field_time(MSG_SEQ_NUM, 41), None);
+/// ```
+#[must_use]
+pub fn field_time(name: &str, value: u64) -> Option<sbe_rt::Timestamp> {
+    match name {
+        SENDING_TIME => sbe_rt::Timestamp::from_units(value, sbe_rt::TimeUnit::Nanos).ok(),
+        _ => None,
+    }
+}
+
 /// The messages of one UDP datagram for a framing: the packet header's
 /// fields, and the messages in order with their offsets in the datagram
 /// (an `Iterator` of [`Piece`]s, ending after a framing fault). With

@@ -65,7 +65,8 @@ impl fmt::Display for Diagnostic {
 ///
 /// (Display and `std::error::Error` are written out rather than derived so
 /// that a consumer's `build.rs` does not compile a proc-macro for them.)
-#[derive(Debug)]
+/// `Debug` prints what `Display` prints: a build script's `.unwrap()`
+/// then shows `schema.xml:750:9: error: ...`, not the fields.
 #[non_exhaustive]
 pub enum Error {
     /// A file could not be read.
@@ -85,6 +86,13 @@ impl fmt::Display for Error {
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
             Error::Schema(d) => Diagnostics(d).fmt(f),
         }
+    }
+}
+
+/// What `Display` prints: `.unwrap()` and `{:?}` show the readable text.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

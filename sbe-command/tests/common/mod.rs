@@ -116,3 +116,26 @@ pub fn pcapng(link: u32, recs: &[Rec]) -> Vec<u8> {
     }
     f
 }
+
+/// Ethernet addresses of the frames built here.
+pub const MAC_A: [u8; 6] = [2, 0, 0, 0, 0, 1];
+pub const MAC_B: [u8; 6] = [2, 0, 0, 0, 0, 2];
+
+/// `a.b.c.d:port` as its octets and port.
+pub fn v4(s: &str) -> ([u8; 4], u16) {
+    let a: std::net::SocketAddrV4 = s.parse().expect("ipv4:port");
+    (a.ip().octets(), a.port())
+}
+
+/// An Ethernet frame of a UDP datagram (IPv4) from `src` to `dst`.
+pub fn udp(src: &str, dst: &str, payload: &[u8]) -> Vec<u8> {
+    let (s, sp) = v4(src);
+    let (d, dp) = v4(dst);
+    let mut f = Vec::new();
+    etherparse::PacketBuilder::ethernet2(MAC_A, MAC_B)
+        .ipv4(s, d, 64)
+        .udp(sp, dp)
+        .write(&mut f, payload)
+        .expect("udp frame");
+    f
+}
