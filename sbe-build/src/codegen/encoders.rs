@@ -84,8 +84,30 @@ pub(super) fn message_encoder(
     }
 }
 
+/// The block of `b` with no field set (`Block::unset_bytes`, the IR's):
+/// where some field holds a null, the constant `UNSET_BLOCK` and the
+/// expression naming it; else no constant and `[0; N]`, as zeroing a
+/// block takes fewer instructions than copying one.
+fn unset_block(ctx: &Ctx, b: &NamedBlock) -> (TokenStream, TokenStream) {
+    let block_length = ulit(b.block_len());
+    let bytes = b.block.unset_bytes(ctx.byte_order());
+    if bytes.iter().all(|x| *x == 0) {
+        return (TokenStream::new(), quote!([0; #block_length]));
+    }
+    let bytes = bytes.into_iter().map(proc_macro2::Literal::u8_unsuffixed);
+    (
+        quote! {
+            /// The block with no field set: each optional field (and
+            /// optional composite member) holds its null, every other
+            /// byte is 0.
+            const UNSET_BLOCK: [u8; #block_length] = [#(#bytes),*];
+        },
+        quote!(Self::UNSET_BLOCK),
+    )
+}
+
 /// `wrap` of a message encoder: checks the buffer holds the message with
-/// its sections empty, writes the header and zeroes the root block.
+/// its sections empty, writes the header and the root block unset.
 /// `buf_init`, `step_init`: the encoder's fields beside the tail.
 fn message_wrap_fn(
     ctx: &Ctx,
@@ -104,18 +126,22 @@ fn message_wrap_fn(
     } else {
         need
     };
+    let (unset_const, unset) = unset_block(ctx, b);
     quote! {
+        #unset_const
+
         /// Starts a message at the start of `buf`: writes the header and
-        /// zeroes the root block. Fails when `buf` cannot hold the
+        /// the root block with no field set (an optional field holds its
+        /// null, any other field zeros). Fails when `buf` cannot hold the
         /// message with its groups and var data empty.
         #dep
         pub fn wrap(buf: &'a mut [u8]) -> ::sbe_rt::Result<Self> {
             let total = buf.len();
-            ::sbe_rt::check_len(buf, #need)?;
+            __sbe::codec::check_room(buf, #need)?;
             let (hdr, rest) = __sbe::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
             let (block, tail) = __sbe::codec::split_array_mut::<#block_length>(rest)?;
             *hdr = [0; HEADER_LENGTH];
-            *block = [0; #block_length];
+            *block = #unset;
             let mut h = #header_encoder { buf: hdr };
             #header_writes
             __sbe::Ok(Self { #buf_init tail, total, #step_init })
@@ -176,7 +202,7 @@ pub(super) fn group_encoder(
     };
     let new_fn = group_new_fn(ctx, g, b, buf_init, step_init);
     let each_entry_fn = each_entry_fn(ctx, b);
-    let next_entry_fn = next_entry_fn(b, buf_set);
+    let next_entry_fn = next_entry_fn(ctx, b, buf_set);
     let reserves = reserve_consts(ctx, b, Tail::Group);
     let doc = format!(
         " Encoder of group `{}`: call `next_entry()` before writing each entry; \
@@ -260,9 +286,10 @@ fn put_count(ctx: &Ctx, g: &Group) -> TokenStream {
 }
 
 /// `next_entry` of a group encoder: writes the previous entry's sections
-/// not written yet, takes a zeroed block and counts it.
-/// `buf_set`: keeps the block for the setters (`self.buf =`), or empty.
-fn next_entry_fn(b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
+/// not written yet, takes a block with no field set (see `unset_block`)
+/// and counts it. `buf_set`: keeps the block for the setters
+/// (`self.buf =`), or empty.
+fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
     let sections = ulit(b.sections());
     let need = plus(quote!(self.reserve), b.block_len());
     let block_length = ulit(b.block_len());
@@ -276,14 +303,27 @@ fn next_entry_fn(b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
     } else {
         (quote!(), quote!())
     };
+    let (unset_const, take) = match unset_block(ctx, b) {
+        (c, _) if c.is_empty() => (
+            c,
+            quote!(__sbe::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)),
+        ),
+        (c, unset) => (
+            c,
+            quote!(__sbe::codec::next_entry_unset::<#block_length>(self.tail, &mut self.written, self.count, #need, &#unset)),
+        ),
+    };
     quote! {
-        /// Starts the next entry (zeroed); its fields, nested groups and
+        #unset_const
+
+        /// Starts the next entry, no field set (an optional field holds
+        /// its null, any other field zeros); its fields, nested groups and
         /// var data follow. Fails when `count` entries are written already
         /// or the buffer is too small.
         #[inline]
         pub fn next_entry(&mut self) -> ::sbe_rt::Result<&mut Self> {
             #advance_all
-            #buf_set __sbe::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
+            #buf_set #take?;
             #step_reset
             __sbe::Ok(self)
         }
