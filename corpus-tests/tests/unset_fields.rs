@@ -63,6 +63,23 @@ fn flyweight_encoder_leaves_optional_fields_null() {
 }
 
 #[test]
+fn sbe_encode_of_fields_left_out_is_what_the_encoder_leaves() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../sbe-build/tests/fixtures/unset.xml"
+    );
+    let schema = sbe_ir::ir::load(path).unwrap();
+    let codec = sbe_otf::Codec::new(&schema).unwrap();
+    let json: serde_json::Value = serde_json::from_str(
+        r#"{"message":"ExchangeInfoResponse","body":{"serverTime":1700000000,"symbols":[{"status":"Halt","baseAssetPrecision":0,"limits":{"scale":0},"symbol":"BTCUSDT","baseAsset":"BTC"}]}}"#,
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    codec.encode_value(&json, &mut out).unwrap();
+    assert_eq!(out, flyweight_bytes());
+}
+
+#[test]
 fn owned_default_is_what_the_encoder_leaves() {
     let d = g::ExchangeInfoResponseSymbols::default();
     assert_eq!(d.peg_instructions_allowed, None);

@@ -156,7 +156,8 @@ pub(super) fn impls(owned: &Ident, name: &str, expecting: &str, items: &[Item]) 
     }
     let count = items.len();
     let count_lit = super::values::ulit(count);
-    let read_keys = if keys.is_empty() {
+    // Nothing held (constants only): every key's value is skipped.
+    let read_keys = if arms.is_empty() {
         quote! {
             while map.next_key_seed(#p::Keys(Self::KEYS))?.is_some() {
                 #p::skip(&mut map)?;
