@@ -84,26 +84,44 @@ pub(super) fn message_encoder(
     }
 }
 
-/// The block of `b` with no field set (`Block::unset_bytes`, the IR's):
-/// where some field holds a null, the constant `UNSET_BLOCK` and the
-/// expression naming it; else no constant and `[0; N]`, as zeroing a
-/// block takes fewer instructions than copying one.
-fn unset_block(ctx: &Ctx, b: &NamedBlock) -> (TokenStream, TokenStream) {
+/// The statements that make block `block` (a `&mut [u8; N]` of `b`'s
+/// block) hold no field set (`Block::unset_bytes`, the IR's): zeros, then
+/// the nulls' bytes, a run of non-zero bytes at a time, in stores of 8, 4,
+/// 2 and 1 bytes (`zero`: whether to zero the block first; `next_entry`'s
+/// comes zeroed). Copying the whole block from a constant cost more
+/// (loads and stores of every byte, where zeroing stores one register):
+/// these stores of constants are one instruction each, and a block without
+/// nulls is the zeroing it was.
+fn unset_block(ctx: &Ctx, b: &NamedBlock, block: &TokenStream, zero: bool) -> TokenStream {
     let block_length = ulit(b.block_len());
-    let bytes = b.block.unset_bytes(ctx.byte_order());
-    if bytes.iter().all(|x| *x == 0) {
-        return (TokenStream::new(), quote!([0; #block_length]));
+    let mut out = if zero {
+        quote!(*#block = [0; #block_length];)
+    } else {
+        TokenStream::new()
+    };
+    for (at, width, value) in b.block.unset_stores(ctx.byte_order()) {
+        let (put, lit) = match width {
+            8 => (
+                quote!(put_u64_le),
+                proc_macro2::Literal::u64_suffixed(value),
+            ),
+            4 => (
+                quote!(put_u32_le),
+                proc_macro2::Literal::u32_suffixed(value as u32),
+            ),
+            2 => (
+                quote!(put_u16_le),
+                proc_macro2::Literal::u16_suffixed(value as u16),
+            ),
+            _ => (
+                quote!(put_u8_le),
+                proc_macro2::Literal::u8_suffixed(value as u8),
+            ),
+        };
+        let at = ulit(at);
+        out.extend(quote!(::sbe_rt::#put(#block, #at, #lit);));
     }
-    let bytes = bytes.into_iter().map(proc_macro2::Literal::u8_unsuffixed);
-    (
-        quote! {
-            /// The block with no field set: each optional field (and
-            /// optional composite member) holds its null, every other
-            /// byte is 0.
-            const UNSET_BLOCK: [u8; #block_length] = [#(#bytes),*];
-        },
-        quote!(Self::UNSET_BLOCK),
-    )
+    out
 }
 
 /// `wrap` of a message encoder: checks the buffer holds the message with
@@ -126,10 +144,8 @@ fn message_wrap_fn(
     } else {
         need
     };
-    let (unset_const, unset) = unset_block(ctx, b);
+    let unset = unset_block(ctx, b, &quote!(block), true);
     quote! {
-        #unset_const
-
         /// Starts a message at the start of `buf`: writes the header and
         /// the root block with no field set (an optional field holds its
         /// null, any other field zeros). Fails when `buf` cannot hold the
@@ -141,7 +157,7 @@ fn message_wrap_fn(
             let (hdr, rest) = __sbe::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
             let (block, tail) = __sbe::codec::split_array_mut::<#block_length>(rest)?;
             *hdr = [0; HEADER_LENGTH];
-            *block = #unset;
+            #unset
             let mut h = #header_encoder { buf: hdr };
             #header_writes
             __sbe::Ok(Self { #buf_init tail, total, #step_init })
@@ -303,19 +319,15 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, buf_set: TokenStream) -> TokenStream
     } else {
         (quote!(), quote!())
     };
-    let (unset_const, take) = match unset_block(ctx, b) {
-        (c, _) if c.is_empty() => (
-            c,
-            quote!(__sbe::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)),
-        ),
-        (c, unset) => (
-            c,
-            quote!(__sbe::codec::next_entry_unset::<#block_length>(self.tail, &mut self.written, self.count, #need, &#unset)),
-        ),
+    let take = quote!(__sbe::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?);
+    let take = if !b.block.unset_stores(ctx.byte_order()).is_empty() {
+        // `next_entry` zeroes the block; the nulls follow.
+        let unset = unset_block(ctx, b, &quote!(block), false);
+        quote!({ let block = #take; #unset block })
+    } else {
+        take
     };
     quote! {
-        #unset_const
-
         /// Starts the next entry, no field set (an optional field holds
         /// its null, any other field zeros); its fields, nested groups and
         /// var data follow. Fails when `count` entries are written already
@@ -323,7 +335,7 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, buf_set: TokenStream) -> TokenStream
         #[inline]
         pub fn next_entry(&mut self) -> ::sbe_rt::Result<&mut Self> {
             #advance_all
-            #buf_set #take?;
+            #buf_set #take;
             #step_reset
             __sbe::Ok(self)
         }

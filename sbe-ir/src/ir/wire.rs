@@ -469,11 +469,53 @@ impl Block {
         out
     }
 
-    /// Whether [`unset_bytes`](Self::unset_bytes) is all zeros: no field of
-    /// the block has a null to write.
+    /// [`unset_bytes`](Self::unset_bytes) as stores over a zeroed block:
+    /// each run of non-zero bytes as `(offset, width, value)`s of 8, 4, 2
+    /// or 1 bytes, `value` the bytes read as a little-endian integer (so
+    /// that a little-endian store writes them back in order, whatever the
+    /// schema's byte order). Empty when no field of the block has a null
+    /// to write. An encoder zeroes a block and makes these stores of
+    /// constants, cheaper than copying a whole block.
+    ///
+    /// ```
+    /// let xml = r#"<messageSchema package="demo" id="1"><types>
+    ///   <composite name="messageHeader">
+    ///     <type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/>
+    ///     <type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/>
+    ///   </composite></types>
+    ///   <message name="M" id="1">
+    ///     <field name="a" id="1" type="uint8"/>
+    ///     <field name="b" id="2" type="uint32" presence="optional"/>
+    ///     <field name="c" id="3" type="int16" presence="optional"/>
+    ///   </message></messageSchema>"#;
+    /// let schema = sbe_ir::ir::load_str("demo.xml", xml).unwrap();
+    /// let block = &schema.messages[0].block;
+    /// let order = schema.byte_order;
+    /// assert_eq!(block.unset_bytes(order), [0, 255, 255, 255, 255, 0, 128]);
+    /// assert_eq!(block.unset_stores(order), [(1, 4, 0xffff_ffff), (6, 1, 0x80)]);
+    /// ```
     #[must_use]
-    pub fn unset_is_zero(&self, order: ByteOrder) -> bool {
-        self.unset_bytes(order).iter().all(|b| *b == 0)
+    pub fn unset_stores(&self, order: ByteOrder) -> Vec<(usize, usize, u64)> {
+        let bytes = self.unset_bytes(order);
+        let mut out = Vec::new();
+        let mut at = 0;
+        while let Some(&byte) = bytes.get(at) {
+            if byte == 0 {
+                at += 1;
+                continue;
+            }
+            let run = bytes.iter().skip(at).take_while(|x| **x != 0).count();
+            let width = [8, 4, 2, 1].into_iter().find(|w| *w <= run).unwrap_or(1);
+            let value = bytes
+                .iter()
+                .skip(at)
+                .take(width)
+                .rev()
+                .fold(0u64, |v, b| v << 8 | u64::from(*b));
+            out.push((at, width, value));
+            at += width;
+        }
+        out
     }
 }
 

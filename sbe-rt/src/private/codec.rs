@@ -354,37 +354,6 @@ pub fn next_entry<'a, const N: usize>(
     Ok(block)
 }
 
-/// [`next_entry`] for a block with fields that hold a null when not set:
-/// the block taken is a copy of `unset` (the block with no field set, a
-/// constant of the generated encoder) instead of zeros, so that an
-/// optional field the entry never sets reads as null.
-///
-/// ```
-/// use sbe_rt::__private::codec::next_entry_unset;
-///
-/// let mut buf = [7u8; 4];
-/// let mut tail: &mut [u8] = &mut buf;
-/// let mut written = 0;
-/// assert_eq!(next_entry_unset::<2>(&mut tail, &mut written, 1, 2, &[255, 0]), Ok(&mut [255, 0]));
-/// assert_eq!(written, 1);
-/// ```
-#[inline(always)]
-pub fn next_entry_unset<'a, const N: usize>(
-    tail: &mut &'a mut [u8],
-    written: &mut usize,
-    count: usize,
-    need: usize,
-    unset: &[u8; N],
-) -> Result<&'a mut [u8; N]> {
-    if *written >= count {
-        return Err(Error::count_out_of_range(*written as u64 + 1, count as u64));
-    }
-    let block = take::<N>(tail, need)?;
-    *block = *unset;
-    *written += 1;
-    Ok(block)
-}
-
 /// Takes `n` entries of `N` bytes each off `tail` at once, counted as
 /// written, provided `tail` holds them and `reserve` bytes after them and
 /// the group's `count` has room for them: one check for all of a group's
@@ -461,8 +430,8 @@ pub fn take_zeroed<'a, const N: usize>(
 }
 
 /// Takes the first `N` bytes off `tail`, as they are, provided `tail`
-/// holds at least `need` bytes: [`take_zeroed`] and [`next_entry_unset`]
-/// then write the whole array.
+/// holds at least `need` bytes: [`take_zeroed`] then writes the whole
+/// array.
 #[inline(always)]
 fn take<'a, const N: usize>(tail: &mut &'a mut [u8], need: usize) -> Result<&'a mut [u8; N]> {
     let available = tail.len();
