@@ -259,7 +259,7 @@ fn errors_never_panics() {
     let mut small = [0u8; 20];
     assert!(matches!(
         car::CarEncoder::wrap(&mut small).map_err(|e| e.error_kind()),
-        Err(ErrorKind::Truncated)
+        Err(ErrorKind::BufferTooSmall)
     ));
     let mut buf = [0u8; 100];
     let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
@@ -283,7 +283,7 @@ fn errors_never_panics() {
     ));
     assert!(matches!(
         e.activation_code([0u8; 200]).map_err(|e| e.error_kind()),
-        Err(ErrorKind::Truncated)
+        Err(ErrorKind::BufferTooSmall)
     ));
     let n = e.finish().unwrap();
     assert!(car::decode(&buf[..n]).is_ok());
@@ -307,7 +307,7 @@ fn a_var_data_field_that_does_not_fit_leaves_a_valid_message() {
     // does not fit, and nothing of `model` is written.
     assert!(matches!(
         e.model("x").map_err(|e| e.error_kind()),
-        Err(ErrorKind::Truncated)
+        Err(ErrorKind::BufferTooSmall)
     ));
     assert_eq!(e.encoded_length(), 8 + 45 + 4 + 4 + 4);
     assert!(matches!(
@@ -589,7 +589,7 @@ fn a_buffer_that_runs_out_mid_group_leaves_the_entries_that_fit() {
         accel.next_entry().unwrap().mph(60).seconds(7.5);
         assert!(matches!(
             accel.next_entry().map_err(|e| e.error_kind()),
-            Err(ErrorKind::Truncated)
+            Err(ErrorKind::BufferTooSmall)
         ));
     }
     let n = e.finish().unwrap();

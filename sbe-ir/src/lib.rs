@@ -23,7 +23,7 @@
 //! | what an entry takes after its block, per version | `Group::entry_tail` |
 //! | a var data's length and data members, its maximum | [`ir::Data::var_data`] |
 //! | the bytes of a group or var data written empty | `Group::empty_bytes`, `Data::empty_bytes` |
-//! | presence, null values | `Field::presence`, [`ir::null_bytes`] |
+//! | presence, null values | `Field::presence`, [`ir::null_bytes`], [`ir::unset_bytes`], `Block::unset_bytes` |
 //! | what a value means: decimal, time and its unit, date, MonthYear, text | [`ir::Meaning`] |
 //!
 //! # Example

@@ -538,11 +538,14 @@ impl Enc {
                     let wire = self.wire_form(&f.meaning, &f.ty, v)?;
                     self.value(&f.ty, wire.as_ref().unwrap_or(v), slot, 0, optional)?;
                 }
+                // Left out: what a generated encoder leaves in a field never
+                // set, by the IR's one rule (each part that can be null at
+                // its null, the rest zeros).
                 None if optional => {
                     let at = start + f.offset as usize;
-                    let end = at + f.encoded_length as usize;
-                    if let Some(slot) = buf.get_mut(at..end) {
-                        self.value(&f.ty, &Value::Null, slot, 0, true)?;
+                    let unset = sbe_ir::ir::unset_bytes(&f.ty, f.presence, self.order);
+                    if let Some(slot) = buf.get_mut(at..at + unset.len()) {
+                        slot.copy_from_slice(&unset);
                     }
                 }
                 None => return Err(self.err(EncodeErrorKind::MissingField)),

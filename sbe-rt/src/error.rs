@@ -50,8 +50,9 @@ use core::num::NonZeroU64;
 #[non_exhaustive]
 #[repr(u8)]
 pub enum ErrorKind {
-    /// A read or a write needs more bytes than the buffer holds
-    /// ([`ErrorDetails::Truncated`]).
+    /// A read needs more bytes than the buffer holds
+    /// ([`ErrorDetails::Truncated`]); an encoder's buffer too small is
+    /// [`BufferTooSmall`](Self::BufferTooSmall).
     Truncated = 1,
     /// The message header names a template id that the schema does not
     /// define ([`ErrorDetails::UnknownTemplateId`]).
@@ -75,6 +76,10 @@ pub enum ErrorKind {
     WrongOrder,
     /// An encoder was given a value outside the field's range.
     ValueOutOfRange,
+    /// An encoder's output buffer cannot hold what it must write
+    /// ([`ErrorDetails::BufferTooSmall`]); a decoder's short input is
+    /// [`Truncated`](Self::Truncated).
+    BufferTooSmall,
 }
 
 impl ErrorKind {
@@ -94,6 +99,7 @@ impl ErrorKind {
             ErrorKind::InvalidText => "InvalidText",
             ErrorKind::WrongOrder => "WrongOrder",
             ErrorKind::ValueOutOfRange => "ValueOutOfRange",
+            ErrorKind::BufferTooSmall => "BufferTooSmall",
         }
     }
 }
@@ -195,6 +201,17 @@ pub enum ErrorDetails {
     /// An encoder was given a value outside the field's `minValue` /
     /// `maxValue` range (or equal to its null value on a required field).
     ValueOutOfRange,
+    /// An encoder's output buffer is too small: from where the encoder
+    /// writes, what it writes needs `needed` bytes (what the call writes
+    /// and the groups and var data after it, written empty: at `wrap`, the
+    /// whole message with its groups and var data empty), of which only
+    /// `available` are left.
+    BufferTooSmall {
+        /// Bytes needed from where the encoder writes.
+        needed: u64,
+        /// Bytes left in the buffer from there.
+        available: u64,
+    },
 }
 
 impl ErrorDetails {
@@ -211,6 +228,7 @@ impl ErrorDetails {
             ErrorDetails::InvalidText { .. } => ErrorKind::InvalidText,
             ErrorDetails::WrongOrder => ErrorKind::WrongOrder,
             ErrorDetails::ValueOutOfRange => ErrorKind::ValueOutOfRange,
+            ErrorDetails::BufferTooSmall { .. } => ErrorKind::BufferTooSmall,
         }
     }
 }
@@ -248,7 +266,7 @@ impl ErrorDetails {
 #[repr(transparent)]
 pub struct Error(NonZeroU64);
 
-// The word's fields. The kind (1 to 9, never 0: the niche that keeps
+// The word's fields. The kind (1 to 10, never 0: the niche that keeps
 // `Option<Error>` and `Result<(), Error>` at 8 bytes) is the low 4 bits;
 // then, by kind, two numbers of 24 bits (`A`, `B`), one of 60 (`A`, a
 // template id) or 48 (a text offset), a count's or a length's value and
@@ -271,7 +289,8 @@ const ELEMENT_KINDS: u64 = 1 << ErrorKind::Truncated as u8
     | 1 << ErrorKind::LengthOutOfRange as u8
     | 1 << ErrorKind::InvalidText as u8
     | 1 << ErrorKind::WrongOrder as u8
-    | 1 << ErrorKind::ValueOutOfRange as u8;
+    | 1 << ErrorKind::ValueOutOfRange as u8
+    | 1 << ErrorKind::BufferTooSmall as u8;
 /// A count's or a length's value (32 bits, so that any `u32` read from the
 /// wire stays above its maximum) and its maximum, coded in 16 bits: below
 /// `LIMIT_CODED` as is, else this bit, bit 6 for `2^k`, bit 7 for `2^k - 2`
@@ -381,6 +400,14 @@ impl Error {
         Error::of(ErrorKind::Truncated, wide(needed), wide(available))
     }
 
+    /// [`ErrorKind::BufferTooSmall`]: an encoder needs `needed` bytes from
+    /// where it writes, of which only `available` are left.
+    #[must_use]
+    #[inline(always)]
+    pub fn buffer_too_small(needed: usize, available: usize) -> Error {
+        Error::of(ErrorKind::BufferTooSmall, wide(needed), wide(available))
+    }
+
     /// [`ErrorKind::UnknownTemplateId`]: the header's `template_id`.
     #[must_use]
     #[inline(always)]
@@ -458,8 +485,9 @@ impl Error {
             6 => ErrorKind::LengthOutOfRange,
             7 => ErrorKind::InvalidText,
             8 => ErrorKind::WrongOrder,
-            // Only the constructors make codes: 9 is the last kind.
-            _ => ErrorKind::ValueOutOfRange,
+            9 => ErrorKind::ValueOutOfRange,
+            // Only the constructors make codes: 10 is the last kind.
+            _ => ErrorKind::BufferTooSmall,
         }
     }
 
@@ -521,6 +549,10 @@ impl Error {
             },
             ErrorKind::WrongOrder => ErrorDetails::WrongOrder,
             ErrorKind::ValueOutOfRange => ErrorDetails::ValueOutOfRange,
+            ErrorKind::BufferTooSmall => ErrorDetails::BufferTooSmall {
+                needed: a,
+                available: b,
+            },
         }
     }
 }
@@ -685,6 +717,12 @@ pub(crate) mod slow {
 
     #[cold]
     #[inline(never)]
+    pub(crate) extern "C" fn buffer_too_small(needed: usize, available: usize) -> Error {
+        Error::of(ErrorKind::BufferTooSmall, wide(needed), wide(available))
+    }
+
+    #[cold]
+    #[inline(never)]
     pub(crate) extern "C" fn invalid_text(offset: usize) -> Error {
         Error::of_text(wide(offset))
     }
@@ -728,6 +766,9 @@ impl From<ErrorDetails> for Error {
             ErrorDetails::InvalidText { offset } => Error::invalid_text(n(offset)),
             ErrorDetails::WrongOrder => Error::wrong_order(),
             ErrorDetails::ValueOutOfRange => Error::value_out_of_range(),
+            ErrorDetails::BufferTooSmall { needed, available } => {
+                Error::of(ErrorKind::BufferTooSmall, needed, available)
+            }
         }
     }
 }
@@ -788,6 +829,10 @@ impl fmt::Display for ErrorDetails {
             }
             ErrorDetails::WrongOrder => f.write_str("encoder sections written out of schema order"),
             ErrorDetails::ValueOutOfRange => f.write_str("value outside the field's allowed range"),
+            ErrorDetails::BufferTooSmall { needed, available } => write!(
+                f,
+                "output buffer too small: {needed} bytes needed from where the encoder writes, only {available} left"
+            ),
         }
     }
 }
@@ -848,6 +893,10 @@ mod tests {
             (
                 Error::value_out_of_range(),
                 "value outside the field's allowed range",
+            ),
+            (
+                Error::buffer_too_small(40, 23),
+                "output buffer too small: 40 bytes needed from where the encoder writes, only 23 left",
             ),
         ];
         for (e, text) in cases {
@@ -930,6 +979,7 @@ mod tests {
             Error::invalid_text(usize::MAX),
             Error::wrong_order(),
             Error::value_out_of_range(),
+            Error::buffer_too_small(max, max),
         ];
         for e in errors {
             for n in [1, 77, Error::ELEMENT_MAX] {

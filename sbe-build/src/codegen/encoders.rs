@@ -84,8 +84,48 @@ pub(super) fn message_encoder(
     }
 }
 
+/// The statements that make block `block` (a `&mut [u8; N]` of `b`'s
+/// block) hold no field set (`Block::unset_bytes`, the IR's): zeros, then
+/// the nulls' bytes, a run of non-zero bytes at a time, in stores of 8, 4,
+/// 2 and 1 bytes (`zero`: whether to zero the block first; `next_entry`'s
+/// comes zeroed). Copying the whole block from a constant cost more
+/// (loads and stores of every byte, where zeroing stores one register):
+/// these stores of constants are one instruction each, and a block without
+/// nulls is the zeroing it was.
+fn unset_block(ctx: &Ctx, b: &NamedBlock, block: &TokenStream, zero: bool) -> TokenStream {
+    let block_length = ulit(b.block_len());
+    let mut out = if zero {
+        quote!(*#block = [0; #block_length];)
+    } else {
+        TokenStream::new()
+    };
+    for (at, width, value) in b.block.unset_stores(ctx.byte_order()) {
+        let (put, lit) = match width {
+            8 => (
+                quote!(put_u64_le),
+                proc_macro2::Literal::u64_suffixed(value),
+            ),
+            4 => (
+                quote!(put_u32_le),
+                proc_macro2::Literal::u32_suffixed(value as u32),
+            ),
+            2 => (
+                quote!(put_u16_le),
+                proc_macro2::Literal::u16_suffixed(value as u16),
+            ),
+            _ => (
+                quote!(put_u8_le),
+                proc_macro2::Literal::u8_suffixed(value as u8),
+            ),
+        };
+        let at = ulit(at);
+        out.extend(quote!(::sbe_rt::#put(#block, #at, #lit);));
+    }
+    out
+}
+
 /// `wrap` of a message encoder: checks the buffer holds the message with
-/// its sections empty, writes the header and zeroes the root block.
+/// its sections empty, writes the header and the root block unset.
 /// `buf_init`, `step_init`: the encoder's fields beside the tail.
 fn message_wrap_fn(
     ctx: &Ctx,
@@ -104,18 +144,20 @@ fn message_wrap_fn(
     } else {
         need
     };
+    let unset = unset_block(ctx, b, &quote!(block), true);
     quote! {
         /// Starts a message at the start of `buf`: writes the header and
-        /// zeroes the root block. Fails when `buf` cannot hold the
+        /// the root block with no field set (an optional field holds its
+        /// null, any other field zeros). Fails when `buf` cannot hold the
         /// message with its groups and var data empty.
         #dep
         pub fn wrap(buf: &'a mut [u8]) -> ::sbe_rt::Result<Self> {
             let total = buf.len();
-            ::sbe_rt::check_len(buf, #need)?;
+            __sbe::codec::check_room(buf, #need)?;
             let (hdr, rest) = __sbe::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
             let (block, tail) = __sbe::codec::split_array_mut::<#block_length>(rest)?;
             *hdr = [0; HEADER_LENGTH];
-            *block = [0; #block_length];
+            #unset
             let mut h = #header_encoder { buf: hdr };
             #header_writes
             __sbe::Ok(Self { #buf_init tail, total, #step_init })
@@ -176,7 +218,7 @@ pub(super) fn group_encoder(
     };
     let new_fn = group_new_fn(ctx, g, b, buf_init, step_init);
     let each_entry_fn = each_entry_fn(ctx, b);
-    let next_entry_fn = next_entry_fn(b, buf_set);
+    let next_entry_fn = next_entry_fn(ctx, b, buf_set);
     let reserves = reserve_consts(ctx, b, Tail::Group);
     let doc = format!(
         " Encoder of group `{}`: call `next_entry()` before writing each entry; \
@@ -260,9 +302,10 @@ fn put_count(ctx: &Ctx, g: &Group) -> TokenStream {
 }
 
 /// `next_entry` of a group encoder: writes the previous entry's sections
-/// not written yet, takes a zeroed block and counts it.
-/// `buf_set`: keeps the block for the setters (`self.buf =`), or empty.
-fn next_entry_fn(b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
+/// not written yet, takes a block with no field set (see `unset_block`)
+/// and counts it. `buf_set`: keeps the block for the setters
+/// (`self.buf =`), or empty.
+fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
     let sections = ulit(b.sections());
     let need = plus(quote!(self.reserve), b.block_len());
     let block_length = ulit(b.block_len());
@@ -276,14 +319,23 @@ fn next_entry_fn(b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
     } else {
         (quote!(), quote!())
     };
+    let take = quote!(__sbe::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?);
+    let take = if !b.block.unset_stores(ctx.byte_order()).is_empty() {
+        // `next_entry` zeroes the block; the nulls follow.
+        let unset = unset_block(ctx, b, &quote!(block), false);
+        quote!({ let block = #take; #unset block })
+    } else {
+        take
+    };
     quote! {
-        /// Starts the next entry (zeroed); its fields, nested groups and
+        /// Starts the next entry, no field set (an optional field holds
+        /// its null, any other field zeros); its fields, nested groups and
         /// var data follow. Fails when `count` entries are written already
         /// or the buffer is too small.
         #[inline]
         pub fn next_entry(&mut self) -> ::sbe_rt::Result<&mut Self> {
             #advance_all
-            #buf_set __sbe::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?;
+            #buf_set #take;
             #step_reset
             __sbe::Ok(self)
         }

@@ -232,6 +232,8 @@ struct Parts {
     /// Constant expressions, one per item whose writing may convert text
     /// (`Val::owned_converts`).
     converts: Vec<TokenStream>,
+    /// Per item its value in the struct's `Default` (`name: value,`).
+    defaults: TokenStream,
 }
 
 impl Parts {
@@ -280,6 +282,37 @@ impl Parts {
         self.decls.extend(quote!(#doc pub #name: #ty,));
         self.inits.extend(quote!(#name: #read,));
         self.writes.extend(write);
+    }
+
+    /// The value of item `name` in the struct's `Default`: `value`, or
+    /// `None` where the item is gated (newer than its block).
+    fn push_default(&mut self, name: &Ident, value: TokenStream, gated: bool) {
+        let value = if gated { quote!(__sbe::None) } else { value };
+        self.defaults.extend(quote!(#name: #value,));
+    }
+}
+
+impl Val<'_> {
+    /// The owned value a struct's `Default` holds for this value, the
+    /// value an encoder leaves in a field never set (`Block::unset_bytes`)
+    /// as its decoder reads it: `None` for an optional value (an optional
+    /// array's elements each `None`), zero, false, empty or the enum's
+    /// wire value 0 for a required one.
+    fn owned_default(&self) -> TokenStream {
+        let default = quote!(::core::default::Default::default());
+        match self {
+            // `[T; N]` is `Default` only up to 32 elements.
+            Val::Array { len, .. } => {
+                let len = ulit(*len);
+                quote!([#default; #len])
+            }
+            Val::Enum {
+                ident,
+                optional: false,
+                ..
+            } => quote!(#ident::from_raw(0)),
+            _ => default,
+        }
     }
 }
 
@@ -372,6 +405,7 @@ fn field_parts(ctx: &Ctx, parts: &mut Parts, fields: &[FieldView]) {
         };
         let item = Held::of(ctx, (&view.val, &f.ty, Some(f)), (name, &place), read, ty);
         parts.converts.extend(item.converts);
+        parts.push_default(name, view.val.owned_default(), view.gated);
         parts.push(
             doc,
             name,
@@ -552,6 +586,11 @@ fn push_section(
         Some(_) => write,
         None => quote!({ let v = &self.#name; #write }),
     };
+    parts.push_default(
+        name,
+        quote!(::core::default::Default::default()),
+        gated.is_some(),
+    );
     parts.push(
         doc,
         name,
@@ -587,6 +626,7 @@ pub(super) fn block(
         lens,
         serde,
         converts,
+        defaults,
     } = parts;
     let converts = any(&converts);
     let block_len = b.block_len();
@@ -661,6 +701,17 @@ pub(super) fn block(
         #derive
         pub struct #owned {
             #decls
+        }
+
+        #[allow(deprecated, clippy::derivable_impls)]
+        impl ::core::default::Default for #owned {
+            /// The values an encoder leaves in fields never set: `None`
+            /// for an optional field (it encodes as its null), zero, empty
+            /// or the enum's wire value 0 for a required one, no entries
+            /// in a group, `None` for an item newer than the block.
+            fn default() -> Self {
+                Self { #defaults }
+            }
         }
 
         #[allow(deprecated)]
@@ -786,6 +837,7 @@ pub(super) fn composite(
     let mut writes = TokenStream::new();
     let mut serde = Vec::new();
     let mut converts = Vec::new();
+    let mut defaults = TokenStream::new();
     for view in members {
         let key = &view.member.ty.name;
         let Some(ty) = view.val.owned_type() else {
@@ -814,6 +866,8 @@ pub(super) fn composite(
             gated: false,
         });
         let doc = docs(None, format!("`{}`.", view.member.ty.name));
+        let default = view.val.owned_default();
+        defaults.extend(quote!(#name: #default,));
         decls.extend(quote!(#doc pub #name: #ty,));
         inits.extend(quote!(#name: #from,));
         writes.extend(write.clone());
@@ -841,6 +895,16 @@ pub(super) fn composite(
         #derive
         pub struct #owned {
             #decls
+        }
+
+        #[allow(deprecated, clippy::derivable_impls)]
+        impl ::core::default::Default for #owned {
+            /// The values an encoder leaves in members never set: `None`
+            /// for an optional member (it encodes as its null), zero or
+            /// empty for a required one.
+            fn default() -> Self {
+                Self { #defaults }
+            }
         }
 
         #[allow(deprecated)]

@@ -4,9 +4,11 @@
 //! (`sbe_rt::__private::serde_owned` has the mapping of each kind of
 //! value); a struct serializes its fields in schema order, constants
 //! included, and an item newer than its block only when held;
-//! deserializing takes the fields by schema name (constants and unknown
-//! keys are skipped), every field required but those newer than their
-//! block.
+//! deserializing takes the fields by schema name (constants are
+//! skipped, a key the schema does not have is an error naming it, as in
+//! `sbe encode`), every field required but those newer than their block;
+//! an enum or set name the schema does not have is an error listing the
+//! names it has.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -115,6 +117,9 @@ pub(super) fn impls(owned: &Ident, name: &str, expecting: &str, items: &[Item]) 
         match item {
             Item::Const { key, value } => {
                 fields.extend(quote!(st.serialize_field(#key, #value)?;));
+                // A known key, read and dropped (the `_` arm): written
+                // by `Serialize`, it must read back.
+                keys.push(key.as_str());
             }
             Item::Held {
                 key,
@@ -151,7 +156,8 @@ pub(super) fn impls(owned: &Ident, name: &str, expecting: &str, items: &[Item]) 
     }
     let count = items.len();
     let count_lit = super::values::ulit(count);
-    let read_keys = if keys.is_empty() {
+    // Nothing held (constants only): every key's value is skipped.
+    let read_keys = if arms.is_empty() {
         quote! {
             while map.next_key_seed(#p::Keys(Self::KEYS))?.is_some() {
                 #p::skip(&mut map)?;

@@ -312,7 +312,7 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
         impl<'b> #enc<'b> {
             /// Writes the composite at the start of `buf` (checked when written).
             pub fn wrap(buf: &'b mut [u8]) -> ::sbe_rt::Result<Self> {
-                ::sbe_rt::check_len(buf, #len)?;
+                __sbe::codec::check_room(buf, #len)?;
                 __sbe::Ok(Self { buf })
             }
             #setters

@@ -39,7 +39,9 @@ pub use crate::resolve::is_identifier;
 pub use element::HEADER_ELEMENT;
 pub use meaning::*;
 pub use model::*;
-pub use wire::{block_end, encoded_length, field_length, null_bytes, Header, HeaderRole};
+pub use wire::{
+    block_end, encoded_length, field_length, null_bytes, unset_bytes, Header, HeaderRole,
+};
 
 use crate::error::Error;
 use crate::parse;

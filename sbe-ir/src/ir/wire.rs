@@ -379,6 +379,146 @@ pub fn null_bytes(ty: &Type, order: ByteOrder) -> Option<Vec<u8>> {
     }
 }
 
+/// The bytes of a value of `ty` with effective presence `presence` that
+/// an encoder was never given: what a block holds before its setters run
+/// (the generated encoders' `wrap` and `next_entry`, the owned types'
+/// `Default`, `sbe encode` of a JSON object that leaves the field out).
+/// Every part that can be null reads as null: an optional field holds its
+/// type's null (an enum's too, and a field made optional whose type is
+/// required holds the type's null all the same, as the decoders read it);
+/// a composite's optional members hold theirs, whatever the field's
+/// presence. Everything else (a required value, a set, a constant) is zeros.
+///
+/// ```
+/// use sbe_ir::ir::{unset_bytes, ByteOrder, Presence};
+/// let xml = r#"<messageSchema package="demo" id="1"><types>
+///   <composite name="messageHeader">
+///     <type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/>
+///     <type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/>
+///   </composite>
+///   <enum name="Flag" encodingType="uint8"><validValue name="No">0</validValue></enum>
+///   <composite name="Px">
+///     <type name="mantissa" primitiveType="int32" presence="optional"/>
+///     <type name="scale" primitiveType="uint8"/>
+///   </composite>
+/// </types></messageSchema>"#;
+/// let schema = sbe_ir::ir::load_str("demo.xml", xml).unwrap();
+/// let ty = |name: &str| schema.types.iter().find(|t| t.name == name).unwrap();
+/// let order = ByteOrder::Little;
+/// assert_eq!(unset_bytes(ty("Flag"), Presence::Optional, order), [255]);
+/// assert_eq!(unset_bytes(ty("Flag"), Presence::Required, order), [0]);
+/// assert_eq!(unset_bytes(ty("Px"), Presence::Required, order), [0, 0, 0, 0x80, 0]);
+/// ```
+#[must_use]
+pub fn unset_bytes(ty: &Type, presence: Presence, order: ByteOrder) -> Vec<u8> {
+    let len = field_length(ty, presence) as usize;
+    let mut out = vec![0u8; len];
+    let optional = presence == Presence::Optional;
+    match &ty.kind {
+        TypeKind::Encoded(e) if optional && !e.var_len => {
+            let null = match e.null() {
+                Scalar::Int(v) => int_bytes(v, e.primitive.size(), order),
+                Scalar::Float(f) if e.primitive == Primitive::Float => {
+                    int_bytes(i128::from((f as f32).to_bits()), 4, order)
+                }
+                Scalar::Float(f) => int_bytes(i128::from(f.to_bits()), 8, order),
+            };
+            for (dst, src) in out.iter_mut().zip(null.iter().cycle()) {
+                *dst = *src;
+            }
+        }
+        TypeKind::Enum(en) if optional => {
+            let null = int_bytes(en.null_value, en.encoding.size(), order);
+            for (dst, src) in out.iter_mut().zip(&null) {
+                *dst = *src;
+            }
+        }
+        TypeKind::Composite(c) if presence != Presence::Constant => {
+            for m in &c.members {
+                let member_presence = match &m.ty.kind {
+                    TypeKind::Encoded(e) => e.presence,
+                    TypeKind::Enum(e) => e.presence,
+                    _ => Presence::Required,
+                };
+                let part = unset_bytes(&m.ty, member_presence, order);
+                let at = m.offset as usize;
+                if let Some(dst) = out.get_mut(at..at.saturating_add(part.len())) {
+                    dst.copy_from_slice(&part);
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+impl Block {
+    /// The block's bytes with no field set ([`unset_bytes`] of each field at
+    /// its offset; padding and what no field covers are zeros): what an
+    /// encoder starts a message's root block or a group's entry from.
+    #[must_use]
+    pub fn unset_bytes(&self, order: ByteOrder) -> Vec<u8> {
+        let mut out = vec![0u8; self.block_length as usize];
+        for f in &self.fields {
+            let part = unset_bytes(&f.ty, f.presence, order);
+            let at = f.offset as usize;
+            if let Some(dst) = out.get_mut(at..at.saturating_add(part.len())) {
+                dst.copy_from_slice(&part);
+            }
+        }
+        out
+    }
+
+    /// [`unset_bytes`](Self::unset_bytes) as stores over a zeroed block:
+    /// each run of non-zero bytes as `(offset, width, value)`s of 8, 4, 2
+    /// or 1 bytes, `value` the bytes read as a little-endian integer (so
+    /// that a little-endian store writes them back in order, whatever the
+    /// schema's byte order). Empty when no field of the block has a null
+    /// to write. An encoder zeroes a block and makes these stores of
+    /// constants, cheaper than copying a whole block.
+    ///
+    /// ```
+    /// let xml = r#"<messageSchema package="demo" id="1"><types>
+    ///   <composite name="messageHeader">
+    ///     <type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/>
+    ///     <type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/>
+    ///   </composite></types>
+    ///   <message name="M" id="1">
+    ///     <field name="a" id="1" type="uint8"/>
+    ///     <field name="b" id="2" type="uint32" presence="optional"/>
+    ///     <field name="c" id="3" type="int16" presence="optional"/>
+    ///   </message></messageSchema>"#;
+    /// let schema = sbe_ir::ir::load_str("demo.xml", xml).unwrap();
+    /// let block = &schema.messages[0].block;
+    /// let order = schema.byte_order;
+    /// assert_eq!(block.unset_bytes(order), [0, 255, 255, 255, 255, 0, 128]);
+    /// assert_eq!(block.unset_stores(order), [(1, 4, 0xffff_ffff), (6, 1, 0x80)]);
+    /// ```
+    #[must_use]
+    pub fn unset_stores(&self, order: ByteOrder) -> Vec<(usize, usize, u64)> {
+        let bytes = self.unset_bytes(order);
+        let mut out = Vec::new();
+        let mut at = 0;
+        while let Some(&byte) = bytes.get(at) {
+            if byte == 0 {
+                at += 1;
+                continue;
+            }
+            let run = bytes.iter().skip(at).take_while(|x| **x != 0).count();
+            let width = [8, 4, 2, 1].into_iter().find(|w| *w <= run).unwrap_or(1);
+            let value = bytes
+                .iter()
+                .skip(at)
+                .take(width)
+                .rev()
+                .fold(0u64, |v, b| v << 8 | u64::from(*b));
+            out.push((at, width, value));
+            at += width;
+        }
+        out
+    }
+}
+
 /// The `size` low bytes of `v` (two's complement) in byte order `order`,
 /// written through the slot every writer of the wire uses.
 fn int_bytes(v: i128, size: u32, order: ByteOrder) -> Vec<u8> {

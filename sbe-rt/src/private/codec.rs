@@ -254,6 +254,37 @@ extern "C" fn truncated(start: usize, need: usize, available: usize) -> Error {
     slow::truncated(start.saturating_add(need), available)
 }
 
+/// [`ErrorKind::BufferTooSmall`](crate::ErrorKind::BufferTooSmall), out
+/// of line as [`truncated`]: an encoder's output buffer has `available`
+/// bytes left where it needs `need`.
+#[cold]
+#[inline(never)]
+extern "C" fn too_small(need: usize, available: usize) -> Error {
+    slow::buffer_too_small(need, available)
+}
+
+/// An encoder's check that `buf` holds the `need` bytes it writes from its
+/// start (a message's `wrap`: the header, the root block and the groups and
+/// var data written empty; a composite's): [`ErrorKind::BufferTooSmall`](crate::ErrorKind::BufferTooSmall)
+/// with the bytes needed, where [`check_len`](crate::check_len) of a
+/// decoder's input gives `Truncated`.
+///
+/// ```
+/// use sbe_rt::{Error, ErrorKind};
+///
+/// assert_eq!(sbe_rt::__private::codec::check_room(&[0; 8], 8), Ok(()));
+/// let e = sbe_rt::__private::codec::check_room(&[0; 23], 40).unwrap_err();
+/// assert_eq!(e, Error::buffer_too_small(40, 23));
+/// assert_eq!(e.error_kind(), ErrorKind::BufferTooSmall);
+/// ```
+#[inline(always)]
+pub fn check_room(buf: &[u8], need: usize) -> Result<()> {
+    if need > buf.len() {
+        return Err(too_small(need, buf.len()));
+    }
+    Ok(())
+}
+
 /// The end of var data of `len` bytes starting at `start`: checks
 /// `len <= max` ([`ErrorKind::LengthOutOfRange`](crate::ErrorKind::LengthOutOfRange)) and that it fits in `buf`
 /// ([`ErrorKind::Truncated`](crate::ErrorKind::Truncated)).
@@ -287,7 +318,7 @@ pub fn blocks_end(buf: &[u8], start: usize, count: usize, block_length: usize) -
 pub fn split_array_mut<const N: usize>(buf: &mut [u8]) -> Result<(&mut [u8; N], &mut [u8])> {
     let available = buf.len();
     buf.split_first_chunk_mut::<N>()
-        .ok_or_else(|| slow::truncated(N, available))
+        .ok_or_else(|| slow::buffer_too_small(N, available))
 }
 
 /// A group encoder's next entry: refused when `written` entries are all
@@ -359,11 +390,11 @@ pub fn next_entries<'a, const N: usize>(
     let available = tail.len();
     let len = n.saturating_mul(N);
     if len.saturating_add(reserve) > available {
-        return Err(truncated(0, len.saturating_add(reserve), available));
+        return Err(too_small(len.saturating_add(reserve), available));
     }
     // `len <= available`, checked above: the split always succeeds.
     let Some((entries, rest)) = core::mem::take(tail).split_at_mut_checked(len) else {
-        return Err(truncated(0, len, available));
+        return Err(too_small(len, available));
     };
     *tail = rest;
     *written = total;
@@ -393,18 +424,27 @@ pub fn take_zeroed<'a, const N: usize>(
     tail: &mut &'a mut [u8],
     need: usize,
 ) -> Result<&'a mut [u8; N]> {
+    let head = take::<N>(tail, need)?;
+    *head = [0; N];
+    Ok(head)
+}
+
+/// Takes the first `N` bytes off `tail`, as they are, provided `tail`
+/// holds at least `need` bytes: [`take_zeroed`] then writes the whole
+/// array.
+#[inline(always)]
+fn take<'a, const N: usize>(tail: &mut &'a mut [u8], need: usize) -> Result<&'a mut [u8; N]> {
     let available = tail.len();
     if need > available || N > available {
-        return Err(truncated(0, if need > N { need } else { N }, available));
+        return Err(too_small(if need > N { need } else { N }, available));
     }
     let t = core::mem::take(tail);
     match t.split_first_chunk_mut::<N>() {
         Some((head, rest)) => {
             *tail = rest;
-            *head = [0; N];
             Ok(head)
         }
-        None => Err(truncated(0, N, available)),
+        None => Err(too_small(N, available)),
     }
 }
 
@@ -425,7 +465,7 @@ pub fn write_at(buf: &mut [u8], at: usize, bytes: &[u8]) -> Result<usize> {
             dst.copy_from_slice(bytes);
             Ok(end)
         }
-        None => Err(truncated(0, end, available)),
+        None => Err(too_small(end, available)),
     }
 }
 
@@ -445,11 +485,11 @@ pub fn write_at(buf: &mut [u8], at: usize, bytes: &[u8]) -> Result<usize> {
 pub fn skip_front(tail: &mut [u8], n: usize) -> (&mut [u8], Result<()>) {
     let available = tail.len();
     if n > available {
-        return (tail, Err(truncated(0, n, available)));
+        return (tail, Err(too_small(n, available)));
     }
     match tail.split_at_mut_checked(n) {
         Some((_, rest)) => (rest, Ok(())),
-        None => (&mut [], Err(truncated(0, n, available))),
+        None => (&mut [], Err(too_small(n, available))),
     }
 }
 
@@ -534,14 +574,14 @@ pub fn put_var_data_n<'a, const P: usize>(
     let need = P.saturating_add(data.len()).saturating_add(reserve);
     let available = tail.len();
     if need > available {
-        return Err(truncated(0, need, available));
+        return Err(too_small(need, available));
     }
     let t = core::mem::take(tail);
     let Some((head, rest)) = t.split_first_chunk_mut::<P>() else {
-        return Err(truncated(0, need, available));
+        return Err(too_small(need, available));
     };
     let Some((body, rest)) = rest.split_at_mut_checked(data.len()) else {
-        return Err(truncated(0, need, available));
+        return Err(too_small(need, available));
     };
     *head = [0; P];
     body.copy_from_slice(data);

@@ -331,6 +331,29 @@ pub fn enum_ser<T: Serialize, S: Serializer>(
     }
 }
 
+/// Serde's `unknown variant` error for name `v`, listing the names of
+/// `table` (an enum's values, a set's choices) as serde's
+/// `unknown_variant` does: the generated tables pair each name with its
+/// value, and `unknown_variant` takes the names alone.
+fn unknown_name<E: de::Error, T>(v: &str, table: &[(&str, T)]) -> E {
+    /// The names, as serde lists them.
+    struct OneOf<'a, T>(&'a [(&'a str, T)]);
+    impl<T> fmt::Display for OneOf<'_, T> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            match self.0 {
+                [] => f.write_str("there are no variants"),
+                [(a, _)] => write!(f, "expected `{a}`"),
+                [(a, _), (b, _)] => write!(f, "expected `{a}` or `{b}`"),
+                [(first, _), rest @ ..] => {
+                    write!(f, "expected one of `{first}`")?;
+                    rest.iter().try_for_each(|(n, _)| write!(f, ", `{n}`"))
+                }
+            }
+        }
+    }
+    E::custom(format_args!("unknown variant `{v}`, {}", OneOf(table)))
+}
+
 /// Reads the raw value of enum `enum_name` (whose values are `values`,
 /// by name): a name of `values`, or a raw value as a number.
 pub fn enum_de<'de, T, D>(
@@ -354,7 +377,7 @@ where
         fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
             match self.values.iter().find(|(name, _)| *name == v) {
                 Some((_, raw)) => Ok(*raw),
-                None => Err(E::unknown_variant(v, &[])),
+                None => Err(unknown_name(v, self.values)),
             }
         }
         fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
@@ -415,7 +438,7 @@ where
         fn visit_str<E: de::Error>(self, v: &str) -> Result<u32, E> {
             match self.choices.iter().find(|(name, _)| *name == v) {
                 Some((_, bit)) => Ok(u32::from(*bit)),
-                None => Err(E::unknown_variant(v, &[])),
+                None => Err(unknown_name(v, self.choices)),
             }
         }
         fn visit_u64<E: de::Error>(self, v: u64) -> Result<u32, E> {
@@ -555,7 +578,7 @@ pub fn message_de<'de, T: MessageBody, D: Deserializer<'de>>(d: D) -> Result<T, 
             const KEYS: &[&str] = &["message", "body"];
             let mut index = None;
             let mut message = None;
-            while let Some(k) = map.next_key_seed(Keys(KEYS))? {
+            while let Some(k) = map.next_key_seed(EnvelopeKeys(KEYS))? {
                 match (k, index) {
                     (0, _) => index = Some(map.next_value_seed(MessageName(T::NAMES))?),
                     (1, Some(i)) => message = Some(T::body(i, &mut map)?),
@@ -571,8 +594,10 @@ pub fn message_de<'de, T: MessageBody, D: Deserializer<'de>>(d: D) -> Result<T, 
     d.deserialize_struct("OwnedMessage", &["message", "body"], V(PhantomData))
 }
 
-/// Reads a key as its index in the keys given, `usize::MAX` for a key not
-/// among them (whose value the caller skips).
+/// Reads a key as its index in the keys given; a key not among them is
+/// serde's `unknown_field` error, naming it and listing the keys, as
+/// `sbe encode` refuses a field the schema does not have (a misspelt
+/// field would otherwise be dropped silently).
 pub struct Keys(pub &'static [&'static str]);
 
 impl Visitor<'_> for Keys {
@@ -581,7 +606,10 @@ impl Visitor<'_> for Keys {
         f.write_str("a field name")
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
-        Ok(self.0.iter().position(|k| *k == v).unwrap_or(usize::MAX))
+        self.0
+            .iter()
+            .position(|k| *k == v)
+            .ok_or_else(|| E::unknown_field(v, self.0))
     }
 }
 
@@ -592,7 +620,31 @@ impl<'de> DeserializeSeed<'de> for Keys {
     }
 }
 
-/// Skips the value of a key [`Keys`] does not know.
+/// [`Keys`] for a message's envelope, where other keys (`sbe decode`'s
+/// `schema` and `header`) are skipped: `usize::MAX` for a key not among
+/// the keys given.
+struct EnvelopeKeys(&'static [&'static str]);
+
+impl Visitor<'_> for EnvelopeKeys {
+    type Value = usize;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key of a message")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
+        Ok(self.0.iter().position(|k| *k == v).unwrap_or(usize::MAX))
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for EnvelopeKeys {
+    type Value = usize;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+/// Skips the value of a key the envelope does not know; the generated
+/// `FromMap`s call it where [`Keys`] cannot give an unknown key (it
+/// refuses one), so that their `match` on the key's index is complete.
 pub fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
     map.next_value::<de::IgnoredAny>().map(|_| ())
 }

@@ -395,8 +395,9 @@ impl Gen<'_> {
         depth: usize,
     ) {
         let optional = presence == Presence::Optional;
-        // (type of v, its value, its zero (a setter not called), the
-        // setter's call, the value read).
+        // (type of v, its value, what it holds when its setter is not
+        // called (its null where optional, else zeros: `Block::unset_bytes`),
+        // the setter's call, the value read).
         let (gen, zero, call, read): (String, String, String, String) = match &ty.kind {
             TypeKind::Encoded(e) if e.primitive == Primitive::Char && e.length <= 1 => {
                 let null = match e.null_value {
@@ -406,7 +407,7 @@ impl Gen<'_> {
                 if optional {
                     (
                         format!("s.opt_char({null})"),
-                        "Some(0)".into(),
+                        "None".into(),
                         format!("{enc}.{setter}(v);"),
                         format!("dr::opt_char_v(v, {null})"),
                     )
@@ -441,14 +442,18 @@ impl Gen<'_> {
                     let n = e.length;
                     (
                         format!("s.arr::<{t}, {n}>({lo}, {hi})"),
-                        format!("[{t}::default(); {n}]"),
+                        if optional {
+                            format!("[{null}; {n}]")
+                        } else {
+                            format!("[{t}::default(); {n}]")
+                        },
                         format!("{enc}.{setter}(v);"),
                         "V::List(v.iter().map(|x| Num::to_v(*x)).collect())".into(),
                     )
                 } else if optional {
                     (
                         format!("s.opt_num::<{t}>({lo}, {hi}, {null})"),
-                        format!("Some({t}::default())"),
+                        "None".into(),
                         format!("{enc}.{setter}(v);"),
                         format!("dr::opt_v(v, {null})"),
                     )
@@ -474,7 +479,7 @@ impl Gen<'_> {
                 if optional {
                     (
                         format!("s.opt_enum::<{w}>({known}, {null}).map(g::{rust_ty}::from_raw)"),
-                        format!("Some(g::{rust_ty}::from_raw(0))"),
+                        "None".into(),
                         format!("{enc}.{setter}(v);"),
                         format!("match v {{ Some(v) if v.0 != {null} => V::I(v.0 as i128), _ => V::Null }}"),
                     )

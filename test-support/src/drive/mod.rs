@@ -396,7 +396,7 @@ pub fn first_diff(a: &V, b: &V, path: &str) -> Option<String> {
 /// - the generated decoder reads back every value written, through the
 ///   typed getters, and `checked_length` is the length encoded;
 /// - the second is `Ok` with the same bytes exactly when `buf_len` holds
-///   them, else an `Err` (`Truncated`), never a panic.
+///   them, else an `Err` (`BufferTooSmall`), never a panic.
 ///
 /// Returns the message's length in `big`, when encoded.
 pub fn roundtrip(
@@ -454,8 +454,8 @@ pub fn roundtrip(
                 "{what}: {buf_len} bytes hold the message's {len}, yet {e:?}"
             );
             assert!(
-                e.error_kind() == sbe_rt::ErrorKind::Truncated,
-                "{what}: {buf_len} bytes for {len}: {e:?}, not Truncated"
+                e.error_kind() == sbe_rt::ErrorKind::BufferTooSmall,
+                "{what}: {buf_len} bytes for {len}: {e:?}, not BufferTooSmall"
             );
         }
     }
