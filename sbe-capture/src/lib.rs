@@ -82,6 +82,8 @@ pub mod filter;
 pub mod net;
 pub mod tcp;
 pub mod time;
+#[cfg(feature = "otf")]
+pub mod decoding;
 
 use std::collections::HashSet;
 use std::fmt;
@@ -92,7 +94,7 @@ use sbe_framing::{Endian, Framing};
 
 use sbe_framing::split::{Datagram, DatagramFraming, FrameError, StreamSplitter};
 
-pub use file::{sniff, CaptureError, CaptureReader, Format, Packet};
+pub use file::{sniff, sniff_read, CaptureError, CaptureReader, Format, Packet};
 pub use filter::Term;
 pub use net::Transport;
 pub use time::Timestamp;

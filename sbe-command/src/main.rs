@@ -14,10 +14,9 @@ mod reading;
 
 use reading::{endian, fail, Fail, Undecoded};
 use sbe_capture::{self as capture, Level, Origin, Term};
-use sbe_framing::split::{FrameError, FrameReader, ReadError};
+use sbe_framing::split::FrameReader;
 use sbe_framing::Framing;
 use sbe_ir::ir::Schema;
-use sbe_otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_otf::multi::{Entry, MultiError, Schemas};
 use sbe_otf::Codec;
 
@@ -577,50 +576,10 @@ fn schemas<'s>(
     }
 }
 
-/// Read into `buf` until it holds `want` bytes or the input ends.
-fn read_to(r: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<()> {
-    let mut chunk = [0u8; 4096];
-    while buf.len() < want {
-        let n = want.saturating_sub(buf.len()).min(chunk.len());
-        let Some(dst) = chunk.get_mut(..n) else {
-            break;
-        };
-        match r.read(dst) {
-            Ok(0) => break,
-            Ok(k) => buf.extend_from_slice(dst.get(..k).unwrap_or_default()),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
-}
-
-/// The input, and its capture format when its magic says it is one. The
-/// bytes read to tell (and for a capture its whole file header, which
-/// pcap-parser wants in one read) are given back in front.
+/// The input, and its capture format when its magic says it is one
+/// (`sbe_capture::sniff_read`).
 fn sniffed(input: &str) -> io::Result<(Box<dyn Read>, Option<capture::Format>)> {
-    let mut r = open(input)?;
-    let mut head = Vec::new();
-    read_to(&mut r, &mut head, 4)?;
-    let format = capture::sniff(&head);
-    match format {
-        Some(capture::Format::Pcap) => read_to(&mut r, &mut head, 24)?,
-        Some(capture::Format::PcapNg) => {
-            // The section header block's length: bytes 4..8, in the byte
-            // order its magic at 8..12 gives.
-            read_to(&mut r, &mut head, 12)?;
-            let len = match (head.get(4..8), head.get(8..12)) {
-                (Some(&[a, b, c, d]), Some([0x4d, 0x3c, 0x2b, 0x1a])) => {
-                    u32::from_le_bytes([a, b, c, d])
-                }
-                (Some(&[a, b, c, d]), _) => u32::from_be_bytes([a, b, c, d]),
-                _ => 0,
-            };
-            read_to(&mut r, &mut head, (len as usize).min(1 << 20))?;
-        }
-        None => {}
-    }
-    Ok((Box::new(io::Cursor::new(head).chain(r)), format))
+    capture::sniff_read(open(input)?)
 }
 
 fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool> {
@@ -638,57 +597,30 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
         eprintln!("sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none");
         return Ok(false);
     }
-    let mut reader = FrameReader::new(source, o.framing, endian(schemas.byte_order()));
-    reader.skip(o.skip)?;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let mut line = sbe_otf::JsonBuf::with_capacity(4096);
-    let mut ok = true;
-    // FrameReader wants a DecodeError: an unknown schema id waits here.
-    let mut unknown: Option<MultiError> = None;
-    while let Some(r) = reader.next_message(|buf, base| {
-        line.clear();
-        let r = if !o.templates.is_empty()
-            && !schemas
-                .read_header(buf)
-                .is_some_and(|h| o.templates.contains(&h.template_id))
-        {
-            schemas.message_length(buf, base).map(|d| (d.len, false))
-        } else {
-            schemas.decode_json_into(buf, base, &mut line).map(|d| {
-                line.push(b'\n');
-                (d.len, true)
-            })
-        };
-        r.map_err(|e| match e {
-            MultiError::Decode(e) => Undecoded(e),
-            other => {
-                let offset = other.offset();
-                unknown = Some(other);
-                Undecoded(DecodeError {
-                    offset,
-                    kind: DecodeErrorKind::Framing("unknown schema id".to_string()),
-                    need: None,
-                })
+    let opts = capture::decoding::StreamOptions {
+        framing: o.framing,
+        skip: o.skip,
+        templates: &o.templates,
+        keep_going: o.keep_going,
+    };
+    let ok = capture::decoding::stream_json(
+        &schemas,
+        source,
+        &opts,
+        |item| match item {
+            capture::decoding::StreamItem::Line(line) => {
+                out.write_all(line)?;
+                out.write_all(b"\n")
             }
-        })
-    }) {
-        match r {
-            Ok(true) => out.write_all(line.as_bytes())?,
-            Ok(false) => {}
-            Err(ReadError::Frame(FrameError::Io(e))) => return Err(e),
-            Err(e) => {
-                ok = false;
+            // stdout first, so that the two read in order.
+            capture::decoding::StreamItem::Failed(e) => {
                 out.flush()?;
-                match unknown.take() {
-                    Some(u) => eprintln!("sbe decode: {input}: {u}"),
-                    None => eprintln!("sbe decode: {input}: {e}"),
-                }
-                if !o.keep_going {
-                    break;
-                }
+                eprintln!("sbe decode: {input}: {e}");
+                Ok(())
             }
-        }
-    }
+        },
+    )?;
     out.flush()?;
     Ok(ok)
 }
@@ -968,24 +900,15 @@ fn inspect(
     let mut out = BufWriter::new(io::stdout().lock());
     let mut text = String::new();
     let mut ok = true;
-    let mut unknown: Option<MultiError> = None;
     while let Some(r) = reader.next_message(|buf, base| {
         text.clear();
         match schemas.inspect(buf, base, &mut text) {
             Ok(d) => Ok((d.len, ())),
-            Err(MultiError::Decode(e)) if e.is_truncated() => Err(Undecoded(e)),
-            Err(MultiError::Decode(e)) => {
-                text.push_str(&format!("  error: {e}\n"));
+            Err(e) => {
+                if matches!(e, MultiError::Decode(_)) && !e.is_truncated() {
+                    text.push_str(&format!("  error: {e}\n"));
+                }
                 Err(Undecoded(e))
-            }
-            Err(other) => {
-                let offset = other.offset();
-                unknown = Some(other);
-                Err(Undecoded(DecodeError {
-                    offset,
-                    kind: DecodeErrorKind::Framing("unknown schema id".to_string()),
-                    need: None,
-                }))
             }
         }
     }) {
@@ -993,10 +916,7 @@ fn inspect(
         if let Err(e) = r {
             ok = false;
             out.flush()?;
-            match unknown.take() {
-                Some(u) => eprintln!("sbe inspect: {input}: {u}"),
-                None => eprintln!("sbe inspect: {input}: {e}"),
-            }
+            eprintln!("sbe inspect: {input}: {e}");
         }
     }
     out.flush()?;
