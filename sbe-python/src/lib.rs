@@ -42,31 +42,31 @@ use sbe_otf::semantic::Values;
 use sbe_otf::Codec;
 
 create_exception!(
-    _native,
+    sbe_rs,
     SbeError,
     PyException,
     "The base class of every error of sbe_rs."
 );
 create_exception!(
-    _native,
+    sbe_rs,
     SchemaError,
     SbeError,
     "A schema that cannot be read or is invalid: `file`, `line`, `col` of its first error, `diagnostics` all of them."
 );
 create_exception!(
-    _native,
+    sbe_rs,
     DecodeError,
     SbeError,
     "A message that cannot be decoded: `offset` (bytes into the input or payload), `element` (the schema element being read, when known), `packet` (captures)."
 );
 create_exception!(
-    _native,
+    sbe_rs,
     EncodeError,
     SbeError,
     "A message (dict) that cannot be encoded: `path` is the JSON path of the value at fault."
 );
 create_exception!(
-    _native,
+    sbe_rs,
     FramingError,
     SbeError,
     "A framing string, capture or stream that cannot be read as asked."
