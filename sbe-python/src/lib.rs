@@ -31,7 +31,9 @@ use pyo3::exceptions::{PyException, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyCapsule};
-use sbe_capture::decoding::{endian, JsonSink, StreamFailure, StreamItem, StreamOptions};
+use sbe_capture::decoding::{
+    endian, JsonSink, StreamFailure, StreamItem, StreamOptions, Undecodable,
+};
 use sbe_capture::{self as capture, Level};
 use sbe_columnar::dataset::{Compression, Existing, Format};
 use sbe_columnar::pipeline::{Input, Pipeline, PipelineError, RunError, Source};
@@ -406,6 +408,48 @@ fn dispatcher<'s>(
 /// it.
 type Report = (usize, &'static str, String);
 
+/// A capture sink that keeps the last message it could not take, and its
+/// packet: the facts of a `DecodeError` when the run's report of it stops
+/// the read.
+struct Remember<S> {
+    sink: S,
+    last: Option<(MultiError, u64)>,
+}
+
+impl<S: capture::Sink<Failure = Undecodable>> capture::Sink for Remember<S> {
+    type Failure = Undecodable;
+
+    fn message(
+        &mut self,
+        bytes: &[u8],
+        origin: &capture::Origin<'_>,
+    ) -> Result<usize, capture::Fail<Undecodable>> {
+        let r = self.sink.message(bytes, origin);
+        if let Err(capture::Fail::Message(Undecodable(e))) = &r {
+            self.last = Some((e.clone(), origin.packet));
+        }
+        r
+    }
+
+    fn report(&mut self, level: Level, text: &str) -> io::Result<()> {
+        self.sink.report(level, text)
+    }
+}
+
+impl Stop {
+    /// The stop with the facts of the message `remembered` last, when
+    /// the stop has none.
+    fn with(mut self, remembered: Option<(MultiError, u64)>) -> Stop {
+        if self.error.is_none() {
+            if let Some((e, packet)) = remembered {
+                self.error = Some(e);
+                self.packet = Some(packet);
+            }
+        }
+        self
+    }
+}
+
 /// Why a read stopped before its end, for `errors="raise"`.
 struct Stop {
     text: String,
@@ -491,7 +535,7 @@ fn read_json(schemas: &Schemas<'_>, bytes: &Bytes, o: &ReadOptions, raise: bool)
     };
     // The sink's lines and reports land in one place, in order.
     let shared = std::cell::RefCell::new(JsonRun::default());
-    let mut sink = JsonSink::new(
+    let sink = JsonSink::new(
         schemas,
         &o.templates,
         |line| {
@@ -518,9 +562,12 @@ fn read_json(schemas: &Schemas<'_>, bytes: &Bytes, o: &ReadOptions, raise: bool)
             Ok(())
         },
     );
+    let mut sink = Remember { sink, last: None };
     let r = capture::run(&mut cap, &opts, &mut sink);
+    let last = sink.last.take();
     drop(sink);
     let mut run = shared.into_inner();
+    run.stop = run.stop.map(|s| s.with(last));
     match r {
         Ok(s) => {
             if s.matched == 0 {
@@ -752,7 +799,7 @@ fn read_arrow(
                 order: endian(schemas.byte_order()),
                 filter: o.filters.clone(),
             };
-            let mut sink = sbe_columnar::reading::CaptureSink::new(&mut input, |level, text: &str| {
+            let sink = sbe_columnar::reading::CaptureSink::new(&mut input, |level, text: &str| {
                 let text = format!("{name}: {text}");
                 if raise && level == Level::Error {
                     stop = Some(Stop {
@@ -765,8 +812,11 @@ fn read_arrow(
                 reports.push((0, level_name(level), text));
                 Ok(())
             });
+            let mut sink = Remember { sink, last: None };
             let r = capture::run(&mut cap, &opts, &mut sink);
+            let last = sink.last.take();
             drop(sink);
+            stop = stop.map(|s| s.with(last));
             match r {
                 Ok(_) => {}
                 Err(_) if stop.is_some() => {}
