@@ -298,6 +298,22 @@ impl Schema {
         }
     }
 
+    /// The Arrow schema of each table `to_arrow` makes of this schema's
+    /// messages (`frames`: with a capture's frame columns; `flatten`:
+    /// groups as child tables): `[(table, ArrowSchema)]`, known before any
+    /// message is read (Spark's `mapInArrow` needs it up front).
+    #[pyo3(signature = (frames = false, flatten = false))]
+    fn _arrow_schemas(&self, frames: bool, flatten: bool) -> PyResult<Vec<(String, ArrowSchema)>> {
+        let options = sbe_columnar::Options::default()
+            .frames(frames)
+            .flatten(flatten);
+        let ex = sbe_columnar::Exporter::new(self.loaded.borrow_owner(), options)
+            .map_err(|e| SchemaError::new_err(format!("{}: {e}", self.path)))?;
+        Ok((ex.schemas().into_iter())
+            .map(|(name, schema)| (name, ArrowSchema { schema }))
+            .collect())
+    }
+
     fn __repr__(&self) -> String {
         let ir = self.loaded.borrow_owner();
         format!(
@@ -718,6 +734,23 @@ impl ArrowStream {
     }
 }
 
+/// An Arrow schema handed to Python through the Arrow PyCapsule interface
+/// (`__arrow_c_schema__`): `pyarrow.schema(obj)` takes it.
+#[pyclass(frozen, module = "sbe_rs._native")]
+struct ArrowSchema {
+    schema: arrow_schema::SchemaRef,
+}
+
+#[pymethods]
+impl ArrowSchema {
+    /// The Arrow PyCapsule interface: an `ArrowSchema` capsule.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        let ffi = arrow_schema::ffi::FFI_ArrowSchema::try_from(self.schema.as_ref())
+            .map_err(|e| SbeError::new_err(e.to_string()))?;
+        PyCapsule::new_with_value(py, ffi, c"arrow_schema")
+    }
+}
+
 /// The batches of one read, by table.
 type Tables = Vec<(String, arrow_schema::SchemaRef, Vec<RecordBatch>)>;
 
@@ -1055,6 +1088,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<Schema>()?;
     m.add_class::<ArrowStream>()?;
+    m.add_class::<ArrowSchema>()?;
     m.add_function(wrap_pyfunction!(_read_json, m)?)?;
     m.add_function(wrap_pyfunction!(_read_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(_write_dataset, m)?)?;

@@ -121,6 +121,14 @@ class Schema:
         with its ``meaning``), ``groups`` and ``data``, as in :attr:`layout`."""
         return list(self.layout.get("messages", []))
 
+    def arrow_schemas(self, frames: bool = False, flatten: bool = False) -> Dict[str, Any]:
+        """The ``pyarrow.Schema`` of each table :func:`to_arrow` makes of this
+        schema's messages, before any is read: ``frames`` adds a capture's
+        frame columns, ``flatten`` makes groups child tables."""
+        import pyarrow as pa
+
+        return {name: pa.schema(s) for name, s in self._native._arrow_schemas(frames, flatten)}
+
     def decode(self, buf: Union[bytes, bytearray, memoryview], values: str = "wire") -> Dict[str, Any]:
         """Decode the message at the start of ``buf`` to a dict: ``schema``,
         ``message``, ``header``, ``body``, the same mapping as ``sbe decode``.
