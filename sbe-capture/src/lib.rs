@@ -77,13 +77,13 @@
     )
 )]
 
+#[cfg(feature = "otf")]
+pub mod decoding;
 pub mod file;
 pub mod filter;
 pub mod net;
 pub mod tcp;
 pub mod time;
-#[cfg(feature = "otf")]
-pub mod decoding;
 
 use std::collections::HashSet;
 use std::fmt;

@@ -604,23 +604,18 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
         templates: &o.templates,
         keep_going: o.keep_going,
     };
-    let ok = capture::decoding::stream_json(
-        &schemas,
-        source,
-        &opts,
-        |item| match item {
-            capture::decoding::StreamItem::Line(line) => {
-                out.write_all(line)?;
-                out.write_all(b"\n")
-            }
-            // stdout first, so that the two read in order.
-            capture::decoding::StreamItem::Failed(e) => {
-                out.flush()?;
-                eprintln!("sbe decode: {input}: {e}");
-                Ok(())
-            }
-        },
-    )?;
+    let ok = capture::decoding::stream_json(&schemas, source, &opts, |item| match item {
+        capture::decoding::StreamItem::Line(line) => {
+            out.write_all(line)?;
+            out.write_all(b"\n")
+        }
+        // stdout first, so that the two read in order.
+        capture::decoding::StreamItem::Failed(e) => {
+            out.flush()?;
+            eprintln!("sbe decode: {input}: {e}");
+            Ok(())
+        }
+    })?;
     out.flush()?;
     Ok(ok)
 }

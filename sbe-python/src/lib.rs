@@ -134,7 +134,12 @@ fn element(e: &MultiError) -> Option<String> {
     }
 }
 
-fn decode_error(py: Python<'_>, text: String, e: Option<&MultiError>, packet: Option<u64>) -> PyErr {
+fn decode_error(
+    py: Python<'_>,
+    text: String,
+    e: Option<&MultiError>,
+    packet: Option<u64>,
+) -> PyErr {
     let err = DecodeError::new_err(text);
     let value = err.value(py);
     let _ = value.setattr("offset", e.map(MultiError::offset));
@@ -346,7 +351,8 @@ impl Bytes {
         Ok(match self {
             Bytes::Path(p) => Box::new(BufReader::with_capacity(
                 1 << 16,
-                File::open(p).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?,
+                File::open(p)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?,
             )),
             Bytes::Buffer(b) => Box::new(io::Cursor::new(&b[..])),
         })
@@ -382,7 +388,10 @@ fn read_options(
     values: &str,
 ) -> PyResult<ReadOptions> {
     let filters = (filters.iter())
-        .map(|f| f.parse().map_err(|e: String| FramingError::new_err(format!("filter {f:?}: {e}"))))
+        .map(|f| {
+            f.parse()
+                .map_err(|e: String| FramingError::new_err(format!("filter {f:?}: {e}")))
+        })
         .collect::<PyResult<Vec<_>>>()?;
     Ok(ReadOptions {
         framing: framing_of(framing)?,
@@ -396,11 +405,7 @@ fn read_options(
 }
 
 /// The schemas of a read as one dispatcher, as `sbe decode` makes it.
-fn dispatcher<'s>(
-    schemas: &[&'s Schema],
-    values: Values,
-    id_check: bool,
-) -> PyResult<Schemas<'s>> {
+fn dispatcher<'s>(schemas: &[&'s Schema], values: Values, id_check: bool) -> PyResult<Schemas<'s>> {
     if !id_check && schemas.len() > 1 {
         return Err(PyValueError::new_err(
             "schema_id_check=False needs a single schema: with several, each message's schema id picks its schema",
@@ -491,7 +496,12 @@ fn level_name(level: Level) -> &'static str {
 }
 
 /// Reads `bytes` to JSON lines, as `sbe decode` does.
-fn read_json(schemas: &Schemas<'_>, bytes: &Bytes, o: &ReadOptions, raise: bool) -> io::Result<JsonRun> {
+fn read_json(
+    schemas: &Schemas<'_>,
+    bytes: &Bytes,
+    o: &ReadOptions,
+    raise: bool,
+) -> io::Result<JsonRun> {
     let name = bytes.name();
     let (source, format) = capture::sniff_read(bytes.open()?)?;
     let mut run = JsonRun::default();
@@ -542,7 +552,10 @@ fn read_json(schemas: &Schemas<'_>, bytes: &Bytes, o: &ReadOptions, raise: bool)
     }
     let mut cap = capture::CaptureReader::new(format, source).map_err(|e| match e {
         capture::CaptureError::Io(e) => e,
-        e => io::Error::new(io::ErrorKind::InvalidData, format!("{name}: not a readable capture: {e}")),
+        e => io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{name}: not a readable capture: {e}"),
+        ),
     })?;
     let opts = capture::Options {
         framing: o.framing,
@@ -593,15 +606,18 @@ fn read_json(schemas: &Schemas<'_>, bytes: &Bytes, o: &ReadOptions, raise: bool)
                     format!(
                         "{name}: none of its {} packets is a UDP datagram or TCP segment{}",
                         s.packets,
-                        if o.filters.is_empty() { "" } else { " that the filters take" }
+                        if o.filters.is_empty() {
+                            ""
+                        } else {
+                            " that the filters take"
+                        }
                     ),
                 ));
             }
         }
         Err(_) if run.stop.is_some() => {}
-        Err(capture::RunError::Output(e)) | Err(capture::RunError::Capture(capture::CaptureError::Io(e))) => {
-            return Err(e)
-        }
+        Err(capture::RunError::Output(e))
+        | Err(capture::RunError::Capture(capture::CaptureError::Io(e))) => return Err(e),
         Err(capture::RunError::Capture(e)) => {
             let text = format!("{name}: {e}");
             if raise {
@@ -620,7 +636,9 @@ fn read_json(schemas: &Schemas<'_>, bytes: &Bytes, o: &ReadOptions, raise: bool)
 
 fn io_error(e: io::Error) -> PyErr {
     match e.kind() {
-        io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData => FramingError::new_err(e.to_string()),
+        io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData => {
+            FramingError::new_err(e.to_string())
+        }
         _ => PyOSError::new_err(e.to_string()),
     }
 }
@@ -660,7 +678,15 @@ fn _read_json<'py>(
     schema_id_check: bool,
 ) -> PyResult<(Bound<'py, PyBytes>, usize, Vec<Report>)> {
     let raise = raises(errors)?;
-    let o = read_options(framing, skip, templates, filters, keep_going, schema_id_check, values)?;
+    let o = read_options(
+        framing,
+        skip,
+        templates,
+        filters,
+        keep_going,
+        schema_id_check,
+        values,
+    )?;
     let bytes = source_of(source)?;
     let refs = schema_refs(&schemas, py);
     let dispatch = dispatcher(&refs, o.values, o.schema_id_check)?;
@@ -668,7 +694,12 @@ fn _read_json<'py>(
         .detach(|| read_json(&dispatch, &bytes, &o, raise))
         .map_err(io_error)?;
     if let Some(stop) = run.stop {
-        return Err(decode_error(py, stop.text, stop.error.as_ref(), stop.packet));
+        return Err(decode_error(
+            py,
+            stop.text,
+            stop.error.as_ref(),
+            stop.packet,
+        ));
     }
     Ok((PyBytes::new(py, &run.lines), run.count, run.reports))
 }
@@ -751,6 +782,9 @@ impl ArrowSchema {
     }
 }
 
+/// The tables of a read as Arrow streams: `(key, stream)`.
+type Streams = Vec<(String, ArrowStream)>;
+
 /// The batches of one read, by table.
 type Tables = Vec<(String, arrow_schema::SchemaRef, Vec<RecordBatch>)>;
 
@@ -825,7 +859,10 @@ fn read_arrow(
             }
             let mut cap = capture::CaptureReader::new(format, source).map_err(|e| match e {
                 capture::CaptureError::Io(e) => e,
-                e => io::Error::new(io::ErrorKind::InvalidData, format!("{name}: not a readable capture: {e}")),
+                e => io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{name}: not a readable capture: {e}"),
+                ),
             })?;
             let opts = capture::Options {
                 framing: o.framing,
@@ -855,7 +892,9 @@ fn read_arrow(
                 Err(_) if stop.is_some() => {}
                 Err(capture::RunError::Output(e))
                 | Err(capture::RunError::Capture(capture::CaptureError::Io(e))) => return Err(e),
-                Err(capture::RunError::Capture(e)) => reports.push((0, "error", format!("{name}: {e}"))),
+                Err(capture::RunError::Capture(e)) => {
+                    reports.push((0, "error", format!("{name}: {e}")))
+                }
             }
         }
     }
@@ -906,9 +945,17 @@ fn _read_arrow<'py>(
     keep_going: bool,
     schema_id_check: bool,
     flatten: bool,
-) -> PyResult<(Vec<(String, ArrowStream)>, Vec<Report>)> {
+) -> PyResult<(Streams, Vec<Report>)> {
     let raise = raises(errors)?;
-    let o = read_options(framing, skip, templates, filters, keep_going, schema_id_check, "wire")?;
+    let o = read_options(
+        framing,
+        skip,
+        templates,
+        filters,
+        keep_going,
+        schema_id_check,
+        "wire",
+    )?;
     let bytes = source_of(source)?;
     let refs = schema_refs(&schemas, py);
     let dispatch = dispatcher(&refs, o.values, o.schema_id_check)?;
@@ -917,7 +964,12 @@ fn _read_arrow<'py>(
         .map_err(io_error)?
         .map_err(pipeline_error)?;
     if let Some(stop) = run.stop {
-        return Err(decode_error(py, stop.text, stop.error.as_ref(), stop.packet));
+        return Err(decode_error(
+            py,
+            stop.text,
+            stop.error.as_ref(),
+            stop.packet,
+        ));
     }
     let tables = (run.tables.into_iter())
         .map(|(key, schema, batches)| (key, ArrowStream::new(schema, batches)))
@@ -968,21 +1020,27 @@ impl Source for FileSource<'_> {
             Some(format) => {
                 let mut cap = capture::CaptureReader::new(format, source).map_err(|e| match e {
                     capture::CaptureError::Io(e) => e,
-                    e => io::Error::new(io::ErrorKind::InvalidData, format!("{name}: not a readable capture: {e}")),
+                    e => io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("{name}: not a readable capture: {e}"),
+                    ),
                 })?;
                 let opts = capture::Options {
                     framing: self.o.framing,
                     order: endian(into.schemas().byte_order()),
                     filter: self.o.filters.clone(),
                 };
-                let mut sink = sbe_columnar::reading::CaptureSink::new(into, |level, text: &str| {
-                    reports.push((0, level_name(level), format!("{name}: {text}")));
-                    Ok(())
-                });
+                let mut sink =
+                    sbe_columnar::reading::CaptureSink::new(into, |level, text: &str| {
+                        reports.push((0, level_name(level), format!("{name}: {text}")));
+                        Ok(())
+                    });
                 match capture::run(&mut cap, &opts, &mut sink) {
                     Ok(_) => {}
                     Err(capture::RunError::Output(e))
-                    | Err(capture::RunError::Capture(capture::CaptureError::Io(e))) => return Err(e),
+                    | Err(capture::RunError::Capture(capture::CaptureError::Io(e))) => {
+                        return Err(e)
+                    }
                     Err(capture::RunError::Capture(e)) => {
                         reports.push((0, "error", format!("{name}: {e}")))
                     }
@@ -1016,7 +1074,15 @@ fn _write_dataset(
     keep_going: bool,
     schema_id_check: bool,
 ) -> PyResult<(Vec<PathBuf>, u64, u64, Vec<Report>)> {
-    let o = read_options(framing, skip, templates, filters, keep_going, schema_id_check, "wire")?;
+    let o = read_options(
+        framing,
+        skip,
+        templates,
+        filters,
+        keep_going,
+        schema_id_check,
+        "wire",
+    )?;
     let format = match format {
         "parquet" => Format::Parquet(
             compression
@@ -1031,7 +1097,9 @@ fn _write_dataset(
         }
     };
     if append && overwrite {
-        return Err(PyValueError::new_err("append and overwrite: one or the other"));
+        return Err(PyValueError::new_err(
+            "append and overwrite: one or the other",
+        ));
     }
     let existing = match (append, overwrite) {
         (true, _) => Existing::Append,
@@ -1045,7 +1113,9 @@ fn _write_dataset(
         .unwrap_or(1);
     let frames = sources.iter().any(|p| {
         let mut head = [0u8; 4];
-        File::open(p).and_then(|mut f| f.read_exact(&mut head)).is_ok()
+        File::open(p)
+            .and_then(|mut f| f.read_exact(&mut head))
+            .is_ok()
             && capture::sniff(&head).is_some()
     });
     let r = py.detach(|| {
@@ -1074,7 +1144,11 @@ fn _write_dataset(
     });
     match r {
         Ok((summary, reports)) => {
-            let parts = summary.inputs.iter().flat_map(|i| i.parts.clone()).collect();
+            let parts = summary
+                .inputs
+                .iter()
+                .flat_map(|i| i.parts.clone())
+                .collect();
             Ok((parts, summary.messages(), summary.refused(), reports))
         }
         Err(RunError::Source(e)) => Err(io_error(e)),
