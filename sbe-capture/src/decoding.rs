@@ -224,6 +224,41 @@ pub enum StreamItem<'a> {
 /// after a failure unless `o.keep_going`. `Ok(true)` when nothing failed:
 /// what `sbe decode` does with a file of messages.
 ///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use sbe_capture::decoding::{stream_json, StreamItem, StreamOptions};
+/// let xml = r#"<messageSchema package="demo" id="1">
+///   <types>
+///     <composite name="messageHeader">
+///       <type name="blockLength" primitiveType="uint16"/>
+///       <type name="templateId" primitiveType="uint16"/>
+///       <type name="schemaId" primitiveType="uint16"/>
+///       <type name="version" primitiveType="uint16"/>
+///     </composite>
+///   </types>
+///   <message name="Tick" id="1"><field name="seq" id="1" type="uint32"/></message>
+/// </messageSchema>"#;
+/// let schema = sbe_ir::ir::load_str("demo.xml", xml)?;
+/// let entry = sbe_otf::multi::Entry { codec: sbe_otf::Codec::new(&schema)?, label: "demo.xml".into() };
+/// let schemas = sbe_otf::multi::Schemas::new(vec![entry])?;
+/// // Two ticks back to back, the second cut short.
+/// let bytes = [4, 0, 1, 0, 1, 0, 0, 0, 7, 0, 0, 0, 4, 0, 1, 0, 1, 0];
+/// let o = StreamOptions { framing: sbe_framing::Framing::Raw, skip: 0, templates: &[], keep_going: false };
+/// let (mut lines, mut failures) = (Vec::new(), Vec::new());
+/// let ok = stream_json(&schemas, &bytes[..], &o, |item| {
+///     match item {
+///         StreamItem::Line(l) => lines.push(String::from_utf8_lossy(l).into_owned()),
+///         StreamItem::Failed(e) => failures.push(e.to_string()),
+///     }
+///     Ok(())
+/// })?;
+/// assert!(!ok);
+/// assert_eq!(lines.len(), 1);
+/// assert!(lines[0].contains(r#""seq":7"#), "{}", lines[0]);
+/// assert!(failures[0].starts_with("at byte 12: truncated"), "{}", failures[0]);
+/// # Ok(()) }
+/// ```
+///
 /// # Errors
 /// Reading `source` failed, or `on` did.
 pub fn stream_json<R: Read>(

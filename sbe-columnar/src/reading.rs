@@ -114,6 +114,42 @@ impl<R: FnMut(Level, &str) -> io::Result<()>> sbe_capture::Sink for CaptureSink<
 /// (the message in `_errors`), and reading stops after it unless
 /// `keep_going` (or the output failed). `Ok(true)` when nothing failed.
 ///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let xml = r#"<messageSchema package="demo" id="1">
+/// #   <types>
+/// #     <composite name="messageHeader">
+/// #       <type name="blockLength" primitiveType="uint16"/>
+/// #       <type name="templateId" primitiveType="uint16"/>
+/// #       <type name="schemaId" primitiveType="uint16"/>
+/// #       <type name="version" primitiveType="uint16"/>
+/// #     </composite>
+/// #   </types>
+/// #   <message name="Tick" id="1"><field name="seq" id="1" type="uint32"/></message>
+/// # </messageSchema>"#;
+/// # let schema = sbe_ir::ir::load_str("demo.xml", xml)?;
+/// # let entry = sbe_otf::multi::Entry { codec: sbe_otf::Codec::new(&schema)?, label: "demo.xml".into() };
+/// # let schemas = sbe_otf::multi::Schemas::new(vec![entry])?;
+/// use sbe_columnar::pipeline::Pipeline;
+/// use sbe_columnar::reading::push_stream;
+///
+/// // Two ticks behind a u16 LE length each, then one cut short.
+/// let tick = [12, 0, 4, 0, 1, 0, 1, 0, 0, 0, 7, 0, 0, 0];
+/// let bytes = [&tick[..], &tick[..], &tick[..9]].concat();
+/// let mut input = Pipeline::new(&schemas, "").collect()?;
+/// let mut failures = Vec::new();
+/// let framing = "len=u16le".parse()?;
+/// let order = sbe_framing::Endian::Little;
+/// let ok = push_stream(&mut input, &bytes[..], framing, order, 0, true, |e| {
+///     failures.push(e.to_string());
+///     Ok(())
+/// })?;
+/// assert!(!ok && failures.len() == 1);
+/// let collected = input.finish_collected()?;
+/// assert_eq!((collected.summary.messages, collected.summary.refused), (2, 1));
+/// # Ok(()) }
+/// ```
+///
 /// # Errors
 /// Reading `source` failed, or `failed` did.
 pub fn push_stream<R: Read>(

@@ -30,7 +30,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use pyo3::types::{PyBytes, PyCapsule};
+use pyo3::types::{PyBytes, PyCapsule, PyString};
 use sbe_capture::decoding::{
     endian, JsonSink, StreamFailure, StreamItem, StreamOptions, Undecodable,
 };
@@ -148,6 +148,11 @@ fn decode_error(
     err
 }
 
+/// The codec's JSON as text: it writes UTF-8 (ISO-8859-1 text widened).
+fn json_text(out: Vec<u8>) -> PyResult<String> {
+    String::from_utf8(out).map_err(|e| SbeError::new_err(format!("decoded JSON is not UTF-8: {e}")))
+}
+
 fn values_of(values: &str) -> PyResult<Values> {
     match values {
         "wire" => Ok(Values::Wire),
@@ -254,7 +259,7 @@ impl Schema {
         py: Python<'py>,
         buf: PyBackedBytes,
         values: &str,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    ) -> PyResult<Bound<'py, PyString>> {
         let values = values_of(values)?;
         let label = self.path.as_str();
         let r = py.detach(|| {
@@ -270,7 +275,9 @@ impl Schema {
             })
         });
         match r {
-            Ok(out) => Ok(PyBytes::new(py, &out)),
+            // Text, not bytes: `json.loads` of a str skips telling the
+            // encoding.
+            Ok(out) => Ok(PyString::new(py, &json_text(out)?)),
             Err(e) => {
                 let e = MultiError::Decode(e);
                 Err(decode_error(py, e.to_string(), Some(&e), None))
@@ -676,7 +683,7 @@ fn _read_json<'py>(
     filters: Vec<String>,
     keep_going: bool,
     schema_id_check: bool,
-) -> PyResult<(Bound<'py, PyBytes>, usize, Vec<Report>)> {
+) -> PyResult<(Bound<'py, PyString>, usize, Vec<Report>)> {
     let raise = raises(errors)?;
     let o = read_options(
         framing,
@@ -701,7 +708,11 @@ fn _read_json<'py>(
             stop.packet,
         ));
     }
-    Ok((PyBytes::new(py, &run.lines), run.count, run.reports))
+    Ok((
+        PyString::new(py, &json_text(run.lines)?),
+        run.count,
+        run.reports,
+    ))
 }
 
 /// An Arrow C stream of one table's batches, handed to Python through the

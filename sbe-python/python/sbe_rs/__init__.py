@@ -239,7 +239,7 @@ def read(
     )
     # Reports come where they were made: before the message they precede.
     r = 0
-    for i, line in enumerate(lines.splitlines()):
+    for i, line in enumerate(lines.split("\n")[:-1] if lines else ()):
         while r < len(reports) and reports[r][0] <= i:
             _warn([reports[r]])
             r += 1
