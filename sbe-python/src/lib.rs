@@ -661,8 +661,8 @@ fn raises(errors: &str) -> PyResult<bool> {
     }
 }
 
-fn schema_refs<'a>(schemas: &'a [Py<Schema>], py: Python<'_>) -> Vec<&'a Schema> {
-    let _ = py;
+/// The schemas Python handed over (frozen: read without the GIL).
+fn schema_refs(schemas: &[Py<Schema>]) -> Vec<&Schema> {
     schemas.iter().map(Py::get).collect()
 }
 
@@ -695,7 +695,7 @@ fn _read_json<'py>(
         values,
     )?;
     let bytes = source_of(source)?;
-    let refs = schema_refs(&schemas, py);
+    let refs = schema_refs(&schemas);
     let dispatch = dispatcher(&refs, o.values, o.schema_id_check)?;
     let run = py
         .detach(|| read_json(&dispatch, &bytes, &o, raise))
@@ -968,7 +968,7 @@ fn _read_arrow<'py>(
         "wire",
     )?;
     let bytes = source_of(source)?;
-    let refs = schema_refs(&schemas, py);
+    let refs = schema_refs(&schemas);
     let dispatch = dispatcher(&refs, o.values, o.schema_id_check)?;
     let run = py
         .detach(|| read_arrow(&dispatch, &bytes, &o, raise, flatten))
@@ -1117,7 +1117,7 @@ fn _write_dataset(
         (_, true) => Existing::Overwrite,
         _ => Existing::Refuse,
     };
-    let refs = schema_refs(&schemas, py);
+    let refs = schema_refs(&schemas);
     let dispatch = dispatcher(&refs, o.values, o.schema_id_check)?;
     let threads = jobs
         .or_else(|| std::thread::available_parallelism().ok().map(usize::from))
