@@ -85,6 +85,15 @@ def car_vs_pypi(rounds):
 
 
 def threads(capture, rounds):
+    """Against a control: hashlib, which releases the GIL too, tells how many
+    cores the machine gives at the time."""
+    import hashlib
+
+    data = b"x" * (200 << 20)
+    for k in (1, 2):
+        with ThreadPoolExecutor(k) as pool:
+            t = best(rounds, lambda: list(pool.map(lambda _: hashlib.sha256(data).digest(), range(4))))
+        print(f"control, sha256 of 4 x 200 MB on {k} threads: {t:.2f} s")
     md = sbe_rs.Schema.load(MD_SCHEMA)
     files = [capture] * 4
     for name, f in (("read", lambda p: sum(1 for _ in sbe_rs.read(p, md, framing="mdp3"))),
