@@ -111,8 +111,9 @@ def read_messages(
     """A DataFrame of the ``message`` rows of every file under ``path`` (a
     ``binaryFile`` path or glob): ``spark.read.format("binaryFile")
     .load(path).mapInArrow(decode_files(...), schema)``. ``frames``: whether
-    the files are captures (frame columns); by default, whether the framing
-    is not ``raw`` or the path names ``.pcap``/``.pcapng`` files."""
+    the files are captures (their tables have the frame columns); by
+    default, whether ``path`` names ``.pcap``/``.pcapng`` files. Every file
+    must be of the one kind: the columns are declared up front."""
     from pyspark.sql.pandas.types import from_arrow_schema
 
     schemas = [sbe_rs.Schema.load(p) for p in schema_paths]
