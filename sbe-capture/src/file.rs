@@ -36,6 +36,67 @@ pub fn sniff(prefix: &[u8]) -> Option<Format> {
     }
 }
 
+/// Reads the start of `input` to tell whether it is a capture: the input
+/// with those bytes given back in front, and its capture format when its
+/// magic says it is one. For a capture the whole file header is read
+/// (pcap-parser wants it in one read).
+///
+/// # Errors
+/// Reading `input` failed.
+///
+/// ```
+/// let pcapng = [0x0a, 0x0d, 0x0d, 0x0a, 28, 0, 0, 0, 0x4d, 0x3c, 0x2b, 0x1a];
+/// let (mut r, format) = sbe_capture::sniff_read(&pcapng[..])?;
+/// assert_eq!(format, Some(sbe_capture::Format::PcapNg));
+/// let mut back = Vec::new();
+/// std::io::Read::read_to_end(&mut r, &mut back)?;
+/// assert_eq!(back, pcapng);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn sniff_read<'r, R: Read + 'r>(
+    mut input: R,
+) -> io::Result<(Box<dyn Read + 'r>, Option<Format>)> {
+    let mut head = Vec::new();
+    read_to(&mut input, &mut head, 4)?;
+    let format = sniff(&head);
+    match format {
+        Some(Format::Pcap) => read_to(&mut input, &mut head, 24)?,
+        Some(Format::PcapNg) => {
+            // The section header block's length: bytes 4..8, in the byte
+            // order its magic at 8..12 gives.
+            read_to(&mut input, &mut head, 12)?;
+            let len = match (head.get(4..8), head.get(8..12)) {
+                (Some(&[a, b, c, d]), Some([0x4d, 0x3c, 0x2b, 0x1a])) => {
+                    u32::from_le_bytes([a, b, c, d])
+                }
+                (Some(&[a, b, c, d]), _) => u32::from_be_bytes([a, b, c, d]),
+                _ => 0,
+            };
+            read_to(&mut input, &mut head, (len as usize).min(1 << 20))?;
+        }
+        None => {}
+    }
+    Ok((Box::new(io::Cursor::new(head).chain(input)), format))
+}
+
+/// Reads into `buf` until it holds `want` bytes or the input ends.
+fn read_to(r: &mut impl Read, buf: &mut Vec<u8>, want: usize) -> io::Result<()> {
+    let mut chunk = [0u8; 4096];
+    while buf.len() < want {
+        let n = want.saturating_sub(buf.len()).min(chunk.len());
+        let Some(dst) = chunk.get_mut(..n) else {
+            break;
+        };
+        match r.read(dst) {
+            Ok(0) => break,
+            Ok(k) => buf.extend_from_slice(dst.get(..k).unwrap_or_default()),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 /// One captured packet.
 #[derive(Debug, Clone, Copy)]
 pub struct Packet<'a> {

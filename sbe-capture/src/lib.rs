@@ -77,6 +77,8 @@
     )
 )]
 
+#[cfg(feature = "otf")]
+pub mod decoding;
 pub mod file;
 pub mod filter;
 pub mod net;
@@ -92,7 +94,7 @@ use sbe_framing::{Endian, Framing};
 
 use sbe_framing::split::{Datagram, DatagramFraming, FrameError, StreamSplitter};
 
-pub use file::{sniff, CaptureError, CaptureReader, Format, Packet};
+pub use file::{sniff, sniff_read, CaptureError, CaptureReader, Format, Packet};
 pub use filter::{BadTerm, Term, SYNTAX};
 pub use net::Transport;
 pub use time::Timestamp;

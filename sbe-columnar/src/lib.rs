@@ -71,6 +71,8 @@ mod meta;
 mod node;
 mod nulls;
 pub mod pipeline;
+#[cfg(feature = "capture")]
+pub mod reading;
 mod table;
 
 use std::collections::{HashMap, HashSet};

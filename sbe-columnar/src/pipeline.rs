@@ -211,6 +211,63 @@ impl<'a> Pipeline<'a> {
         Ok(Dataset { p: self })
     }
 
+    /// One input whose batches are kept in memory rather than written
+    /// (for a reader of the tables in process: Arrow consumers, the
+    /// Python package): its messages are decoded and checked exactly as
+    /// an input of [`Pipeline::start`]'s dataset, on the caller's thread;
+    /// the output folder, the format and the threads are not used, and
+    /// nothing is touched. [`Input::finish_collected`] gives the batches.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let xml = r#"<messageSchema package="demo" id="1">
+    /// #   <types>
+    /// #     <composite name="messageHeader">
+    /// #       <type name="blockLength" primitiveType="uint16"/>
+    /// #       <type name="templateId" primitiveType="uint16"/>
+    /// #       <type name="schemaId" primitiveType="uint16"/>
+    /// #       <type name="version" primitiveType="uint16"/>
+    /// #     </composite>
+    /// #   </types>
+    /// #   <message name="Tick" id="1">
+    /// #     <field name="seq" id="1" type="uint32"/>
+    /// #   </message>
+    /// # </messageSchema>"#;
+    /// # let schema = sbe_ir::ir::load_str("demo.xml", xml)?;
+    /// # let codec = sbe_otf::Codec::new(&schema)?;
+    /// # let entry = sbe_otf::multi::Entry { codec, label: "demo.xml".into() };
+    /// # let schemas = sbe_otf::multi::Schemas::new(vec![entry])?;
+    /// use sbe_columnar::pipeline::Pipeline;
+    /// use sbe_columnar::Frame;
+    ///
+    /// let mut input = Pipeline::new(&schemas, "").collect()?;
+    /// input.push(&[4, 0, 1, 0, 1, 0, 0, 0, 42, 0, 0, 0], &Frame::at(0))?;
+    /// let _ = input.push(&[4, 0, 1, 0, 1, 0], &Frame::at(12)); // cut short
+    /// let collected = input.finish_collected()?;
+    /// let tables: Vec<_> = collected.batches.iter().map(|b| b.table.as_str()).collect();
+    /// assert_eq!(tables, ["Tick", "_errors"]);
+    /// assert_eq!(collected.batches[0].batch.num_rows(), 1);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// [`PipelineError::Setup`] for a schema whose message header cannot
+    /// be read.
+    pub fn collect(self) -> Result<Input<'a>, PipelineError> {
+        let outs = (self.schemas.entries().iter())
+            .map(|entry| self.exporter(entry, 0))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Input {
+            schemas: self.schemas,
+            outs,
+            to: Writers::Memory(Vec::new()),
+            templates: self.templates,
+            failed: None,
+            pending: None,
+            summary: InputSummary::default(),
+        })
+    }
+
     /// The exporter of `entry`'s messages, its `msgIndex` from `first`.
     fn exporter(
         &self,
@@ -728,6 +785,10 @@ impl Input<'_> {
                 flushed?;
                 written
             }
+            Writers::Memory(_) => {
+                flushed?;
+                (Vec::new(), Vec::new())
+            }
             Writers::Gone => (Vec::new(), Vec::new()),
         };
         if !errors.is_empty() {
@@ -736,6 +797,28 @@ impl Input<'_> {
         let mut summary = std::mem::take(&mut self.summary);
         summary.parts = parts;
         Ok(summary)
+    }
+
+    /// For an input of [`Pipeline::collect`]: records the message held
+    /// back, completes every table, and gives the batches, in the order
+    /// they were completed (a table's batches in the order of its rows).
+    ///
+    /// # Errors
+    /// Arrow refused a batch ([`PipelineError::Export`]).
+    pub fn finish_collected(mut self) -> Result<Collected, PipelineError> {
+        self.give_up();
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        self.flush()?;
+        let batches = match std::mem::replace(&mut self.to, Writers::Gone) {
+            Writers::Memory(batches) => batches,
+            _ => Vec::new(),
+        };
+        Ok(Collected {
+            summary: std::mem::take(&mut self.summary),
+            batches,
+        })
     }
 
     /// Hands every table's rest to the writer.
@@ -788,6 +871,8 @@ enum Writers {
     Here(Vec<DatasetWriter>),
     /// To the writing thread.
     Thread(ToThread),
+    /// Kept in memory ([`Pipeline::collect`]).
+    Memory(Vec<CollectedBatch>),
     /// Closed or abandoned.
     Gone,
 }
@@ -928,9 +1013,42 @@ impl Writers {
                 (to.tx.send(ToWriter::Batch(i, rows))).map_err(|_| PipelineError::WriterStopped)
             }
             Writers::Here(writers) => write_one(writers, i, keep(rows, outs)?),
+            Writers::Memory(batches) => {
+                let (table, batch) = keep(rows, outs)?;
+                batches.push(CollectedBatch {
+                    schema: i,
+                    table,
+                    batch,
+                });
+                Ok(())
+            }
             Writers::Gone => Err(PipelineError::WriterStopped),
         }
     }
+}
+
+/// A batch of an input of [`Pipeline::collect`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct CollectedBatch {
+    /// Its schema: the index of its entry in the pipeline's schemas.
+    pub schema: usize,
+    /// Its table: the message's name, a flattened group's
+    /// `Message.group`, or [`crate::ERRORS`].
+    pub table: String,
+    /// The rows, typed as the dataset's part files are.
+    pub batch: arrow_array::RecordBatch,
+}
+
+/// What an input of [`Pipeline::collect`] gives: what it went through, and
+/// its batches.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Collected {
+    /// Its messages, those refused and those stepped over (no parts).
+    pub summary: InputSummary,
+    /// Its batches, in the order they were completed.
+    pub batches: Vec<CollectedBatch>,
 }
 
 /// What an input went through.

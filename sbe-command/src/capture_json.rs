@@ -17,6 +17,7 @@ use crate::hint::Hint;
 use crate::pick::{Count, Enough};
 use crate::reading::{fail, Fail};
 use crate::say::Reporter;
+use sbe_capture::decoding::{left_out, FramedJson};
 use sbe_capture::{self as capture, Field, Level, Origin};
 use sbe_framing::guess::Carrier;
 use sbe_otf::multi::Schemas;
@@ -29,24 +30,13 @@ const BATCH_EVENTS: usize = 1024;
 /// Batches on their way to the writer at most: memory stays flat.
 const BATCHES_IN_FLIGHT: usize = 2;
 
-/// Whether `--template` leaves the message at the start of `bytes` out.
-pub fn left_out(schemas: &Schemas<'_>, templates: &[u64], bytes: &[u8]) -> bool {
-    !templates.is_empty()
-        && !schemas
-            .read_header(bytes)
-            .is_some_and(|h| templates.contains(&h.template_id))
-}
-
 /// Writes messages as JSON lines with their `frame` object, and reports
 /// to stderr (stdout flushed first, so that the two read in order).
 pub struct JsonLines<'a, 's, W> {
     schemas: &'a Schemas<'s>,
     out: W,
     line: JsonBuf,
-    /// The `frame` object's head for packet `frame_packet`.
-    frame: Vec<u8>,
-    frame_packet: u64,
-    frames: capture::FrameWriter,
+    framed: FramedJson,
     reports: Reporter<'a>,
 }
 
@@ -58,9 +48,7 @@ impl<'a, 's, W: Write> JsonLines<'a, 's, W> {
             schemas,
             out,
             line: JsonBuf::with_capacity(4096),
-            frame: Vec::with_capacity(256),
-            frame_packet: 0,
-            frames: capture::FrameWriter::new(semantic),
+            framed: FramedJson::new(semantic),
             reports: Reporter::new("decode", input),
         }
     }
@@ -72,20 +60,8 @@ impl<'a, 's, W: Write> JsonLines<'a, 's, W> {
             .schemas
             .decode_json_into(bytes, origin.offset, &mut self.line)
             .map_err(fail)?;
-        if self.frame_packet != origin.packet || self.frame.is_empty() {
-            self.frame.clear();
-            self.frames.head(origin, &mut self.frame);
-            self.frame_packet = origin.packet;
-        }
-        if self.line.as_bytes().last() == Some(&b'}') {
-            self.line.truncate(self.line.len() - 1);
-        }
-        self.line.extend_from_slice(b",\"frame\":");
-        self.line.extend_from_slice(&self.frame);
-        self.line.extend_from_slice(b",\"offset\":");
-        self.line
-            .extend_from_slice(itoa::Buffer::new().format(origin.offset).as_bytes());
-        self.line.extend_from_slice(b"}}\n");
+        self.framed.append(&mut self.line, origin);
+        self.line.push(b'\n');
         self.out.write_all(self.line.as_bytes())?;
         Ok(d.len)
     }

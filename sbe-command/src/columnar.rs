@@ -11,21 +11,19 @@
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use sbe_capture::{self as capture, Level, Origin};
+use sbe_capture as capture;
+use sbe_capture::decoding::StreamFailure;
 use sbe_columnar::dataset::{Compression, Existing, Format};
-use sbe_columnar::pipeline::{Input, Pipeline, PipelineError, PushError, RunError, Source};
-use sbe_columnar::Frame;
-use sbe_framing::split::{FrameError, FrameReader, ReadError, MSG_SEQ_NUM, SENDING_TIME};
+use sbe_columnar::pipeline::{Input, Pipeline, PipelineError, RunError, Source};
+use sbe_columnar::reading::{push_stream, CaptureSink};
 use sbe_framing::Endian;
-use sbe_otf::decode::{DecodeError, DecodeErrorKind};
-use sbe_otf::multi::MultiError;
 
 use super::DecodeOptions;
 use crate::capture_json::failed_at_start;
-use crate::hint::Hint;
-use crate::reading::{endian, Fail, Undecodable, Undecoded};
+use crate::hint::{Head, Hint};
+use crate::reading::{endian, Fail, Undecodable};
 use crate::say::Reporter;
-use sbe_framing::guess::Carrier;
+use sbe_capture::{Level, Origin};
 use sbe_otf::multi::Schemas;
 
 /// What `sbe decode` writes.
@@ -227,19 +225,15 @@ impl InputSource<'_> {
             order: self.order,
             filter: self.o.filters.clone(),
         };
-        let mut sink = Sink {
-            into,
+        let mut sink = Hinted {
+            inner: CaptureSink::new(into, |_, _: &str| Ok(())),
             schemas: self.schemas,
             hint: Hint::new(self.o.framing),
             reports: Reporter::new("decode", input),
-            ok: true,
-            frame: None,
-            addrs: None,
-            frame_of: None,
         };
         let r = capture::run(&mut cap, &opts, &mut sink);
         sink.reports.end();
-        let ok = sink.ok;
+        let ok = sink.inner.ok;
         super::capture_end(r, !self.o.filters.is_empty(), ok, input, "decode")
     }
 
@@ -249,134 +243,55 @@ impl InputSource<'_> {
             say!("sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none");
             return Ok(false);
         }
-        let mut frames = FrameReader::new(reader, self.o.framing, self.order);
-        frames.skip(self.o.skip)?;
-        let start = frames.offset();
-        let mut ok = true;
+        let reader = Head::new(reader);
+        let kept = reader.kept();
         let mut reports = Reporter::new("decode", input);
         let mut hint = Hint::new(self.o.framing);
-        let mut unknown: Option<MultiError> = None;
-        while let Some(r) = frames.next_message(|buf, base| {
-            let r = into.offer(buf, &Frame::at(base)).map(|len| (len, true));
-            if matches!(r, Err(PushError::Message(_))) && base == start {
-                hint.failed_at_start(self.schemas, buf, Carrier::Stream);
-            }
-            r.map_err(|e| match e {
-                PushError::Message(MultiError::Decode(e)) => Undecoded(e),
-                PushError::Message(other) => {
-                    let offset = other.offset();
-                    unknown = Some(other);
-                    Undecoded(DecodeError {
-                        offset,
-                        kind: DecodeErrorKind::Framing("unknown schema id".to_string()),
-                        need: None,
-                    })
+        let (schemas, skip) = (self.schemas, self.o.skip);
+        let ok = push_stream(
+            into,
+            reader,
+            self.o.framing,
+            self.order,
+            skip,
+            self.o.keep_going,
+            |e| {
+                // Raw stops at its first failure: one at the start is the
+                // first message's.
+                if let StreamFailure::Message(_) = e {
+                    hint.failed_at_stream_start(schemas, &kept, skip);
                 }
-                PushError::Output(e) => Undecoded(DecodeError {
-                    offset: base,
-                    kind: DecodeErrorKind::Framing(format!("output: {e}")),
-                    need: None,
-                }),
-            })
-        }) {
-            match r {
-                Ok(_) => {}
-                Err(ReadError::Frame(FrameError::Io(e))) => return Err(e),
-                Err(e) => {
-                    ok = false;
-                    into.give_up();
-                    let text = match unknown.take() {
-                        Some(u) => u.to_string(),
-                        None => e.to_string(),
-                    };
-                    reports.report(false, &text, hint.take().as_deref());
-                    if into.failed().is_some() || !self.o.keep_going {
-                        break;
-                    }
-                }
-            }
-        }
+                reports.report(false, &e.to_string(), hint.take().as_deref());
+                Ok(())
+            },
+        );
         reports.end();
-        Ok(ok)
+        ok
     }
 }
 
-/// A capture's messages into the pipeline, each with its packet's frame.
-struct Sink<'i, 'a> {
-    into: &'i mut Input<'a>,
+/// The library's capture sink, with the command's framing hint and
+/// repeated-error summary around its reports.
+struct Hinted<'i, 'a, R> {
+    inner: CaptureSink<'i, 'a, R>,
     schemas: &'i Schemas<'i>,
     hint: Hint,
     reports: Reporter<'i>,
-    ok: bool,
-    /// The capture frame of the message, kept from one message to the
-    /// next: its addresses are formatted again only when they change.
-    frame: Option<Box<Frame>>,
-    /// The sender and receiver `frame` holds as text.
-    addrs: Option<(std::net::SocketAddr, std::net::SocketAddr)>,
-    /// The packet whose frame `frame` is: its messages share it.
-    frame_of: Option<u64>,
 }
 
-/// Sets what `frame` tells of `origin`'s packet: everything but the
-/// offset, the same for each message of a packet (or the TCP segment
-/// that completes them). `addrs` are those `frame` holds as text.
-fn packet_frame(
-    frame: &mut Frame,
-    origin: &Origin<'_>,
-    addrs: &mut Option<(std::net::SocketAddr, std::net::SocketAddr)>,
-) {
-    frame.time_ns = origin.time.map(|t| {
-        t.secs
-            .saturating_mul(1_000_000_000)
-            .saturating_add(i64::from(t.nanos))
-    });
-    frame.packet = Some(origin.packet);
-    if *addrs != Some((origin.src, origin.dst)) {
-        frame.src = Some(origin.src.to_string().into());
-        frame.dst = Some(origin.dst.to_string().into());
-        *addrs = Some((origin.src, origin.dst));
-    }
-    frame.msg_seq_num = None;
-    frame.sending_time = None;
-    for &(name, value) in origin.fields {
-        match name {
-            MSG_SEQ_NUM => frame.msg_seq_num = Some(value),
-            SENDING_TIME => frame.sending_time = i64::try_from(value).ok(),
-            _ => {}
-        }
-    }
-}
-
-impl capture::Sink for Sink<'_, '_> {
+impl<R: FnMut(Level, &str) -> io::Result<()>> capture::Sink for Hinted<'_, '_, R> {
     type Failure = Undecodable;
 
     fn message(&mut self, bytes: &[u8], origin: &Origin<'_>) -> Result<usize, Fail> {
-        // Boxed, so that taking it from the sink for `offer` and putting
-        // it back moves a pointer, not the frame.
-        let mut frame = self.frame.take().unwrap_or_default();
-        if self.frame_of != Some(origin.packet) {
-            packet_frame(&mut frame, origin, &mut self.addrs);
-            self.frame_of = Some(origin.packet);
-        }
-        frame.offset = Some(origin.offset);
-        // A message cut short in a TCP segment is offered again with the
-        // next; one the capture gives up on is reported (`report`).
-        let r = self.into.offer(bytes, &frame);
-        self.frame = Some(frame);
-        if matches!(r, Err(PushError::Message(_))) {
+        let r = self.inner.message(bytes, origin);
+        if let Err(capture::Fail::Message(_)) = r {
             failed_at_start(&mut self.hint, self.schemas, bytes, origin);
         }
-        r.map_err(|e| match e {
-            PushError::Message(e) => Fail::Message(Undecodable(e)),
-            PushError::Output(e) => Fail::Output(io::Error::other(e)),
-        })
+        r
     }
 
     fn report(&mut self, level: Level, text: &str) -> io::Result<()> {
-        if level == Level::Error {
-            self.ok = false;
-            self.into.give_up();
-        }
+        self.inner.report(level, text)?;
         let hint = self.hint.take();
         self.reports
             .report(level == Level::Notice, text, hint.as_deref());

@@ -3,6 +3,10 @@
 //! fit a preset framing (`sbe_framing::guess`), with messages of the
 //! schemas given inside, the error says which, once a run.
 
+use std::cell::RefCell;
+use std::io::{self, Read};
+use std::rc::Rc;
+
 use sbe_framing::guess::{fitting_preset, preset_words, Carrier};
 use sbe_framing::Framing;
 use sbe_otf::multi::Schemas;
@@ -56,5 +60,57 @@ impl Hint {
         self.said = true;
         let what = preset_words(&found).unwrap_or("frames of it");
         Some(format!("; these look like {what}: try --framing {found}"))
+    }
+}
+
+/// Bytes of a stream's start kept for the hint: enough for a few frames.
+const HEAD: usize = 64 * 1024;
+
+/// A reader that keeps the first bytes it hands on ([`Head::kept`]), so
+/// that a message failing at the start of a stream read by a library loop
+/// can still be looked into.
+pub struct Head<R> {
+    inner: R,
+    kept: Rc<RefCell<Vec<u8>>>,
+}
+
+impl<R: Read> Head<R> {
+    pub fn new(inner: R) -> Self {
+        Head {
+            inner,
+            kept: Rc::default(),
+        }
+    }
+
+    /// The bytes read so far, up to the first 64 KiB.
+    pub fn kept(&self) -> Rc<RefCell<Vec<u8>>> {
+        Rc::clone(&self.kept)
+    }
+}
+
+impl<R: Read> Read for Head<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let mut kept = self.kept.borrow_mut();
+        let room = HEAD.saturating_sub(kept.len());
+        kept.extend_from_slice(buf.get(..n.min(room)).unwrap_or_default());
+        Ok(n)
+    }
+}
+
+impl Hint {
+    /// The first message of a stream failed (`skip` bytes in): look into
+    /// what `kept` holds of it.
+    pub fn failed_at_stream_start(
+        &mut self,
+        schemas: &Schemas<'_>,
+        kept: &RefCell<Vec<u8>>,
+        skip: u64,
+    ) {
+        let kept = kept.borrow();
+        let from = usize::try_from(skip).unwrap_or(usize::MAX);
+        if let Some(bytes) = kept.get(from..) {
+            self.failed_at_start(schemas, bytes, Carrier::Stream);
+        }
     }
 }

@@ -21,10 +21,9 @@ use pick::{template_ids, Enough, Pick};
 use reading::{endian, fail, Fail, Undecoded};
 use sbe_capture::{self as capture, Level, Origin, Term};
 use sbe_framing::guess::Carrier;
-use sbe_framing::split::{FrameError, FrameReader, ReadError};
+use sbe_framing::split::FrameReader;
 use sbe_framing::Framing;
 use sbe_ir::ir::Schema;
-use sbe_otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_otf::multi::{Entry, MultiError, Schemas};
 use sbe_otf::Codec;
 
@@ -641,50 +640,10 @@ fn schemas<'s>(
     }
 }
 
-/// Read into `buf` until it holds `want` bytes or the input ends.
-fn read_to(r: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<()> {
-    let mut chunk = [0u8; 4096];
-    while buf.len() < want {
-        let n = want.saturating_sub(buf.len()).min(chunk.len());
-        let Some(dst) = chunk.get_mut(..n) else {
-            break;
-        };
-        match r.read(dst) {
-            Ok(0) => break,
-            Ok(k) => buf.extend_from_slice(dst.get(..k).unwrap_or_default()),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
-}
-
-/// The input, and its capture format when its magic says it is one. The
-/// bytes read to tell (and for a capture its whole file header, which
-/// pcap-parser wants in one read) are given back in front.
+/// The input, and its capture format when its magic says it is one
+/// (`sbe_capture::sniff_read`).
 fn sniffed(input: &str) -> io::Result<(Box<dyn Read>, Option<capture::Format>)> {
-    let mut r = open(input)?;
-    let mut head = Vec::new();
-    read_to(&mut r, &mut head, 4)?;
-    let format = capture::sniff(&head);
-    match format {
-        Some(capture::Format::Pcap) => read_to(&mut r, &mut head, 24)?,
-        Some(capture::Format::PcapNg) => {
-            // The section header block's length: bytes 4..8, in the byte
-            // order its magic at 8..12 gives.
-            read_to(&mut r, &mut head, 12)?;
-            let len = match (head.get(4..8), head.get(8..12)) {
-                (Some(&[a, b, c, d]), Some([0x4d, 0x3c, 0x2b, 0x1a])) => {
-                    u32::from_le_bytes([a, b, c, d])
-                }
-                (Some(&[a, b, c, d]), _) => u32::from_be_bytes([a, b, c, d]),
-                _ => 0,
-            };
-            read_to(&mut r, &mut head, (len as usize).min(1 << 20))?;
-        }
-        None => {}
-    }
-    Ok((Box::new(io::Cursor::new(head).chain(r)), format))
+    capture::sniff_read(open(input)?)
 }
 
 fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool> {
@@ -702,69 +661,43 @@ fn decode(paths: &[PathBuf], o: &DecodeOptions, input: &str) -> io::Result<bool>
         say!("sbe decode: {input}: --filter is for captures (pcap, pcapng), and this is none");
         return Ok(false);
     }
-    let mut reader = FrameReader::new(source, o.framing, endian(schemas.byte_order()));
-    reader.skip(o.skip)?;
-    let start = reader.offset();
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let mut line = sbe_otf::JsonBuf::with_capacity(4096);
-    let mut ok = true;
+    let opts = capture::decoding::StreamOptions {
+        framing: o.framing,
+        skip: o.skip,
+        templates: &o.templates,
+        keep_going: o.keep_going,
+    };
+    let source = hint::Head::new(source);
+    let kept = source.kept();
     let mut hint = hint::Hint::new(o.framing);
     let mut reports = say::Reporter::new("decode", input);
-    // FrameReader wants a DecodeError: an unknown schema id waits here.
-    let mut unknown: Option<MultiError> = None;
-    while let Some(r) = reader.next_message(|buf, base| {
-        line.clear();
-        let r = if !o.templates.is_empty()
-            && !schemas
-                .read_header(buf)
-                .is_some_and(|h| o.templates.contains(&h.template_id))
-        {
-            schemas.message_length(buf, base).map(|d| (d.len, false))
-        } else {
-            schemas.decode_json_into(buf, base, &mut line).map(|d| {
-                line.push(b'\n');
-                (d.len, true)
-            })
-        };
-        if r.is_err() && base == start {
-            hint.failed_at_start(&schemas, buf, Carrier::Stream);
+    let mut lines = 0u64;
+    let stream = capture::decoding::stream_json(&schemas, source, &opts, |item| match item {
+        capture::decoding::StreamItem::Line(line) => {
+            lines += 1;
+            out.write_all(line)?;
+            out.write_all(b"\n")?;
+            if o.count.printed() {
+                return Err(io::Error::other(Enough));
+            }
+            Ok(())
         }
-        r.map_err(|e| match e {
-            MultiError::Decode(e) => Undecoded(e),
-            other => {
-                let offset = other.offset();
-                unknown = Some(other);
-                Undecoded(DecodeError {
-                    offset,
-                    kind: DecodeErrorKind::Framing("unknown schema id".to_string()),
-                    need: None,
-                })
+        // stdout first, so that the two read in order.
+        capture::decoding::StreamItem::Failed(e) => {
+            out.flush()?;
+            if lines == 0 {
+                hint.failed_at_stream_start(&schemas, &kept, o.skip);
             }
-        })
-    }) {
-        match r {
-            Ok(true) => {
-                out.write_all(line.as_bytes())?;
-                if o.count.printed() {
-                    break;
-                }
-            }
-            Ok(false) => {}
-            Err(ReadError::Frame(FrameError::Io(e))) => return Err(e),
-            Err(e) => {
-                ok = false;
-                out.flush()?;
-                let text = match unknown.take() {
-                    Some(u) => u.to_string(),
-                    None => e.to_string(),
-                };
-                reports.report(false, &text, hint.take().as_deref());
-                if !o.keep_going {
-                    break;
-                }
-            }
+            reports.report(false, &e.to_string(), hint.take().as_deref());
+            Ok(())
         }
-    }
+    });
+    let ok = match stream {
+        Ok(ok) => ok,
+        Err(e) if e.get_ref().is_some_and(|e| e.is::<Enough>()) => true,
+        Err(e) => return Err(e),
+    };
     out.flush()?;
     reports.end();
     Ok(ok)
@@ -1076,19 +1009,12 @@ fn inspect(paths: &[PathBuf], o: &InspectOptions, input: &str) -> io::Result<boo
     let mut ok = true;
     let mut hint = hint::Hint::new(framing);
     let mut reports = say::Reporter::new("inspect", input);
-    let mut unknown: Option<MultiError> = None;
     while let Some(r) = reader.next_message(|buf, base| {
         text.clear();
         if pick.left_out(&schemas, buf) {
             return match schemas.message_length(buf, base) {
                 Ok(d) => Ok((d.len, false)),
-                Err(MultiError::Decode(e)) => Err(Undecoded(e)),
-                // Not picked: its template id was read, so was its schema.
-                Err(other) => Err(Undecoded(DecodeError {
-                    offset: other.offset(),
-                    kind: DecodeErrorKind::Framing(other.what().to_string()),
-                    need: None,
-                })),
+                Err(e) => Err(Undecoded(e)),
             };
         }
         let r = schemas.inspect(buf, base, &mut text);
@@ -1097,19 +1023,11 @@ fn inspect(paths: &[PathBuf], o: &InspectOptions, input: &str) -> io::Result<boo
         }
         match r {
             Ok(d) => Ok((d.len, true)),
-            Err(MultiError::Decode(e)) if e.is_truncated() => Err(Undecoded(e)),
-            Err(MultiError::Decode(e)) => {
-                text.push_str(&format!("  error: {e}\n"));
+            Err(e) => {
+                if matches!(e, MultiError::Decode(_)) && !e.is_truncated() {
+                    text.push_str(&format!("  error: {e}\n"));
+                }
                 Err(Undecoded(e))
-            }
-            Err(other) => {
-                let offset = other.offset();
-                unknown = Some(other);
-                Err(Undecoded(DecodeError {
-                    offset,
-                    kind: DecodeErrorKind::Framing("unknown schema id".to_string()),
-                    need: None,
-                }))
             }
         }
     }) {
@@ -1124,11 +1042,7 @@ fn inspect(paths: &[PathBuf], o: &InspectOptions, input: &str) -> io::Result<boo
             Err(e) => {
                 ok = false;
                 out.flush()?;
-                let text = match unknown.take() {
-                    Some(u) => u.to_string(),
-                    None => e.to_string(),
-                };
-                reports.report(false, &text, hint.take().as_deref());
+                reports.report(false, &e.to_string(), hint.take().as_deref());
             }
         }
     }

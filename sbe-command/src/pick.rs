@@ -5,8 +5,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use sbe_otf::multi::Schemas;
 
-use crate::capture_json;
-
 /// Which messages `sbe decode` and `sbe inspect` print: `--template`,
 /// `--message`, `--count`.
 pub struct Pick {
@@ -76,7 +74,7 @@ impl Pick {
 
     /// Whether the message at the start of `bytes` is left out.
     pub fn left_out(&self, schemas: &Schemas<'_>, bytes: &[u8]) -> bool {
-        capture_json::left_out(schemas, &self.templates, bytes)
+        sbe_capture::decoding::left_out(schemas, &self.templates, bytes)
     }
 
     /// Counts a message shown: whether `--count` is then reached.

@@ -130,6 +130,29 @@ impl std::fmt::Display for DecodeErrorKind {
 impl std::error::Error for DecodeErrorKind {}
 
 impl DecodeErrorKind {
+    /// The schema element being read when the error struck (a field,
+    /// group, var data or block, as the error's text names it), where the
+    /// error names one.
+    ///
+    /// ```
+    /// use sbe_otf::decode::DecodeErrorKind;
+    /// let cut = DecodeErrorKind::Truncated { what: "Car.fuelFigures".into(), need: 9, have: 2 };
+    /// assert_eq!(cut.element(), Some("Car.fuelFigures"));
+    /// assert_eq!(DecodeErrorKind::UnknownTemplate(7).element(), None);
+    /// ```
+    pub fn element(&self) -> Option<&str> {
+        match self {
+            DecodeErrorKind::Truncated { what, .. }
+            | DecodeErrorKind::BlockLengthTooShort { what, .. }
+            | DecodeErrorKind::CountOutOfRange { what, .. }
+            | DecodeErrorKind::LengthOutOfRange { what, .. }
+            | DecodeErrorKind::OutsideBlock { what, .. } => Some(what),
+            DecodeErrorKind::UnknownTemplate(_)
+            | DecodeErrorKind::WrongSchemaId { .. }
+            | DecodeErrorKind::Framing(_) => None,
+        }
+    }
+
     /// The [`sbe_rt::Error::kind`] a generated decoder gives for the same
     /// bytes (both decoders apply the same rules), or `None` for what only
     /// the run-time codec reports (framing).
