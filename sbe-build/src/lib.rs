@@ -269,6 +269,8 @@ use sbe_ir::ir;
 
 pub use config::{compile, file_stem, generate, write_if_changed, Config};
 pub use error::{Diagnostic, Error, Severity};
+/// What a value means, to declare it for a type ([`Config::meaning`]).
+pub use sbe_ir::ir::Meaning;
 pub use sbe_ir::Pos;
 /// The unit of a timestamp, for [`Config::timestamp_unit`] (sbe-rt's, so
 /// that a `build.rs` needs no sbe-rt of its own).

@@ -1328,7 +1328,9 @@ impl Node {
                 float_nulls.append(value.is_some());
                 push_i64(mantissas, mantissa_nulls, m.map(|m| m as i64));
                 push_i64(exponents, exponent_nulls, e.map(|e| e as i64));
-                nulls.append_non_null();
+                // A null mantissa is a null decimal, whatever the exponent
+                // holds: the exact pair is null too, as the value is.
+                nulls.append(m.is_some());
             }
             Node::Time {
                 read,

@@ -451,6 +451,8 @@ impl Gen {
                 let e = match d.exponent {
                     Exponent::Constant(e) => e.to_string(),
                     Exponent::Member(i) => member_at(i).map_or("0".into(), |x| x.0),
+                    // A field decimal is no composite's.
+                    Exponent::Field(_) => "0".into(),
                 };
                 let null = match (d.optional, null_of(d.mantissa)) {
                     (true, Some(n)) => is_null(self, p, "m", n),

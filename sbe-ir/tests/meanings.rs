@@ -76,6 +76,18 @@ const TYPES: &str = r#"
       <type name="week" primitiveType="uint8" presence="optional" nullValue="255"/>
     </composite>
     <type name="Symbol" primitiveType="char" length="8"/>
+    <composite name="DeltaInMillis" semanticType="Int">
+      <type name="time" primitiveType="uint64"/>
+      <type name="unit" primitiveType="uint8" presence="constant">3</type>
+    </composite>
+    <composite name="unsaidTime">
+      <type name="time" primitiveType="uint64"/>
+      <type name="unit" primitiveType="uint8" presence="constant">3</type>
+    </composite>
+    <composite name="QtyDecimal" semanticType="Qty">
+      <type name="mantissa" primitiveType="int64"/>
+      <type name="exponent" primitiveType="int8" presence="constant">-2</type>
+    </composite>
 "#;
 
 const FIELDS: &str = r#"
@@ -99,6 +111,10 @@ const FIELDS: &str = r#"
     <field name="side" id="17" type="char"/>
     <field name="count" id="18" type="uint32"/>
     <field name="textDate" id="19" type="Symbol" semanticType="LocalMktDate"/>
+    <field name="keepAlive" id="21" type="DeltaInMillis"/>
+    <field name="unsaid" id="22" type="unsaidTime"/>
+    <field name="saidInt" id="23" type="unsaidTime" semanticType="Length"/>
+    <field name="qtyDec" id="24" type="QtyDecimal"/>
 "#;
 
 fn fields() -> (Vec<Field>, Vec<Meaning>) {
@@ -227,4 +243,20 @@ fn dates_month_years_and_text() {
     assert_eq!(meaning("textDate"), Meaning::Text);
     let (_, data) = fields();
     assert_eq!(data, vec![Meaning::Text, Meaning::Plain]);
+}
+
+#[test]
+fn a_time_composite_whose_semantic_type_is_no_time_is_plain() {
+    // B3's DeltaInMillis: an interval the schema calls `Int`.
+    assert_eq!(meaning("keepAlive"), Meaning::Plain);
+    // The field's own semanticType counts the same as the type's.
+    assert_eq!(meaning("saidInt"), Meaning::Plain);
+    // No semanticType at all: the shape decides.
+    let unsaid = meaning("unsaid");
+    assert_eq!(
+        time(&unsaid).unit,
+        TimeUnitSource::Constant(TimeUnit::Millis)
+    );
+    // A decimal is read by its shape under any semanticType.
+    assert_eq!(meaning("qtyDec").kind(), "decimal");
 }

@@ -197,6 +197,8 @@ fn decimal_getter(
             Some(r) => (r.expr, r.fallible),
             None => return TokenStream::new(),
         },
+        // A field decimal is no composite's.
+        Exponent::Field(_) => return TokenStream::new(),
     };
     let mant = m.expr;
     let value = quote!(::sbe_rt::Decimal::new(::core::convert::Into::<i128>::into(#mant), #exp));
@@ -472,13 +474,22 @@ enum Via {
     /// mantissa member's accessor and setter (`optional`: those take an
     /// `Option`), so that writing it checks nothing.
     Mantissa { member: Ident, optional: bool },
+    /// A decimal with its exponent on the wire whose mantissa may be null:
+    /// an `Option<Decimal>`, `None` where the mantissa is null whatever the
+    /// exponent holds; `None` is written as the null mantissa (and the
+    /// null exponent, where the exponent is optional too).
+    NullableDecimal {
+        value: Ident,
+        mantissa: Ident,
+        exponent: Option<Ident>,
+    },
 }
 
 impl OwnedValue {
     /// The held value, read with the composite's decoder `dec`.
     pub(super) fn read(&self, dec: &TokenStream) -> TokenStream {
         match &self.via {
-            Via::Value(value) => quote!(#dec.#value()),
+            Via::Value(value) | Via::NullableDecimal { value, .. } => quote!(#dec.#value()),
             Via::Mantissa {
                 member,
                 optional: true,
@@ -497,6 +508,24 @@ impl OwnedValue {
                 optional: true,
             } => quote!(#enc.#member(::core::option::Option::map(#v, ::sbe_rt::Fixed::mantissa));),
             Via::Mantissa { member, .. } => quote!(#enc.#member(::sbe_rt::Fixed::mantissa(#v));),
+            Via::NullableDecimal {
+                value,
+                mantissa,
+                exponent,
+            } => {
+                let exponent = exponent.as_ref().map(|x| quote!(#enc.#x(__sbe::None);));
+                quote! {
+                    match #v {
+                        __sbe::Some(v) => {
+                            #enc.#value(v)?;
+                        }
+                        __sbe::None => {
+                            #enc.#mantissa(__sbe::None);
+                            #exponent
+                        }
+                    }
+                }
+            }
         }
     }
 }
@@ -533,11 +562,23 @@ pub(super) fn owned_value(ctx: &super::Ctx, ty: &Type) -> Option<OwnedValue> {
                 }
                 Exponent::Member(i) => {
                     let e = members.get(i)?;
-                    if m.val.is_option() || e.val.is_option() {
+                    if m.val.is_option() {
+                        let via = Via::NullableDecimal {
+                            value: composite_value_name(&members),
+                            mantissa: m.name.clone(),
+                            exponent: e.val.is_option().then(|| e.name.clone()),
+                        };
+                        return Some(OwnedValue {
+                            ty: option_if(true, quote!(::sbe_rt::Decimal)),
+                            via,
+                        });
+                    }
+                    if e.val.is_option() {
                         return None;
                     }
                     (quote!(::sbe_rt::Decimal), false)
                 }
+                Exponent::Field(_) => return None,
             }
         }
         Meaning::Timestamp(t) if t.zone.is_none() => {
@@ -621,6 +662,7 @@ fn decimal_setter(
             let doc = " Writes the decimal's mantissa at the schema's exponent; `Err(ValueOutOfRange)` if that would lose a digit or overflow the mantissa.";
             typed_setter(doc, name, quote!(::sbe_rt::Decimal), setter, raw, optional)
         }
+        Exponent::Field(_) => TokenStream::new(),
         Exponent::Member(i) => {
             let Some(exp) = members.get(i) else {
                 return TokenStream::new();
@@ -700,6 +742,9 @@ pub(super) fn field_has_value(f: &Field) -> bool {
     let typed = match &f.meaning {
         Meaning::Timestamp(t) => t.time.is_none(),
         Meaning::Date(_) => true,
+        // A field decimal (Binance's `mbx:exponent`) of an integer
+        // mantissa: its value takes the exponent ([`field_getter`]).
+        Meaning::Decimal(d) => matches!(d.exponent, Exponent::Field(_)) && !d.mantissa128,
         _ => false,
     };
     typed
@@ -736,6 +781,33 @@ pub(super) fn field_getter(
         quote!(self.#raw())
     };
     match meaning {
+        Meaning::Decimal(d) if matches!(d.exponent, Exponent::Field(_)) => {
+            // The exponent is another field's, maybe of the message or an
+            // enclosing entry: the caller reads it there and passes it, so
+            // that an entry decoder holds nothing more than its bytes.
+            let value = quote!(::sbe_rt::Decimal::new(::core::convert::Into::<i128>::into(#read), exponent));
+            let doc = format!(" `{raw}` as a decimal at `exponent`, the value of the field the schema's `exponent` attribute names for it (in this block or an enclosing one: pass the message's or the entry's accessor of that field), exact");
+            let (ret, body) = if option {
+                (
+                    quote!(::core::option::Option<::sbe_rt::Decimal>),
+                    quote!(__sbe::Some(#value)),
+                )
+            } else {
+                (quote!(::sbe_rt::Decimal), value)
+            };
+            let doc = if option {
+                format!("{doc}; `None` where the mantissa is null.")
+            } else {
+                format!("{doc}.")
+            };
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #name(&self, exponent: i8) -> #ret {
+                    #body
+                }
+            }
+        }
         Meaning::Timestamp(t) if t.time.is_none() => {
             let Some(unit) = constant_unit(t.unit, unstated) else {
                 return TokenStream::new();
