@@ -36,7 +36,7 @@ struct Cli {
     /// ms, us or ns) or TYPE=date; repeat it, or separate items with
     /// commas. Binance: --meaning utcTimestampUs=timestamp:us
     #[arg(long = "meaning", global = true, value_name = "TYPE=KIND", value_parser = parse_meanings)]
-    meanings: Vec<sbe_ir::ir::DeclaredMeanings>,
+    declared: Vec<sbe_ir::ir::DeclaredMeanings>,
     #[command(subcommand)]
     command: Command,
 }
@@ -311,7 +311,7 @@ fn main() -> ExitCode {
         allow_outside: cli.allow_includes_outside,
     });
     let declared = cli
-        .meanings
+        .declared
         .iter()
         .flat_map(|d| d.iter())
         .fold(sbe_ir::ir::DeclaredMeanings::new(), |all, (name, m)| {

@@ -322,9 +322,11 @@ impl std::str::FromStr for DeclaredMeanings {
                 Some(("timestamp", u)) => Meaning::timestamp(unit(u)?),
                 Some(("timeofday", u)) => Meaning::time_of_day(unit(u)?),
                 None if kind.trim() == "date" => Meaning::date(),
-                _ => return Err(format!(
+                _ => {
+                    return Err(format!(
                     "{item:?}: unknown meaning {kind:?} (timestamp:UNIT, timeofday:UNIT or date)"
-                )),
+                ))
+                }
             };
             let name = name.trim();
             if name.is_empty() {
