@@ -4,13 +4,18 @@
 //! mantissa beside a wire exponent as null, Binance-style decimals through
 //! the exponent field their `mbx:exponent` names (in the root block, the
 //! mantissas in groups, one a 128-bit mantissa), and a bare int64 type as
-//! a timestamp where `--meaning` declares it; the dissector marks the null
-//! decimal.
+//! a timestamp where `--meaning` declares it; Parquet holds the same
+//! integers, nulls and exact decimals (read back with arrow-rs); the
+//! dissector marks the null decimal.
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Decimal128Type, Float64Type, Int64Type, Int8Type, UInt64Type};
+use arrow_array::{Array, RecordBatch};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde_json::Value;
 
 fn schema() -> String {
@@ -135,4 +140,103 @@ fn the_dissector_marks_a_null_mantissa_null() {
         !lua.contains("\"keepAlive\", base.UTC"),
         "keepAlive as a time"
     );
+}
+
+fn parquet_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(parquet_files(&p));
+        } else if p.extension().is_some_and(|x| x == "parquet") {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn read(path: &Path) -> Vec<RecordBatch> {
+    let file = std::fs::File::open(path).expect("open parquet");
+    ParquetRecordBatchReaderBuilder::try_new(file)
+        .expect("parquet")
+        .build()
+        .expect("reader")
+        .map(|b| b.expect("batch"))
+        .collect()
+}
+
+#[test]
+fn parquet_holds_the_same_integers_nulls_and_exact_decimals() {
+    let dir = common::scratch("meaning-rules-parquet");
+    let input = dir.join("depth.bin");
+    std::fs::write(&input, encoded()).expect("write");
+    let out = dir.join("out");
+    let s = schema();
+    let args = [
+        "decode",
+        "--schema",
+        &s,
+        "--format",
+        "parquet",
+        "--overwrite",
+        "--out",
+        out.to_str().expect("path"),
+        input.to_str().expect("path"),
+    ];
+    let (code, _, err) = common::sbe(&args, b"");
+    assert_eq!(code, 0, "{err}");
+    let files = parquet_files(&out);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let batches = read(&files[0]);
+    let b = &batches[0];
+    // semanticType="Int": its integers, no time.
+    let keep = b.column_by_name("keepAlive").expect("keepAlive");
+    let time = keep.as_struct().column_by_name("time").expect("time");
+    assert_eq!(time.as_primitive::<UInt64Type>().value(0), 10_000);
+    // The null mantissa beside exponent 9: the value and its pair null.
+    assert!(b.column_by_name("limit").expect("limit").is_null(0));
+    assert!(b.column_by_name("limit_exact").expect("exact").is_null(0));
+    // A root field decimal at the root's exponent.
+    let last = b.column_by_name("lastQty").expect("lastQty");
+    assert_eq!(last.as_primitive::<Float64Type>().value(0), 1.5);
+    let exact = b.column_by_name("lastQty_exact").expect("exact");
+    let exact = exact.as_struct();
+    assert_eq!(
+        exact.column(0).as_primitive::<Int64Type>().value(0),
+        150_000_000
+    );
+    assert_eq!(exact.column(1).as_primitive::<Int8Type>().value(0), -8);
+    // Group entries at the message's exponents, one a 128-bit mantissa
+    // (Decimal128(38, 0)), a nested group's too.
+    let bids = b.column_by_name("bids").expect("bids");
+    let bids = bids.as_list::<i32>().value(0);
+    let bids = bids.as_struct();
+    let price = bids.column_by_name("price").expect("price");
+    assert_eq!(price.as_primitive::<Float64Type>().value(0), 65000.12);
+    let qty = bids.column_by_name("qty").expect("qty");
+    assert!(qty.is_null(1), "a null mantissa");
+    let qty_exact = bids.column_by_name("qty_exact").expect("qty_exact");
+    assert!(qty_exact.is_null(1));
+    let pair = qty_exact.as_struct();
+    assert_eq!(
+        pair.column(0).as_primitive::<Int64Type>().value(0),
+        250_000_000
+    );
+    assert_eq!(pair.column(1).as_primitive::<Int8Type>().value(0), -8);
+    let volume = bids.column_by_name("volume_exact").expect("volume_exact");
+    let volume = volume.as_struct();
+    let mantissas = volume.column(0).as_primitive::<Decimal128Type>();
+    assert_eq!(format!("{:?}", mantissas.data_type()), "Decimal128(38, 0)");
+    assert_eq!(mantissas.value(0), -123_456_789_012_345_678_901_234);
+    assert_eq!(mantissas.value(1), i128::MAX);
+    assert_eq!(volume.column(1).as_primitive::<Int8Type>().value(1), -8);
+    let fills = bids.column_by_name("fills").expect("fills");
+    let fills = fills.as_list::<i32>().value(0);
+    let px = fills
+        .as_struct()
+        .column_by_name("px_exact")
+        .expect("px_exact");
+    let px = px.as_struct();
+    assert_eq!(px.column(0).as_primitive::<Int64Type>().value(0), 6_500_012);
+    assert_eq!(px.column(1).as_primitive::<Int8Type>().value(0), -2);
 }
