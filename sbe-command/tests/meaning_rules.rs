@@ -135,6 +135,18 @@ fn the_dissector_marks_a_null_mantissa_null() {
     // The decimal item of `limit` is labelled null when its mantissa is,
     // whatever its exponent holds.
     assert!(lua.contains("limit: null"), "no null label for limit");
+    // Field decimals read the exponent their message keeps (EXP), a
+    // mantissa128 through its 128-bit text.
+    assert!(
+        lua.contains("EXP[\"1_0\"] = signed(u8(b), 128)"),
+        "priceExponent kept"
+    );
+    assert!(lua.contains("local x = EXP[\"1_0\"]"), "price reads it");
+    assert!(
+        lua.contains("local m = i128_text(b + 16)"),
+        "volume's 128 bits"
+    );
+    assert!(lua.contains("\"qty: null\""), "a null qty");
     // keepAlive is no time item.
     assert!(
         !lua.contains("\"keepAlive\", base.UTC"),
