@@ -48,9 +48,11 @@ fn field_decimals_read_with_the_exponent_the_message_holds() {
     let mut prices = Vec::new();
     let mut qtys = Vec::new();
     let mut fills = Vec::new();
+    let mut volumes = Vec::new();
     for bid in d.bids() {
         prices.push(bid.price_value(pe).to_string());
         qtys.push(bid.qty_value(qe).map(|q| q.to_string()));
+        volumes.push(bid.volume_value(qe));
         for fill in bid.fills() {
             fills.push(fill.px_value(pe));
         }
@@ -59,6 +61,12 @@ fn field_decimals_read_with_the_exponent_the_message_holds() {
     assert_eq!(qtys, [Some("2.5".to_string()), None]);
     assert_eq!(fills[1], Decimal::new(6_500_013, -2));
     assert_eq!(fills.len(), 4);
+    // The 128-bit mantissa, exact past what an i64 holds.
+    assert_eq!(volumes[0].to_string(), "-1234567890123456.78901234");
+    assert_eq!(
+        volumes[0],
+        Decimal::new(-123_456_789_012_345_678_901_234, -8)
+    );
 }
 
 #[test]

@@ -945,7 +945,7 @@ impl Publish {
 /// message and a Parquet decimal's scale is the column's: `<name>`, the
 /// value as a `Float64` (nearest), and `<name>_exact`, a struct of the
 /// mantissa (`Int64`, or `Decimal128(38, 0)` for a `mantissa128`) and the
-/// exponent (`Int8`), both null where the mantissa is.
+/// exponent (`Int8`), named as the two fields, null where the mantissa is.
 pub(crate) struct FieldDecimalCol {
     read: Read,
     /// The mantissa's offset in its row and its primitive.
@@ -967,7 +967,7 @@ pub(crate) struct FieldDecimalCol {
 /// A field decimal's node and columns: field `name` (type `ty`, at `at`
 /// in its block) meaning `d`, its exponent at `exp`.
 pub(crate) fn plan_field_decimal(
-    name: &str,
+    (name, exponent_name): (&str, &str),
     ty: &Type,
     d: &sbe_ir::ir::DecimalParts,
     (type_name, at, order): (&str, usize, ByteOrder),
@@ -977,7 +977,10 @@ pub(crate) fn plan_field_decimal(
         return None;
     };
     let (prim, null) = if d.mantissa128 {
-        (Primitive::Int64, d.optional.then_some(i128::MIN))
+        (
+            Primitive::Int64,
+            d.optional.then_some(sbe_rt::Decimal::MANTISSA128_NULL),
+        )
     } else {
         (e.primitive, int_null(e, d.optional))
     };
@@ -986,9 +989,10 @@ pub(crate) fn plan_field_decimal(
     } else {
         int_type(e.primitive)
     };
+    // The pair's parts are named as the schema names the two fields.
     let parts = Fields::from(vec![
-        Field::new("mantissa", mantissa_type, true),
-        Field::new("exponent", DataType::Int8, true),
+        Field::new(name, mantissa_type, true),
+        Field::new(exponent_name, DataType::Int8, true),
     ]);
     let col = FieldDecimalCol {
         read: Read::new(order, prim, at),
@@ -1022,7 +1026,7 @@ impl FieldDecimalCol {
                 .checked_add(16)
                 .and_then(|end| buf.get(at..end))
                 .and_then(|b| <[u8; 16]>::try_from(b).ok())
-                .map(i128::from_le_bytes);
+                .map(sbe_rt::Decimal::mantissa128);
             non_null(raw, self.null)
         } else {
             non_null(self.read.i128(buf, base), self.null)

@@ -105,7 +105,16 @@ pub(crate) struct Plan {
 }
 
 impl BlockCols {
-    pub(crate) fn new(block: &Block, plan: Plan, path: &str, keys: &[String]) -> BlockCols {
+    /// The columns of `block`, inside the blocks `outer` (outermost
+    /// first: the message's root block, the entries holding this one).
+    pub(crate) fn new(
+        block: &Block,
+        outer_blocks: &[&Block],
+        plan: Plan,
+        path: &str,
+        keys: &[String],
+    ) -> BlockCols {
+        let within: Vec<&Block> = outer_blocks.iter().copied().chain([block]).collect();
         let mut arrow = Vec::new();
         let mut ints = Vec::new();
         let mut enums = Vec::new();
@@ -121,6 +130,11 @@ impl BlockCols {
             let field_decimal = match &f.meaning {
                 Meaning::Decimal(d) => match d.exponent {
                     Exponent::Field(r) => {
+                        let exponent_field = within
+                            .len()
+                            .checked_sub(r.up + 1)
+                            .and_then(|i| within.get(i))
+                            .and_then(|b| b.fields.get(r.field));
                         let exp = if r.up == 0 {
                             let e = block.fields.get(r.field);
                             let p = e.and_then(|e| {
@@ -135,9 +149,9 @@ impl BlockCols {
                             outer.push((r.up, r.field, cell.clone()));
                             Some(node::ExponentAt::Outer(cell))
                         };
-                        exp.and_then(|exp| {
+                        exp.zip(exponent_field).and_then(|(exp, ef)| {
                             node::plan_field_decimal(
-                                &f.name,
+                                (&f.name, &ef.name),
                                 &f.ty,
                                 d,
                                 (&f.type_name, f.offset as usize, plan.order),
@@ -195,7 +209,7 @@ impl BlockCols {
             if plan.flatten {
                 let mut child_keys = keys.to_vec();
                 child_keys.push(format!("{}Index", g.name));
-                let mut child = Table::child(&child_path, &g.block, plan, child_keys);
+                let mut child = Table::child(&child_path, &g.block, &within, plan, child_keys);
                 adopt(
                     block,
                     plan,
@@ -205,7 +219,7 @@ impl BlockCols {
                 );
                 groups.push(GroupCol::Flat(Box::new(child)));
             } else {
-                let mut entry = BlockCols::new(&g.block, plan, &child_path, keys);
+                let mut entry = BlockCols::new(&g.block, &within, plan, &child_path, keys);
                 adopt(block, plan, &mut entry.outer, &mut outer, &mut publish);
                 let st = DataType::Struct(Fields::from(entry.arrow.clone()));
                 // Entries are never null, the list only where the group
@@ -466,8 +480,8 @@ fn adopt(
 
 impl Table {
     /// A flattened group's table.
-    fn child(name: &str, block: &Block, plan: Plan, keys: Vec<String>) -> Table {
-        let block_cols = BlockCols::new(block, plan, name, &keys);
+    fn child(name: &str, block: &Block, outer: &[&Block], plan: Plan, keys: Vec<String>) -> Table {
+        let block_cols = BlockCols::new(block, outer, plan, name, &keys);
         let mut fields: Vec<Field> = keys
             .iter()
             .map(|k| Field::new(k, DataType::UInt64, false))
@@ -491,7 +505,7 @@ impl Table {
         meta: crate::meta::MetaCols,
         metadata: std::collections::HashMap<String, String>,
     ) -> Table {
-        let block_cols = BlockCols::new(block, plan, name, &["msgIndex".to_string()]);
+        let block_cols = BlockCols::new(block, &[], plan, name, &["msgIndex".to_string()]);
         let mut fields = meta.fields();
         fields.extend(block_cols.arrow.iter().cloned());
         Table {

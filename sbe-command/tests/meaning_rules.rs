@@ -213,6 +213,8 @@ fn parquet_holds_the_same_integers_nulls_and_exact_decimals() {
     assert_eq!(last.as_primitive::<Float64Type>().value(0), 1.5);
     let exact = b.column_by_name("lastQty_exact").expect("exact");
     let exact = exact.as_struct();
+    // The pair's parts are named as the schema's two fields.
+    assert_eq!(exact.column_names(), ["lastQty", "qtyExponent"]);
     assert_eq!(
         exact.column(0).as_primitive::<Int64Type>().value(0),
         150_000_000

@@ -275,7 +275,7 @@ impl Gen {
         let (m, n, null) = if d.mantissa128 {
             // The text of the 128 bits, and the null test on it.
             let null = if d.optional {
-                format!("m == {:?}", i128::MIN.to_string())
+                format!("m == {:?}", sbe_rt::Decimal::MANTISSA128_NULL.to_string())
             } else {
                 "false".into()
             };

@@ -172,17 +172,13 @@ pub(crate) fn field_decimal(
         return None;
     };
     let mantissa = if d.mantissa128 {
-        let raw = i128::from_le_bytes(bytes.get(..16)?.try_into().ok()?);
-        (!(d.optional && raw == MANTISSA128_NULL)).then_some(raw)?
+        let raw = Decimal::mantissa128(bytes.get(..16)?.try_into().ok()?);
+        (!(d.optional && raw == Decimal::MANTISSA128_NULL)).then_some(raw)?
     } else {
         int_at(e, order, bytes, 0, d.optional)?
     };
     Some(Decimal::new(mantissa, exponent?).to_string())
 }
-
-/// The null of an optional `mantissa128` (FIX's convention for a signed
-/// integer: its least value).
-pub const MANTISSA128_NULL: i128 = i128::MIN;
 
 /// Every member on the wire is optional and holds its null value.
 fn all_null(parts: &[Member], order: ByteOrder, bytes: &[u8]) -> bool {

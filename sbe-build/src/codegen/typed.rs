@@ -744,12 +744,14 @@ pub(super) fn field_has_value(f: &Field) -> bool {
         Meaning::Date(_) => true,
         // A field decimal (Binance's `mbx:exponent`) of an integer
         // mantissa: its value takes the exponent ([`field_getter`]).
-        Meaning::Decimal(d) => matches!(d.exponent, Exponent::Field(_)) && !d.mantissa128,
+        Meaning::Decimal(d) => matches!(d.exponent, Exponent::Field(_)),
         _ => false,
     };
+    // A `mantissa128` is 16 bytes; a required one is read as an `i128`.
+    let wide = matches!(&f.meaning, Meaning::Decimal(d) if d.mantissa128 && !d.optional);
     typed
         && f.presence != Presence::Constant
-        && matches!(&f.ty.kind, TypeKind::Encoded(e) if e.length == 1)
+        && matches!(&f.ty.kind, TypeKind::Encoded(e) if e.length == 1 || (wide && e.length == 16))
 }
 
 /// The name of a composite's typed `value`: `value`, numbered past a
@@ -772,13 +774,43 @@ pub(super) fn field_getter(
     option: bool,
     unstated: TimeUnit,
 ) -> TokenStream {
-    let Val::Prim { prim, .. } = val else {
-        return TokenStream::new();
-    };
     let read = if option {
         quote!(self.#raw()?)
     } else {
         quote!(self.#raw())
+    };
+    if let (Meaning::Decimal(d), Val::Array { prim, len: 16, .. }) = (meaning, val) {
+        if !d.mantissa128 || !matches!(prim, Primitive::Uint8 | Primitive::Int8) {
+            return TokenStream::new();
+        }
+        // The 16 bytes as a little-endian two's-complement `i128`.
+        let bytes = if *prim == Primitive::Uint8 {
+            read
+        } else {
+            quote!(#read.map(|b| b as u8))
+        };
+        let value =
+            quote!(::sbe_rt::Decimal::new(::sbe_rt::Decimal::mantissa128(#bytes), exponent));
+        let doc = format!(" `{raw}` (a 128-bit mantissa: its 16 bytes as a little-endian `i128`) as a decimal at `exponent`, the value of the field the schema's `exponent` attribute names for it (in this block or an enclosing one: pass the message's or the entry's accessor of that field), exact");
+        let (ret, body, doc) = if option {
+            (
+                quote!(::core::option::Option<::sbe_rt::Decimal>),
+                quote!(__sbe::Some(#value)),
+                format!("{doc}; `None` where the field is absent."),
+            )
+        } else {
+            (quote!(::sbe_rt::Decimal), value, format!("{doc}."))
+        };
+        return quote! {
+            #[doc = #doc]
+            #[inline]
+            pub fn #name(&self, exponent: i8) -> #ret {
+                #body
+            }
+        };
+    }
+    let Val::Prim { prim, .. } = val else {
+        return TokenStream::new();
     };
     match meaning {
         Meaning::Decimal(d) if matches!(d.exponent, Exponent::Field(_)) => {
