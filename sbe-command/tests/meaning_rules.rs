@@ -254,3 +254,32 @@ fn parquet_holds_the_same_integers_nulls_and_exact_decimals() {
     assert_eq!(px.column(0).as_primitive::<Int64Type>().value(0), 6_500_012);
     assert_eq!(px.column(1).as_primitive::<Int8Type>().value(0), -2);
 }
+
+#[test]
+fn sbe_encode_reads_the_semantic_json_back_to_the_same_bytes() {
+    let bin = encoded();
+    let s = schema();
+    let (code, out, err) = common::sbe(
+        &["decode", "--schema", &s, "--values", "semantic", "-"],
+        &bin,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, again, err) = common::sbe(&["encode", "--schema", &s, "-"], &out);
+    assert_eq!(code, 0, "{err}");
+    // The field decimals at their exponents, exactly; only the null
+    // decimal `limit` lost what its exponent held (byte 26, after the
+    // header, the two exponents, keepAlive and limit's mantissa): a null
+    // decimal is null, its exponent written null.
+    let mut want = bin.clone();
+    want[26] = 127;
+    assert_eq!(again, want);
+    // A price with more digits than its exponent holds is refused.
+    let text = String::from_utf8(out).expect("utf-8");
+    let bad = text.replacen("\"65000.12\"", "\"65000.123\"", 1);
+    let (code, _, err) = common::sbe(&["encode", "--schema", &s, "-"], bad.as_bytes());
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("65000.123") && err.contains("exponent -2"),
+        "{err}"
+    );
+}

@@ -180,6 +180,34 @@ pub(crate) fn field_decimal(
     Some(Decimal::new(mantissa, exponent?).to_string())
 }
 
+/// The wire form (FORMAT.md's JSON) of the semantic text `text` of a field
+/// decimal ([`Exponent::Field`]) whose exponent field holds `exponent`
+/// (read by the caller from the object of its block or an enclosing one):
+/// the mantissa at that exponent, exactly or an error; a `mantissa128` as
+/// its 16 bytes.
+pub(crate) fn field_decimal_wire(
+    d: &DecimalParts,
+    text: &str,
+    exponent: Option<i8>,
+) -> Result<Value, EncodeErrorKind> {
+    let bad = |why: &str| EncodeErrorKind::OutOfRange {
+        value: format!("{text:?}"),
+        ty: format!("decimal at {why}"),
+    };
+    let v: Decimal = text.parse().map_err(|_| bad("any exponent"))?;
+    let Some(e) = exponent else {
+        return Err(bad("a null or missing exponent field"));
+    };
+    let mantissa = v
+        .mantissa_at::<i128>(e)
+        .map_err(|_| bad(&format!("exponent {e}")))?;
+    Ok(if d.mantissa128 {
+        Value::Array(mantissa.to_le_bytes().iter().map(|b| json!(b)).collect())
+    } else {
+        int_json(mantissa)
+    })
+}
+
 /// Every member on the wire is optional and holds its null value.
 fn all_null(parts: &[Member], order: ByteOrder, bytes: &[u8]) -> bool {
     parts.iter().all(|m| match &m.ty.kind {
