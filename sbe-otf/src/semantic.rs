@@ -9,6 +9,12 @@
 //!
 //! A time of day (`UTCTimeOnly`) and a zoned time (`TZTimestamp`) keep
 //! their wire form: neither is an instant.
+//!
+//! A decimal whose mantissa is null is `null`, whatever its exponent holds
+//! (written back with the exponent null, or 0 where it is required). A
+//! decimal whose exponent is another field (Binance's `mbx:exponent`) is
+//! read at the value that field holds in its block or an enclosing one,
+//! and read back at it: text with more digits than it holds is refused.
 
 use serde_json::{json, Value};
 
