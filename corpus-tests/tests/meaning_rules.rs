@@ -19,6 +19,7 @@ fn depth(buf: &mut [u8]) -> usize {
     d.keep_alive().time(10_000);
     d.limit().mantissa(None).exponent(Some(9));
     d.server_time(1_700_000_000_123_456).last_qty(150_000_000);
+    d.bid().mantissa(None).exponent(-2);
     {
         let mut bids = d.bids(2).expect("bids");
         for (i, price) in [(0i64, 6_500_012i64), (1, 6_499_999)] {
@@ -81,8 +82,15 @@ fn an_int_time_composite_is_plain_and_a_null_mantissa_is_a_null_decimal() {
     // The exponent is on the wire and not null; the decimal is null.
     assert_eq!(d.limit().exponent(), Some(9));
     assert_eq!(d.limit().value(), None);
+    assert_eq!(d.bid().exponent(), -2);
+    assert_eq!(d.bid().value(), None);
     let owned = d.to_owned().expect("owned");
-    assert_eq!(owned.limit, None);
+    // Its exponent required: the owned decimal is an Option<Decimal>.
+    assert_eq!(owned.bid, None);
+    // Its exponent optional too (iLink 3's Decimal32NULL): the composite,
+    // as a mantissa beside a null exponent is no Decimal and is kept.
+    assert_eq!(owned.limit.mantissa, None);
+    assert_eq!(owned.limit.exponent, Some(9));
     assert_eq!(owned.keep_alive.time, 10_000);
     // Written back: still null.
     let mut again = [0u8; 512];
@@ -90,16 +98,18 @@ fn an_int_time_composite_is_plain_and_a_null_mantissa_is_a_null_decimal() {
     let Ok(plain::Message::Depth(d2)) = plain::decode(&again[..n]) else {
         panic!("a Depth");
     };
-    assert_eq!(d2.limit().mantissa(), None);
+    assert_eq!(d2.bid().mantissa(), None);
+    assert_eq!(d2.bid().value(), None);
     assert_eq!(d2.limit().value(), None);
     // An owned Some(decimal) writes its mantissa and exponent.
     let mut with = owned.clone();
-    with.limit = Some(Decimal::new(-15, -1));
+    with.bid = Some(Decimal::new(-15, -1));
     let n = with.encode(&mut again).expect("encode");
     let Ok(plain::Message::Depth(d3)) = plain::decode(&again[..n]) else {
         panic!("a Depth");
     };
-    assert_eq!(d3.limit().value(), Some(Decimal::new(-15, -1)));
+    assert_eq!(d3.bid().value(), Some(Decimal::new(-15, -1)));
+    assert_eq!(d3.bid().exponent(), -1);
 }
 
 #[test]

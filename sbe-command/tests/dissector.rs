@@ -745,7 +745,7 @@ fn field_decimals_and_meanings_the_schema_states() {
         format!("[{}]", b.join(","))
     };
     let json = format!(
-        r#"{{"message":"Depth","body":{{"priceExponent":-2,"qtyExponent":-8,"keepAlive":{{"time":10000}},"limit":{{"mantissa":null,"exponent":9}},"serverTime":1700000000123456,"lastQty":150000000,"bids":[{{"price":6500012,"qty":250000000,"volume":{},"fills":[{{"px":6500013}}]}},{{"price":6499999,"qty":null,"volume":{},"fills":[]}}]}}}}"#,
+        r#"{{"message":"Depth","body":{{"priceExponent":-2,"qtyExponent":-8,"keepAlive":{{"time":10000}},"limit":{{"mantissa":null,"exponent":9}},"serverTime":1700000000123456,"lastQty":150000000,"bid":{{"mantissa":null,"exponent":-2}},"bids":[{{"price":6500012,"qty":250000000,"volume":{},"fills":[{{"px":6500013}}]}},{{"price":6499999,"qty":null,"volume":{},"fills":[]}}]}}}}"#,
         bytes128(-123_456_789_012_345_678_901_234),
         bytes128(i128::MIN + 1),
     );
@@ -763,6 +763,7 @@ fn field_decimals_and_meanings_the_schema_states() {
         "volume: -1701411834604692317316873037158.84105727",
         "px: 65000.13",
         "limit: null",
+        "bid: null",
     ] {
         assert!(tree.contains(line), "{line} not in\n{tree}\n{err}");
     }

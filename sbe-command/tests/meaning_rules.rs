@@ -33,7 +33,7 @@ fn bytes128(v: i128) -> String {
 
 fn depth_json() -> String {
     format!(
-        r#"{{"message":"Depth","body":{{"priceExponent":-2,"qtyExponent":-8,"keepAlive":{{"time":10000}},"limit":{{"mantissa":null,"exponent":9}},"serverTime":1700000000123456,"lastQty":150000000,"bids":[{{"price":6500012,"qty":250000000,"volume":{},"fills":[{{"px":6500012}}]}},{{"price":6499999,"qty":null,"volume":{},"fills":[]}}]}}}}"#,
+        r#"{{"message":"Depth","body":{{"priceExponent":-2,"qtyExponent":-8,"keepAlive":{{"time":10000}},"limit":{{"mantissa":null,"exponent":9}},"serverTime":1700000000123456,"lastQty":150000000,"bid":{{"mantissa":null,"exponent":-2}},"bids":[{{"price":6500012,"qty":250000000,"volume":{},"fills":[{{"px":6500012}}]}},{{"price":6499999,"qty":null,"volume":{},"fills":[]}}]}}}}"#,
         bytes128(-123_456_789_012_345_678_901_234),
         bytes128(i128::MAX),
     )
@@ -70,6 +70,8 @@ fn semantic_json_follows_the_schema_and_the_exponent_fields() {
     );
     // A null mantissa beside exponent 9: null, as other null decimals.
     assert_eq!(body["limit"], Value::Null);
+    // And beside a required exponent.
+    assert_eq!(body["bid"], Value::Null);
     // Exponents from the root block, mantissas in the root and in groups.
     assert_eq!(body["lastQty"], "1.5");
     let bids = body["bids"].as_array().expect("bids");
@@ -135,6 +137,7 @@ fn the_dissector_marks_a_null_mantissa_null() {
     // The decimal item of `limit` is labelled null when its mantissa is,
     // whatever its exponent holds.
     assert!(lua.contains("limit: null"), "no null label for limit");
+    assert!(lua.contains("bid: null"), "no null label for bid");
     // Field decimals read the exponent their message keeps (EXP), a
     // mantissa128 through its 128-bit text.
     assert!(
@@ -208,6 +211,8 @@ fn parquet_holds_the_same_integers_nulls_and_exact_decimals() {
     // The null mantissa beside exponent 9: the value and its pair null.
     assert!(b.column_by_name("limit").expect("limit").is_null(0));
     assert!(b.column_by_name("limit_exact").expect("exact").is_null(0));
+    assert!(b.column_by_name("bid").expect("bid").is_null(0));
+    assert!(b.column_by_name("bid_exact").expect("exact").is_null(0));
     // A root field decimal at the root's exponent.
     let last = b.column_by_name("lastQty").expect("lastQty");
     assert_eq!(last.as_primitive::<Float64Type>().value(0), 1.5);
@@ -270,8 +275,10 @@ fn sbe_encode_reads_the_semantic_json_back_to_the_same_bytes() {
     // decimal `limit` lost what its exponent held (byte 26, after the
     // header, the two exponents, keepAlive and limit's mantissa): a null
     // decimal is null, its exponent written null.
+    // So did `bid`'s required exponent (byte 51), written 0.
     let mut want = bin.clone();
     want[26] = 127;
+    want[51] = 0;
     assert_eq!(again, want);
     // A price with more digits than its exponent holds is refused.
     let text = String::from_utf8(out).expect("utf-8");

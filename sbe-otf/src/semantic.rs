@@ -208,7 +208,8 @@ pub(crate) fn field_decimal_wire(
         .mantissa_at::<i128>(e)
         .map_err(|_| bad(&format!("exponent {e}")))?;
     Ok(if d.mantissa128 {
-        Value::Array(mantissa.to_le_bytes().iter().map(|b| json!(b)).collect())
+        let bytes = Decimal::mantissa128_bytes(mantissa);
+        Value::Array(bytes.iter().map(|b| json!(b)).collect())
     } else {
         int_json(mantissa)
     })

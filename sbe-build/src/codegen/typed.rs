@@ -476,13 +476,9 @@ enum Via {
     Mantissa { member: Ident, optional: bool },
     /// A decimal with its exponent on the wire whose mantissa may be null:
     /// an `Option<Decimal>`, `None` where the mantissa is null whatever the
-    /// exponent holds; `None` is written as the null mantissa (and the
-    /// null exponent, where the exponent is optional too).
-    NullableDecimal {
-        value: Ident,
-        mantissa: Ident,
-        exponent: Option<Ident>,
-    },
+    /// exponent holds; `None` is written as the null mantissa (the
+    /// exponent, required, as the encoder has it).
+    NullableDecimal { value: Ident, mantissa: Ident },
 }
 
 impl OwnedValue {
@@ -508,24 +504,16 @@ impl OwnedValue {
                 optional: true,
             } => quote!(#enc.#member(::core::option::Option::map(#v, ::sbe_rt::Fixed::mantissa));),
             Via::Mantissa { member, .. } => quote!(#enc.#member(::sbe_rt::Fixed::mantissa(#v));),
-            Via::NullableDecimal {
-                value,
-                mantissa,
-                exponent,
-            } => {
-                let exponent = exponent.as_ref().map(|x| quote!(#enc.#x(__sbe::None);));
-                quote! {
-                    match #v {
-                        __sbe::Some(v) => {
-                            #enc.#value(v)?;
-                        }
-                        __sbe::None => {
-                            #enc.#mantissa(__sbe::None);
-                            #exponent
-                        }
+            Via::NullableDecimal { value, mantissa } => quote! {
+                match #v {
+                    __sbe::Some(v) => {
+                        #enc.#value(v)?;
+                    }
+                    __sbe::None => {
+                        #enc.#mantissa(__sbe::None);
                     }
                 }
-            }
+            },
         }
     }
 }
@@ -562,18 +550,23 @@ pub(super) fn owned_value(ctx: &super::Ctx, ty: &Type) -> Option<OwnedValue> {
                 }
                 Exponent::Member(i) => {
                     let e = members.get(i)?;
-                    if m.val.is_option() {
+                    // A null mantissa beside a required exponent: an
+                    // `Option<Decimal>`. Where the exponent may be null too
+                    // (iLink 3's Decimal32NULL), a mantissa beside a null
+                    // exponent is on the wire (the reference's own vectors
+                    // hold one) and no `Decimal`: the composite stays, so
+                    // that nothing read is lost.
+                    if m.val.is_option() && !e.val.is_option() {
                         let via = Via::NullableDecimal {
                             value: composite_value_name(&members),
                             mantissa: m.name.clone(),
-                            exponent: e.val.is_option().then(|| e.name.clone()),
                         };
                         return Some(OwnedValue {
                             ty: option_if(true, quote!(::sbe_rt::Decimal)),
                             via,
                         });
                     }
-                    if e.val.is_option() {
+                    if m.val.is_option() || e.val.is_option() {
                         return None;
                     }
                     (quote!(::sbe_rt::Decimal), false)

@@ -57,6 +57,12 @@ impl Decimal {
         i128::from_le_bytes(bytes)
     }
 
+    /// The 16 bytes of a 128-bit mantissa field holding `mantissa` (the
+    /// inverse of [`mantissa128`](Self::mantissa128)).
+    pub const fn mantissa128_bytes(mantissa: i128) -> [u8; 16] {
+        mantissa.to_le_bytes()
+    }
+
     /// The null of an optional 128-bit mantissa: FIX's null of a signed
     /// integer, its least value.
     pub const MANTISSA128_NULL: i128 = i128::MIN;
