@@ -138,3 +138,33 @@ fn a_declared_type_is_a_timestamp_in_the_generated_code() {
         1_700_000_000_123_456
     );
 }
+
+#[test]
+fn field_decimals_are_written_at_the_exponent_given() {
+    let mut buf = [0u8; 512];
+    let mut d = plain::DepthEncoder::wrap(&mut buf).expect("wrap");
+    d.price_exponent(-2).qty_exponent(-8);
+    d.last_qty_value("1.5".parse().expect("decimal"), -8)
+        .expect("fits");
+    // A digit the exponent cannot hold is refused, nothing rounded.
+    assert!(d
+        .last_qty_value("1.123456789".parse().expect("decimal"), -8)
+        .is_err());
+    {
+        let mut bids = d.bids(1).expect("bids");
+        bids.next_entry().expect("entry");
+        bids.price_value("65000.12".parse().expect("decimal"), -2)
+            .expect("fits");
+        bids.qty_value(None, -8).expect("null");
+        bids.fills(0).expect("fills");
+    }
+    let len = d.finish().expect("finish");
+    let Ok(plain::Message::Depth(m)) = plain::decode(&buf[..len]) else {
+        panic!("a Depth");
+    };
+    assert_eq!(m.last_qty(), 150_000_000);
+    let bid = m.bids().next().expect("a bid");
+    assert_eq!(bid.price(), 6_500_012);
+    assert_eq!(bid.qty(), None);
+    assert_eq!(bid.price_value(m.price_exponent()).to_string(), "65000.12");
+}

@@ -889,6 +889,32 @@ pub(super) fn field_setter(
     };
     let ty = rust_prim(*prim);
     match meaning {
+        Meaning::Decimal(d) if matches!(d.exponent, Exponent::Field(_)) => {
+            let raw_value = fallible(quote!(v.mantissa_at::<#ty>(exponent)), element);
+            let doc = format!(" Sets `{raw}` to the decimal's mantissa at `exponent`, the value the exponent field the schema's `exponent` attribute names holds (in this block or an enclosing one, written there); `Err(ValueOutOfRange)` if that would lose a digit or overflow `{raw}`.");
+            let (arg, write) = if *optional {
+                (
+                    quote!(::core::option::Option<::sbe_rt::Decimal>),
+                    quote! {
+                        let raw = match v {
+                            __sbe::Some(v) => __sbe::Some(#raw_value),
+                            __sbe::None => __sbe::None,
+                        };
+                        self.#raw(raw);
+                    },
+                )
+            } else {
+                (quote!(::sbe_rt::Decimal), quote!(self.#raw(#raw_value);))
+            };
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #name(&mut self, v: #arg, exponent: i8) -> ::sbe_rt::Result<&mut Self> {
+                    #write
+                    __sbe::Ok(self)
+                }
+            }
+        }
         Meaning::Timestamp(t) if t.time.is_none() => {
             let Some(unit) = constant_unit(t.unit, unstated) else {
                 return TokenStream::new();
