@@ -82,7 +82,9 @@ fn add_with(
 ) {
     let name = module_name(key);
     let dir = out.join(&name);
-    let schema = sbe_ir::ir::load(xml).unwrap_or_else(|e| panic!("{}: {e}", xml.display()));
+    let schema = config
+        .load(xml)
+        .unwrap_or_else(|e| panic!("{}: {e}", xml.display()));
     let text = sbe_build::generate(&schema, config).unwrap_or_else(|e| panic!("{key}: {e}"));
     let file = dir.join(config.file_name_for(&schema));
     sbe_build::write_if_changed(&file, &text).expect("write generated file");
@@ -151,6 +153,19 @@ fn main() {
             .json(false)
             .debug(false)
             .owned(false),
+    );
+    // A type's meaning declared by the build script (Binance's bare
+    // int64 `utcTimestampUs`, a timestamp in microseconds).
+    add_with(
+        &out,
+        "declared/meanings.xml",
+        &fixtures.join("meanings.xml"),
+        &mut modules,
+        &mut tables,
+        sbe_build::Config::new().serde(true).meaning(
+            "utcTimestampUs",
+            sbe_build::Meaning::timestamp(sbe_build::TimeUnit::Micros),
+        ),
     );
     let shared = repo.join("../shared");
     let report = shared.join("vectors/REPORT.tsv");

@@ -89,6 +89,7 @@ pub struct Config {
     options: Options,
     quiet: bool,
     includes: ir::IncludePolicy,
+    meanings: ir::DeclaredMeanings,
 }
 
 impl Config {
@@ -261,6 +262,40 @@ impl Config {
         self
     }
 
+    /// Declares that values of the schema type `type_name` mean `meaning`
+    /// where the schema does not say: Binance's `utcTimestampUs` (a bare
+    /// `int64`) as a timestamp in microseconds. The declaration is made
+    /// when the schema loads, a meaning fact of its IR like the schema's
+    /// own, so that the typed accessors (`<field>_value()`), the owned
+    /// types and `to_json` all read it. A timestamp, a time of day or a
+    /// date of an integer type can be declared; one the schema contradicts
+    /// (the type already means something, or is not an integer) is a
+    /// `cargo:warning` and is not applied.
+    ///
+    /// ```no_run
+    /// use sbe_build::{Meaning, TimeUnit};
+    /// // in build.rs's main:
+    /// sbe_build::Config::new()
+    ///     .meaning("utcTimestampUs", Meaning::timestamp(TimeUnit::Micros))
+    ///     .meaning("utcTimestampMs", Meaning::timestamp(TimeUnit::Millis))
+    ///     .compile(&["schemas/spot_3_5.xml"])
+    ///     .unwrap();
+    /// ```
+    pub fn meaning(&mut self, type_name: impl Into<String>, meaning: ir::Meaning) -> &mut Self {
+        self.meanings = std::mem::take(&mut self.meanings).declare(type_name, meaning);
+        self
+    }
+
+    /// Loads the schema at `path` as [`compile`](Self::compile) does:
+    /// includes as [`allow_includes_outside`](Self::allow_includes_outside)
+    /// says, types meaning what [`meaning`](Self::meaning) declares.
+    pub fn load(&self, path: impl AsRef<Path>) -> Result<ir::Schema, Error> {
+        let options = ir::LoadOptions::new()
+            .includes(self.includes)
+            .meanings(self.meanings.clone());
+        Ok(ir::load_with_options(path, &options)?)
+    }
+
     /// Do not print `cargo:` lines (for use outside build scripts).
     pub fn quiet(&mut self, on: bool) -> &mut Self {
         self.quiet = on;
@@ -319,7 +354,7 @@ impl Config {
             if !self.quiet {
                 println!("cargo:rerun-if-changed={}", path.display());
             }
-            let schema = ir::load_with(path, self.includes)?;
+            let schema = self.load(path)?;
             if !self.quiet {
                 for f in schema.files.iter().skip(1) {
                     println!("cargo:rerun-if-changed={}", f.display());

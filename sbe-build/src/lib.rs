@@ -63,7 +63,7 @@
 //! | enum | type `X`, a constant per value (both UpperCamelCase) | `MDUpdateAction` value `DeleteThru` → `MdUpdateAction::DeleteThru` |
 //! | set | type `X`; per choice a getter and a `with_` setter (snake_case) and a mask, an `X` of the one choice (SHOUTY_SNAKE_CASE) | `SettlPriceType` choice `ReservedBits` → `reserved_bits()`, `with_reserved_bits()`, `SettlPriceType::RESERVED_BITS` |
 //! | field, composite member, var data | accessor in snake_case; a char array or text var data adds `_str()` | `MDEntryPx` → `md_entry_px()`, `SecurityID` → `security_id()`, `Symbol` (`char` × 6) → `symbol()` and `symbol_str()` |
-//! | typed value (the IR's [`Meaning`](sbe_ir::ir::Meaning)) | a decimal, time or MonthYear composite's decoder adds `value()` (an `sbe_rt::Decimal`, `Timestamp` or `MonthYear`; an `Option` where a part may be null) and its encoder `value(v)`; an integer timestamp or date field adds `_value()` and the setter `_value(v)`, numbered like any clash | `MDEntryPx` (`PRICENULL9`) → `md_entry_px().value()`; `TransactTime` (`uint64`, `UTCTimestamp`) → `transact_time_value()`; `TradeDate` (`LocalMktDate`) → `trade_date_value()` |
+//! | typed value (the IR's [`Meaning`]) | a decimal, time or MonthYear composite's decoder adds `value()` (an `sbe_rt::Decimal`, `Timestamp` or `MonthYear`; an `Option` where a part may be null) and its encoder `value(v)`; an integer timestamp or date field adds `_value()` and the setter `_value(v)`; an integer field whose exponent is another field (Binance's `mbx:exponent`) adds `_value(exponent)` and the setter `_value(v, exponent)`, the caller passing that field's value; numbered like any clash | `MDEntryPx` (`PRICENULL9`) → `md_entry_px().value()`; `TransactTime` (`uint64`, `UTCTimestamp`) → `transact_time_value()`; `TradeDate` (`LocalMktDate`) → `trade_date_value()` |
 //! | group | accessor in snake_case; types: message and group in UpperCamelCase with `Decoder` (the iterator), `Entry`, `Encoder`; owned entry: without a suffix | `NoMDEntries` of the message above → `no_md_entries()`, `MdIncrementalRefreshBook46NoMdEntriesEntry`, owned `MdIncrementalRefreshBook46NoMdEntries` |
 //! | owned value (field, member, group, var data) | a `pub` field named as the accessor; a decimal, timestamp, date or MonthYear that reads and writes back exactly holds its `sbe_rt` value: a decimal at a constant exponent a `Fixed<mantissa type, exponent>`, one whose exponent is on the wire a `Decimal` | `MDEntryPx` (`PRICENULL9`) → `.md_entry_px` (`Option<Fixed<i64, -9>>`) |
 //!
@@ -269,6 +269,8 @@ use sbe_ir::ir;
 
 pub use config::{compile, file_stem, generate, write_if_changed, Config};
 pub use error::{Diagnostic, Error, Severity};
+/// What a value means, to declare it for a type ([`Config::meaning`]).
+pub use sbe_ir::ir::Meaning;
 pub use sbe_ir::Pos;
 /// The unit of a timestamp, for [`Config::timestamp_unit`] (sbe-rt's, so
 /// that a `build.rs` needs no sbe-rt of its own).

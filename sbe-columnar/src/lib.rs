@@ -9,7 +9,8 @@
 //! | schema value | Arrow type |
 //! |---|---|
 //! | decimal, constant exponent | `Decimal128(p, -exponent)`, `p` the mantissa type's digits |
-//! | decimal, exponent on the wire | `Float64`, plus `<name>_exact`: struct of the mantissa and exponent |
+//! | decimal, exponent on the wire | `Float64`, plus `<name>_exact`: struct of the mantissa and exponent (both null where the mantissa is: a null mantissa is a null decimal) |
+//! | decimal, exponent another field's (Binance's `mbx:exponent`; read from the mantissa's block or an enclosing one, so a group entry takes its message's) | the same: `Float64`, plus `<name>_exact` of the mantissa (`Int64`, or `Decimal128(38, 0)` for a 128-bit mantissa) and the exponent (`Int8`), as the exponent varies per message and a Parquet decimal's scale is the column's |
 //! | timestamp | `Timestamp(unit, UTC)`; nanoseconds when the unit is on the wire or unstated |
 //! | time of day | `Time64(ns)` |
 //! | date | `Date32` |

@@ -407,6 +407,9 @@ pub(crate) enum Node {
         exponent_nulls: Nulls,
         nulls: Nulls,
     },
+    /// A field decimal ([`Exponent::Field`]): as a wire decimal, the
+    /// exponent read from its own row or published by an enclosing block.
+    FieldDecimal(Box<FieldDecimalCol>),
     Time {
         read: Read,
         prim: Primitive,
@@ -870,6 +873,219 @@ fn plan_encoded(
     (node, vec![f(DataType::List(item))])
 }
 
+/// Where a field decimal's exponent is: in the same row, or published by
+/// an enclosing block as it is read ([`ExponentCell`]).
+pub(crate) enum ExponentAt {
+    /// The exponent field of the mantissa's own block.
+    Row { read: Read, null: Option<i128> },
+    /// An enclosing block's exponent field, as that block last published it.
+    Outer(ExponentCell),
+}
+
+/// The value of an enclosing block's exponent field, published by that
+/// block's columns as each of its rows is read and read by the field
+/// decimals of its groups' entries, which are read after it. Shared
+/// between the two columns of one exporter (which may move to another
+/// thread whole), so atomic; `NONE` is a null or absent exponent.
+#[derive(Clone, Default)]
+pub(crate) struct ExponentCell(Arc<std::sync::atomic::AtomicI16>);
+
+impl ExponentCell {
+    const NONE: i16 = i16::MIN;
+
+    pub(crate) fn new() -> ExponentCell {
+        ExponentCell(Arc::new(std::sync::atomic::AtomicI16::new(Self::NONE)))
+    }
+
+    /// Publishes `v` (`None`: null).
+    pub(crate) fn set(&self, v: Option<i8>) {
+        let raw = v.map_or(Self::NONE, i16::from);
+        self.0.store(raw, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn get(&self) -> Option<i8> {
+        i8::try_from(self.0.load(std::sync::atomic::Ordering::Relaxed)).ok()
+    }
+}
+
+/// A block's exponent field that field decimals of its groups' entries
+/// read: published as each row is read.
+pub(crate) struct Publish {
+    pub(crate) read: Read,
+    pub(crate) null: Option<i128>,
+    pub(crate) cell: ExponentCell,
+}
+
+impl Publish {
+    /// The block's exponent field `f` (an `int8` on the wire), publishing
+    /// to `cell`.
+    pub(crate) fn new(
+        f: &sbe_ir::ir::Field,
+        order: ByteOrder,
+        cell: ExponentCell,
+    ) -> Option<Publish> {
+        let TypeKind::Encoded(e) = &f.ty.kind else {
+            return None;
+        };
+        Some(Publish {
+            read: Read::new(order, e.primitive, f.offset as usize),
+            null: int_null(e, f.presence == Presence::Optional),
+            cell,
+        })
+    }
+
+    pub(crate) fn publish(&self, row: &[u8]) {
+        let v = non_null(self.read.i128(row, 0), self.null);
+        self.cell.set(v.and_then(|v| i8::try_from(v).ok()));
+    }
+}
+
+/// The columns of a field decimal (Binance's `mbx:exponent`): by the rule
+/// of a decimal whose exponent is on the wire, as the exponent varies per
+/// message and a Parquet decimal's scale is the column's: `<name>`, the
+/// value as a `Float64` (nearest), and `<name>_exact`, a struct of the
+/// mantissa (`Int64`, or `Decimal128(38, 0)` for a `mantissa128`) and the
+/// exponent (`Int8`), named as the two fields, null where the mantissa is.
+pub(crate) struct FieldDecimalCol {
+    read: Read,
+    /// The mantissa's offset in its row and its primitive.
+    at: usize,
+    prim: Primitive,
+    wide: bool,
+    null: Option<i128>,
+    exp: ExponentAt,
+    parts: Fields,
+    floats: Vec<f64>,
+    float_nulls: Nulls,
+    mantissas: Vec<i128>,
+    mantissa_nulls: Nulls,
+    exponents: Vec<i64>,
+    exponent_nulls: Nulls,
+    nulls: Nulls,
+}
+
+/// A field decimal's node and columns: field `name` (type `ty`, at `at`
+/// in its block) meaning `d`, its exponent at `exp`.
+pub(crate) fn plan_field_decimal(
+    (name, exponent_name): (&str, &str),
+    ty: &Type,
+    d: &sbe_ir::ir::DecimalParts,
+    (type_name, at, order): (&str, usize, ByteOrder),
+    exp: ExponentAt,
+) -> Option<(Node, Vec<Field>)> {
+    let TypeKind::Encoded(e) = &ty.kind else {
+        return None;
+    };
+    let (prim, null) = if d.mantissa128 {
+        (
+            Primitive::Int64,
+            d.optional.then_some(sbe_rt::Decimal::MANTISSA128_NULL),
+        )
+    } else {
+        (e.primitive, int_null(e, d.optional))
+    };
+    let mantissa_type = if d.mantissa128 {
+        DataType::Decimal128(38, 0)
+    } else {
+        int_type(e.primitive)
+    };
+    // The pair's parts are named as the schema names the two fields.
+    let parts = Fields::from(vec![
+        Field::new(name, mantissa_type, true),
+        Field::new(exponent_name, DataType::Int8, true),
+    ]);
+    let col = FieldDecimalCol {
+        read: Read::new(order, prim, at),
+        at,
+        prim,
+        wide: d.mantissa128,
+        null,
+        exp,
+        parts: parts.clone(),
+        floats: Vec::new(),
+        float_nulls: Nulls::new(),
+        mantissas: Vec::new(),
+        mantissa_nulls: Nulls::new(),
+        exponents: Vec::new(),
+        exponent_nulls: Nulls::new(),
+        nulls: Nulls::new(),
+    };
+    let f = |n: &str, dt: DataType| field(n, dt, type_name, "decimal");
+    let exact = f(&format!("{name}_exact"), DataType::Struct(parts));
+    Some((
+        Node::FieldDecimal(Box::new(col)),
+        vec![f(name, DataType::Float64), exact],
+    ))
+}
+
+impl FieldDecimalCol {
+    fn fill(&mut self, buf: &[u8], base: usize) {
+        let at = base.saturating_add(self.at);
+        let m = if self.wide {
+            let raw = at
+                .checked_add(16)
+                .and_then(|end| buf.get(at..end))
+                .and_then(|b| <[u8; 16]>::try_from(b).ok())
+                .map(sbe_rt::Decimal::mantissa128);
+            non_null(raw, self.null)
+        } else {
+            non_null(self.read.i128(buf, base), self.null)
+        };
+        let e = match &self.exp {
+            ExponentAt::Row { read, null } => {
+                non_null(read.i128(buf, base), *null).and_then(|e| i8::try_from(e).ok())
+            }
+            ExponentAt::Outer(cell) => cell.get(),
+        };
+        let value = m.zip(e).map(|(m, e)| sbe_rt::Decimal::new(m, e).to_f64());
+        self.floats.push(value.unwrap_or(0.0));
+        self.float_nulls.append(value.is_some());
+        self.mantissas.push(m.unwrap_or(0));
+        self.mantissa_nulls.append(m.is_some());
+        push_i64(
+            &mut self.exponents,
+            &mut self.exponent_nulls,
+            e.map(i64::from),
+        );
+        // A null mantissa is a null decimal: its exact pair is null too.
+        self.nulls.append(m.is_some());
+    }
+
+    fn push_null(&mut self) {
+        self.floats.push(0.0);
+        self.float_nulls.append_null();
+        self.mantissas.push(0);
+        self.mantissa_nulls.append_null();
+        push_i64(&mut self.exponents, &mut self.exponent_nulls, None);
+        self.nulls.append_null();
+    }
+
+    fn finish(&mut self, out: &mut Vec<ArrayRef>) {
+        out.push(Arc::new(Float64Array::new(
+            ScalarBuffer::from(std::mem::take(&mut self.floats)),
+            self.float_nulls.finish(),
+        )));
+        let mantissas = std::mem::take(&mut self.mantissas);
+        let m: ArrayRef = if self.wide {
+            let a =
+                Decimal128Array::new(ScalarBuffer::from(mantissas), self.mantissa_nulls.finish());
+            Arc::new(
+                a.with_precision_and_scale(38, 0)
+                    .unwrap_or_else(|_| Decimal128Array::from(Vec::<i128>::new())),
+            )
+        } else {
+            let vals = mantissas.into_iter().map(|v| v as i64).collect();
+            int_array(self.prim, vals, &mut self.mantissa_nulls)
+        };
+        let e = int_array(
+            Primitive::Int8,
+            std::mem::take(&mut self.exponents),
+            &mut self.exponent_nulls,
+        );
+        out.push(struct_array(&self.parts, vec![m, e], &mut self.nulls));
+    }
+}
+
 /// The columns of a decimal, a time or a date, from the meaning facts;
 /// `None` for the other meanings (and for a decimal no Arrow decimal
 /// holds, which stays its composite).
@@ -1179,7 +1395,10 @@ impl Node {
         match self {
             Node::Int(c) => [c.null.is_none(), false],
             // NaN is a null too.
-            Node::Float { .. } | Node::WireDecimal { .. } => [false, true],
+            Node::Float { .. } => [false, true],
+            // The exact pair is null where the mantissa is.
+            Node::WireDecimal { null, .. } => [false, null.is_none()],
+            Node::FieldDecimal(_) => [false, false],
             Node::Text { optional, .. } => [!*optional, false],
             Node::Array { .. } | Node::Const { .. } | Node::Struct { .. } => [true, false],
             // Names: null outside the enum; the raw value: null inside it.
@@ -1302,6 +1521,7 @@ impl Node {
                 push_i64(raw, raw_nulls, Some(v as i64));
             }
             Node::Decimal(c) => c.fill(buf, base),
+            Node::FieldDecimal(c) => c.fill(buf, base),
             Node::WireDecimal {
                 read,
                 null,
@@ -1328,7 +1548,9 @@ impl Node {
                 float_nulls.append(value.is_some());
                 push_i64(mantissas, mantissa_nulls, m.map(|m| m as i64));
                 push_i64(exponents, exponent_nulls, e.map(|e| e as i64));
-                nulls.append_non_null();
+                // A null mantissa is a null decimal, whatever the exponent
+                // holds: the exact pair is null too, as the value is.
+                nulls.append(m.is_some());
             }
             Node::Time {
                 read,
@@ -1404,6 +1626,7 @@ impl Node {
             Node::Enum(c) => c.push_null(),
             Node::Set { raw, raw_nulls, .. } => push_i64(raw, raw_nulls, None),
             Node::Decimal(c) => c.push_null(),
+            Node::FieldDecimal(c) => c.push_null(),
             Node::WireDecimal {
                 floats,
                 float_nulls,
@@ -1530,6 +1753,7 @@ impl Node {
                 out.push(int_array_of(*prim, raw, nulls));
             }
             Node::Decimal(c) => out.push(c.finish()),
+            Node::FieldDecimal(c) => c.finish(out),
             Node::WireDecimal {
                 prim,
                 exp_prim,

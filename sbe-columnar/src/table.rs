@@ -11,7 +11,7 @@ use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 
 use crate::nulls::Nulls;
 use arrow_schema::{DataType, Field, FieldRef, Fields, Schema as ArrowSchema, SchemaRef};
-use sbe_ir::ir::{Block, ByteOrder, Data, Group, Presence};
+use sbe_ir::ir::{Block, ByteOrder, Data, Exponent, Group, Meaning, Presence};
 use sbe_rt::__private::codec;
 use sbe_rt::wire::{Dimension, VarData};
 
@@ -51,6 +51,14 @@ pub(crate) struct BlockCols {
     data: Vec<(u32, DataCol)>,
     /// The Arrow fields, in column order.
     pub arrow: Vec<Field>,
+    /// This block's exponent fields that field decimals of its groups'
+    /// entries read, published as each row is read.
+    publish: Vec<node::Publish>,
+    /// Exponent fields this block's (and its entries') field decimals read
+    /// from enclosing blocks: (blocks out from this one, the field's
+    /// index there, where it is published), for the enclosing block to
+    /// take when it is planned ([`BlockCols::adopt`]).
+    outer: Vec<(usize, usize, node::ExponentCell)>,
 }
 
 /// A group's columns: a list of structs, or a child table.
@@ -97,28 +105,78 @@ pub(crate) struct Plan {
 }
 
 impl BlockCols {
-    pub(crate) fn new(block: &Block, plan: Plan, path: &str, keys: &[String]) -> BlockCols {
+    /// The columns of `block`, inside the blocks `outer` (outermost
+    /// first: the message's root block, the entries holding this one).
+    pub(crate) fn new(
+        block: &Block,
+        outer_blocks: &[&Block],
+        plan: Plan,
+        path: &str,
+        keys: &[String],
+    ) -> BlockCols {
+        let within: Vec<&Block> = outer_blocks.iter().copied().chain([block]).collect();
         let mut arrow = Vec::new();
         let mut ints = Vec::new();
         let mut enums = Vec::new();
         let mut decimals = Vec::new();
         let mut fields = Vec::new();
         let mut order = Vec::new();
+        let mut outer = Vec::new();
+        let mut publish = Vec::new();
         for f in &block.fields {
             let constant = (f.presence == Presence::Constant)
                 .then_some(f.const_value.as_ref())
                 .flatten();
-            let (n, fs) = node::plan(node::Spec {
-                name: &f.name,
-                ty: &f.ty,
-                meaning: &f.meaning,
-                type_name: &f.type_name,
-                semantic: f.semantic_type.as_deref(),
-                at: f.offset as usize,
-                optional: f.presence == Presence::Optional,
-                constant,
-                order: plan.order,
-            });
+            let field_decimal = match &f.meaning {
+                Meaning::Decimal(d) => match d.exponent {
+                    Exponent::Field(r) => {
+                        let exponent_field = within
+                            .len()
+                            .checked_sub(r.up + 1)
+                            .and_then(|i| within.get(i))
+                            .and_then(|b| b.fields.get(r.field));
+                        let exp = if r.up == 0 {
+                            let e = block.fields.get(r.field);
+                            let p = e.and_then(|e| {
+                                node::Publish::new(e, plan.order, node::ExponentCell::new())
+                            });
+                            p.map(|p| node::ExponentAt::Row {
+                                read: p.read,
+                                null: p.null,
+                            })
+                        } else {
+                            let cell = node::ExponentCell::new();
+                            outer.push((r.up, r.field, cell.clone()));
+                            Some(node::ExponentAt::Outer(cell))
+                        };
+                        exp.zip(exponent_field).and_then(|(exp, ef)| {
+                            node::plan_field_decimal(
+                                (&f.name, &ef.name),
+                                &f.ty,
+                                d,
+                                (&f.type_name, f.offset as usize, plan.order),
+                                exp,
+                            )
+                        })
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            let (n, fs) = match field_decimal {
+                Some(planned) => planned,
+                None => node::plan(node::Spec {
+                    name: &f.name,
+                    ty: &f.ty,
+                    meaning: &f.meaning,
+                    type_name: &f.type_name,
+                    semantic: f.semantic_type.as_deref(),
+                    at: f.offset as usize,
+                    optional: f.presence == Presence::Optional,
+                    constant,
+                    order: plan.order,
+                }),
+            };
             // A field newer than some acting version is null in it.
             arrow.extend(fs.into_iter().map(|c| {
                 let nullable = c.is_nullable() || f.since_version > 0;
@@ -151,14 +209,18 @@ impl BlockCols {
             if plan.flatten {
                 let mut child_keys = keys.to_vec();
                 child_keys.push(format!("{}Index", g.name));
-                groups.push(GroupCol::Flat(Box::new(Table::child(
-                    &child_path,
-                    &g.block,
+                let mut child = Table::child(&child_path, &g.block, &within, plan, child_keys);
+                adopt(
+                    block,
                     plan,
-                    child_keys,
-                ))));
+                    &mut child.block.outer,
+                    &mut outer,
+                    &mut publish,
+                );
+                groups.push(GroupCol::Flat(Box::new(child)));
             } else {
-                let entry = BlockCols::new(&g.block, plan, &child_path, keys);
+                let mut entry = BlockCols::new(&g.block, &within, plan, &child_path, keys);
+                adopt(block, plan, &mut entry.outer, &mut outer, &mut publish);
                 let st = DataType::Struct(Fields::from(entry.arrow.clone()));
                 // Entries are never null, the list only where the group
                 // is newer than the acting version.
@@ -207,6 +269,8 @@ impl BlockCols {
             groups,
             data,
             arrow,
+            publish,
+            outer,
         }
     }
 
@@ -265,6 +329,13 @@ impl BlockCols {
             for i in 0..count {
                 let bytes = row(i);
                 fill!(&mut self.fields, fill_other, every, bytes);
+            }
+        }
+        // The rows whose groups are read after them come one at a time
+        // (a block with groups is never filled as many rows).
+        if let Some(last) = count.checked_sub(1) {
+            for p in &self.publish {
+                p.publish(row(last));
             }
         }
     }
@@ -382,10 +453,35 @@ impl BlockCols {
     }
 }
 
+/// Takes a group entry's requests for exponent fields of enclosing blocks
+/// (`child`, counted from the entry): the ones of `block`, the entry's
+/// enclosing block, it publishes; the others go on out (`outer`).
+fn adopt(
+    block: &Block,
+    plan: Plan,
+    child: &mut Vec<(usize, usize, node::ExponentCell)>,
+    outer: &mut Vec<(usize, usize, node::ExponentCell)>,
+    publish: &mut Vec<node::Publish>,
+) {
+    for (up, field, cell) in child.drain(..) {
+        if up <= 1 {
+            if let Some(p) = block
+                .fields
+                .get(field)
+                .and_then(|f| node::Publish::new(f, plan.order, cell))
+            {
+                publish.push(p);
+            }
+        } else {
+            outer.push((up - 1, field, cell));
+        }
+    }
+}
+
 impl Table {
     /// A flattened group's table.
-    fn child(name: &str, block: &Block, plan: Plan, keys: Vec<String>) -> Table {
-        let block_cols = BlockCols::new(block, plan, name, &keys);
+    fn child(name: &str, block: &Block, outer: &[&Block], plan: Plan, keys: Vec<String>) -> Table {
+        let block_cols = BlockCols::new(block, outer, plan, name, &keys);
         let mut fields: Vec<Field> = keys
             .iter()
             .map(|k| Field::new(k, DataType::UInt64, false))
@@ -409,7 +505,7 @@ impl Table {
         meta: crate::meta::MetaCols,
         metadata: std::collections::HashMap<String, String>,
     ) -> Table {
-        let block_cols = BlockCols::new(block, plan, name, &["msgIndex".to_string()]);
+        let block_cols = BlockCols::new(block, &[], plan, name, &["msgIndex".to_string()]);
         let mut fields = meta.fields();
         fields.extend(block_cols.arrow.iter().cloned());
         Table {

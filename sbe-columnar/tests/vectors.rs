@@ -72,7 +72,12 @@ fn every_vector_reads_back_as_sbe_decode_shows_it() {
         let cols = common::Cols::of_batch(batch);
         let version = decoded.header.version;
         let body = common::block(&decoded.message.block, &cols, 0, version);
-        if let Some(diff) = test_support::diff(&want["body"], &body, "$.body") {
+        // A null mantissa is a null decimal: its exponent is not kept.
+        let (want_body, got_body) = (
+            test_support::null_decimals(&want["body"]),
+            test_support::null_decimals(&body),
+        );
+        if let Some(diff) = test_support::diff(&want_body, &got_body, "$.body") {
             failures.push(format!("{shown}: {diff}"));
         }
         for key in ["templateId", "schemaId", "version"] {

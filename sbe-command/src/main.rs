@@ -37,6 +37,12 @@ struct Cli {
     /// elsewhere reads nothing but its folder.
     #[arg(long, global = true)]
     allow_includes_outside: bool,
+    /// Declare what a type means where the schema does not say, for every
+    /// schema loaded: TYPE=timestamp:UNIT, TYPE=timeofday:UNIT (UNIT s,
+    /// ms, us or ns) or TYPE=date; repeat it, or separate items with
+    /// commas. Binance: --meaning utcTimestampUs=timestamp:us
+    #[arg(long = "meaning", global = true, value_name = "TYPE=KIND", value_parser = parse_meanings)]
+    declared: Vec<sbe_ir::ir::DeclaredMeanings>,
     #[command(subcommand)]
     command: Command,
 }
@@ -47,6 +53,22 @@ static INCLUDES: std::sync::OnceLock<sbe_ir::ir::IncludePolicy> = std::sync::Onc
 
 fn include_policy() -> sbe_ir::ir::IncludePolicy {
     INCLUDES.get().copied().unwrap_or_default()
+}
+
+/// What types mean where the schemas do not say, as `--meaning` declares
+/// (set once in `main`, read by every command that loads a schema).
+static MEANINGS: std::sync::OnceLock<sbe_ir::ir::DeclaredMeanings> = std::sync::OnceLock::new();
+
+fn parse_meanings(s: &str) -> Result<sbe_ir::ir::DeclaredMeanings, String> {
+    s.parse()
+}
+
+/// How every schema loads: `--allow-includes-outside` and `--meaning`.
+fn load_options() -> sbe_ir::ir::LoadOptions {
+    let meanings = MEANINGS.get().cloned().unwrap_or_default();
+    sbe_ir::ir::LoadOptions::new()
+        .includes(include_policy())
+        .meanings(meanings)
 }
 
 /// How `sbe decode` writes values (`sbe_otf::semantic::Values`).
@@ -315,6 +337,14 @@ fn main() -> ExitCode {
     let _ = INCLUDES.set(sbe_ir::ir::IncludePolicy {
         allow_outside: cli.allow_includes_outside,
     });
+    let declared = cli
+        .declared
+        .iter()
+        .flat_map(|d| d.iter())
+        .fold(sbe_ir::ir::DeclaredMeanings::new(), |all, (name, m)| {
+            all.declare(name, m.clone())
+        });
+    let _ = MEANINGS.set(declared);
     let r = match cli.command {
         Command::Layout { schema, meanings } => layout(&schema, meanings),
         Command::Validate { schema } => validate(&schema),
@@ -489,7 +519,7 @@ fn dissector(
 
 /// Load a schema, printing its errors; `None` when it is unusable.
 fn load(path: &Path) -> Option<Schema> {
-    match sbe_ir::ir::load_with(path, include_policy()) {
+    match sbe_ir::ir::load_with_options(path, &load_options()) {
         Ok(s) => Some(s),
         Err(e) => {
             say!("{e}");

@@ -800,3 +800,51 @@ fn raw_dissector_hints_at_the_framing() {
     );
     assert!(!out.contains("these look like"), "{out}");
 }
+
+/// Binance-style decimals (`mbx:exponent`): the exponents in the root
+/// block, the mantissas in the root, a group and a nested group, one of
+/// 128 bits; a null mantissa (beside a wire exponent, and a field
+/// decimal's) shows null; a `{time, unit}` composite the schema calls
+/// `Int` is no time.
+#[test]
+fn field_decimals_and_meanings_the_schema_states() {
+    if !tshark_present("field_decimals_and_meanings_the_schema_states") {
+        return;
+    }
+    let xml = std::fs::read_to_string(repo_schema("sbe-build/tests/fixtures/meanings.xml"))
+        .expect("fixture");
+    let (dir, schema, lua) = sofh_on_udp_5000("field-decimals", &xml);
+    let bytes128 = |v: i128| {
+        let b: Vec<String> = v.to_le_bytes().iter().map(u8::to_string).collect();
+        format!("[{}]", b.join(","))
+    };
+    let json = format!(
+        r#"{{"message":"Depth","body":{{"priceExponent":-2,"qtyExponent":-8,"keepAlive":{{"time":10000}},"limit":{{"mantissa":null,"exponent":9}},"serverTime":1700000000123456,"lastQty":150000000,"bid":{{"mantissa":null,"exponent":-2}},"bids":[{{"price":6500012,"qty":250000000,"volume":{},"fills":[{{"px":6500013}}]}},{{"price":6499999,"qty":null,"volume":{},"fills":[]}}]}}}}"#,
+        bytes128(-123_456_789_012_345_678_901_234),
+        bytes128(i128::MIN + 1),
+    );
+    let msg = framed(&schema, "sofh", &[json]).remove(0);
+    let cap = dir.join("cap.pcap");
+    std::fs::write(&cap, pcap(&[udp(5000, &msg)])).unwrap();
+    let (tree, err) = tshark(&lua, &cap, &["-V"]);
+    for line in [
+        "lastQty: 1.5",
+        "price: 65000.12",
+        "price: 64999.99",
+        "qty: 2.5",
+        "qty: null",
+        "volume: -1234567890123456.78901234",
+        "volume: -1701411834604692317316873037158.84105727",
+        "px: 65000.13",
+        "limit: null",
+        "bid: null",
+    ] {
+        assert!(tree.contains(line), "{line} not in\n{tree}\n{err}");
+    }
+    assert!(
+        !tree.contains("keepAlive: Jan"),
+        "keepAlive as a time:\n{tree}"
+    );
+    let packets = pdml(&lua, &cap, &[]);
+    assert_eq!(count(&packets, "sbe.bug"), 0, "no dissector error");
+}

@@ -3,7 +3,9 @@
 //! the wire and the acting version, then its groups and var data, as
 //! `sbe decode` reads them.
 
-use sbe_ir::ir::{Block, Data, Field, Group, Message, Presence, TypeKind};
+use sbe_ir::ir::{
+    Block, Data, Exponent, Field, FieldRef, Group, Meaning, Message, Presence, TypeKind,
+};
 
 use super::names::identifier;
 use super::values::{plus, read_slot, text_encoding, Val};
@@ -43,7 +45,39 @@ fn since(w: &mut Lua, since: u32, floor: u32, body: impl FnOnce(&mut Lua)) {
     }
 }
 
+/// Which fields of `block` a field decimal of it or of its groups'
+/// entries (any depth) reads its exponent from ([`Exponent::Field`]).
+fn exponent_fields(block: &Block) -> Vec<bool> {
+    fn mark(b: &Block, depth: usize, marks: &mut [bool]) {
+        for f in &b.fields {
+            if let Meaning::Decimal(d) = &f.meaning {
+                if let Exponent::Field(r) = d.exponent {
+                    if r.up == depth {
+                        if let Some(m) = marks.get_mut(r.field) {
+                            *m = true;
+                        }
+                    }
+                }
+            }
+        }
+        for g in &b.groups {
+            mark(&g.block, depth + 1, marks);
+        }
+    }
+    let mut marks = vec![false; block.fields.len()];
+    mark(block, 0, &mut marks);
+    marks
+}
+
 impl Gen {
+    /// The key of `EXP` (the prelude's) holding the exponent field `r`
+    /// names, from the block being generated.
+    pub(crate) fn exponent_key(&self, r: FieldRef) -> Option<String> {
+        let depth = self.exp_blocks.len().checked_sub(1)?.checked_sub(r.up)?;
+        let block = self.exp_blocks.get(depth)?;
+        Some(format!("\"{block}_{}\"", r.field))
+    }
+
     /// The functions of `message` (its groups first) into `out`.
     pub(crate) fn message(&mut self, s: &Sch, m: &Message, out: &mut Vec<String>) -> String {
         let name = format!("{}_{}", s.tag, identifier(&m.name));
@@ -53,6 +87,8 @@ impl Gen {
             m.name, m.id, m.block.block_length, s.schema.version
         ));
         w.open(&format!("local function {name}(tvb, t, b, ver, blen, lim)"));
+        self.exp_next += 1;
+        self.exp_blocks.push(self.exp_next);
         w.line(&format!("blen = blen or {}", m.block.block_length));
         self.block_checks(&mut w, &m.block, &m.name, "t", "blen");
         w.line(&format!(
@@ -60,6 +96,7 @@ impl Gen {
         self.fields(s, &mut w, &m.block, "t", "b");
         w.line("local o = b + blen");
         self.sections(s, &mut w, &m.block, &name, "t", out);
+        self.exp_blocks.pop();
         w.line("return o");
         w.close("end");
         w.out
@@ -76,9 +113,39 @@ impl Gen {
     /// Lua adding every field of `block` (those of the acting version)
     /// at `b` under `t`.
     fn fields(&mut self, s: &Sch, w: &mut Lua, block: &Block, t: &str, b: &str) {
-        for f in &block.fields {
+        let marks = exponent_fields(block);
+        for (i, f) in block.fields.iter().enumerate() {
             self.field(s, w, f, block.since_version, t, b);
+            if marks.get(i).copied().unwrap_or(false) {
+                self.publish_exponent(s, w, f, i, block.since_version, b);
+            }
         }
+    }
+
+    /// Lua keeping the value of exponent field `f` (the `i`th of its
+    /// block, an `int8`) in `EXP` for the field decimals that read it:
+    /// `nil` where it is null or newer than the acting version.
+    fn publish_exponent(&mut self, s: &Sch, w: &mut Lua, f: &Field, i: usize, floor: u32, b: &str) {
+        let Some(key) = self.exponent_key(FieldRef { up: 0, field: i }) else {
+            return;
+        };
+        let TypeKind::Encoded(e) = &f.ty.kind else {
+            return;
+        };
+        w.line(&format!("EXP[{key}] = nil"));
+        let at = plus(b, f.offset);
+        let value = super::values::read(e.primitive, &at, s.le);
+        let optional = f.presence == Presence::Optional || e.presence == Presence::Optional;
+        let null = match e.null() {
+            sbe_ir::ir::Scalar::Int(n) if optional => Some(n),
+            _ => None,
+        };
+        since(w, f.since_version, floor, |w| match null {
+            Some(n) => w.line(&format!(
+                "do local x = {value}; if x ~= {n} then EXP[{key}] = x end end"
+            )),
+            None => w.line(&format!("EXP[{key}] = {value}")),
+        });
     }
 
     fn field(&mut self, s: &Sch, w: &mut Lua, f: &Field, floor: u32, t: &str, b: &str) {
@@ -188,6 +255,8 @@ impl Gen {
         w.line(&format!(
             "if n * (bl + tail) > lim - o then return bad(g, E.count, {:?} .. n .. \" needs \" .. n * (bl + tail) .. \" bytes, \" .. (lim - o) .. \" left\") end", format!("{}: count ", g.name)));
         let ef = self.entry_item(s, g, gf);
+        self.exp_next += 1;
+        self.exp_blocks.push(self.exp_next);
         w.open("for i = 0, n - 1 do");
         w.line("local b = o");
         w.line("local e = g");
@@ -200,6 +269,7 @@ impl Gen {
         self.sections(s, &mut w, &g.block, name, "e", out);
         w.line("if e ~= g then SET_LEN(e, o - b) end");
         w.close("end");
+        self.exp_blocks.pop();
         w.line("if g ~= t then SET_LEN(g, o - start) end");
         w.line("return o");
         w.close("end");

@@ -282,6 +282,11 @@ pub(crate) struct Gen {
     constants: Vec<String>,
     /// The field [`Gen::decl`] declared last.
     last: usize,
+    /// The blocks being generated, outermost first, each by a number of
+    /// its own: where a field decimal's exponent field is (`EXP` in the
+    /// prelude holds the exponents as they are read).
+    exp_blocks: Vec<usize>,
+    exp_next: usize,
 }
 
 impl Gen {
@@ -439,6 +444,8 @@ fn generate(options: &Dissector<'_>) -> Result<String, Error> {
         fields: Fields::default(),
         constants: Vec::new(),
         last: 0,
+        exp_blocks: Vec::new(),
+        exp_next: 0,
     };
     let orders: Vec<Endian> = schemas
         .iter()

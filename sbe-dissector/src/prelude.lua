@@ -105,6 +105,44 @@ local function text(t, f, tvb, o, n, enc, optional, nullbyte, name)
 end
 
 -- mantissa x 10^exponent, exactly, as text.
+-- The 16 bytes at o of the prelude's RAW (a little-endian two's
+-- complement 128-bit integer: Binance's mantissa128) as decimal text, by
+-- long division of its magnitude's bytes (each step's numbers stay far
+-- below 2^53, so Lua numbers hold them exactly).
+local function i128_text(o)
+  local b = { sbyte(RAW, o + 1, o + 16) }
+  if #b < 16 then return "0" end
+  local neg = b[16] >= 128
+  if neg then
+    local carry = 1
+    for i = 1, 16 do
+      local v = 255 - b[i] + carry
+      if v >= 256 then
+        b[i], carry = v - 256, 1
+      else
+        b[i], carry = v, 0
+      end
+    end
+  end
+  local digits = {}
+  repeat
+    local rem, zero = 0, true
+    for i = 16, 1, -1 do
+      local cur = rem * 256 + b[i]
+      local q = math.floor(cur / 10)
+      rem = cur - q * 10
+      b[i] = q
+      if q ~= 0 then zero = false end
+    end
+    digits[#digits + 1] = string.format("%d", rem)
+  until zero
+  return (neg and "-" or "") .. string.reverse(table.concat(digits))
+end
+
+-- The exponents of the blocks being read (keyed by block and field), for
+-- the decimals whose exponent is another field (Binance's mbx:exponent).
+local EXP = {}
+
 local function dec_text(m, e)
   local s = tostring(m)
   local neg = string.sub(s, 1, 1) == "-"

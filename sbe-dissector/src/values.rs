@@ -225,6 +225,11 @@ impl Gen {
     }
 
     fn encoded(&mut self, s: &Sch, w: &mut Lua, v: &Val, e: &Encoded, t: &str, at: &str) {
+        if let Meaning::Decimal(d) = v.meaning {
+            if let Exponent::Field(r) = d.exponent {
+                return self.field_decimal(s, w, v, e, d, r, t, at);
+            }
+        }
         let optional = v.presence == Presence::Optional;
         if *v.meaning == Meaning::Text || (e.primitive == Primitive::Char && e.length > 1) {
             let f = self.decl(s, v, "string", String::new());
@@ -247,6 +252,53 @@ impl Gen {
         w.open(&format!("for i = 0, {} do", e.length.saturating_sub(1)));
         let element = format!("{at} + i * {size}");
         self.scalar(s, w, v, e.primitive, t, &element, null, None);
+        w.close("end");
+    }
+
+    /// A field decimal ([`Exponent::Field`], Binance's `mbx:exponent`):
+    /// its exact text at the exponent an enclosing block kept in `EXP`
+    /// (`null` where the mantissa or the exponent is null), an integer
+    /// mantissa or a `mantissa128` (16 bytes, a little-endian `i128`).
+    #[allow(clippy::too_many_arguments)]
+    fn field_decimal(
+        &mut self,
+        s: &Sch,
+        w: &mut Lua,
+        v: &Val,
+        e: &Encoded,
+        d: &sbe_ir::ir::DecimalParts,
+        r: sbe_ir::ir::FieldRef,
+        t: &str,
+        at: &str,
+    ) {
+        let key = self.exponent_key(r).unwrap_or_else(|| "\"\"".into());
+        let (m, n, null) = if d.mantissa128 {
+            // The text of the 128 bits, and the null test on it.
+            let null = if d.optional {
+                format!("m == {:?}", sbe_rt::Decimal::MANTISSA128_NULL.to_string())
+            } else {
+                "false".into()
+            };
+            (format!("i128_text({at})"), 16, null)
+        } else {
+            let value = read(e.primitive, at, s.le);
+            let null = match (d.optional, e.null()) {
+                (true, n) => is_null(self, e.primitive, "m", n),
+                _ => "false".into(),
+            };
+            (value, e.primitive.size(), null)
+        };
+        let f = self.decl(s, v, "string", String::new());
+        let label = format!("{}: null", v.name);
+        w.open(&format!("if W[{f}] then"));
+        w.line(&format!("local m = {m}"));
+        w.line(&format!("local x = EXP[{key}]"));
+        w.line(&format!(
+            "if x == nil or {null} then SET_TEXT(ADD({t}, F[{f}], RANGE(tvb, {at}, {n}), \"\"), {label:?})"
+        ));
+        w.line(&format!(
+            "else ADD({t}, F[{f}], RANGE(tvb, {at}, {n}), dec_text(m, x)) end"
+        ));
         w.close("end");
     }
 
@@ -451,6 +503,8 @@ impl Gen {
                 let e = match d.exponent {
                     Exponent::Constant(e) => e.to_string(),
                     Exponent::Member(i) => member_at(i).map_or("0".into(), |x| x.0),
+                    // A field decimal is no composite's.
+                    Exponent::Field(_) => "0".into(),
                 };
                 let null = match (d.optional, null_of(d.mantissa)) {
                     (true, Some(n)) => is_null(self, p, "m", n),

@@ -461,8 +461,18 @@ fn meaning_json(meaning: &Meaning, ty: &Type) -> Value {
             let exponent = match d.exponent {
                 Exponent::Constant(e) => i32::from(e).into(),
                 Exponent::Member(i) => member(i),
+                // The field by position: blocks out, and its index there.
+                Exponent::Field(f) => {
+                    let mut at = Map::new();
+                    at.insert("up".into(), Value::Int(f.up as i128));
+                    at.insert("field".into(), Value::Int(f.field as i128));
+                    Value::Object(at)
+                }
             };
             o.insert("exponent".into(), exponent);
+            if d.mantissa128 {
+                o.insert("mantissa128".into(), Value::Bool(true));
+            }
         }
         Meaning::Timestamp(t) => {
             if let Some(i) = t.time {

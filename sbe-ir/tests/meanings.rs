@@ -2,8 +2,8 @@
 //! for it, and the shapes that stay plain.
 
 use sbe_ir::ir::{
-    load_str, DateParts, DecimalParts, Exponent, Field, Meaning, MonthYearParts, TimeParts,
-    TimeUnitSource,
+    load_str, load_str_with_options, DateParts, DecimalParts, DeclaredMeanings, Exponent, Field,
+    FieldRef, LoadOptions, Meaning, MonthYearParts, TimeParts, TimeUnitSource,
 };
 use sbe_rt::TimeUnit;
 
@@ -76,6 +76,18 @@ const TYPES: &str = r#"
       <type name="week" primitiveType="uint8" presence="optional" nullValue="255"/>
     </composite>
     <type name="Symbol" primitiveType="char" length="8"/>
+    <composite name="DeltaInMillis" semanticType="Int">
+      <type name="time" primitiveType="uint64"/>
+      <type name="unit" primitiveType="uint8" presence="constant">3</type>
+    </composite>
+    <composite name="unsaidTime">
+      <type name="time" primitiveType="uint64"/>
+      <type name="unit" primitiveType="uint8" presence="constant">3</type>
+    </composite>
+    <composite name="QtyDecimal" semanticType="Qty">
+      <type name="mantissa" primitiveType="int64"/>
+      <type name="exponent" primitiveType="int8" presence="constant">-2</type>
+    </composite>
 "#;
 
 const FIELDS: &str = r#"
@@ -99,6 +111,10 @@ const FIELDS: &str = r#"
     <field name="side" id="17" type="char"/>
     <field name="count" id="18" type="uint32"/>
     <field name="textDate" id="19" type="Symbol" semanticType="LocalMktDate"/>
+    <field name="keepAlive" id="21" type="DeltaInMillis"/>
+    <field name="unsaid" id="22" type="unsaidTime"/>
+    <field name="saidInt" id="23" type="unsaidTime" semanticType="Length"/>
+    <field name="qtyDec" id="24" type="QtyDecimal"/>
 "#;
 
 fn fields() -> (Vec<Field>, Vec<Meaning>) {
@@ -227,4 +243,137 @@ fn dates_month_years_and_text() {
     assert_eq!(meaning("textDate"), Meaning::Text);
     let (_, data) = fields();
     assert_eq!(data, vec![Meaning::Text, Meaning::Plain]);
+}
+
+#[test]
+fn a_time_composite_whose_semantic_type_is_no_time_is_plain() {
+    // B3's DeltaInMillis: an interval the schema calls `Int`.
+    assert_eq!(meaning("keepAlive"), Meaning::Plain);
+    // The field's own semanticType counts the same as the type's.
+    assert_eq!(meaning("saidInt"), Meaning::Plain);
+    // No semanticType at all: the shape decides.
+    let unsaid = meaning("unsaid");
+    assert_eq!(
+        time(&unsaid).unit,
+        TimeUnitSource::Constant(TimeUnit::Millis)
+    );
+    // A decimal is read by its shape under any semanticType.
+    assert_eq!(meaning("qtyDec").kind(), "decimal");
+}
+
+const BINANCE: &str = r#"<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" xmlns:mbx="https://example.com/mbx" xmlns:other="urn:other" package="b" id="3">
+  <types>
+    <composite name="messageHeader">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="templateId" primitiveType="uint16"/>
+      <type name="schemaId" primitiveType="uint16"/>
+      <type name="version" primitiveType="uint16"/>
+    </composite>
+    <composite name="groupSizeEncoding">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="numInGroup" primitiveType="uint16"/>
+    </composite>
+    <type name="mantissa64" primitiveType="int64"/>
+    <type name="mantissa128" length="16" primitiveType="uint8"/>
+    <type name="exponent8" primitiveType="int8"/>
+    <type name="utcTimestampUs" primitiveType="int64"/>
+  </types>
+  <sbe:message name="Trades" id="1">
+    <field name="priceExponent" id="1" type="exponent8"/>
+    <field name="qtyExponent" id="2" type="exponent8"/>
+    <field name="count" id="3" type="int32"/>
+    <field name="time" id="4" type="utcTimestampUs"/>
+    <field name="late" id="5" type="mantissa64" mbx:exponent="laterExponent"/>
+    <field name="wrong" id="6" type="mantissa64" mbx:exponent="count"/>
+    <field name="laterExponent" id="7" type="exponent8"/>
+    <group name="trades" id="100" dimensionType="groupSizeEncoding">
+      <field name="localExponent" id="1" type="exponent8"/>
+      <field name="price" id="2" type="mantissa64" mbx:exponent="priceExponent"/>
+      <field name="qty" id="3" type="mantissa64" presence="optional" other:exponent="qtyExponent"/>
+      <field name="volume" id="4" type="mantissa128" mbx:exponent="localExponent"/>
+    </group>
+  </sbe:message>
+</sbe:messageSchema>"#;
+
+fn decimal_of(f: &Field) -> &DecimalParts {
+    match &f.meaning {
+        Meaning::Decimal(d) => d,
+        other => panic!("{} is not a decimal: {other:?}", f.name),
+    }
+}
+
+#[test]
+fn a_field_names_its_exponent_field_in_any_namespace() {
+    let schema = load_str("b.xml", BINANCE).unwrap_or_else(|e| panic!("{e}"));
+    let root = &schema.messages[0].block;
+    let trades = &root.groups[0].block;
+    // The message's exponents, one block out.
+    let price = decimal_of(&trades.fields[1]);
+    assert_eq!(
+        price.exponent,
+        Exponent::Field(FieldRef { up: 1, field: 0 })
+    );
+    assert!(!price.optional && !price.mantissa128);
+    let qty = decimal_of(&trades.fields[2]);
+    assert_eq!(qty.exponent, Exponent::Field(FieldRef { up: 1, field: 1 }));
+    assert!(qty.optional, "an optional mantissa");
+    // A 128-bit mantissa at its own block's exponent.
+    let volume = decimal_of(&trades.fields[3]);
+    assert_eq!(
+        volume.exponent,
+        Exponent::Field(FieldRef { up: 0, field: 0 })
+    );
+    assert!(volume.mantissa128);
+    // An exponent named after the field, or one that is no int8: a
+    // warning each, and the field stays plain.
+    assert_eq!(root.fields[4].meaning, Meaning::Plain);
+    assert_eq!(root.fields[5].meaning, Meaning::Plain);
+    let warnings: Vec<String> = schema.warnings.iter().map(ToString::to_string).collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("\"late\"") && w.contains("no earlier field \"laterExponent\"")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("\"wrong\"") && w.contains("not an int8")),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn a_declared_meaning_is_a_fact_of_the_ir() {
+    let declared: DeclaredMeanings = "utcTimestampUs=timestamp:us, nothing=date"
+        .parse()
+        .expect("declarations");
+    let options = LoadOptions::new().meanings(declared);
+    let schema =
+        load_str_with_options("b.xml", BINANCE, &options).unwrap_or_else(|e| panic!("{e}"));
+    let time = &schema.messages[0].block.fields[3];
+    assert_eq!(time.meaning, Meaning::timestamp(TimeUnit::Micros));
+    // A type the schema does not define: a warning.
+    assert!(schema
+        .warnings
+        .iter()
+        .any(|w| w.to_string().contains("\"nothing\"")));
+    // A declaration on a type the schema gives a meaning, or no integer:
+    // a warning, not applied.
+    let clash: DeclaredMeanings = "mantissa128=date".parse().expect("declaration");
+    let schema = load_str_with_options("b.xml", BINANCE, &LoadOptions::new().meanings(clash))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(schema
+        .warnings
+        .iter()
+        .any(|w| w.to_string().contains("\"mantissa128\" is not applied")));
+    // Bad text says what to write.
+    let err = "utcTimestampUs=instant"
+        .parse::<DeclaredMeanings>()
+        .unwrap_err();
+    assert!(err.contains("timestamp:UNIT"), "{err}");
+    let err = "utcTimestampUs=timestamp:hours"
+        .parse::<DeclaredMeanings>()
+        .unwrap_err();
+    assert!(err.contains("s, ms, us or ns"), "{err}");
 }

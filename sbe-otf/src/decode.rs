@@ -5,8 +5,8 @@
 //! problem is a [`DecodeError`] with the byte offset and what was wrong.
 
 use sbe_ir::ir::{
-    Block, ByteOrder, ConstValue, Data, Encoded, EnumType, Field, Group, Meaning, Message,
-    Presence, Primitive, Scalar, SetType, Type, TypeKind,
+    Block, ByteOrder, ConstValue, Data, DecimalParts, Encoded, EnumType, Exponent, Field, FieldRef,
+    Group, Meaning, Message, Presence, Primitive, Scalar, SetType, Type, TypeKind,
 };
 
 use sbe_rt::null::NullValue;
@@ -369,6 +369,8 @@ impl<'s> Codec<'s> {
             path: String::new(),
             values: self.values,
             unstated: self.timestamp_unit,
+            exponents: Vec::new(),
+            exponent_marks: Vec::new(),
         };
         w.sink.begin_object();
         if let Some(label) = schema_label {
@@ -414,6 +416,8 @@ pub(crate) fn render_value(order: ByteOrder, ty: &Type, bytes: &[u8], optional: 
             // The plan renders the wire form.
             values: Values::Wire,
             unstated: TimeUnit::Nanos,
+            exponents: Vec::new(),
+            exponent_marks: Vec::new(),
         };
         // A leaf value never fails (only blocks, groups and data do).
         let _ = w.value(ty, bytes, 0, optional);
@@ -436,6 +440,8 @@ pub(crate) fn render_constant(ty: &Type, value: Option<&ConstValue>) -> Vec<u8> 
             // The plan renders the wire form.
             values: Values::Wire,
             unstated: TimeUnit::Nanos,
+            exponents: Vec::new(),
+            exponent_marks: Vec::new(),
         };
         w.constant(ty, value);
     }
@@ -466,6 +472,12 @@ struct Walker<'b, 'k, S> {
     /// states none.
     values: Values,
     unstated: TimeUnit,
+    /// In semantic mode, the `int8` fields of the blocks being read, the
+    /// message's first (`None` for other fields and nulls), and where each
+    /// block's start in it: where a field decimal reads its exponent
+    /// ([`sbe_ir::ir::Exponent::Field`]).
+    exponents: Vec<Option<i8>>,
+    exponent_marks: Vec<usize>,
 }
 
 impl<'b, S: Sink> Walker<'b, '_, S> {
@@ -523,10 +535,58 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
     /// `bytes`, the block at `pos`, as `block`'s fields, then its groups
     /// and var data; `pos` ends after them.
     fn block(&mut self, block: &Block, bytes: &[u8], pos: &mut usize) -> Result<(), DecodeError> {
+        let semantic = self.values == Values::Semantic;
+        if semantic {
+            self.exponent_marks.push(self.exponents.len());
+            let order = self.order;
+            let version = self.version;
+            self.exponents.extend(block.fields.iter().map(|f| {
+                let TypeKind::Encoded(e) = &f.ty.kind else {
+                    return None;
+                };
+                if e.primitive != Primitive::Int8 || f.since_version > version {
+                    return None;
+                }
+                let at = f.offset as usize;
+                let optional = f.presence == Presence::Optional || e.presence == Presence::Optional;
+                let raw = e.primitive.get(order, bytes, at)?;
+                if optional && crate::int_null(e) == Some(raw) {
+                    return None;
+                }
+                i8::try_from(raw).ok()
+            }));
+        }
+        let r = self.block_inner(block, bytes, pos);
+        if semantic {
+            if let Some(mark) = self.exponent_marks.pop() {
+                self.exponents.truncate(mark);
+            }
+        }
+        r
+    }
+
+    fn block_inner(
+        &mut self,
+        block: &Block,
+        bytes: &[u8],
+        pos: &mut usize,
+    ) -> Result<(), DecodeError> {
         self.fields(&block.fields, bytes, *pos)?;
         *pos = pos.saturating_add(bytes.len());
         self.groups(&block.groups, pos)?;
         self.data(&block.data, pos)
+    }
+
+    /// The value of the exponent field `r` names, as the blocks being
+    /// read hold it.
+    fn exponent_of(&self, r: FieldRef) -> Option<i8> {
+        let depth = self
+            .exponent_marks
+            .len()
+            .checked_sub(1)?
+            .checked_sub(r.up)?;
+        let mark = *self.exponent_marks.get(depth)?;
+        *self.exponents.get(mark.checked_add(r.field)?)?
     }
 
     fn fields(&mut self, fields: &[Field], block: &[u8], at: usize) -> Result<(), DecodeError> {
@@ -574,6 +634,22 @@ impl<'b, S: Sink> Walker<'b, '_, S> {
     ) -> bool {
         if self.values != Values::Semantic {
             return false;
+        }
+        if let Meaning::Decimal(
+            d @ DecimalParts {
+                exponent: Exponent::Field(r),
+                ..
+            },
+        ) = meaning
+        {
+            let exponent = self.exponent_of(*r);
+            let text = semantic::field_decimal(d, ty, bytes, self.order, exponent);
+            self.sink.span(at, bytes.len());
+            match text {
+                Some(t) => self.sink.str(&t),
+                None => self.sink.null(),
+            }
+            return true;
         }
         let Some(text) = semantic::render(meaning, ty, bytes, self.order, optional, self.unstated)
         else {

@@ -223,6 +223,8 @@ impl Codec<'_> {
             path: String::from("$"),
             version: 0,
             unstated: self.timestamp_unit,
+            exponents: Vec::new(),
+            exponent_marks: Vec::new(),
         };
         let obj = e.object(v)?;
         for k in obj.keys() {
@@ -372,6 +374,11 @@ struct Enc {
     /// The unit of a timestamp whose schema states none, for timestamps
     /// given as text.
     unstated: sbe_rt::TimeUnit,
+    /// The `int8` fields of the blocks being written, the message's first
+    /// (`None` for other fields), and where each block's start in it:
+    /// where a field decimal given as text finds its exponent.
+    exponents: Vec<Option<i8>>,
+    exponent_marks: Vec<usize>,
 }
 
 impl Enc {
@@ -460,9 +467,47 @@ impl Enc {
         out: &mut Vec<u8>,
         start: usize,
     ) -> Result<(), EncodeError> {
+        self.exponent_marks.push(self.exponents.len());
+        self.exponents.extend(block.fields.iter().map(|f| {
+            let TypeKind::Encoded(e) = &f.ty.kind else {
+                return None;
+            };
+            if e.primitive != Primitive::Int8 {
+                return None;
+            }
+            o.get(&f.name)
+                .and_then(Value::as_i64)
+                .and_then(|v| i8::try_from(v).ok())
+        }));
+        let r = self.sections_inner(o, block, out, start);
+        if let Some(mark) = self.exponent_marks.pop() {
+            self.exponents.truncate(mark);
+        }
+        r
+    }
+
+    fn sections_inner(
+        &mut self,
+        o: &Map<String, Value>,
+        block: &Block,
+        out: &mut Vec<u8>,
+        start: usize,
+    ) -> Result<(), EncodeError> {
         self.fields(o, &block.fields, out, start)?;
         self.groups(o, &block.groups, out)?;
         self.data(o, &block.data, out)
+    }
+
+    /// The value of the exponent field `r` names, as the objects being
+    /// written give it.
+    fn exponent_of(&self, r: sbe_ir::ir::FieldRef) -> Option<i8> {
+        let depth = self
+            .exponent_marks
+            .len()
+            .checked_sub(1)?
+            .checked_sub(r.up)?;
+        let mark = *self.exponent_marks.get(depth)?;
+        *self.exponents.get(mark.checked_add(r.field)?)?
     }
 
     /// Writes `v` to a header member (a dimension's, a var data's) at the
@@ -564,6 +609,21 @@ impl Enc {
         ty: &Type,
         v: &Value,
     ) -> Result<Option<Value>, EncodeError> {
+        if let (
+            sbe_ir::ir::Meaning::Decimal(
+                d @ sbe_ir::ir::DecimalParts {
+                    exponent: sbe_ir::ir::Exponent::Field(r),
+                    ..
+                },
+            ),
+            Value::String(text),
+        ) = (meaning, v)
+        {
+            let exponent = self.exponent_of(*r);
+            return crate::semantic::field_decimal_wire(d, text, exponent)
+                .map(Some)
+                .map_err(|kind| self.err(kind));
+        }
         let text = match v {
             Value::String(text) => text,
             Value::Null => return Ok(crate::semantic::null_wire(meaning, ty)),

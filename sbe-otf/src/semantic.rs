@@ -9,11 +9,18 @@
 //!
 //! A time of day (`UTCTimeOnly`) and a zoned time (`TZTimestamp`) keep
 //! their wire form: neither is an instant.
+//!
+//! A decimal whose mantissa is null is `null`, whatever its exponent holds
+//! (written back with the exponent null, or 0 where it is required). A
+//! decimal whose exponent is another field (Binance's `mbx:exponent`) is
+//! read at the value that field holds in its block or an enclosing one,
+//! and read back at it: text with more digits than it holds is refused.
 
 use serde_json::{json, Value};
 
 use sbe_ir::ir::{
-    ByteOrder, Encoded, Exponent, Meaning, Member, Presence, TimeUnitSource, Type, TypeKind,
+    ByteOrder, DecimalParts, Encoded, Exponent, Meaning, Member, Presence, TimeUnitSource, Type,
+    TypeKind,
 };
 use sbe_rt::{Date, Decimal, MonthYear, TimeUnit, Timestamp};
 
@@ -93,11 +100,15 @@ pub(crate) fn render(
                 Exponent::Member(i) => {
                     member_int(parts, i, order, bytes).and_then(|e| i8::try_from(e).ok())
                 }
+                // Another field's: the walker reads it ([`field_decimal`]).
+                Exponent::Field(_) => return None,
             };
-            let mantissa = member_int(parts, d.mantissa, order, bytes);
-            mantissa
-                .zip(exponent)
-                .map(|(m, e)| Decimal::new(m, e).to_string())
+            // A null mantissa is no value, whatever the exponent holds
+            // (FIX's convention; CME's Decimal64NULL).
+            let Some(mantissa) = member_int(parts, d.mantissa, order, bytes) else {
+                return Some(None);
+            };
+            exponent.map(|e| Decimal::new(mantissa, e).to_string())
         }
         Meaning::Timestamp(t) => {
             let count = match (t.time, &ty.kind) {
@@ -141,12 +152,67 @@ pub(crate) fn render(
         }
         _ => None,
     };
-    // A null typed value is the composite all null; one with only some
-    // part null (an exponent beside a null mantissa) keeps its wire form.
+    // A null typed value is the composite all null (a decimal's null
+    // mantissa alone, above); one with only some other part null (a null
+    // exponent beside a mantissa) keeps its wire form.
     if text.is_none() && !parts.is_empty() && !all_null(parts, order, bytes) {
         return None;
     }
     Some(text)
+}
+
+/// The text of a field decimal ([`Exponent::Field`], Binance's
+/// `mbx:exponent`): its mantissa held in `bytes` (an integer of the field's
+/// type, or a `mantissa128`: a little-endian `i128`), at `exponent`, the
+/// value of the field it names, which the caller reads from its block or
+/// an enclosing one. `None` is a null: a null mantissa, or an exponent
+/// that is null or not there.
+pub(crate) fn field_decimal(
+    d: &DecimalParts,
+    ty: &Type,
+    bytes: &[u8],
+    order: ByteOrder,
+    exponent: Option<i8>,
+) -> Option<String> {
+    let TypeKind::Encoded(e) = &ty.kind else {
+        return None;
+    };
+    let mantissa = if d.mantissa128 {
+        let raw = Decimal::mantissa128(bytes.get(..16)?.try_into().ok()?);
+        (!(d.optional && raw == Decimal::MANTISSA128_NULL)).then_some(raw)?
+    } else {
+        int_at(e, order, bytes, 0, d.optional)?
+    };
+    Some(Decimal::new(mantissa, exponent?).to_string())
+}
+
+/// The wire form (FORMAT.md's JSON) of the semantic text `text` of a field
+/// decimal ([`Exponent::Field`]) whose exponent field holds `exponent`
+/// (read by the caller from the object of its block or an enclosing one):
+/// the mantissa at that exponent, exactly or an error; a `mantissa128` as
+/// its 16 bytes.
+pub(crate) fn field_decimal_wire(
+    d: &DecimalParts,
+    text: &str,
+    exponent: Option<i8>,
+) -> Result<Value, EncodeErrorKind> {
+    let bad = |why: &str| EncodeErrorKind::OutOfRange {
+        value: format!("{text:?}"),
+        ty: format!("decimal at {why}"),
+    };
+    let v: Decimal = text.parse().map_err(|_| bad("any exponent"))?;
+    let Some(e) = exponent else {
+        return Err(bad("a null or missing exponent field"));
+    };
+    let mantissa = v
+        .mantissa_at::<i128>(e)
+        .map_err(|_| bad(&format!("exponent {e}")))?;
+    Ok(if d.mantissa128 {
+        let bytes = Decimal::mantissa128_bytes(mantissa);
+        Value::Array(bytes.iter().map(|b| json!(b)).collect())
+    } else {
+        int_json(mantissa)
+    })
 }
 
 /// Every member on the wire is optional and holds its null value.
@@ -162,15 +228,26 @@ fn all_null(parts: &[Member], order: ByteOrder, bytes: &[u8]) -> bool {
 }
 
 /// The wire form of a null typed composite: every member on the wire
-/// null (what [`render`] writes as `null`).
+/// null (what [`render`] writes as `null`), but a decimal's required
+/// exponent, which is 0.
 pub(crate) fn null_wire(meaning: &Meaning, ty: &Type) -> Option<Value> {
     if !is_typed(meaning) || members(ty).is_empty() {
         return None;
     }
     let nulls = members(ty)
         .iter()
-        .filter(|m| !matches!(&m.ty.kind, TypeKind::Encoded(e) if e.presence == Presence::Constant))
-        .map(|m| (m.ty.name.clone(), Value::Null));
+        .enumerate()
+        .filter(|(_, m)| !matches!(&m.ty.kind, TypeKind::Encoded(e) if e.presence == Presence::Constant))
+        .map(|(i, m)| {
+            // A null decimal is its null mantissa; a required exponent
+            // beside it holds 0, as no value needs one.
+            let required = matches!(&m.ty.kind, TypeKind::Encoded(e) if e.presence == Presence::Required);
+            let value = match meaning {
+                Meaning::Decimal(d) if required && i != d.mantissa => json!(0),
+                _ => Value::Null,
+            };
+            (m.ty.name.clone(), value)
+        });
     Some(Value::Object(nulls.collect()))
 }
 
@@ -197,6 +274,9 @@ pub(crate) fn to_wire(
             let v: Decimal = text.parse().map_err(|_| bad())?;
             let mut o = serde_json::Map::new();
             match d.exponent {
+                // The exponent is another field's: the text is not read
+                // back (the wire form, the mantissa's integer, is).
+                Exponent::Field(_) => return Err(bad()),
                 // A constant exponent is not on the wire: the mantissa
                 // holds the value at it, exactly or not at all.
                 Exponent::Constant(e) => {

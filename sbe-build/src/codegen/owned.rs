@@ -18,7 +18,15 @@
 //! (`sbe_rt::Fixed` for a decimal at a constant exponent, `Decimal`,
 //! `Timestamp`, `MonthYear`) where the IR's meaning gives one that its
 //! decoder reads and its encoder writes back exactly
-//! (`typed::owned_value`); constants are not
+//! (`typed::owned_value`; a decimal with its exponent on the wire, required,
+//! whose mantissa may be null is an `Option<Decimal>`, `None` where the
+//! mantissa is null whatever the exponent holds; where the exponent may be
+//! null too the composite stays, as a mantissa beside a null exponent is
+//! no `Decimal` and would be lost); an integer timestamp or date
+//! field (the schema's, or a type's meaning declared with
+//! `Config::meaning`) its `Timestamp` or `Date`; a field decimal (its
+//! exponent another field, Binance's `mbx:exponent`) stays its mantissa,
+//! as its exponent may be another block's; constants are not
 //! held (they are not on the wire); var data is a `String` where it is
 //! text (`Meaning::Text`), else a `Vec<u8>`; a group is a `Vec` of its
 //! owned entries. An item newer than its block is an `Option` of that,

@@ -197,6 +197,8 @@ fn decimal_getter(
             Some(r) => (r.expr, r.fallible),
             None => return TokenStream::new(),
         },
+        // A field decimal is no composite's.
+        Exponent::Field(_) => return TokenStream::new(),
     };
     let mant = m.expr;
     let value = quote!(::sbe_rt::Decimal::new(::core::convert::Into::<i128>::into(#mant), #exp));
@@ -472,13 +474,18 @@ enum Via {
     /// mantissa member's accessor and setter (`optional`: those take an
     /// `Option`), so that writing it checks nothing.
     Mantissa { member: Ident, optional: bool },
+    /// A decimal with its exponent on the wire whose mantissa may be null:
+    /// an `Option<Decimal>`, `None` where the mantissa is null whatever the
+    /// exponent holds; `None` is written as the null mantissa (the
+    /// exponent, required, as the encoder has it).
+    NullableDecimal { value: Ident, mantissa: Ident },
 }
 
 impl OwnedValue {
     /// The held value, read with the composite's decoder `dec`.
     pub(super) fn read(&self, dec: &TokenStream) -> TokenStream {
         match &self.via {
-            Via::Value(value) => quote!(#dec.#value()),
+            Via::Value(value) | Via::NullableDecimal { value, .. } => quote!(#dec.#value()),
             Via::Mantissa {
                 member,
                 optional: true,
@@ -497,6 +504,16 @@ impl OwnedValue {
                 optional: true,
             } => quote!(#enc.#member(::core::option::Option::map(#v, ::sbe_rt::Fixed::mantissa));),
             Via::Mantissa { member, .. } => quote!(#enc.#member(::sbe_rt::Fixed::mantissa(#v));),
+            Via::NullableDecimal { value, mantissa } => quote! {
+                match #v {
+                    __sbe::Some(v) => {
+                        #enc.#value(v)?;
+                    }
+                    __sbe::None => {
+                        #enc.#mantissa(__sbe::None);
+                    }
+                }
+            },
         }
     }
 }
@@ -533,11 +550,28 @@ pub(super) fn owned_value(ctx: &super::Ctx, ty: &Type) -> Option<OwnedValue> {
                 }
                 Exponent::Member(i) => {
                     let e = members.get(i)?;
+                    // A null mantissa beside a required exponent: an
+                    // `Option<Decimal>`. Where the exponent may be null too
+                    // (iLink 3's Decimal32NULL), a mantissa beside a null
+                    // exponent is on the wire (the reference's own vectors
+                    // hold one) and no `Decimal`: the composite stays, so
+                    // that nothing read is lost.
+                    if m.val.is_option() && !e.val.is_option() {
+                        let via = Via::NullableDecimal {
+                            value: composite_value_name(&members),
+                            mantissa: m.name.clone(),
+                        };
+                        return Some(OwnedValue {
+                            ty: option_if(true, quote!(::sbe_rt::Decimal)),
+                            via,
+                        });
+                    }
                     if m.val.is_option() || e.val.is_option() {
                         return None;
                     }
                     (quote!(::sbe_rt::Decimal), false)
                 }
+                Exponent::Field(_) => return None,
             }
         }
         Meaning::Timestamp(t) if t.zone.is_none() => {
@@ -621,6 +655,7 @@ fn decimal_setter(
             let doc = " Writes the decimal's mantissa at the schema's exponent; `Err(ValueOutOfRange)` if that would lose a digit or overflow the mantissa.";
             typed_setter(doc, name, quote!(::sbe_rt::Decimal), setter, raw, optional)
         }
+        Exponent::Field(_) => TokenStream::new(),
         Exponent::Member(i) => {
             let Some(exp) = members.get(i) else {
                 return TokenStream::new();
@@ -700,11 +735,16 @@ pub(super) fn field_has_value(f: &Field) -> bool {
     let typed = match &f.meaning {
         Meaning::Timestamp(t) => t.time.is_none(),
         Meaning::Date(_) => true,
+        // A field decimal (Binance's `mbx:exponent`) of an integer
+        // mantissa: its value takes the exponent ([`field_getter`]).
+        Meaning::Decimal(d) => matches!(d.exponent, Exponent::Field(_)),
         _ => false,
     };
+    // A `mantissa128` is 16 bytes; a required one is read as an `i128`.
+    let wide = matches!(&f.meaning, Meaning::Decimal(d) if d.mantissa128 && !d.optional);
     typed
         && f.presence != Presence::Constant
-        && matches!(&f.ty.kind, TypeKind::Encoded(e) if e.length == 1)
+        && matches!(&f.ty.kind, TypeKind::Encoded(e) if e.length == 1 || (wide && e.length == 16))
 }
 
 /// The name of a composite's typed `value`: `value`, numbered past a
@@ -727,15 +767,72 @@ pub(super) fn field_getter(
     option: bool,
     unstated: TimeUnit,
 ) -> TokenStream {
-    let Val::Prim { prim, .. } = val else {
-        return TokenStream::new();
-    };
     let read = if option {
         quote!(self.#raw()?)
     } else {
         quote!(self.#raw())
     };
+    if let (Meaning::Decimal(d), Val::Array { prim, len: 16, .. }) = (meaning, val) {
+        if !d.mantissa128 || !matches!(prim, Primitive::Uint8 | Primitive::Int8) {
+            return TokenStream::new();
+        }
+        // The 16 bytes as a little-endian two's-complement `i128`.
+        let bytes = if *prim == Primitive::Uint8 {
+            read
+        } else {
+            quote!(#read.map(|b| b as u8))
+        };
+        let value =
+            quote!(::sbe_rt::Decimal::new(::sbe_rt::Decimal::mantissa128(#bytes), exponent));
+        let doc = format!(" `{raw}` (a 128-bit mantissa: its 16 bytes as a little-endian `i128`) as a decimal at `exponent`, the value of the field the schema's `exponent` attribute names for it (in this block or an enclosing one: pass the message's or the entry's accessor of that field), exact");
+        let (ret, body, doc) = if option {
+            (
+                quote!(::core::option::Option<::sbe_rt::Decimal>),
+                quote!(__sbe::Some(#value)),
+                format!("{doc}; `None` where the field is absent."),
+            )
+        } else {
+            (quote!(::sbe_rt::Decimal), value, format!("{doc}."))
+        };
+        return quote! {
+            #[doc = #doc]
+            #[inline]
+            pub fn #name(&self, exponent: i8) -> #ret {
+                #body
+            }
+        };
+    }
+    let Val::Prim { prim, .. } = val else {
+        return TokenStream::new();
+    };
     match meaning {
+        Meaning::Decimal(d) if matches!(d.exponent, Exponent::Field(_)) => {
+            // The exponent is another field's, maybe of the message or an
+            // enclosing entry: the caller reads it there and passes it, so
+            // that an entry decoder holds nothing more than its bytes.
+            let value = quote!(::sbe_rt::Decimal::new(::core::convert::Into::<i128>::into(#read), exponent));
+            let doc = format!(" `{raw}` as a decimal at `exponent`, the value of the field the schema's `exponent` attribute names for it (in this block or an enclosing one: pass the message's or the entry's accessor of that field), exact");
+            let (ret, body) = if option {
+                (
+                    quote!(::core::option::Option<::sbe_rt::Decimal>),
+                    quote!(__sbe::Some(#value)),
+                )
+            } else {
+                (quote!(::sbe_rt::Decimal), value)
+            };
+            let doc = if option {
+                format!("{doc}; `None` where the mantissa is null.")
+            } else {
+                format!("{doc}.")
+            };
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #name(&self, exponent: i8) -> #ret {
+                    #body
+                }
+            }
+        }
         Meaning::Timestamp(t) if t.time.is_none() => {
             let Some(unit) = constant_unit(t.unit, unstated) else {
                 return TokenStream::new();
@@ -792,6 +889,32 @@ pub(super) fn field_setter(
     };
     let ty = rust_prim(*prim);
     match meaning {
+        Meaning::Decimal(d) if matches!(d.exponent, Exponent::Field(_)) => {
+            let raw_value = fallible(quote!(v.mantissa_at::<#ty>(exponent)), element);
+            let doc = format!(" Sets `{raw}` to the decimal's mantissa at `exponent`, the value the exponent field the schema's `exponent` attribute names holds (in this block or an enclosing one, written there); `Err(ValueOutOfRange)` if that would lose a digit or overflow `{raw}`.");
+            let (arg, write) = if *optional {
+                (
+                    quote!(::core::option::Option<::sbe_rt::Decimal>),
+                    quote! {
+                        let raw = match v {
+                            __sbe::Some(v) => __sbe::Some(#raw_value),
+                            __sbe::None => __sbe::None,
+                        };
+                        self.#raw(raw);
+                    },
+                )
+            } else {
+                (quote!(::sbe_rt::Decimal), quote!(self.#raw(#raw_value);))
+            };
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #name(&mut self, v: #arg, exponent: i8) -> ::sbe_rt::Result<&mut Self> {
+                    #write
+                    __sbe::Ok(self)
+                }
+            }
+        }
         Meaning::Timestamp(t) if t.time.is_none() => {
             let Some(unit) = constant_unit(t.unit, unstated) else {
                 return TokenStream::new();

@@ -56,12 +56,61 @@ pub fn load(path: impl AsRef<Path>) -> Result<Schema, Error> {
 /// Like [`load`], with includes allowed where `policy` says.
 pub fn load_with(path: impl AsRef<Path>, policy: IncludePolicy) -> Result<Schema, Error> {
     let doc = parse::parse_file(path.as_ref(), policy)?;
-    crate::resolve::resolve(&doc).map_err(Error::Schema)
+    crate::resolve::resolve(&doc, &DeclaredMeanings::new()).map_err(Error::Schema)
+}
+
+/// How a schema loads: where includes may come from, and what types mean
+/// where the schema does not say ([`DeclaredMeanings`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LoadOptions {
+    /// Where `xi:include` may read from.
+    pub includes: IncludePolicy,
+    /// Meanings the user declares for types the schema leaves plain.
+    pub meanings: DeclaredMeanings,
+}
+
+impl LoadOptions {
+    /// The defaults: includes in the schema's folder, nothing declared.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// With includes allowed as `policy` says.
+    #[must_use]
+    pub fn includes(mut self, policy: IncludePolicy) -> Self {
+        self.includes = policy;
+        self
+    }
+
+    /// With `meanings` declared.
+    #[must_use]
+    pub fn meanings(mut self, meanings: DeclaredMeanings) -> Self {
+        self.meanings = meanings;
+        self
+    }
+}
+
+/// Like [`load`], as `options` say.
+pub fn load_with_options(path: impl AsRef<Path>, options: &LoadOptions) -> Result<Schema, Error> {
+    let doc = parse::parse_file(path.as_ref(), options.includes)?;
+    crate::resolve::resolve(&doc, &options.meanings).map_err(Error::Schema)
+}
+
+/// Like [`load_str`], as `options` say.
+pub fn load_str_with_options(
+    path: impl AsRef<Path>,
+    xml: &str,
+    options: &LoadOptions,
+) -> Result<Schema, Error> {
+    let doc = parse::parse_str(path.as_ref(), xml, options.includes)?;
+    crate::resolve::resolve(&doc, &options.meanings).map_err(Error::Schema)
 }
 
 /// Like [`load`], from a schema held in memory (`path` names it in
 /// diagnostics and anchors relative includes).
 pub fn load_str(path: impl AsRef<Path>, xml: &str) -> Result<Schema, Error> {
     let doc = parse::parse_str(path.as_ref(), xml, IncludePolicy::default())?;
-    crate::resolve::resolve(&doc).map_err(Error::Schema)
+    crate::resolve::resolve(&doc, &DeclaredMeanings::new()).map_err(Error::Schema)
 }

@@ -3,7 +3,9 @@
 //!
 //! Namespaces are matched by local name so that SBE 1.0, SBE 2.0 RC3, the
 //! older CME namespaces and namespace-less schemas all read the same way;
-//! attributes in a foreign namespace (Binance's `mbx:*`) are dropped here.
+//! attributes in a foreign namespace (Binance's `mbx:*`) are kept apart
+//! by their local name (`Element::foreign`), read only where a meaning
+//! needs one (`exponent`).
 
 mod include;
 mod scan;
@@ -42,6 +44,9 @@ pub struct Element {
     pub name: String,
     /// Attributes without a namespace, in document order.
     pub attrs: Vec<(String, String)>,
+    /// Attributes in another namespace (Binance's `mbx:exponent`), by
+    /// their local name, in document order.
+    pub foreign: Vec<(String, String)>,
     /// The element's own text (concatenated text children), untrimmed.
     pub text: String,
     /// Child elements in document order.
@@ -56,6 +61,15 @@ impl Element {
         self.attrs
             .iter()
             .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// An attribute in any namespace but none, by its local name (the
+    /// first, where several namespaces give one).
+    pub fn foreign_attr(&self, local: &str) -> Option<&str> {
+        self.foreign
+            .iter()
+            .find(|(k, _)| k == local)
             .map(|(_, v)| v.as_str())
     }
 
@@ -188,6 +202,11 @@ impl Ctx<'_, '_> {
             .filter(|a| a.namespace().is_none())
             .map(|a| (a.name().to_string(), a.value().to_string()))
             .collect();
+        let foreign = node
+            .attributes()
+            .filter(|a| a.namespace().is_some())
+            .map(|a| (a.name().to_string(), a.value().to_string()))
+            .collect();
         let mut text = String::new();
         let mut children = Vec::new();
         for child in node.children() {
@@ -206,6 +225,7 @@ impl Ctx<'_, '_> {
         Ok(Element {
             name: node.tag_name().name().to_string(),
             attrs,
+            foreign,
             text,
             children,
             pos,

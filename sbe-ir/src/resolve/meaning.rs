@@ -1,6 +1,16 @@
 //! Classify what values mean ([`Meaning`]): the one place that reads
 //! `semanticType` strings and the spec's member names (`mantissa`,
 //! `exponent`, `time`, `unit`, `year`, ...) for what they say.
+//!
+//! A composite's shape decides its meaning, under its own `semanticType`:
+//! - a time composite (`time` + `unit`) is a timestamp when its
+//!   `semanticType` names a time (`UTCTimestamp`, `TZTimestamp`,
+//!   `UTCTimeOnly`, `TZTimeOnly`) or is missing; one that names anything
+//!   else (B3's `DeltaInMillis` is `Int`, an interval, not an instant) is
+//!   plain, whatever its members are called;
+//! - a decimal (`mantissa` + `exponent`) and a MonthYear are read by their
+//!   shape alone: a `semanticType` of `Price`, `Qty` or `MonthYear` says
+//!   nothing their members do not.
 
 use crate::ir::*;
 use sbe_rt::TimeUnit;
@@ -8,10 +18,17 @@ use sbe_rt::TimeUnit;
 /// What a `semanticType` says about an integer's or a composite's values.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Semantic {
-    Instant { zoned: bool },
-    TimeOfDay { zoned: bool },
+    Instant {
+        zoned: bool,
+    },
+    TimeOfDay {
+        zoned: bool,
+    },
     Date,
+    /// A `semanticType` that names something else (`Int`, `Qty`, ...).
     Other,
+    /// No `semanticType`: the shape alone decides.
+    Unstated,
 }
 
 fn semantic(name: Option<&str>) -> Semantic {
@@ -21,7 +38,8 @@ fn semantic(name: Option<&str>) -> Semantic {
         Some("UTCTimeOnly") => Semantic::TimeOfDay { zoned: false },
         Some("TZTimeOnly") => Semantic::TimeOfDay { zoned: true },
         Some("LocalMktDate" | "UTCDateOnly") => Semantic::Date,
-        _ => Semantic::Other,
+        Some(_) => Semantic::Other,
+        None => Semantic::Unstated,
     }
 }
 
@@ -53,6 +71,74 @@ pub(super) fn of_field(
             }
             t.optional |= scalar && presence == Presence::Optional;
         }
+        Meaning::Date(d) => d.optional |= presence == Presence::Optional,
+        _ => {}
+    }
+    meaning
+}
+
+/// A field decimal ([`Exponent::Field`]): the field's type an integer
+/// scalar, or a 16-byte array (Binance's `mantissa128`, a little-endian
+/// `i128`); `None` for any other type.
+pub(super) fn field_decimal(ty: &Type, presence: Presence, exponent: FieldRef) -> Option<Meaning> {
+    let TypeKind::Encoded(e) = &ty.kind else {
+        return None;
+    };
+    let mantissa128 = if is_integer_scalar(e) {
+        false
+    } else if e.length == 16
+        && !e.var_len
+        && matches!(e.primitive, Primitive::Uint8 | Primitive::Int8)
+    {
+        true
+    } else {
+        return None;
+    };
+    if e.presence == Presence::Constant || presence == Presence::Constant {
+        return None;
+    }
+    Some(Meaning::Decimal(DecimalParts {
+        mantissa: 0,
+        exponent: Exponent::Field(exponent),
+        optional: presence == Presence::Optional || may_be_null(e),
+        mantissa128,
+    }))
+}
+
+/// A declared meaning ([`DeclaredMeanings`]) as a type of `kind` takes it:
+/// an integer scalar the schema leaves plain, optional where it may be
+/// null; `Err` says why not.
+pub(super) fn declared(
+    declared: &Meaning,
+    schema: &Meaning,
+    kind: &TypeKind,
+) -> Result<Meaning, String> {
+    if *schema != Meaning::Plain {
+        return Err(format!("the schema makes it a {}", schema.kind()));
+    }
+    let TypeKind::Encoded(e) = kind else {
+        return Err("it is not an integer".into());
+    };
+    if !is_integer_scalar(e) || e.presence == Presence::Constant {
+        return Err("it is not an integer on the wire".into());
+    }
+    let mut m = declared.clone();
+    match &mut m {
+        Meaning::Timestamp(t) if t.time.is_none() && t.zone.is_none() => {
+            t.optional = may_be_null(e);
+        }
+        Meaning::Date(d) => d.optional = may_be_null(e),
+        _ => return Err(format!("a {} cannot be declared", declared.kind())),
+    }
+    Ok(m)
+}
+
+/// A scalar's meaning for a field of presence `presence`: optional where
+/// the field is.
+pub(super) fn with_presence(mut meaning: Meaning, presence: Presence, ty: &Type) -> Meaning {
+    let scalar = matches!(ty.kind, TypeKind::Encoded(_));
+    match &mut meaning {
+        Meaning::Timestamp(t) => t.optional |= scalar && presence == Presence::Optional,
         Meaning::Date(d) => d.optional |= presence == Presence::Optional,
         _ => {}
     }
@@ -95,7 +181,7 @@ fn of_encoded(semantic: Semantic, e: &Encoded) -> Meaning {
             optional,
         }),
         Semantic::Date => Meaning::Date(DateParts { optional }),
-        Semantic::Other => Meaning::Plain,
+        Semantic::Other | Semantic::Unstated => Meaning::Plain,
     }
 }
 
@@ -193,11 +279,17 @@ fn decimal(parts: &Parts) -> Option<Meaning> {
             mantissa,
             exponent,
             optional: may_be_null(m),
+            mantissa128: false,
         })
     })
 }
 
 fn time(semantic: Semantic, parts: &Parts) -> Option<Meaning> {
+    // The schema's own word wins over the member names: only a time, or
+    // no word at all, makes a time composite a timestamp.
+    if matches!(semantic, Semantic::Other | Semantic::Date) {
+        return None;
+    }
     let (time, t) = parts.wire_integer("time")?;
     let unit = match parts.constant("unit") {
         Some(code) => TimeUnitSource::Constant(TimeUnit::from_code(u8::try_from(code).ok()?)?),

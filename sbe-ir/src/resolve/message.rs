@@ -32,7 +32,14 @@ impl Resolver<'_> {
     }
 
     fn block(&mut self, e: &Element, owner: &str, since_version: u32) -> Option<Block> {
-        let mut fields = Vec::new();
+        self.exponent_scopes.push(Vec::new());
+        let block = self.block_inner(e, owner, since_version);
+        self.exponent_scopes.pop();
+        block
+    }
+
+    fn block_inner(&mut self, e: &Element, owner: &str, since_version: u32) -> Option<Block> {
+        let mut fields: Vec<Field> = Vec::new();
         let mut field_elems = Vec::new();
         let mut groups = Vec::new();
         let mut data = Vec::new();
@@ -50,8 +57,19 @@ impl Resolver<'_> {
                             ),
                         );
                     }
-                    if let Some(f) = self.field(c) {
+                    if let Some(mut f) = self.field(c) {
                         self.check_unique(&mut names, &mut ids, &f.name, f.id, &c.pos, owner);
+                        if let Some(exponent) = c.foreign_attr("exponent") {
+                            self.field_decimal(&mut f, exponent, &c.pos);
+                        }
+                        let candidate = ExponentCandidate {
+                            name: f.name.clone(),
+                            index: fields.len(),
+                            on_wire_int8: is_wire_int8(&f),
+                        };
+                        if let Some(scope) = self.exponent_scopes.last_mut() {
+                            scope.push(candidate);
+                        }
                         fields.push(f);
                         field_elems.push(c);
                     }
@@ -89,6 +107,45 @@ impl Resolver<'_> {
             block_length,
             since_version,
         })
+    }
+
+    /// A field whose `exponent` attribute (in any namespace: Binance's
+    /// `mbx:exponent`) names the `int8` field holding its exponent: a
+    /// decimal, where the field is an integer or a 16-byte `mantissa128`
+    /// and the named field comes before it in its block or an enclosing
+    /// one; else a warning, and the field keeps its meaning.
+    fn field_decimal(&mut self, f: &mut Field, exponent: &str, pos: &Pos) {
+        let up_to = |scopes: &[Vec<ExponentCandidate>]| {
+            scopes.iter().rev().enumerate().find_map(|(up, scope)| {
+                let c = scope.iter().find(|c| c.name == exponent)?;
+                Some((up, c.index, c.on_wire_int8))
+            })
+        };
+        let why = match (up_to(&self.exponent_scopes), &f.meaning) {
+            (_, m) if *m != Meaning::Plain => format!("it already means a {}", m.kind()),
+            (None, _) => {
+                format!("no earlier field \"{exponent}\" in its block or an enclosing one")
+            }
+            (Some((_, _, false)), _) => {
+                format!("field \"{exponent}\" is not an int8 on the wire")
+            }
+            (Some((up, field, true)), _) => {
+                match meaning::field_decimal(&f.ty, f.presence, FieldRef { up, field }) {
+                    Some(m) => {
+                        f.meaning = m;
+                        return;
+                    }
+                    None => "it is neither an integer nor a 16-byte mantissa128".to_string(),
+                }
+            }
+        };
+        self.warning(
+            pos,
+            format!(
+                "field \"{}\" names exponent \"{exponent}\" but is not read as a decimal: {why}",
+                f.name
+            ),
+        );
     }
 
     /// Set the offsets of a block's `fields` (read from `field_elems`, one
@@ -210,6 +267,15 @@ impl Resolver<'_> {
         let own_since = self.since_version(e);
         let semantic_type = e.attr("semanticType");
         let time_unit = self.time_unit(e);
+        let mut meaning = meaning::of_field(semantic_type, time_unit, presence, &ty);
+        // A declared meaning on the field's type (`DeclaredMeanings`),
+        // where the field says nothing else.
+        if meaning == Meaning::Plain
+            && semantic_type.is_none()
+            && self.declared.get(&ty.name).is_some()
+        {
+            meaning = meaning::with_presence(ty.meaning.clone(), presence, &ty);
+        }
         Some(Field {
             id,
             description: e.attr("description").map(str::to_string),
@@ -222,7 +288,7 @@ impl Resolver<'_> {
             since_version: own_since.max(ty.since_version),
             deprecated: self.deprecated(e),
             semantic_type: semantic_type.map(str::to_string),
-            meaning: meaning::of_field(semantic_type, time_unit, presence, &ty),
+            meaning,
             pos: e.pos.clone(),
             element: 0,
             ty,
@@ -470,4 +536,19 @@ fn member_primitive(ty: &Type) -> Option<Primitive> {
         TypeKind::Encoded(e) if e.length == 1 => Some(e.primitive),
         _ => None,
     }
+}
+
+/// A field a later field's `exponent` attribute may name.
+pub(super) struct ExponentCandidate {
+    name: String,
+    /// Its index in its block's fields.
+    index: usize,
+    /// It is an `int8` on the wire (not a constant).
+    on_wire_int8: bool,
+}
+
+fn is_wire_int8(f: &Field) -> bool {
+    f.presence != Presence::Constant
+        && matches!(&f.ty.kind, TypeKind::Encoded(e)
+            if e.primitive == Primitive::Int8 && e.length == 1 && !e.var_len && e.presence != Presence::Constant)
 }

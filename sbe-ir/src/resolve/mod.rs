@@ -19,9 +19,20 @@ use limits::Size;
 
 /// Build the IR of a parsed document: `Ok` with warnings inside, or every
 /// error found.
-pub fn resolve(doc: &Document) -> Result<Schema, Vec<Diagnostic>> {
+pub fn resolve(doc: &Document, declared: &DeclaredMeanings) -> Result<Schema, Vec<Diagnostic>> {
     let root = &doc.root;
     let mut r = Resolver::new(root);
+    r.declared = declared.clone();
+    for (name, _) in declared.iter() {
+        if !r.named.contains_key(name) {
+            r.diags.push(Diagnostic::warning(
+                Some(root.pos.clone()),
+                format!(
+                    "a meaning is declared for type \"{name}\", which the schema does not define"
+                ),
+            ));
+        }
+    }
     if root.name != "messageSchema" {
         r.error(
             &root.pos,
@@ -74,6 +85,11 @@ struct Resolver<'e> {
     /// The schema's `version`, against which `sinceVersion`s are checked.
     version: u32,
     diags: Vec<Diagnostic>,
+    /// What the user declares types mean ([`DeclaredMeanings`]).
+    declared: DeclaredMeanings,
+    /// The fields of the blocks being resolved, outermost first: where a
+    /// field's `exponent` attribute looks for the field it names.
+    exponent_scopes: Vec<Vec<message::ExponentCandidate>>,
 }
 
 fn is_type_element(e: &Element) -> bool {
@@ -108,6 +124,8 @@ impl<'e> Resolver<'e> {
             var_data_types: HashSet::new(),
             version: 0,
             diags: Vec::new(),
+            declared: DeclaredMeanings::new(),
+            exponent_scopes: Vec::new(),
         };
         for types in root.children_named("types") {
             for t in types.children.iter().filter(|c| is_type_element(c)) {

@@ -141,13 +141,29 @@ impl Resolver<'_> {
             return None;
         }
         let semantic_type = e.attr("semanticType");
+        let mut meaning = meaning::of_type(semantic_type, &kind);
+        // A declaration names a type of the schema's <types>, not a
+        // composite's member of the same name.
+        let top_level = self
+            .named
+            .get(name.as_str())
+            .is_some_and(|t| std::ptr::eq(*t, e));
+        if let Some(declared) = self.declared.get(&name).filter(|_| top_level).cloned() {
+            match meaning::declared(&declared, &meaning, &kind) {
+                Ok(m) => meaning = m,
+                Err(why) => self.warning(
+                    &e.pos,
+                    format!("the meaning declared for type \"{name}\" is not applied: {why}"),
+                ),
+            }
+        }
         let ty = Type {
             name,
             description: e.attr("description").map(str::to_string),
             since_version: self.since_version(e),
             deprecated: self.deprecated(e),
             semantic_type: semantic_type.map(str::to_string),
-            meaning: meaning::of_type(semantic_type, &kind),
+            meaning,
             kind,
             pos: e.pos.clone(),
         };

@@ -50,6 +50,23 @@ impl Decimal {
         Self { mantissa, exponent }
     }
 
+    /// The mantissa a 128-bit mantissa field holds (Binance's
+    /// `mantissa128`: 16 bytes, a two's-complement `i128`, little-endian
+    /// whatever the schema's byte order, as its schema says).
+    pub const fn mantissa128(bytes: [u8; 16]) -> i128 {
+        i128::from_le_bytes(bytes)
+    }
+
+    /// The 16 bytes of a 128-bit mantissa field holding `mantissa` (the
+    /// inverse of [`mantissa128`](Self::mantissa128)).
+    pub const fn mantissa128_bytes(mantissa: i128) -> [u8; 16] {
+        mantissa.to_le_bytes()
+    }
+
+    /// The null of an optional 128-bit mantissa: FIX's null of a signed
+    /// integer, its least value.
+    pub const MANTISSA128_NULL: i128 = i128::MIN;
+
     from_wire!(
         from_i8: i8, from_i16: i16, from_i32: i32, from_i64: i64,
         from_u8: u8, from_u16: u16, from_u32: u32, from_u64: u64,
