@@ -121,9 +121,10 @@ fn fits(
 
 #[cfg(test)]
 mod tests {
+    extern crate alloc;
     use super::*;
     use crate::Mdp3PacketHeader;
-    use std::vec::Vec;
+    use alloc::vec::Vec;
 
     /// Messages here: 4 bytes, the first 0x2a.
     fn is_message(m: &[u8]) -> bool {
