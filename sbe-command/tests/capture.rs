@@ -219,6 +219,21 @@ fn udp_in_every_capture_format() {
     }
 }
 
+/// What `sbe decode` writes of a capture encodes back to the messages:
+/// `sbe encode` passes over the `frame` object (DESIGN.md: encode reads
+/// decode's JSON).
+#[test]
+fn decoded_capture_lines_encode_back() {
+    let car = car_schema();
+    let file = pcap(ETHERNET, true, false, &udp_recs());
+    let (code, lines, err) = common::sbe(&["decode", "--schema", &car, "-"], &file);
+    assert_eq!(code, 0, "{err}");
+    assert!(String::from_utf8_lossy(&lines).contains("\"frame\""));
+    let (code, bytes, err) = common::sbe(&["encode", "--schema", &car, "-"], &lines);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(bytes, cars(100, 8).concat());
+}
+
 #[test]
 fn link_layers_vlan_ipv6_sll_raw_ip() {
     let c = cars(7, 4);

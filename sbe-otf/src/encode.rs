@@ -215,8 +215,33 @@ impl Codec<'_> {
     }
 
     /// Encode one message given as FORMAT.md JSON (the `header` may be
-    /// left out; `schema` is ignored) and append its bytes to `out`. On
-    /// error nothing is appended.
+    /// left out; `schema` is ignored, and so are the `frame` and `offset`
+    /// that `sbe decode` adds to a capture's or stream's messages, which
+    /// say where a message came from, not what it holds) and append its
+    /// bytes to `out`. On error nothing is appended.
+    ///
+    /// ```
+    /// # let xml = r#"<messageSchema package="demo" id="1">
+    /// #   <types>
+    /// #     <composite name="messageHeader">
+    /// #       <type name="blockLength" primitiveType="uint16"/>
+    /// #       <type name="templateId" primitiveType="uint16"/>
+    /// #       <type name="schemaId" primitiveType="uint16"/>
+    /// #       <type name="version" primitiveType="uint16"/>
+    /// #     </composite>
+    /// #   </types>
+    /// #   <message name="Tick" id="1"><field name="seq" id="1" type="uint32"/></message>
+    /// # </messageSchema>"#;
+    /// let schema = sbe_ir::ir::load_str("demo.xml", xml).unwrap();
+    /// let codec = sbe_otf::Codec::new(&schema).unwrap();
+    /// let line = r#"{"message":"Tick","body":{"seq":7},"frame":{"packet":3},"offset":42}"#;
+    /// let mut out = Vec::new();
+    /// codec.encode_value(&serde_json::from_str(line).unwrap(), &mut out).unwrap();
+    /// assert_eq!(out, [4, 0, 1, 0, 1, 0, 0, 0, 7, 0, 0, 0]);
+    /// let odd = r#"{"message":"Tick","body":{"seq":7},"extra":1}"#;
+    /// let e = codec.encode_value(&serde_json::from_str(odd).unwrap(), &mut out).unwrap_err();
+    /// assert!(e.to_string().contains("unknown field"), "{e}");
+    /// ```
     pub fn encode_value(&self, v: &Value, out: &mut Vec<u8>) -> Result<usize, EncodeError> {
         let mut e = Enc {
             order: self.order,
@@ -228,7 +253,8 @@ impl Codec<'_> {
         };
         let obj = e.object(v)?;
         for k in obj.keys() {
-            if !matches!(k.as_str(), "schema" | "message" | "header" | "body") {
+            let known = ["schema", "message", "header", "body", "frame", "offset"];
+            if !known.contains(&k.as_str()) {
                 return Err(e.err_at(k, EncodeErrorKind::UnknownField));
             }
         }
