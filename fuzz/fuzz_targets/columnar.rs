@@ -42,9 +42,9 @@ fuzz_target!(|data: &[u8]| {
                 at += 1;
             }
         }
-        count(ex.take_ready());
+        count(ex.take_ready().expect("the exporter fills what Arrow takes"));
     }
-    count(ex.finish());
+    count(ex.finish().expect("the exporter fills what Arrow takes"));
     // A message table's rows are the messages taken: none of a refused
     // message, none lost at a batch's cut.
     let messages: usize = (ir.messages.iter())

@@ -47,7 +47,7 @@
 //! let mut ex = sbe_columnar::Exporter::new(&schema, sbe_columnar::Options::default()).unwrap();
 //! let msg = [8, 0, 1, 0, 1, 0, 0, 0, 0x00, 0xca, 0x9a, 0x3b, 0, 0, 0, 0]; // px = 1.000000000
 //! assert_eq!(ex.append(&msg, &sbe_columnar::Frame::at(0)), Ok(16));
-//! let batches = ex.finish();
+//! let batches = ex.finish().unwrap();
 //! let (name, batch) = &batches[0];
 //! assert_eq!(name, "Trade");
 //! let px = batch.column_by_name("px").unwrap();
@@ -256,7 +256,7 @@ pub struct Exporter<'s> {
 /// let (name, batch) = &made.join().unwrap()[0];
 /// assert_eq!((name.as_str(), batch.num_rows()), ("Tick", 2));
 /// // The third is the rest.
-/// assert_eq!(ex.finish()[0].1.num_rows(), 1);
+/// assert_eq!(ex.finish().unwrap()[0].1.num_rows(), 1);
 /// ```
 pub struct Unfinished(Pending);
 
@@ -447,7 +447,7 @@ impl<'s> Exporter<'s> {
         // made by whoever takes it (child tables fill at their own pace,
         // and are cut when they fill); it has none to look through.
         if self.options.flatten {
-            t.ready(bound, false, &mut self.ready);
+            t.ready(bound, false, &mut self.ready)?;
         } else if t.full(bound) {
             let spare = (self.spares.iter())
                 .rposition(|(slot, _)| *slot == table)
@@ -473,15 +473,19 @@ impl<'s> Exporter<'s> {
 
     /// The batches that reached [`Options::batch_rows`] rows since the
     /// last call.
-    pub fn take_ready(&mut self) -> Vec<(String, RecordBatch)> {
+    ///
+    /// # Errors
+    /// A batch Arrow refuses (none that the exporter fills is); the
+    /// other batches stay to be taken.
+    pub fn take_ready(&mut self) -> Result<Vec<(String, RecordBatch)>, ExportError> {
         let mut out = Vec::new();
         for (slot, t) in std::mem::take(&mut self.unfinished) {
             let (made, spare) = Unfinished(Pending::Table(slot, t)).finish_keeping();
             self.give_back(spare);
-            out.extend(made);
+            out.push(made?);
         }
         out.append(&mut self.ready);
-        out
+        Ok(out)
     }
 
     /// The batches that reached [`Options::batch_rows`] rows since the
@@ -516,17 +520,19 @@ impl<'s> Exporter<'s> {
 
     /// Every batch not taken yet: the ready ones and the rest of every
     /// table (tables without rows give none).
-    pub fn finish(&mut self) -> Vec<(String, RecordBatch)> {
-        let mut out = self.take_ready();
+    ///
+    /// # Errors
+    /// A batch Arrow refuses (none that the exporter fills is): a table
+    /// is never left out without a word.
+    pub fn finish(&mut self) -> Result<Vec<(String, RecordBatch)>, ExportError> {
+        let mut out = self.take_ready()?;
         for t in &mut self.tables {
-            t.ready(0, true, &mut out);
+            t.ready(0, true, &mut out)?;
         }
         if self.errors.rows() > 0 {
-            if let Ok(b) = self.errors.take_batch() {
-                out.push((ERRORS.to_string(), b));
-            }
+            out.push((ERRORS.to_string(), self.errors.take_batch()?));
         }
-        out
+        Ok(out)
     }
 
     /// The header's values, the root block length, and the message's

@@ -824,8 +824,8 @@ impl Input<'_> {
     /// Hands every table's rest to the writer.
     fn flush(&mut self) -> Result<(), PipelineError> {
         for i in 0..self.outs.len() {
-            let rest = self.outs.get_mut(i).map(Exporter::finish);
-            for (table, batch) in rest.unwrap_or_default() {
+            let rest = self.outs.get_mut(i).map(Exporter::finish).transpose();
+            for (table, batch) in rest.map_err(PipelineError::Export)?.unwrap_or_default() {
                 self.to.write(i, (table, batch).into(), &mut self.outs)?;
             }
         }

@@ -430,13 +430,19 @@ impl BlockCols {
 
     /// Batches of the child tables that hold `bound` rows or more (all of
     /// them when `all`).
-    fn ready(&mut self, bound: usize, all: bool, out: &mut Vec<(String, RecordBatch)>) {
+    fn ready(
+        &mut self,
+        bound: usize,
+        all: bool,
+        out: &mut Vec<(String, RecordBatch)>,
+    ) -> Result<(), ExportError> {
         for g in &mut self.groups {
             match g {
-                GroupCol::Flat(t) => t.ready(bound, all, out),
-                GroupCol::Nested { entry, .. } => entry.ready(bound, all, out),
+                GroupCol::Flat(t) => t.ready(bound, all, out)?,
+                GroupCol::Nested { entry, .. } => entry.ready(bound, all, out)?,
             }
         }
+        Ok(())
     }
 
     /// The schemas of the child tables.
@@ -537,13 +543,19 @@ impl Table {
         (self.rows >= bound && bound > 0) || self.meta.full()
     }
 
-    pub(crate) fn ready(&mut self, bound: usize, all: bool, out: &mut Vec<(String, RecordBatch)>) {
+    /// Moves this table's batch to `out` when it holds `bound` rows or
+    /// more (any rows when `all`), and its child tables' likewise. A batch
+    /// Arrow refuses is an error, not a table left out.
+    pub(crate) fn ready(
+        &mut self,
+        bound: usize,
+        all: bool,
+        out: &mut Vec<(String, RecordBatch)>,
+    ) -> Result<(), ExportError> {
         if (all && self.rows > 0) || self.full(bound) {
-            if let Ok(b) = self.take_batch() {
-                out.push((self.name.clone(), b));
-            }
+            out.push((self.name.clone(), self.take_batch()?));
         }
-        self.block.ready(bound, all, out);
+        self.block.ready(bound, all, out)
     }
 
     /// This table's schema and its child tables'.

@@ -47,9 +47,9 @@ fn a_batch_is_cut_before_its_address_dictionary_overflows() {
         frame.src = Some(format!("10.{}.{}.{}:1", n >> 16, (n >> 8) & 0xff, n & 0xff).into());
         frame.dst = Some(dst.clone());
         ex.append(&tick(n), &frame).unwrap();
-        batches.extend(ex.take_ready());
+        batches.extend(ex.take_ready().expect("batches"));
     }
-    batches.extend(ex.finish());
+    batches.extend(ex.finish().expect("batches"));
     let rows: Vec<usize> = batches.iter().map(|(_, b)| b.num_rows()).collect();
     assert_eq!(rows, [usize::from(u16::MAX), 10]);
     for (_, b) in &batches {

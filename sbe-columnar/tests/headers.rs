@@ -103,7 +103,7 @@ fn run(order: &str, other: bool) {
     let cut = message(other, big, 1, 9, 0);
     let header = if other { 9 } else { 8 };
     assert!(ex.append(&cut[..header - 1], &frame).is_err());
-    let batches: Vec<(String, RecordBatch)> = ex.finish();
+    let batches: Vec<(String, RecordBatch)> = ex.finish().expect("batches");
     let table = |name: &str| {
         let (_, b) = batches.iter().find(|(n, _)| n == name).unwrap();
         b.clone()

@@ -239,7 +239,7 @@ fn export(big: bool) -> RecordBatch {
         }
         assert_eq!(ex.append(&bytes, &Frame::at(0)).unwrap(), bytes.len());
     }
-    let mut batches = ex.finish();
+    let mut batches = ex.finish().expect("batches");
     assert_eq!(batches.len(), 1);
     batches.remove(0).1
 }
@@ -399,7 +399,7 @@ fn batches_made_from_tables_taken_out_and_given_back_are_those_made_at_once() {
                 ex.give_back(spares.remove(0));
             }
         }
-        made.extend(ex.finish().into_iter().map(|(_, b)| b));
+        made.extend(ex.finish().expect("batches").into_iter().map(|(_, b)| b));
         assert!(made.len() > 20);
         let mut at = 0;
         for b in &made {

@@ -59,7 +59,7 @@ fn every_vector_reads_back_as_sbe_decode_shows_it() {
         }
         let dir = tmp.join(n.to_string());
         let mut w = DatasetWriter::new(&dir, "vector", Format::Parquet(Compression::Zstd(1)));
-        for (table, batch) in ex.finish() {
+        for (table, batch) in ex.finish().expect("batches") {
             w.write(&table, &batch).unwrap();
         }
         let parts = w.close().unwrap();

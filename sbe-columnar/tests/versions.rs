@@ -96,7 +96,7 @@ fn export_of(messages: &[Vec<u8>]) -> RecordBatch {
         let len = ex.append(bytes, &Frame::at(0)).unwrap();
         assert_eq!(len, bytes.len());
     }
-    let mut batches = ex.finish();
+    let mut batches = ex.finish().expect("batches");
     assert_eq!(batches.len(), 1, "{batches:?}");
     batches.remove(0).1
 }
