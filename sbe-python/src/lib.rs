@@ -495,6 +495,41 @@ struct JsonRun {
     stop: Option<Stop>,
 }
 
+/// A capture file has no bytes to skip before its first message.
+fn no_skip(name: &str, o: &ReadOptions) -> io::Result<()> {
+    if o.skip > 0 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{name}: skip is for files of messages, and this is a capture"),
+        ));
+    }
+    Ok(())
+}
+
+/// The reader of a capture `source` of `format`, and how to read it;
+/// bytes that are no readable capture say so.
+fn open_capture<'r, R: Read + 'r>(
+    name: &str,
+    format: capture::Format,
+    source: R,
+    o: &ReadOptions,
+    order: sbe_ir::ir::ByteOrder,
+) -> io::Result<(capture::CaptureReader<'r>, capture::Options)> {
+    let cap = capture::CaptureReader::new(format, source).map_err(|e| match e {
+        capture::CaptureError::Io(e) => e,
+        e => io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{name}: not a readable capture: {e}"),
+        ),
+    })?;
+    let opts = capture::Options {
+        framing: o.framing,
+        order: endian(order),
+        filter: o.filters.clone(),
+    };
+    Ok((cap, opts))
+}
+
 fn level_name(level: Level) -> &'static str {
     match level {
         Level::Notice => "notice",
@@ -551,24 +586,8 @@ fn read_json(
         })?;
         return Ok(run);
     };
-    if o.skip > 0 {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("{name}: skip is for files of messages, and this is a capture"),
-        ));
-    }
-    let mut cap = capture::CaptureReader::new(format, source).map_err(|e| match e {
-        capture::CaptureError::Io(e) => e,
-        e => io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{name}: not a readable capture: {e}"),
-        ),
-    })?;
-    let opts = capture::Options {
-        framing: o.framing,
-        order: endian(schemas.byte_order()),
-        filter: o.filters.clone(),
-    };
+    no_skip(&name, o)?;
+    let (mut cap, opts) = open_capture(&name, format, source, o, schemas.byte_order())?;
     // The sink's lines and reports land in one place, in order.
     let shared = std::cell::RefCell::new(JsonRun::default());
     let sink = JsonSink::new(
@@ -862,24 +881,8 @@ fn read_arrow(
             )?;
         }
         Some(format) => {
-            if o.skip > 0 {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    format!("{name}: skip is for files of messages, and this is a capture"),
-                ));
-            }
-            let mut cap = capture::CaptureReader::new(format, source).map_err(|e| match e {
-                capture::CaptureError::Io(e) => e,
-                e => io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("{name}: not a readable capture: {e}"),
-                ),
-            })?;
-            let opts = capture::Options {
-                framing: o.framing,
-                order: endian(schemas.byte_order()),
-                filter: o.filters.clone(),
-            };
+            no_skip(&name, o)?;
+            let (mut cap, opts) = open_capture(&name, format, source, o, schemas.byte_order())?;
             let sink = sbe_columnar::reading::CaptureSink::new(&mut input, |level, text: &str| {
                 let text = format!("{name}: {text}");
                 if raise && level == Level::Error {
@@ -1029,18 +1032,8 @@ impl Source for FileSource<'_> {
                 )?;
             }
             Some(format) => {
-                let mut cap = capture::CaptureReader::new(format, source).map_err(|e| match e {
-                    capture::CaptureError::Io(e) => e,
-                    e => io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        format!("{name}: not a readable capture: {e}"),
-                    ),
-                })?;
-                let opts = capture::Options {
-                    framing: self.o.framing,
-                    order: endian(into.schemas().byte_order()),
-                    filter: self.o.filters.clone(),
-                };
+                let (mut cap, opts) =
+                    open_capture(&name, format, source, self.o, into.schemas().byte_order())?;
                 let mut sink =
                     sbe_columnar::reading::CaptureSink::new(into, |level, text: &str| {
                         reports.push((0, level_name(level), format!("{name}: {text}")));
