@@ -308,7 +308,8 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
         let block = NamedBlock::message(m);
         let encoder = format_ident!("{stem}Encoder");
         // Nested types first, so each type follows the types it uses.
-        let groups = group_types(ctx, &block, &stem, true, &mut out.tokens);
+        let chain = [(&m.block, block.base_since)];
+        let groups = group_types(ctx, &block, &stem, &chain, &mut out.tokens);
         out.tokens.extend(block_decoder(
             ctx,
             &block,
@@ -329,7 +330,7 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
                 ctx,
                 &block,
                 (&owned, &decoder, quote!(#encoder<'_>)),
-                true,
+                &chain,
                 &groups,
             ));
         }
@@ -369,14 +370,17 @@ pub(super) struct GroupIdents {
 }
 
 /// Generates the types of every group of `b` (recursively, nested groups
-/// first) into `out` and returns their names. `top`: `b` is a root block.
+/// first) into `out` and returns their names. `chain`: `b` and the blocks
+/// enclosing it, outermost first, each with its `base_since` (one: `b` is
+/// a root block).
 fn group_types(
     ctx: &mut Ctx,
     b: &NamedBlock,
     stem: &str,
-    top: bool,
+    chain: &[super::owned::Level],
     out: &mut TokenStream,
 ) -> Vec<GroupIdents> {
+    let top = chain.len() == 1;
     let mut idents = Vec::new();
     for g in &b.groups {
         let group_stem = claim_group(ctx, stem, g);
@@ -387,7 +391,9 @@ fn group_types(
             enc: format_ident!("{group_stem}Encoder"),
             owned: format_ident!("{group_stem}"),
         };
-        let nested = group_types(ctx, &entry, &group_stem, false, out);
+        let mut inner: Vec<super::owned::Level> = chain.iter().copied().collect();
+        inner.push((&g.block, entry.base_since));
+        let nested = group_types(ctx, &entry, &group_stem, &inner, out);
         out.extend(groups::group_iter(g, &group, top));
         out.extend(block_decoder(
             ctx,
@@ -403,7 +409,7 @@ fn group_types(
                 ctx,
                 &entry,
                 (&group.owned, &group.entry, quote!(#enc<'_, '_>)),
-                false,
+                &inner,
                 &nested,
             ));
         }

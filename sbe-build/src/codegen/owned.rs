@@ -25,8 +25,11 @@
 //! no `Decimal` and would be lost); an integer timestamp or date
 //! field (the schema's, or a type's meaning declared with
 //! `Config::meaning`) its `Timestamp` or `Date`; a field decimal (its
-//! exponent another field, Binance's `mbx:exponent`) stays its mantissa,
-//! as its exponent may be another block's; constants are not
+//! exponent another field, Binance's `mbx:exponent`) its `Decimal`
+//! ([`FieldDecimal`]: read at the exponent its exponent field holds,
+//! written back at the exponent the owned value of that field holds,
+//! exactly or `Err` naming the field; an entry whose exponent is an
+//! enclosing block's takes it as an argument of its `to_owned`); constants are not
 //! held (they are not on the wire); var data is a `String` where it is
 //! text (`Meaning::Text`), else a `Vec<u8>`; a group is a `Vec` of its
 //! owned entries. An item newer than its block is an `Option` of that,
@@ -42,7 +45,7 @@ use super::decoder::{field_views, FieldView};
 use super::owned_serde::{self, Item, Kind};
 use super::values::{at_least, int_lit, is_utf8, lit, ulit, Val};
 use super::{docs, moved, Ctx};
-use crate::ir::{ConstValue, Meaning, Primitive};
+use crate::ir::{ConstValue, Exponent, Meaning, Presence, Primitive, TypeKind};
 
 /// A constant's value as serde writes it (a `&impl Serialize`): what its
 /// accessor reads (`read`), or the enum value's name where the enum has no
@@ -226,6 +229,189 @@ impl Val<'_> {
     }
 }
 
+/// A block as the owned types see the blocks around it: the block and
+/// the schema version from which it is there (`NamedBlock::base_since`).
+/// A chain of them, outermost first, ends at the block being generated.
+pub(super) type Level<'s> = (&'s crate::ir::Block, u32);
+
+/// An exponent field: the depth of its block in the chain (0 the
+/// message's root block) and its index in that block's fields.
+type ExpAt = (usize, usize);
+
+/// Where the exponent of field `f` of the last block of `chain` is, where
+/// the owned struct holds `f` as a `Decimal` (a field decimal, Binance's
+/// `mbx:exponent`): `f` an integer, or a required 128-bit mantissa, as old
+/// as its block (it then has its typed accessor and setter), and its
+/// exponent field a required `int8` as old as its own block, so that the
+/// owned struct holding that field holds an `i8` to write it at. Else
+/// `None`, and the field is held as its mantissa.
+fn field_decimal_exponent(chain: &[Level], f: &crate::ir::Field) -> Option<ExpAt> {
+    let Meaning::Decimal(d) = &f.meaning else {
+        return None;
+    };
+    let Exponent::Field(r) = d.exponent else {
+        return None;
+    };
+    let (&(_, base), outer) = chain.split_last()?;
+    if f.since_version > base || !super::typed::field_has_value(f) {
+        return None;
+    }
+    let bytes = matches!(&f.ty.kind, TypeKind::Encoded(e) if matches!(e.primitive, Primitive::Uint8 | Primitive::Int8));
+    if d.mantissa128 && !bytes {
+        return None;
+    }
+    let at = outer.len().checked_sub(r.up)?;
+    let (block, base) = chain.get(at)?;
+    let e = block.fields.get(r.field)?;
+    let held = e.presence == Presence::Required
+        && e.since_version <= *base
+        && matches!(&e.ty.kind, TypeKind::Encoded(t) if t.primitive == Primitive::Int8 && t.length == 1);
+    held.then_some((at, r.field))
+}
+
+/// The exponent fields of enclosing blocks that the field decimals of the
+/// last block of `chain`, or of its groups' entries, read: the arguments
+/// of its entry's `to_owned` and `sbe_write`, in chain order.
+fn outer_exponents(chain: &[Level]) -> Vec<ExpAt> {
+    let Some(&(block, _)) = chain.last() else {
+        return Vec::new();
+    };
+    let depth = chain.len() - 1;
+    let mut out = std::collections::BTreeSet::new();
+    out.extend(
+        block
+            .fields
+            .iter()
+            .filter_map(|f| field_decimal_exponent(chain, f)),
+    );
+    for g in &block.groups {
+        let mut inner = chain.to_vec();
+        inner.push((&g.block, g.block.since_version));
+        out.extend(outer_exponents(&inner));
+    }
+    out.retain(|(at, _)| *at < depth);
+    out.into_iter().collect()
+}
+
+/// How a block's owned code names the exponent fields that its field
+/// decimals and its groups' entries read: a field of the block itself
+/// (its accessor in `to_owned`, its held value in `sbe_write`), or an
+/// argument the enclosing block passes.
+struct Exponents {
+    depth: usize,
+    /// The block's own fields' names (accessors and owned fields alike).
+    own: Vec<Ident>,
+    /// The enclosing blocks' exponent fields and the arguments naming them.
+    outer: Vec<(ExpAt, Ident)>,
+    /// The documentation of the arguments.
+    docs: Vec<String>,
+}
+
+impl Exponents {
+    fn of(chain: &[Level], b: &NamedBlock) -> Self {
+        // Not a name the bodies bind (closures' `x`, `g`; `v`, `e`, `b`, `it`).
+        let mut scope = super::names::Scope::with(&["x", "g", "v", "e", "b", "it", "buf"]);
+        let mut docs = Vec::new();
+        let outer = outer_exponents(chain)
+            .into_iter()
+            .filter_map(|(at, i)| {
+                let f = chain.get(at)?.0.fields.get(i)?;
+                let name = scope.claim(&super::names::snake(&f.name));
+                docs.push(format!(
+                    "`{name}`: the `{}` of the enclosing {}",
+                    f.name,
+                    if at == 0 { "message" } else { "entry" }
+                ));
+                Some(((at, i), super::names::ident(&name)))
+            })
+            .collect();
+        Exponents {
+            depth: chain.len().saturating_sub(1),
+            own: b.names.fields.iter().map(|a| a.name.clone()).collect(),
+            outer,
+            docs,
+        }
+    }
+
+    /// Exponent field `at`: read by the decoder (`read`), or the owned value held.
+    fn get(&self, (depth, i): ExpAt, read: bool) -> TokenStream {
+        if depth == self.depth {
+            if let Some(name) = self.own.get(i) {
+                return if read {
+                    quote!(self.#name())
+                } else {
+                    quote!(self.#name)
+                };
+            }
+        }
+        match self.outer.iter().find(|(at, _)| *at == (depth, i)) {
+            Some((_, arg)) => quote!(#arg),
+            // Not reached: `outer_exponents` gives every exponent outside.
+            None => quote!(0),
+        }
+    }
+
+    /// The arguments of a group's entry whose `to_owned` (`read`) or
+    /// `sbe_write` takes `child`, separated by commas.
+    fn args(&self, child: &[ExpAt], read: bool) -> TokenStream {
+        let args = child.iter().map(|at| self.get(*at, read));
+        quote!(#(#args),*)
+    }
+
+    /// The block's parameters (a leading comma before each).
+    fn params(&self) -> TokenStream {
+        let names = self.outer.iter().map(|(_, n)| n);
+        quote!(#(, #names: i8)*)
+    }
+}
+
+/// How an owned struct holds a field decimal ([`field_decimal_exponent`]):
+/// an `sbe_rt::Decimal` (`Option` where the mantissa is optional), read
+/// with the decoder's typed `_value(exponent)` at the exponent its field
+/// holds, and written at the exponent the owned struct's exponent field
+/// holds: the exponent field is the truth, and a value that is not exact
+/// at its exponent (a digit lost, or a mantissa too large) is `Err`
+/// naming the field, nothing rounded.
+struct FieldDecimal;
+
+impl FieldDecimal {
+    fn held(view: &FieldView, exp: ExpAt, exps: &Exponents, place: &Place) -> Option<Held> {
+        let Meaning::Decimal(d) = &view.field.meaning else {
+            return None;
+        };
+        let value = view.names.value.as_ref()?;
+        let name = &view.names.name;
+        let (read_exp, held_exp) = (exps.get(exp, true), exps.get(exp, false));
+        let v = &place.value;
+        let write = if d.mantissa128 {
+            // No typed setter: the 16 bytes of the mantissa at the exponent.
+            let at = super::typed::fallible(quote!(#v.rescale(#held_exp)), view.field.element);
+            let bytes = quote!(::sbe_rt::Decimal::mantissa128_bytes(#at));
+            let bytes = match &view.field.ty.kind {
+                TypeKind::Encoded(e) if e.primitive == Primitive::Int8 => {
+                    quote!(#bytes.map(|b| b as i8))
+                }
+                _ => bytes,
+            };
+            quote!(e.#name(#bytes);)
+        } else {
+            quote!(e.#value(#v, #held_exp)?;)
+        };
+        let ty = if d.optional && !d.mantissa128 {
+            quote!(::core::option::Option<::sbe_rt::Decimal>)
+        } else {
+            quote!(::sbe_rt::Decimal)
+        };
+        Some(Held {
+            ty,
+            read: quote!(self.#value(#read_exp)),
+            write,
+            kind: Kind::Json,
+            converts: None,
+        })
+    }
+}
+
 /// What an owned struct is made of: per item its declaration, its value in
 /// `to_owned`, the statements writing it in `sbe_write`, and the bytes it
 /// takes after the block (sections) in `sbe_len`.
@@ -381,8 +567,14 @@ impl Held {
     }
 }
 
-/// The owned parts of a block's fields (constants are not held).
-fn field_parts(ctx: &Ctx, parts: &mut Parts, fields: &[FieldView]) {
+/// The owned parts of a block's fields (constants are not held); the
+/// last block of `chain` is theirs.
+fn field_parts(
+    ctx: &Ctx,
+    parts: &mut Parts,
+    fields: &[FieldView],
+    (chain, exps): (&[Level], &Exponents),
+) {
     for view in fields {
         let f = view.field;
         let Some(ty) = view.val.owned_type() else {
@@ -411,9 +603,17 @@ fn field_parts(ctx: &Ctx, parts: &mut Parts, fields: &[FieldView]) {
         } else {
             Place::held(name)
         };
-        let item = Held::of(ctx, (&view.val, &f.ty, Some(f)), (name, &place), read, ty);
+        let decimal = field_decimal_exponent(chain, f)
+            .and_then(|exp| FieldDecimal::held(view, exp, exps, &place));
+        let default = match decimal {
+            Some(_) => quote!(::core::default::Default::default()),
+            None => view.val.owned_default(),
+        };
+        let item = decimal.unwrap_or_else(|| {
+            Held::of(ctx, (&view.val, &f.ty, Some(f)), (name, &place), read, ty)
+        });
         parts.converts.extend(item.converts);
-        parts.push_default(name, view.val.owned_default(), view.gated);
+        parts.push_default(name, default, view.gated);
         parts.push(
             doc,
             name,
@@ -427,14 +627,27 @@ fn field_parts(ctx: &Ctx, parts: &mut Parts, fields: &[FieldView]) {
     }
 }
 
-/// The owned parts of a block's groups and var data, in schema order.
-fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupIdents]) {
+/// The owned parts of a block's groups and var data, in schema order;
+/// the last block of `chain` is theirs.
+fn section_parts(
+    ctx: &Ctx,
+    parts: &mut Parts,
+    b: &NamedBlock,
+    groups: &[GroupIdents],
+    (chain, exps): (&[Level], &Exponents),
+) {
     let order = ctx.byte_order();
     let vec = vec_type();
     for ((g, name), idents) in b.groups.iter().zip(&b.names.groups).zip(groups) {
         let owned = &idents.owned;
         let gated = b.is_gated(g.block.since_version);
-        let collect = |it: TokenStream| quote!(__sbe::owned::entries(#it, |x| x.to_owned())?);
+        // The exponents the entries' field decimals read out of them.
+        let mut inner = chain.to_vec();
+        inner.push((&g.block, g.block.since_version));
+        let takes = outer_exponents(&inner);
+        let (read_args, write_args) = (exps.args(&takes, true), exps.args(&takes, false));
+        let collect =
+            |it: TokenStream| quote!(__sbe::owned::entries(#it, |x| x.to_owned(#read_args))?);
         let read = if gated {
             let it = collect(quote!(it));
             quote!(match self.#name() {
@@ -449,13 +662,13 @@ fn section_parts(ctx: &Ctx, parts: &mut Parts, b: &NamedBlock, groups: &[GroupId
         let write = if super::blocks::entries_of_one_size(&g.block) {
             quote! {
                 let mut g = e.#name(v.len())?;
-                g.sbe_each(v, |x, g| x.sbe_write::<CONVERT>(g))?;
+                g.sbe_each(v, |x, g| x.sbe_write::<CONVERT>(g, #write_args))?;
             }
         } else {
             quote! {
                 let mut g = e.#name(v.len())?;
                 for x in v {
-                    x.sbe_write::<CONVERT>(g.next_entry()?)?;
+                    x.sbe_write::<CONVERT>(g.next_entry()?, #write_args)?;
                 }
             }
         };
@@ -620,13 +833,15 @@ pub(super) fn block(
     ctx: &Ctx,
     b: &NamedBlock,
     (owned, dec, enc): (&Ident, &Ident, TokenStream),
-    root: bool,
+    chain: &[Level],
     groups: &[GroupIdents],
 ) -> TokenStream {
+    let root = chain.len() == 1;
     let fields = field_views(ctx, b);
+    let exps = Exponents::of(chain, b);
     let mut parts = Parts::default();
-    field_parts(ctx, &mut parts, &fields);
-    section_parts(ctx, &mut parts, b, groups);
+    field_parts(ctx, &mut parts, &fields, (chain, &exps));
+    section_parts(ctx, &mut parts, b, groups, (chain, &exps));
     let Parts {
         decls,
         inits,
@@ -681,7 +896,8 @@ pub(super) fn block(
     } else {
         TokenStream::new()
     };
-    let to_owned = to_owned_fns(owned, &inits, root);
+    let to_owned = to_owned_fns(owned, &inits, root, &exps);
+    let params = exps.params();
     let write_doc = format!(
         " Writes the {what}'s values with its encoder, converting text (`CONVERT`) \
          or failing on text that needs it (the message's first pass, see its `encode`)."
@@ -734,7 +950,7 @@ pub(super) fn block(
 
             #[doc = #write_doc]
             #[inline]
-            fn sbe_write<const CONVERT: bool>(&self, #e: &mut #enc) -> ::sbe_rt::Result<()> {
+            fn sbe_write<const CONVERT: bool>(&self, #e: &mut #enc #params) -> ::sbe_rt::Result<()> {
                 #writes
                 __sbe::Ok(())
             }
@@ -792,13 +1008,22 @@ fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
 /// by then a read of the positions the reads cached, where checking first
 /// walks them twice), and the check's error comes first, as if it had run
 /// first.
-fn to_owned_fns(owned: &Ident, inits: &TokenStream, root: bool) -> TokenStream {
+fn to_owned_fns(owned: &Ident, inits: &TokenStream, root: bool, exps: &Exponents) -> TokenStream {
     let make = quote!(__sbe::Ok(#owned { #inits }));
     if !root {
+        let params = exps.params();
+        let doc = if exps.docs.is_empty() {
+            " The entry's values, owned.".to_string()
+        } else {
+            format!(
+                " The entry's values, owned, its decimals read at the exponents enclosing blocks hold (the schema's `exponent` attributes name them): {}.",
+                exps.docs.join(", ")
+            )
+        };
         return quote! {
-            /// The entry's values, owned.
+            #[doc = #doc]
             #[allow(clippy::wrong_self_convention)]
-            pub fn to_owned(&self) -> ::sbe_rt::Result<#owned> {
+            pub fn to_owned(&self #params) -> ::sbe_rt::Result<#owned> {
                 #make
             }
         };

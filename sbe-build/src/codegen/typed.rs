@@ -869,7 +869,7 @@ pub(super) fn field_getter(
 /// writing through the raw setter `raw`.
 /// `expr?` for an `expr` whose error is an `sbe_rt::RangeError`, naming
 /// schema element `element` when it fails (0: none).
-fn fallible(expr: TokenStream, element: u16) -> TokenStream {
+pub(super) fn fallible(expr: TokenStream, element: u16) -> TokenStream {
     if element == 0 {
         return quote!(#expr?);
     }

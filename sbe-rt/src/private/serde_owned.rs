@@ -133,6 +133,34 @@ impl<T: Json, const N: usize> Json for [T; N] {
     }
 }
 
+/// A field decimal (its exponent another field's, Binance's
+/// `mbx:exponent`): its exact decimal string, both ways (`"65000.12"`, as
+/// `sbe decode --values semantic` writes it and `sbe encode` reads it).
+/// Not its wire mantissa: that is a count of a unit another field, maybe
+/// of an enclosing block, gives, which an entry read on its own does not
+/// know; the owned message's `encode` writes the value at that field's
+/// exponent, exactly or `Err`. A JSON number is refused: an integer could
+/// be the mantissa or the value, and a float is not exact.
+impl Json for crate::Decimal {
+    fn ser<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+    fn de<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = crate::Decimal;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a decimal as a string, such as \"65000.12\"")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                v.parse()
+                    .map_err(|e| E::custom(format_args!("{v:?} is not a decimal: {e}")))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
 /// A [`Json`] value as `Serialize`.
 pub struct AsJson<'a, T>(pub &'a T);
 
@@ -874,6 +902,19 @@ mod tests {
         let back = <[f64; 2]>::de(&mut de).unwrap_or([0.0; 2]);
         assert_eq!(back[0], 2.0);
         assert!(back[1].is_nan());
+    }
+
+    #[test]
+    fn field_decimals_are_exact_strings_both_ways() {
+        let d = crate::Decimal::new(-123_456_789_012_345_678_901_234, -8);
+        let json = serde_json::to_string(&AsJson(&Some(d))).unwrap_or_default();
+        assert_eq!(json, "\"-1234567890123456.78901234\"");
+        let mut de = serde_json::Deserializer::from_str(&json);
+        assert_eq!(<Option<crate::Decimal>>::de(&mut de).ok(), Some(Some(d)));
+        for refused in ["6500012", "1.5", "\"1.5.0\""] {
+            let mut de = serde_json::Deserializer::from_str(refused);
+            assert!(crate::Decimal::de(&mut de).is_err(), "{refused}");
+        }
     }
 
     #[test]
