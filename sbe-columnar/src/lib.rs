@@ -10,7 +10,7 @@
 //! |---|---|
 //! | decimal, constant exponent | `Decimal128(p, -exponent)`, `p` the mantissa type's digits |
 //! | decimal, exponent on the wire | `Float64`, plus `<name>_exact`: struct of the mantissa and exponent (both null where the mantissa is: a null mantissa is a null decimal) |
-//! | decimal, exponent another field's (Binance's `mbx:exponent`; read from the mantissa's block or an enclosing one, so a group entry takes its message's) | the same: `Float64`, plus `<name>_exact` of the mantissa (`Int64`, or `Decimal128(38, 0)` for a 128-bit mantissa) and the exponent (`Int8`), as the exponent varies per message and a Parquet decimal's scale is the column's |
+//! | decimal, exponent another field's (Binance's `mbx:exponent`; read from the mantissa's block or an enclosing one, so a group entry takes its message's) | `Decimal128(38, s)`, plus `<name>_raw`: struct of the mantissa (`Int64`, or `Decimal128(38, 0)` for a 128-bit mantissa) and the exponent (`Int8`), non-null only where the value does not fit the column (see below) |
 //! | timestamp | `Timestamp(unit, UTC)`; nanoseconds when the unit is on the wire or unstated |
 //! | time of day | `Time64(ns)` |
 //! | date | `Date32` |
@@ -24,6 +24,15 @@
 //!
 //! A null value, an optional value at null and a field newer than the
 //! acting version are Arrow nulls.
+//!
+//! A field decimal's exponent varies per message, and a `Decimal128`
+//! column has one scale: `s` is the finest exponent the exponent field may
+//! hold, `-minValue` where its type declares a `minValue` (clamped to
+//! 0..=38), else 18, which holds every `int64` mantissa at exponents -18
+//! to +1 (Binance's are among them). A value finer than the scale, or of
+//! more than 38 digits at it, or whose exponent is null, is null in
+//! `<name>` and exact in `<name>_raw`, as a timestamp the column cannot
+//! hold is in its `_raw`; a null mantissa is null in both.
 //!
 //! ```
 //! let xml = r#"<messageSchema package="demo" id="1">

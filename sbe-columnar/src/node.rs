@@ -940,12 +940,43 @@ impl Publish {
     }
 }
 
-/// The columns of a field decimal (Binance's `mbx:exponent`): by the rule
-/// of a decimal whose exponent is on the wire, as the exponent varies per
-/// message and a Parquet decimal's scale is the column's: `<name>`, the
-/// value as a `Float64` (nearest), and `<name>_exact`, a struct of the
-/// mantissa (`Int64`, or `Decimal128(38, 0)` for a `mantissa128`) and the
-/// exponent (`Int8`), named as the two fields, null where the mantissa is.
+/// The finest exponent a field decimal's column holds where its exponent
+/// field declares no `minValue` ([`field_decimal_scale`]): 18 fractional
+/// digits, which hold every `int64` mantissa at exponents from -18 to +1
+/// in `Decimal128(38, 18)`, Binance's exponents among them.
+pub(crate) const FIELD_DECIMAL_DEFAULT_SCALE: i8 = 18;
+
+/// The scale of a field decimal's `Decimal128(38, scale)` column, from its
+/// exponent field `exponent` (an `int8` on the wire): the exponent varies
+/// per message and a column's scale is one, so the finest exponent the
+/// field may hold sets it: `-minValue` where the exponent field's type
+/// declares a `minValue` (0 for a `minValue` of 0 or more, at most 38, what
+/// a `Decimal128` holds), else [`FIELD_DECIMAL_DEFAULT_SCALE`]. The one
+/// place the choice is made: the column's type and the values written in
+/// it both take it from here.
+pub(crate) fn field_decimal_scale(exponent: &sbe_ir::ir::Field) -> i8 {
+    let min = match &exponent.ty.kind {
+        TypeKind::Encoded(e) => match e.min_value {
+            Some(Scalar::Int(v)) => Some(v),
+            _ => None,
+        },
+        _ => None,
+    };
+    match min {
+        Some(v) => i8::try_from(v.saturating_neg().clamp(0, 38)).unwrap_or(0),
+        None => FIELD_DECIMAL_DEFAULT_SCALE,
+    }
+}
+
+/// The columns of a field decimal (Binance's `mbx:exponent`): `<name>`, the
+/// value as `Decimal128(38, scale)`, the scale the column's
+/// ([`field_decimal_scale`]) as the exponent varies per message; and
+/// `<name>_raw`, a struct of the mantissa (`Int64`, or `Decimal128(38, 0)`
+/// for a `mantissa128`) and the exponent (`Int8`), named as the two fields,
+/// holding the exact pair where the value does not fit the column (a digit
+/// finer than its scale, more than 38 digits at it, or a null exponent)
+/// and null elsewhere, as a timestamp's `_raw` holds what its column
+/// cannot. A null mantissa is a null decimal: both null.
 pub(crate) struct FieldDecimalCol {
     read: Read,
     /// The mantissa's offset in its row and its primitive.
@@ -954,9 +985,10 @@ pub(crate) struct FieldDecimalCol {
     wide: bool,
     null: Option<i128>,
     exp: ExponentAt,
+    scale: i8,
     parts: Fields,
-    floats: Vec<f64>,
-    float_nulls: Nulls,
+    values: Vec<i128>,
+    value_nulls: Nulls,
     mantissas: Vec<i128>,
     mantissa_nulls: Nulls,
     exponents: Vec<i64>,
@@ -965,9 +997,9 @@ pub(crate) struct FieldDecimalCol {
 }
 
 /// A field decimal's node and columns: field `name` (type `ty`, at `at`
-/// in its block) meaning `d`, its exponent at `exp`.
+/// in its block) meaning `d`, its exponent field `exponent`, read at `exp`.
 pub(crate) fn plan_field_decimal(
-    (name, exponent_name): (&str, &str),
+    (name, exponent): (&str, &sbe_ir::ir::Field),
     ty: &Type,
     d: &sbe_ir::ir::DecimalParts,
     (type_name, at, order): (&str, usize, ByteOrder),
@@ -992,8 +1024,9 @@ pub(crate) fn plan_field_decimal(
     // The pair's parts are named as the schema names the two fields.
     let parts = Fields::from(vec![
         Field::new(name, mantissa_type, true),
-        Field::new(exponent_name, DataType::Int8, true),
+        Field::new(&exponent.name, DataType::Int8, true),
     ]);
+    let scale = field_decimal_scale(exponent);
     let col = FieldDecimalCol {
         read: Read::new(order, prim, at),
         at,
@@ -1001,9 +1034,10 @@ pub(crate) fn plan_field_decimal(
         wide: d.mantissa128,
         null,
         exp,
+        scale,
         parts: parts.clone(),
-        floats: Vec::new(),
-        float_nulls: Nulls::new(),
+        values: Vec::new(),
+        value_nulls: Nulls::new(),
         mantissas: Vec::new(),
         mantissa_nulls: Nulls::new(),
         exponents: Vec::new(),
@@ -1011,12 +1045,15 @@ pub(crate) fn plan_field_decimal(
         nulls: Nulls::new(),
     };
     let f = |n: &str, dt: DataType| field(n, dt, type_name, "decimal");
-    let exact = f(&format!("{name}_exact"), DataType::Struct(parts));
+    let raw = f(&format!("{name}_raw"), DataType::Struct(parts));
     Some((
         Node::FieldDecimal(Box::new(col)),
-        vec![f(name, DataType::Float64), exact],
+        vec![f(name, DataType::Decimal128(38, scale)), raw],
     ))
 }
+
+/// 10^38: a `Decimal128(38, _)` holds values below it in magnitude.
+const DECIMAL128_LIMIT: u128 = 10u128.pow(38);
 
 impl FieldDecimalCol {
     fn fill(&mut self, buf: &[u8], base: usize) {
@@ -1037,23 +1074,28 @@ impl FieldDecimalCol {
             }
             ExponentAt::Outer(cell) => cell.get(),
         };
-        let value = m.zip(e).map(|(m, e)| sbe_rt::Decimal::new(m, e).to_f64());
-        self.floats.push(value.unwrap_or(0.0));
-        self.float_nulls.append(value.is_some());
-        self.mantissas.push(m.unwrap_or(0));
-        self.mantissa_nulls.append(m.is_some());
+        // The value at the column's scale, exactly, or not at all.
+        let value = m.zip(e).and_then(|(m, e)| {
+            let v = sbe_rt::Decimal::new(m, e).rescale(-self.scale).ok()?;
+            (v.unsigned_abs() < DECIMAL128_LIMIT).then_some(v)
+        });
+        self.values.push(value.unwrap_or(0));
+        self.value_nulls.append(value.is_some());
+        // The exact pair where the column could not hold the value.
+        let lost = m.filter(|_| value.is_none());
+        self.mantissas.push(lost.unwrap_or(0));
+        self.mantissa_nulls.append(lost.is_some());
         push_i64(
             &mut self.exponents,
             &mut self.exponent_nulls,
-            e.map(i64::from),
+            e.filter(|_| lost.is_some()).map(i64::from),
         );
-        // A null mantissa is a null decimal: its exact pair is null too.
-        self.nulls.append(m.is_some());
+        self.nulls.append(lost.is_some());
     }
 
     fn push_null(&mut self) {
-        self.floats.push(0.0);
-        self.float_nulls.append_null();
+        self.values.push(0);
+        self.value_nulls.append_null();
         self.mantissas.push(0);
         self.mantissa_nulls.append_null();
         push_i64(&mut self.exponents, &mut self.exponent_nulls, None);
@@ -1061,10 +1103,15 @@ impl FieldDecimalCol {
     }
 
     fn finish(&mut self, out: &mut Vec<ArrayRef>) {
-        out.push(Arc::new(Float64Array::new(
-            ScalarBuffer::from(std::mem::take(&mut self.floats)),
-            self.float_nulls.finish(),
-        )));
+        let values = Decimal128Array::new(
+            ScalarBuffer::from(std::mem::take(&mut self.values)),
+            self.value_nulls.finish(),
+        );
+        out.push(Arc::new(
+            values
+                .with_precision_and_scale(38, self.scale)
+                .unwrap_or_else(|_| Decimal128Array::from(Vec::<i128>::new())),
+        ));
         let mantissas = std::mem::take(&mut self.mantissas);
         let m: ArrayRef = if self.wide {
             let a =

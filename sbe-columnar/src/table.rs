@@ -151,7 +151,7 @@ impl BlockCols {
                         };
                         exp.zip(exponent_field).and_then(|(exp, ef)| {
                             node::plan_field_decimal(
-                                (&f.name, &ef.name),
+                                (&f.name, ef),
                                 &f.ty,
                                 d,
                                 (&f.type_name, f.offset as usize, plan.order),

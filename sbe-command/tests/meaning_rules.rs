@@ -13,7 +13,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Decimal128Type, Float64Type, Int64Type, Int8Type, UInt64Type};
+use arrow_array::types::{Decimal128Type, Int8Type, UInt64Type};
 use arrow_array::{Array, RecordBatch};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde_json::Value;
@@ -180,9 +180,10 @@ fn read(path: &Path) -> Vec<RecordBatch> {
         .collect()
 }
 
-#[test]
-fn parquet_holds_the_same_integers_nulls_and_exact_decimals() {
-    let dir = common::scratch("meaning-rules-parquet");
+/// The one Parquet file `sbe decode --format parquet` writes of the
+/// Depth, in scratch directory `name`.
+fn depth_parquet(name: &str) -> PathBuf {
+    let dir = common::scratch(name);
     let input = dir.join("depth.bin");
     std::fs::write(&input, encoded()).expect("write");
     let out = dir.join("out");
@@ -202,7 +203,12 @@ fn parquet_holds_the_same_integers_nulls_and_exact_decimals() {
     assert_eq!(code, 0, "{err}");
     let files = parquet_files(&out);
     assert_eq!(files.len(), 1, "{files:?}");
-    let batches = read(&files[0]);
+    files.into_iter().next().expect("a file")
+}
+
+#[test]
+fn parquet_holds_the_same_integers_nulls_and_exact_decimals() {
+    let batches = read(&depth_parquet("meaning-rules-parquet"));
     let b = &batches[0];
     // semanticType="Int": its integers, no time.
     let keep = b.column_by_name("keepAlive").expect("keepAlive");
@@ -213,51 +219,94 @@ fn parquet_holds_the_same_integers_nulls_and_exact_decimals() {
     assert!(b.column_by_name("limit_exact").expect("exact").is_null(0));
     assert!(b.column_by_name("bid").expect("bid").is_null(0));
     assert!(b.column_by_name("bid_exact").expect("exact").is_null(0));
-    // A root field decimal at the root's exponent.
+    // A root field decimal at the root's exponent: exact in
+    // Decimal128(38, 18), the scale of an exponent field declaring no
+    // minValue; its raw pair null, as the column holds it.
     let last = b.column_by_name("lastQty").expect("lastQty");
-    assert_eq!(last.as_primitive::<Float64Type>().value(0), 1.5);
-    let exact = b.column_by_name("lastQty_exact").expect("exact");
-    let exact = exact.as_struct();
+    assert_eq!(format!("{:?}", last.data_type()), "Decimal128(38, 18)");
+    let last = last.as_primitive::<Decimal128Type>();
+    assert_eq!(last.value(0), 1_500_000_000_000_000_000);
+    assert_eq!(last.value_as_string(0), "1.500000000000000000");
+    let raw = b.column_by_name("lastQty_raw").expect("raw");
+    assert!(raw.is_null(0));
     // The pair's parts are named as the schema's two fields.
-    assert_eq!(exact.column_names(), ["lastQty", "qtyExponent"]);
-    assert_eq!(
-        exact.column(0).as_primitive::<Int64Type>().value(0),
-        150_000_000
-    );
-    assert_eq!(exact.column(1).as_primitive::<Int8Type>().value(0), -8);
-    // Group entries at the message's exponents, one a 128-bit mantissa
-    // (Decimal128(38, 0)), a nested group's too.
+    assert_eq!(raw.as_struct().column_names(), ["lastQty", "qtyExponent"]);
+    // Group entries at the message's exponents, one a 128-bit mantissa,
+    // a nested group's too.
     let bids = b.column_by_name("bids").expect("bids");
     let bids = bids.as_list::<i32>().value(0);
     let bids = bids.as_struct();
     let price = bids.column_by_name("price").expect("price");
-    assert_eq!(price.as_primitive::<Float64Type>().value(0), 65000.12);
+    let price = price.as_primitive::<Decimal128Type>();
+    assert_eq!(price.value_as_string(0), "65000.120000000000000000");
+    assert_eq!(price.value_as_string(1), "64999.990000000000000000");
     let qty = bids.column_by_name("qty").expect("qty");
-    assert!(qty.is_null(1), "a null mantissa");
-    let qty_exact = bids.column_by_name("qty_exact").expect("qty_exact");
-    assert!(qty_exact.is_null(1));
-    let pair = qty_exact.as_struct();
     assert_eq!(
-        pair.column(0).as_primitive::<Int64Type>().value(0),
-        250_000_000
+        qty.as_primitive::<Decimal128Type>().value_as_string(0),
+        "2.500000000000000000"
     );
-    assert_eq!(pair.column(1).as_primitive::<Int8Type>().value(0), -8);
-    let volume = bids.column_by_name("volume_exact").expect("volume_exact");
-    let volume = volume.as_struct();
-    let mantissas = volume.column(0).as_primitive::<Decimal128Type>();
+    assert!(qty.is_null(1), "a null mantissa");
+    let qty_raw = bids.column_by_name("qty_raw").expect("qty_raw");
+    assert_eq!(qty_raw.null_count(), 2, "a value held, a null decimal");
+    // The 128-bit mantissa, exact past an i64; i128::MAX at exponent -8
+    // has more than 38 digits at scale 18: null, and exact in its raw pair.
+    let volume = bids.column_by_name("volume").expect("volume");
+    let volume = volume.as_primitive::<Decimal128Type>();
+    assert_eq!(
+        volume.value_as_string(0),
+        "-1234567890123456.789012340000000000"
+    );
+    assert!(volume.is_null(1));
+    let volume_raw = bids.column_by_name("volume_raw").expect("volume_raw");
+    assert!(volume_raw.is_null(0));
+    assert!(volume_raw.is_valid(1));
+    let pair = volume_raw.as_struct();
+    let mantissas = pair.column(0).as_primitive::<Decimal128Type>();
     assert_eq!(format!("{:?}", mantissas.data_type()), "Decimal128(38, 0)");
-    assert_eq!(mantissas.value(0), -123_456_789_012_345_678_901_234);
     assert_eq!(mantissas.value(1), i128::MAX);
-    assert_eq!(volume.column(1).as_primitive::<Int8Type>().value(1), -8);
+    assert_eq!(pair.column(1).as_primitive::<Int8Type>().value(1), -8);
     let fills = bids.column_by_name("fills").expect("fills");
     let fills = fills.as_list::<i32>().value(0);
-    let px = fills
-        .as_struct()
-        .column_by_name("px_exact")
-        .expect("px_exact");
-    let px = px.as_struct();
-    assert_eq!(px.column(0).as_primitive::<Int64Type>().value(0), 6_500_012);
-    assert_eq!(px.column(1).as_primitive::<Int8Type>().value(0), -2);
+    let px = fills.as_struct().column_by_name("px").expect("px");
+    assert_eq!(
+        px.as_primitive::<Decimal128Type>().value_as_string(0),
+        "65000.120000000000000000"
+    );
+}
+
+/// pyarrow reads the field decimals as Python's exact `Decimal`s.
+#[test]
+fn pyarrow_reads_field_decimals_as_exact_decimals() {
+    let has_pyarrow = std::process::Command::new("python3")
+        .args(["-c", "import pyarrow.parquet"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_pyarrow {
+        eprintln!("skipping pyarrow_reads_field_decimals_as_exact_decimals: no python3 with pyarrow (pip install pyarrow)");
+        return;
+    }
+    let file = depth_parquet("meaning-rules-pyarrow");
+    let script = r#"
+import sys, pyarrow.parquet as pq
+t = pq.read_table(sys.argv[1]).to_pylist()[0]
+bids = t["bids"]
+print(t["lastQty"].normalize(), bids[0]["price"].normalize(), bids[1]["qty"],
+      bids[0]["volume"].normalize(), bids[1]["volume"], bids[1]["volume_raw"]["volume"],
+      bids[0]["fills"][0]["px"].normalize(), pq.read_schema(sys.argv[1]).field("lastQty").type)
+"#;
+    let r = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&file)
+        .output()
+        .expect("python3");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&r.stdout).trim(),
+        format!(
+            "1.5 65000.12 None -1234567890123456.78901234 None {} 65000.12 decimal128(38, 18)",
+            i128::MAX
+        )
+    );
 }
 
 #[test]
