@@ -391,7 +391,7 @@ fn group_types(
             enc: format_ident!("{group_stem}Encoder"),
             owned: format_ident!("{group_stem}"),
         };
-        let mut inner: Vec<super::owned::Level> = chain.iter().copied().collect();
+        let mut inner: Vec<super::owned::Level> = chain.to_vec();
         inner.push((&g.block, entry.base_since));
         let nested = group_types(ctx, &entry, &group_stem, &inner, out);
         out.extend(groups::group_iter(g, &group, top));

@@ -1,5 +1,7 @@
 //! `Serialize` and `Deserialize` of the owned types (`Options::serde`):
-//! FORMAT.md's JSON, the body of `Message::to_json`. The generated impls
+//! FORMAT.md's JSON, the body of `Message::to_json`, but for a field
+//! decimal (Binance's `mbx:exponent`), its exact decimal string (an entry
+//! read alone does not know the exponent its mantissa counts in). The generated impls
 //! hold the schema names and say how each value reads
 //! (`sbe_rt::__private::serde_owned` has the mapping of each kind of
 //! value); a struct serializes its fields in schema order, constants

@@ -3,7 +3,7 @@
 //! and `Deserialize` impls hold the names and call these for the values.
 //!
 //! * [`Json`]: numbers, floats (NaN is `null`), optional values (`null`),
-//!   arrays and text;
+//!   arrays and text, and a field decimal's exact decimal string;
 //! * [`Char`], [`OptChar`], [`Hex`]: a single char (a string of one
 //!   character, `""` for NUL) and opaque var data (lowercase hex), whose
 //!   Rust types (`u8`, `Vec<u8>`) say nothing of how they read;
