@@ -11,7 +11,7 @@
 //! | decimal, constant exponent | `Decimal128(p, -exponent)`, `p` the mantissa type's digits |
 //! | decimal, exponent on the wire | `Float64`, plus `<name>_exact`: struct of the mantissa and exponent (both null where the mantissa is: a null mantissa is a null decimal) |
 //! | decimal, exponent another field's (Binance's `mbx:exponent`; read from the mantissa's block or an enclosing one, so a group entry takes its message's) | the same: `Float64`, plus `<name>_exact` of the mantissa (`Int64`, or `Decimal128(38, 0)` for a 128-bit mantissa) and the exponent (`Int8`), as the exponent varies per message and a Parquet decimal's scale is the column's |
-//! | timestamp | `Timestamp(unit, UTC)`; nanoseconds when the unit is on the wire or unstated |
+//! | timestamp | `Timestamp(unit, UTC)`: the wire's unit, seconds as milliseconds (exactly: Parquet and Polars have no seconds), and nothing finer than [`Options::timestamp_unit`] (nanoseconds by default, also when the unit is on the wire or unstated); plus `<name>_raw`, the wire integer where the column does not hold it exactly (past its range, or digits a coarser unit rounded down), when that can happen |
 //! | time of day | `Time64(ns)` |
 //! | date | `Date32` |
 //! | enum | `Dictionary(UInt16, Utf8)` of the names, plus `<name>_raw`: the value when it is outside the enum |
@@ -75,6 +75,7 @@ pub mod pipeline;
 #[cfg(feature = "capture")]
 pub mod reading;
 mod table;
+mod time;
 
 use std::collections::{HashMap, HashSet};
 
@@ -85,6 +86,7 @@ use sbe_rt::__private::codec;
 
 pub use error::ExportError;
 pub use meta::Frame;
+pub use time::TimestampUnit;
 
 use meta::{HeaderValues, MetaCols};
 use table::{Plan, Shape, Table, Walk};
@@ -114,6 +116,9 @@ pub struct Options {
     /// The first `msgIndex`: give each exporter writing into one dataset
     /// its own range.
     pub first_index: u64,
+    /// The finest unit of a timestamp column (the schema's and the
+    /// frame's): nanoseconds by default.
+    pub timestamp_unit: TimestampUnit,
 }
 
 impl Default for Options {
@@ -124,6 +129,7 @@ impl Default for Options {
             frames: false,
             schema_id_check: true,
             first_index: 0,
+            timestamp_unit: TimestampUnit::Nanos,
         }
     }
 }
@@ -161,6 +167,13 @@ impl Options {
     #[must_use]
     pub fn first_index(mut self, index: u64) -> Options {
         self.first_index = index;
+        self
+    }
+
+    /// Set [`Options::timestamp_unit`].
+    #[must_use]
+    pub fn timestamp_unit(mut self, unit: TimestampUnit) -> Options {
+        self.timestamp_unit = unit;
         self
     }
 }
@@ -317,6 +330,7 @@ fn message_table(schema: &Schema, m: &sbe_ir::ir::Message, options: &Options) ->
     let plan = Plan {
         flatten: options.flatten,
         order: schema.byte_order,
+        time: options.timestamp_unit,
     };
     let taken: HashSet<String> = m
         .block
@@ -326,7 +340,7 @@ fn message_table(schema: &Schema, m: &sbe_ir::ir::Message, options: &Options) ->
         .chain(m.block.groups.iter().map(|g| g.name.clone()))
         .chain(m.block.data.iter().map(|d| d.name.clone()))
         .collect();
-    let meta = MetaCols::new(true, options.frames, &taken);
+    let meta = MetaCols::new(true, options.frames, options.timestamp_unit, &taken);
     Table::message(&m.name, &m.block, plan, meta, metadata(schema, m.id))
 }
 
@@ -372,7 +386,7 @@ impl<'s> Exporter<'s> {
             by_id,
             last_table: None,
             tables,
-            errors: errors::ErrorTable::new(metadata(schema, 0)),
+            errors: errors::ErrorTable::new(metadata(schema, 0), options.timestamp_unit),
             next_index: options.first_index,
             options,
             ready: Vec::new(),
