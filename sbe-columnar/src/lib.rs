@@ -25,6 +25,26 @@
 //! A null value, an optional value at null and a field newer than the
 //! acting version are Arrow nulls.
 //!
+//! # Parquet: what each column is written as
+//!
+//! [`dataset`] writes each column with an encoding that pyarrow, DuckDB,
+//! Polars (its own reader), DataFusion and Spark all decode, not only what
+//! the Parquet format allows: readers implement different parts of it.
+//! Each of the five reads every kind below and agrees on the values
+//! (`sbe-command/tests/readers.rs`).
+//!
+//! | Arrow type | physical type | logical type | encoding | the reader that decided |
+//! |---|---|---|---|---|
+//! | `Int8`..`Int32`, `UInt8`..`UInt32`, `Date32`, `Decimal128` of up to 9 digits | `INT32` | `INT(bits, signed)`, `DATE`, `DECIMAL(p, s)` | `DELTA_BINARY_PACKED` | all five read it; smaller than `PLAIN` and cheaper than a dictionary |
+//! | `Int64`, `UInt64`, `Decimal128` of 10 to 18 digits | `INT64` | `INT(64, signed)`, `DECIMAL(p, s)` | `DELTA_BINARY_PACKED` | as above; Spark reads `UINT64` as `DECIMAL(20, 0)` |
+//! | `Timestamp(ms \| us \| ns, UTC)` | `INT64` | `TIMESTAMP(MILLIS \| MICROS \| NANOS, UTC)` | `DELTA_BINARY_PACKED` | Spark refuses `NANOS` unless `spark.sql.legacy.parquet.nanosAsLong` is set (then an integer): [`Options::timestamp_unit`] `Micros` is what it reads by default |
+//! | a timestamp in seconds | `INT64` | `TIMESTAMP(MILLIS, UTC)`, the seconds times 1000 | `DELTA_BINARY_PACKED` | Arrow's `Timestamp(s)` is written as a plain `INT64`: pyarrow, DuckDB and Spark read an integer where DataFusion and Polars read a time |
+//! | `Time64(ns)` | `INT64` | `TIME(NANOS)` | `DELTA_BINARY_PACKED` | Spark reads `TIME` only with `spark.sql.timeType.enabled` |
+//! | `Decimal128` of 19 digits or more (an `int64` mantissa) | `FIXED_LEN_BYTE_ARRAY(n)` | `DECIMAL(p, s)` | `PLAIN` | Polars refuses `DELTA_BYTE_ARRAY` for fixed-length values (every MDP3 price, and any group holding one); a dictionary of generated MDP3 prices was a fifth larger than `PLAIN` and slower to write |
+//! | `Float32`, `Float64` | `FLOAT`, `DOUBLE` | none | `PLAIN` | all five; floats do not repeat or delta well |
+//! | `Utf8`, `Binary`, `Dictionary(UInt16, Utf8)` | `BYTE_ARRAY` | `STRING` (none for `Binary`) | `RLE_DICTIONARY`, a `PLAIN` dictionary page (`PLAIN` past the dictionary's size limit) | all five; enum names, addresses and symbols repeat |
+//! | a list's or an optional column's levels | | | `RLE` | all five |
+//!
 //! ```
 //! let xml = r#"<messageSchema package="demo" id="1">
 //!   <types>
