@@ -236,3 +236,36 @@ fn parquet_has_a_timestamp_logical_type_for_every_unit() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_errors_table_takes_the_unit_and_keeps_the_nanoseconds() {
+    let schema = sbe_ir::ir::load_str("times.xml", SCHEMA).unwrap();
+    let options = Options::default()
+        .frames(true)
+        .timestamp_unit(TimestampUnit::Micros);
+    let mut ex = Exporter::new(&schema, options).unwrap();
+    for ns in [1_000, 1_001] {
+        let mut frame = Frame::at(0);
+        frame.time_ns = Some(ns);
+        ex.append_error(&[1, 2], &frame, "short", "too short");
+    }
+    let batches = ex.finish().unwrap();
+    let (_, b) = batches
+        .into_iter()
+        .find(|(n, _)| n == sbe_columnar::ERRORS)
+        .unwrap();
+    assert_eq!(
+        values::<TimestampMicrosecondType>(&b, "time"),
+        [Some(1), Some(1)]
+    );
+    assert_eq!(values::<Int64Type>(&b, "time_raw"), [None, Some(1_001)]);
+    // Nanoseconds, the default: no `time_raw`.
+    let mut ex = Exporter::new(&schema, Options::default().frames(true)).unwrap();
+    ex.append_error(&[1, 2], &Frame::at(0), "short", "too short");
+    let batches = ex.finish().unwrap();
+    let (_, b) = batches
+        .into_iter()
+        .find(|(n, _)| n == sbe_columnar::ERRORS)
+        .unwrap();
+    assert!(b.column_by_name("time_raw").is_none());
+}
