@@ -409,13 +409,10 @@ fn encodings(
                 props = props.set_column_encoding(c.path().clone(), Encoding::DELTA_BINARY_PACKED);
             }
             // A decimal too wide for INT64 (an int64 mantissa needs 19
-            // digits): its bytes after those it shares with the value
-            // before. Prices share their high bytes, and the rest is
-            // smaller than the plain bytes compressed, at a fraction of
-            // the cost.
-            PhysicalType::FIXED_LEN_BYTE_ARRAY => {
-                props = props.set_column_encoding(c.path().clone(), Encoding::DELTA_BYTE_ARRAY);
-            }
+            // digits): PLAIN, as the dictionary is disabled. Polars
+            // refuses DELTA_BYTE_ARRAY for fixed-length values, and a
+            // dictionary of generated MDP3 prices was a fifth larger than
+            // PLAIN and slower to write (BENCHMARKS.md).
             _ => {}
         }
     }

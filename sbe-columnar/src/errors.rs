@@ -5,15 +5,19 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow_array::builder::{BinaryBuilder, StringBuilder};
-use arrow_array::{ArrayRef, RecordBatch, TimestampNanosecondArray, UInt64Array};
-use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
+use arrow_array::{ArrayRef, RecordBatch, UInt64Array};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use sbe_rt::TimeUnit;
 
 use crate::meta::Frame;
-use crate::node::UTC;
+use crate::time::{self, TimestampUnit};
 use crate::ExportError;
 
 pub(crate) struct ErrorTable {
     schema: SchemaRef,
+    /// The unit of `time`; a coarser one than nanoseconds adds
+    /// `time_raw`.
+    unit: TimeUnit,
     offset: Vec<Option<u64>>,
     packet: Vec<Option<u64>>,
     time: Vec<Option<i64>>,
@@ -25,9 +29,10 @@ pub(crate) struct ErrorTable {
 }
 
 impl ErrorTable {
-    pub(crate) fn new(metadata: HashMap<String, String>) -> ErrorTable {
-        let ts = DataType::Timestamp(TimeUnit::Nanosecond, Some(UTC.into()));
-        let fields = vec![
+    pub(crate) fn new(metadata: HashMap<String, String>, finest: TimestampUnit) -> ErrorTable {
+        let unit = time::column_unit(Some(TimeUnit::Nanos), finest);
+        let ts = time::timestamp_type(unit);
+        let mut fields = vec![
             Field::new("offset", DataType::UInt64, true),
             Field::new("packet", DataType::UInt64, true),
             Field::new("time", ts, true),
@@ -37,7 +42,11 @@ impl ErrorTable {
             Field::new("error", DataType::Utf8, true),
             Field::new("bytes", DataType::Binary, true),
         ];
+        if unit != TimeUnit::Nanos {
+            fields.push(Field::new("time_raw", DataType::Int64, true));
+        }
         ErrorTable {
+            unit,
             schema: Arc::new(Schema::new_with_metadata(fields, metadata)),
             offset: Vec::new(),
             packet: Vec::new(),
@@ -70,18 +79,18 @@ impl ErrorTable {
     }
 
     pub(crate) fn take_batch(&mut self) -> Result<RecordBatch, ExportError> {
-        let time =
-            TimestampNanosecondArray::from(std::mem::take(&mut self.time)).with_timezone(UTC);
-        let arrays: Vec<ArrayRef> = vec![
+        let (time, raw) = time::frame_times(&std::mem::take(&mut self.time), self.unit);
+        let mut arrays: Vec<ArrayRef> = vec![
             Arc::new(UInt64Array::from(std::mem::take(&mut self.offset))),
             Arc::new(UInt64Array::from(std::mem::take(&mut self.packet))),
-            Arc::new(time),
+            time,
             Arc::new(self.src.finish()),
             Arc::new(self.dst.finish()),
             Arc::new(self.kind.finish()),
             Arc::new(self.error.finish()),
             Arc::new(self.bytes.finish()),
         ];
+        arrays.extend(raw);
         RecordBatch::try_new(self.schema.clone(), arrays)
             .map_err(|e| ExportError::Arrow(e.to_string()))
     }

@@ -11,7 +11,7 @@
 //! | decimal, constant exponent | `Decimal128(p, -exponent)`, `p` the mantissa type's digits |
 //! | decimal, exponent on the wire | `Float64`, plus `<name>_exact`: struct of the mantissa and exponent (both null where the mantissa is: a null mantissa is a null decimal) |
 //! | decimal, exponent another field's (Binance's `mbx:exponent`; read from the mantissa's block or an enclosing one, so a group entry takes its message's) | `Decimal128(38, s)`, plus `<name>_raw`: struct of the mantissa (`Int64`, or `Decimal128(38, 0)` for a 128-bit mantissa) and the exponent (`Int8`), non-null only where the value does not fit the column (see below) |
-//! | timestamp | `Timestamp(unit, UTC)`; nanoseconds when the unit is on the wire or unstated |
+//! | timestamp | `Timestamp(unit, UTC)`: the wire's unit, seconds as milliseconds (exactly: Parquet and Polars have no seconds), and nothing finer than [`Options::timestamp_unit`] (nanoseconds by default, also when the unit is on the wire or unstated); plus `<name>_raw`, the wire integer where the column does not hold it exactly (past its range, or digits a coarser unit rounded down), when that can happen |
 //! | time of day | `Time64(ns)` |
 //! | date | `Date32` |
 //! | enum | `Dictionary(UInt16, Utf8)` of the names, plus `<name>_raw`: the value when it is outside the enum |
@@ -33,6 +33,26 @@
 //! more than 38 digits at it, or whose exponent is null, is null in
 //! `<name>` and exact in `<name>_raw`, as a timestamp the column cannot
 //! hold is in its `_raw`; a null mantissa is null in both.
+//!
+//! # Parquet: what each column is written as
+//!
+//! [`dataset`] writes each column with an encoding that pyarrow, DuckDB,
+//! Polars (its own reader), DataFusion and Spark all decode, not only what
+//! the Parquet format allows: readers implement different parts of it.
+//! Each of the five reads every kind below and agrees on the values
+//! (`sbe-command/tests/readers.rs`).
+//!
+//! | Arrow type | physical type | logical type | encoding | the reader that decided |
+//! |---|---|---|---|---|
+//! | `Int8`..`Int32`, `UInt8`..`UInt32`, `Date32`, `Decimal128` of up to 9 digits | `INT32` | `INT(bits, signed)`, `DATE`, `DECIMAL(p, s)` | `DELTA_BINARY_PACKED` | all five read it; smaller than `PLAIN` and cheaper than a dictionary |
+//! | `Int64`, `UInt64`, `Decimal128` of 10 to 18 digits | `INT64` | `INT(64, signed)`, `DECIMAL(p, s)` | `DELTA_BINARY_PACKED` | as above; Spark reads `UINT64` as `DECIMAL(20, 0)` |
+//! | `Timestamp(ms \| us \| ns, UTC)` | `INT64` | `TIMESTAMP(MILLIS \| MICROS \| NANOS, UTC)` | `DELTA_BINARY_PACKED` | Spark refuses `NANOS` unless `spark.sql.legacy.parquet.nanosAsLong` is set (then an integer): [`Options::timestamp_unit`] `Micros` is what it reads by default |
+//! | a timestamp in seconds | `INT64` | `TIMESTAMP(MILLIS, UTC)`, the seconds times 1000 | `DELTA_BINARY_PACKED` | Arrow's `Timestamp(s)` is written as a plain `INT64`: pyarrow, DuckDB and Spark read an integer where DataFusion and Polars read a time |
+//! | `Time64(ns)` | `INT64` | `TIME(NANOS)` | `DELTA_BINARY_PACKED` | Spark reads `TIME` only with `spark.sql.timeType.enabled` |
+//! | `Decimal128` of 19 digits or more (an `int64` mantissa) | `FIXED_LEN_BYTE_ARRAY(n)` | `DECIMAL(p, s)` | `PLAIN` | Polars refuses `DELTA_BYTE_ARRAY` for fixed-length values (every MDP3 price, and any group holding one); a dictionary of generated MDP3 prices was a fifth larger than `PLAIN` and slower to write |
+//! | `Float32`, `Float64` | `FLOAT`, `DOUBLE` | none | `PLAIN` | all five; floats do not repeat or delta well |
+//! | `Utf8`, `Binary`, `Dictionary(UInt16, Utf8)` | `BYTE_ARRAY` | `STRING` (none for `Binary`) | `RLE_DICTIONARY`, a `PLAIN` dictionary page (`PLAIN` past the dictionary's size limit) | all five; enum names, addresses and symbols repeat |
+//! | a list's or an optional column's levels | | | `RLE` | all five |
 //!
 //! ```
 //! let xml = r#"<messageSchema package="demo" id="1">
@@ -84,6 +104,7 @@ pub mod pipeline;
 #[cfg(feature = "capture")]
 pub mod reading;
 mod table;
+mod time;
 
 use std::collections::{HashMap, HashSet};
 
@@ -94,6 +115,7 @@ use sbe_rt::__private::codec;
 
 pub use error::ExportError;
 pub use meta::Frame;
+pub use time::TimestampUnit;
 
 use meta::{HeaderValues, MetaCols};
 use table::{Plan, Shape, Table, Walk};
@@ -123,6 +145,9 @@ pub struct Options {
     /// The first `msgIndex`: give each exporter writing into one dataset
     /// its own range.
     pub first_index: u64,
+    /// The finest unit of a timestamp column (the schema's and the
+    /// frame's): nanoseconds by default.
+    pub timestamp_unit: TimestampUnit,
 }
 
 impl Default for Options {
@@ -133,6 +158,7 @@ impl Default for Options {
             frames: false,
             schema_id_check: true,
             first_index: 0,
+            timestamp_unit: TimestampUnit::Nanos,
         }
     }
 }
@@ -170,6 +196,13 @@ impl Options {
     #[must_use]
     pub fn first_index(mut self, index: u64) -> Options {
         self.first_index = index;
+        self
+    }
+
+    /// Set [`Options::timestamp_unit`].
+    #[must_use]
+    pub fn timestamp_unit(mut self, unit: TimestampUnit) -> Options {
+        self.timestamp_unit = unit;
         self
     }
 }
@@ -326,6 +359,7 @@ fn message_table(schema: &Schema, m: &sbe_ir::ir::Message, options: &Options) ->
     let plan = Plan {
         flatten: options.flatten,
         order: schema.byte_order,
+        time: options.timestamp_unit,
     };
     let taken: HashSet<String> = m
         .block
@@ -335,7 +369,7 @@ fn message_table(schema: &Schema, m: &sbe_ir::ir::Message, options: &Options) ->
         .chain(m.block.groups.iter().map(|g| g.name.clone()))
         .chain(m.block.data.iter().map(|d| d.name.clone()))
         .collect();
-    let meta = MetaCols::new(true, options.frames, &taken);
+    let meta = MetaCols::new(true, options.frames, options.timestamp_unit, &taken);
     Table::message(&m.name, &m.block, plan, meta, metadata(schema, m.id))
 }
 
@@ -381,7 +415,7 @@ impl<'s> Exporter<'s> {
             by_id,
             last_table: None,
             tables,
-            errors: errors::ErrorTable::new(metadata(schema, 0)),
+            errors: errors::ErrorTable::new(metadata(schema, 0), options.timestamp_unit),
             next_index: options.first_index,
             options,
             ready: Vec::new(),

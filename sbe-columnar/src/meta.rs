@@ -7,17 +7,20 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use arrow_array::types::{
-    ArrowPrimitiveType, TimestampNanosecondType, UInt16Type, UInt32Type, UInt64Type,
+    ArrowPrimitiveType, Int64Type, TimestampMicrosecondType, TimestampMillisecondType,
+    TimestampNanosecondType, UInt16Type, UInt32Type, UInt64Type,
 };
 use arrow_array::{
     ArrayRef, DictionaryArray, PrimitiveArray, StringArray, UInt16Array, UInt64Array,
 };
 use arrow_buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
-use arrow_schema::{DataType, Field, TimeUnit};
+use arrow_schema::{DataType, Field};
 use sbe_ir::ir::HeaderRole;
+use sbe_rt::TimeUnit;
 
 use crate::node::UTC;
 use crate::nulls::Nulls;
+use crate::time::{self, TimestampUnit};
 
 /// Where a message was read: what a capture or a file tells beside its
 /// bytes. Every part is optional; a table has the frame columns when the
@@ -68,6 +71,10 @@ pub(crate) struct MetaCols {
     names: Vec<String>,
     on: bool,
     frames: bool,
+    /// The unit of `time` and `sendingTime` (nanoseconds on the frame);
+    /// a coarser one adds `time_raw` and `sendingTime_raw`, the
+    /// nanoseconds where the unit rounded digits off.
+    unit: TimeUnit,
     /// The numbers of each row, made into their columns with the batch
     /// (one push a message, not one a column).
     rows: Vec<MetaRow>,
@@ -182,18 +189,24 @@ impl AddrCol {
     }
 }
 
-fn ts() -> DataType {
-    DataType::Timestamp(TimeUnit::Nanosecond, Some(UTC.into()))
+fn ts(unit: TimeUnit) -> DataType {
+    time::timestamp_type(unit)
 }
 
 impl MetaCols {
     /// No meta columns (a flattened group's table).
     pub(crate) fn none() -> MetaCols {
-        MetaCols::new(false, false, &HashSet::new())
+        MetaCols::new(false, false, TimestampUnit::Nanos, &HashSet::new())
     }
 
     /// A message table's, avoiding the names in `taken`.
-    pub(crate) fn new(on: bool, frames: bool, taken: &HashSet<String>) -> MetaCols {
+    pub(crate) fn new(
+        on: bool,
+        frames: bool,
+        finest: TimestampUnit,
+        taken: &HashSet<String>,
+    ) -> MetaCols {
+        let unit = time::column_unit(Some(TimeUnit::Nanos), finest);
         let mut base = vec![
             "msgIndex".to_string(),
             HeaderRole::TemplateId.member_name().to_string(),
@@ -204,6 +217,10 @@ impl MetaCols {
         if frames {
             for n in ["time", "packet", "src", "dst", "msgSeqNum", "sendingTime"] {
                 base.push(n.to_string());
+            }
+            if unit != TimeUnit::Nanos {
+                base.push("time_raw".to_string());
+                base.push("sendingTime_raw".to_string());
             }
         }
         let names = base
@@ -220,6 +237,7 @@ impl MetaCols {
             names,
             on,
             frames,
+            unit,
             rows: Vec::new(),
             src: AddrCol::default(),
             dst: AddrCol::default(),
@@ -236,12 +254,14 @@ impl MetaCols {
             DataType::UInt32,
             DataType::UInt32,
             DataType::UInt64,
-            ts(),
+            ts(self.unit),
             DataType::UInt64,
             addr(),
             addr(),
             DataType::UInt64,
-            ts(),
+            ts(self.unit),
+            DataType::Int64,
+            DataType::Int64,
         ];
         self.names
             .iter()
@@ -292,14 +312,33 @@ impl MetaCols {
         out.push(Arc::new(column::<UInt32Type>(rows, |r| Some(r.version))));
         out.push(Arc::new(column::<UInt64Type>(rows, |r| r.offset)));
         if self.frames {
-            let time = column::<TimestampNanosecondType>(rows, |r| r.time);
-            out.push(Arc::new(time.with_timezone(UTC)));
+            let unit = self.unit;
+            let time = |f: fn(&MetaRow) -> Option<i64>| -> ArrayRef {
+                let at = |r: &MetaRow| time::from_nanos(f(r), unit).0;
+                match unit {
+                    TimeUnit::Nanos => {
+                        Arc::new(column::<TimestampNanosecondType>(rows, f).with_timezone(UTC))
+                    }
+                    TimeUnit::Micros => {
+                        Arc::new(column::<TimestampMicrosecondType>(rows, at).with_timezone(UTC))
+                    }
+                    _ => Arc::new(column::<TimestampMillisecondType>(rows, at).with_timezone(UTC)),
+                }
+            };
+            out.push(time(|r| r.time));
             out.push(Arc::new(column::<UInt64Type>(rows, |r| r.packet)));
             out.push(self.src.finish());
             out.push(self.dst.finish());
             out.push(Arc::new(column::<UInt64Type>(rows, |r| r.seq)));
-            let sending = column::<TimestampNanosecondType>(rows, |r| r.sending);
-            out.push(Arc::new(sending.with_timezone(UTC)));
+            out.push(time(|r| r.sending));
+            if unit != TimeUnit::Nanos {
+                out.push(Arc::new(column::<Int64Type>(rows, |r| {
+                    time::from_nanos(r.time, unit).1
+                })));
+                out.push(Arc::new(column::<Int64Type>(rows, |r| {
+                    time::from_nanos(r.sending, unit).1
+                })));
+            }
         }
         self.rows.clear();
     }

@@ -18,6 +18,7 @@ use arrow_array::{
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 
 use crate::nulls::Nulls;
+use crate::time::{self, TimestampUnit};
 use arrow_schema::{DataType, Field, FieldRef, Fields, TimeUnit as ArrowUnit};
 use sbe_ir::ir::{
     ByteOrder, ConstValue, Encoded, Exponent, Meaning, Presence, Primitive, Scalar, TimeUnitSource,
@@ -415,7 +416,8 @@ pub(crate) enum Node {
         prim: Primitive,
         null: Option<i128>,
         unit: UnitAtBox,
-        out: ArrowUnit,
+        /// The column's unit.
+        out: TimeUnit,
         of_day: bool,
         vals: Vec<i64>,
         nulls: Nulls,
@@ -657,6 +659,7 @@ pub(crate) fn field(name: &str, dt: DataType, sbe_type: &str, semantic: &str) ->
 }
 
 /// A value to plan the columns of: a field or a composite member.
+#[derive(Clone, Copy)]
 pub(crate) struct Spec<'a> {
     /// The column's name.
     pub name: &'a str,
@@ -676,6 +679,8 @@ pub(crate) struct Spec<'a> {
     pub constant: Option<&'a ConstValue>,
     /// The schema's byte order.
     pub order: ByteOrder,
+    /// The finest unit of a timestamp column.
+    pub time: TimestampUnit,
 }
 
 /// The columns of a value: the node, and its Arrow fields (one or two),
@@ -704,6 +709,7 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
         optional,
         constant,
         order,
+        time,
     } = v;
     let sem = semantic
         .or(ty.semantic_type.as_deref())
@@ -743,7 +749,7 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
         };
         return (node, vec![f(dt)]);
     }
-    if let Some(planned) = plan_meaning(name, ty, meaning, type_name, sem, at, order) {
+    if let Some(planned) = plan_meaning(v, sem) {
         return planned;
     }
     match &ty.kind {
@@ -798,6 +804,7 @@ fn plan_columns(v: Spec<'_>) -> (Node, Vec<Field>) {
                     optional: false,
                     constant: None,
                     order,
+                    time,
                 });
                 children.push(node);
                 fields.extend(fs);
@@ -1136,15 +1143,17 @@ impl FieldDecimalCol {
 /// The columns of a decimal, a time or a date, from the meaning facts;
 /// `None` for the other meanings (and for a decimal no Arrow decimal
 /// holds, which stays its composite).
-fn plan_meaning(
-    name: &str,
-    ty: &Type,
-    meaning: &Meaning,
-    type_name: &str,
-    sem: &str,
-    at: usize,
-    order: ByteOrder,
-) -> Option<(Node, Vec<Field>)> {
+fn plan_meaning(v: Spec<'_>, sem: &str) -> Option<(Node, Vec<Field>)> {
+    let Spec {
+        name,
+        ty,
+        meaning,
+        type_name,
+        at,
+        order,
+        time,
+        ..
+    } = v;
     let f = |n: &str, dt: DataType| field(n, dt, type_name, sem);
     match meaning {
         Meaning::Decimal(d) => {
@@ -1222,17 +1231,23 @@ fn plan_meaning(
                 #[allow(unreachable_patterns)]
                 _ => return None,
             };
-            let out = match (&unit, t.of_day) {
-                (_, true) | (UnitAt::Wire(_), _) => ArrowUnit::Nanosecond,
-                (UnitAt::Fixed(u), false) => arrow_unit(*u),
+            let wire = match &unit {
+                UnitAt::Fixed(u) => Some(*u),
+                UnitAt::Wire(_) => None,
+            };
+            // A time of day keeps nanoseconds: no unit option reaches a
+            // reader that refuses them (Spark reads no TIME at all).
+            let out = if t.of_day {
+                TimeUnit::Nanos
+            } else {
+                time::column_unit(wire, time)
             };
             let dt = if t.of_day {
                 DataType::Time64(ArrowUnit::Nanosecond)
             } else {
-                DataType::Timestamp(out, Some(UTC.into()))
+                DataType::Timestamp(time::arrow_unit(out), Some(UTC.into()))
             };
-            let converts = t.of_day || matches!(unit, UnitAt::Wire(_));
-            let lossy = converts || prim == Primitive::Uint64;
+            let lossy = time::can_lose(prim, wire, out);
             let node = Node::Time {
                 read: Read::new(order, prim, t_at),
                 prim,
@@ -1264,15 +1279,6 @@ fn plan_meaning(
             Some((node, vec![f(name, DataType::Date32)]))
         }
         _ => None,
-    }
-}
-
-fn arrow_unit(u: TimeUnit) -> ArrowUnit {
-    match u {
-        TimeUnit::Seconds => ArrowUnit::Second,
-        TimeUnit::Millis => ArrowUnit::Millisecond,
-        TimeUnit::Micros => ArrowUnit::Microsecond,
-        TimeUnit::Nanos => ArrowUnit::Nanosecond,
     }
 }
 
@@ -1604,28 +1610,33 @@ impl Node {
                 null,
                 unit,
                 out,
-                of_day,
                 vals,
                 nulls,
                 raw,
                 ..
             } => {
                 let wire = non_null(read.i128(buf, base), *null);
-                let v = wire.and_then(|v| match &unit.0 {
-                    // The column's unit is the wire's: the count as it is.
-                    UnitAt::Fixed(_) if !*of_day && *out != ArrowUnit::Nanosecond => {
-                        i64::try_from(v).ok()
+                let (v, exact) = match wire {
+                    None => (None, true),
+                    Some(w) => {
+                        let from = match &unit.0 {
+                            UnitAt::Fixed(u) => Some(*u),
+                            UnitAt::Wire(unit_read) => unit_read
+                                .i128(buf, base)
+                                .and_then(|c| u8::try_from(c).ok())
+                                .and_then(TimeUnit::from_code),
+                        };
+                        match from {
+                            Some(from) => time::convert(w, from, *out),
+                            None => (None, false),
+                        }
                     }
-                    UnitAt::Fixed(u) => i64::try_from(v.checked_mul(u.nanos())?).ok(),
-                    UnitAt::Wire(unit_read) => {
-                        let code = unit_read.i128(buf, base)?;
-                        let u = TimeUnit::from_code(u8::try_from(code).ok()?)?;
-                        i64::try_from(v.checked_mul(u.nanos())?).ok()
-                    }
-                });
+                };
                 push_i64(vals, nulls, v);
                 if let Some((raw, raw_nulls)) = raw {
-                    let lost = wire.filter(|_| v.is_none());
+                    // The wire integer wherever the column does not hold
+                    // it exactly: past its range, or digits rounded off.
+                    let lost = wire.filter(|_| !exact);
                     push_i64(raw, raw_nulls, lost.map(|w| w as i64));
                 }
             }
@@ -1835,16 +1846,16 @@ impl Node {
                 let n = nulls.finish();
                 out.push(match (*of_day, unit) {
                     (true, _) => Arc::new(Time64NanosecondArray::new(v, n)),
-                    (_, ArrowUnit::Second) => {
+                    (_, TimeUnit::Seconds) => {
                         Arc::new(TimestampSecondArray::new(v, n).with_timezone(UTC))
                     }
-                    (_, ArrowUnit::Millisecond) => {
+                    (_, TimeUnit::Millis) => {
                         Arc::new(TimestampMillisecondArray::new(v, n).with_timezone(UTC))
                     }
-                    (_, ArrowUnit::Microsecond) => {
+                    (_, TimeUnit::Micros) => {
                         Arc::new(TimestampMicrosecondArray::new(v, n).with_timezone(UTC))
                     }
-                    (_, ArrowUnit::Nanosecond) => {
+                    (_, TimeUnit::Nanos) => {
                         Arc::new(TimestampNanosecondArray::new(v, n).with_timezone(UTC))
                     }
                 });

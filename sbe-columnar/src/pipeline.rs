@@ -87,7 +87,7 @@ use sbe_otf::decode::{DecodeError, DecodeErrorKind};
 use sbe_otf::multi::{MultiError, Schemas};
 
 use crate::dataset::{self, Compression, DatasetError, DatasetWriter, Existing, Format};
-use crate::{ExportError, Exporter, Frame, Options, SetupError, Spare, Unfinished};
+use crate::{ExportError, Exporter, Frame, Options, SetupError, Spare, TimestampUnit, Unfinished};
 
 /// Bytes of a bad message kept in `_errors` at most.
 const ERROR_BYTES: usize = 1 << 20;
@@ -120,6 +120,7 @@ pub struct Pipeline<'a> {
     format: Format,
     flatten: bool,
     frames: bool,
+    timestamp_unit: TimestampUnit,
     existing: Existing,
     templates: Vec<u64>,
 }
@@ -141,6 +142,7 @@ impl<'a> Pipeline<'a> {
             format: Format::Parquet(Compression::Zstd(1)),
             flatten: false,
             frames: false,
+            timestamp_unit: TimestampUnit::Nanos,
             existing: Existing::Refuse,
             templates: Vec::new(),
         }
@@ -178,6 +180,14 @@ impl<'a> Pipeline<'a> {
     #[must_use]
     pub fn frames(mut self, on: bool) -> Pipeline<'a> {
         self.frames = on;
+        self
+    }
+
+    /// The finest unit of a timestamp column (see
+    /// [`Options::timestamp_unit`]; nanoseconds by default).
+    #[must_use]
+    pub fn timestamp_unit(mut self, unit: TimestampUnit) -> Pipeline<'a> {
+        self.timestamp_unit = unit;
         self
     }
 
@@ -277,6 +287,7 @@ impl<'a> Pipeline<'a> {
         let options = Options::default()
             .flatten(self.flatten)
             .frames(self.frames)
+            .timestamp_unit(self.timestamp_unit)
             .schema_id_check(entry.codec.schema_id_check())
             .first_index(first)
             .batch_rows(BATCH_ROWS);

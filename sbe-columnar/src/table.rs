@@ -102,6 +102,8 @@ pub(crate) struct Plan {
     pub flatten: bool,
     /// The schema's byte order.
     pub order: ByteOrder,
+    /// The finest unit of a timestamp column.
+    pub time: crate::TimestampUnit,
 }
 
 impl BlockCols {
@@ -175,6 +177,7 @@ impl BlockCols {
                     optional: f.presence == Presence::Optional,
                     constant,
                     order: plan.order,
+                    time: plan.time,
                 }),
             };
             // A field newer than some acting version is null in it.

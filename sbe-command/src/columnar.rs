@@ -16,6 +16,7 @@ use sbe_capture::decoding::StreamFailure;
 use sbe_columnar::dataset::{Compression, Existing, Format};
 use sbe_columnar::pipeline::{Input, Pipeline, PipelineError, RunError, Source};
 use sbe_columnar::reading::{push_stream, CaptureSink};
+use sbe_columnar::TimestampUnit;
 use sbe_framing::Endian;
 
 use super::DecodeOptions;
@@ -58,6 +59,13 @@ pub(crate) struct Args {
     /// first page shrinks by a tenth.
     #[arg(long, default_value = "zstd:1", value_parser = parse_compression)]
     pub compression: Compression,
+    /// The finest unit of a timestamp column: ns, us or ms. A finer
+    /// wire value is rounded down and its exact integer kept in the
+    /// NAME_raw column beside it. Spark reads us with its default
+    /// settings (ns only with spark.sql.legacy.parquet.nanosAsLong, as
+    /// integers). Seconds are always written as ms.
+    #[arg(long, value_name = "UNIT", default_value = "ns", value_parser = parse_timestamp_unit)]
+    pub timestamp_unit: TimestampUnit,
     /// Add part files to an existing --out folder.
     #[arg(long, conflicts_with = "overwrite")]
     pub append: bool,
@@ -74,6 +82,10 @@ pub(crate) struct Args {
 }
 
 fn parse_compression(s: &str) -> Result<Compression, String> {
+    s.parse()
+}
+
+fn parse_timestamp_unit(s: &str) -> Result<TimestampUnit, String> {
     s.parse()
 }
 
@@ -116,6 +128,7 @@ pub(crate) fn decode(
         .threads(o.jobs)
         .format(format)
         .flatten(a.flatten)
+        .timestamp_unit(a.timestamp_unit)
         .frames(inputs.iter().any(|i| is_capture(i)))
         .existing(existing)
         .templates(&o.templates);

@@ -234,6 +234,76 @@ fn mdp3_packet_header_fields_are_each_message_s_frame_columns() {
     assert_eq!(u64s(&books, "msgIndex"), [0, 1, 2, 3, 4]);
 }
 
+#[test]
+fn timestamp_unit_us_rounds_down_and_keeps_the_nanoseconds_in_raw() {
+    use arrow_array::types::{Int64Type, TimestampMicrosecondType, TimestampNanosecondType};
+    let dir = common::scratch("columnar-us");
+    let b = books(3);
+    // Two packets: sending times of 1.5 and 2 microseconds, captured at
+    // 1_709_649_001 s and 5 ns, and a second later.
+    let frames = [
+        udp(&common::mdp3(41, 1_500, &b[..2])),
+        udp(&common::mdp3(42, 2_000, &b[2..])),
+    ];
+    let input = dir.join("md.pcap");
+    std::fs::write(&input, pcap(&frames)).unwrap();
+    let col = |books: &[RecordBatch], name: &str| {
+        assert_eq!(books.len(), 1);
+        books[0].column_by_name(name).unwrap().clone()
+    };
+    let ns = export_books(&dir, &input, &["--framing", "mdp3"]);
+    let time = col(&ns, "time");
+    let time = time
+        .as_primitive::<TimestampNanosecondType>()
+        .values()
+        .to_vec();
+    assert_eq!(time[0], 1_709_649_001_000_000_005);
+    assert!(
+        ns[0].column_by_name("time_raw").is_none(),
+        "nanoseconds lose nothing"
+    );
+    let us = export_books(
+        &dir,
+        &input,
+        &["--framing", "mdp3", "--timestamp-unit", "us"],
+    );
+    let t = col(&us, "time");
+    let t = t.as_primitive::<TimestampMicrosecondType>();
+    assert_eq!(t.timezone(), Some("UTC"));
+    let floor: Vec<i64> = time.iter().map(|n| n / 1000).collect();
+    assert_eq!(t.values().to_vec(), floor);
+    let raw = col(&us, "time_raw");
+    let raw: Vec<Option<i64>> = raw.as_primitive::<Int64Type>().iter().collect();
+    assert_eq!(raw, time.iter().map(|&n| Some(n)).collect::<Vec<_>>());
+    let s = col(&us, "sendingTime");
+    let s = s
+        .as_primitive::<TimestampMicrosecondType>()
+        .values()
+        .to_vec();
+    assert_eq!(s, [1, 1, 2]);
+    // Only where digits were lost.
+    let s = col(&us, "sendingTime_raw");
+    let s: Vec<Option<i64>> = s.as_primitive::<Int64Type>().iter().collect();
+    assert_eq!(s, [Some(1_500), Some(1_500), None]);
+    // A unit not offered is refused, saying which are.
+    let md = md_schema();
+    let (code, _, err) = common::sbe(
+        &[
+            "decode",
+            "--schema",
+            &md,
+            "--format",
+            "parquet",
+            "--timestamp-unit",
+            "s",
+            "-",
+        ],
+        b"",
+    );
+    assert_ne!(code, 0);
+    assert!(err.contains("give ns, us or ms"), "{err}");
+}
+
 /// Writes the capture of the two-schema test: cars 700, 701 and three
 /// book updates over two packets.
 fn two_schema_capture(dir: &Path) -> PathBuf {

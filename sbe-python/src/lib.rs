@@ -37,6 +37,7 @@ use sbe_capture::decoding::{
 use sbe_capture::{self as capture, Level};
 use sbe_columnar::dataset::{Compression, Existing, Format};
 use sbe_columnar::pipeline::{Input, Pipeline, PipelineError, RunError, Source};
+use sbe_columnar::TimestampUnit;
 use sbe_framing::Framing;
 use sbe_ir::ir::{IncludePolicy, Schema as IrSchema};
 use sbe_otf::multi::{Entry, MultiError, Schemas};
@@ -314,11 +315,17 @@ impl Schema {
     /// messages (`frames`: with a capture's frame columns; `flatten`:
     /// groups as child tables): `[(table, ArrowSchema)]`, known before any
     /// message is read (Spark's `mapInArrow` needs it up front).
-    #[pyo3(signature = (frames = false, flatten = false))]
-    fn _arrow_schemas(&self, frames: bool, flatten: bool) -> PyResult<Vec<(String, ArrowSchema)>> {
+    #[pyo3(signature = (frames = false, flatten = false, timestamp_unit = "ns"))]
+    fn _arrow_schemas(
+        &self,
+        frames: bool,
+        flatten: bool,
+        timestamp_unit: &str,
+    ) -> PyResult<Vec<(String, ArrowSchema)>> {
         let options = sbe_columnar::Options::default()
             .frames(frames)
-            .flatten(flatten);
+            .flatten(flatten)
+            .timestamp_unit(unit_of(timestamp_unit)?);
         let ex = sbe_columnar::Exporter::new(self.loaded.borrow_owner(), options)
             .map_err(|e| SchemaError::new_err(format!("{}: {e}", self.path)))?;
         Ok((ex.schemas().into_iter())
@@ -818,6 +825,11 @@ type Streams = Vec<(String, ArrowStream)>;
 /// The batches of one read, by table.
 type Tables = Vec<(String, arrow_schema::SchemaRef, Vec<RecordBatch>)>;
 
+/// `timestamp_unit=`: `"ns"`, `"us"` or `"ms"`.
+fn unit_of(s: &str) -> PyResult<TimestampUnit> {
+    s.parse().map_err(|e: String| PyValueError::new_err(e))
+}
+
 /// What a columnar read gives Python: the tables, the reports, the first
 /// error when `errors="raise"`.
 struct ArrowRun {
@@ -835,11 +847,13 @@ fn read_arrow(
     o: &ReadOptions,
     raise: bool,
     flatten: bool,
+    unit: TimestampUnit,
 ) -> io::Result<Result<ArrowRun, PipelineError>> {
     let name = bytes.name();
     let (source, format) = capture::sniff_read(bytes.open()?)?;
     let pipeline = Pipeline::new(schemas, "")
         .flatten(flatten)
+        .timestamp_unit(unit)
         .frames(format.is_some())
         .templates(&o.templates);
     let mut input = match pipeline.collect() {
@@ -945,7 +959,7 @@ fn pipeline_error(e: PipelineError) -> PyErr {
 /// Every message of `source` as Arrow batches by table: `[(key,
 /// ArrowStream)]`, and the reports.
 #[pyfunction]
-#[pyo3(signature = (source, schemas, framing = "raw", errors = "report", skip = 0, templates = Vec::new(), filters = Vec::new(), keep_going = true, schema_id_check = true, flatten = false))]
+#[pyo3(signature = (source, schemas, framing = "raw", errors = "report", skip = 0, templates = Vec::new(), filters = Vec::new(), keep_going = true, schema_id_check = true, flatten = false, timestamp_unit = "ns"))]
 #[allow(clippy::too_many_arguments)]
 fn _read_arrow<'py>(
     py: Python<'py>,
@@ -959,8 +973,10 @@ fn _read_arrow<'py>(
     keep_going: bool,
     schema_id_check: bool,
     flatten: bool,
+    timestamp_unit: &str,
 ) -> PyResult<(Streams, Vec<Report>)> {
     let raise = raises(errors)?;
+    let unit = unit_of(timestamp_unit)?;
     let o = read_options(
         framing,
         skip,
@@ -974,7 +990,7 @@ fn _read_arrow<'py>(
     let refs = schema_refs(&schemas);
     let dispatch = dispatcher(&refs, o.values, o.schema_id_check)?;
     let run = py
-        .detach(|| read_arrow(&dispatch, &bytes, &o, raise, flatten))
+        .detach(|| read_arrow(&dispatch, &bytes, &o, raise, flatten, unit))
         .map_err(io_error)?
         .map_err(pipeline_error)?;
     if let Some(stop) = run.stop {
@@ -1058,7 +1074,7 @@ impl Source for FileSource<'_> {
 /// `sbe decode --format parquet|arrow --out DIR` over `sources`: the
 /// files written and the reports.
 #[pyfunction]
-#[pyo3(signature = (sources, out_dir, schemas, framing = "raw", format = "parquet", compression = "zstd:1", flatten = false, append = false, overwrite = false, jobs = None, skip = 0, templates = Vec::new(), filters = Vec::new(), keep_going = true, schema_id_check = true))]
+#[pyo3(signature = (sources, out_dir, schemas, framing = "raw", format = "parquet", compression = "zstd:1", flatten = false, append = false, overwrite = false, jobs = None, skip = 0, templates = Vec::new(), filters = Vec::new(), keep_going = true, schema_id_check = true, timestamp_unit = "ns"))]
 #[allow(clippy::too_many_arguments)]
 fn _write_dataset(
     py: Python<'_>,
@@ -1077,7 +1093,9 @@ fn _write_dataset(
     filters: Vec<String>,
     keep_going: bool,
     schema_id_check: bool,
+    timestamp_unit: &str,
 ) -> PyResult<(Vec<PathBuf>, u64, u64, Vec<Report>)> {
+    let unit = unit_of(timestamp_unit)?;
     let o = read_options(
         framing,
         skip,
@@ -1127,6 +1145,7 @@ fn _write_dataset(
             .threads(threads)
             .format(format)
             .flatten(flatten)
+            .timestamp_unit(unit)
             .frames(frames)
             .existing(existing)
             .templates(&o.templates)

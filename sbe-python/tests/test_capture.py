@@ -112,3 +112,27 @@ def test_write_dataset_is_the_clis(sbe, md, session, captures, tmp_path):
         assert got.equals(w), key
     with pytest.raises(sbe_rs.SbeError):
         sbe_rs.write_dataset(captures, out, [md, session])  # exists: refused
+
+
+def test_timestamp_unit_is_the_clis_and_keeps_lost_digits_in_raw(sbe, md, session, captures, tmp_path):
+    # transactTime is whole microseconds (1.7e18 + i * 1000 ns): in
+    # milliseconds, every trade but the first of each thousand loses digits.
+    tables = sbe_rs.to_arrow(captures[0], [md, session], timestamp_unit="ms")
+    trades = tables["venue.md/Trade"]
+    assert trades.schema.field("transactTime").type == pa.timestamp("ms", tz="UTC")
+    assert trades.schema.field("time").type == pa.timestamp("ms", tz="UTC")
+    wire = [t.value for t in sbe_rs.to_arrow(captures[0], [md, session])["venue.md/Trade"].column("transactTime")]
+    got = trades.column("transactTime").cast(pa.int64()).to_pylist()
+    assert got == [w // 1_000_000 for w in wire]
+    raw = trades.column("transactTime_raw").to_pylist()
+    assert raw == [None if w % 1_000_000 == 0 else w for w in wire]
+    assert md.arrow_schemas(frames=True, timestamp_unit="ms")["Trade"] == trades.schema
+    with pytest.raises(ValueError, match="give ns, us or ms"):
+        sbe_rs.to_arrow(captures[0], [md, session], timestamp_unit="s")
+    # write_dataset writes what `sbe decode --timestamp-unit ms` writes.
+    code, _, err = sbe("decode", "--schema", md.path, "--schema", session.path, "--format", "parquet",
+                       "--timestamp-unit", "ms", "--out", tmp_path / "cli", captures[0])
+    assert code == 0, err
+    sbe_rs.write_dataset(captures[0], tmp_path / "py", [md, session], timestamp_unit="ms")
+    for p in (tmp_path / "cli").rglob("*.parquet"):
+        assert pq.read_table(tmp_path / "py" / p.relative_to(tmp_path / "cli")).equals(pq.read_table(p)), p

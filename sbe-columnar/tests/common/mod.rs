@@ -356,26 +356,29 @@ fn meaning_value(
                     .is_valid(row)
                     .then(|| col.as_primitive::<Time64NanosecondType>().value(row)),
             };
-            let ns_column = t.of_day
-                || matches!(t.unit, TimeUnitSource::Member(_))
-                || matches!(
-                    col.data_type(),
-                    DataType::Timestamp(ArrowUnit::Nanosecond, _)
-                );
+            // Nanoseconds in one tick of the column.
+            let col_nanos: i128 = match col.data_type() {
+                DataType::Timestamp(ArrowUnit::Second, _) => 1_000_000_000,
+                DataType::Timestamp(ArrowUnit::Millisecond, _) => 1_000_000,
+                DataType::Timestamp(ArrowUnit::Microsecond, _) => 1_000,
+                _ => 1,
+            };
             let unit = match t.unit {
                 TimeUnitSource::Constant(u) => Some(u),
                 TimeUnitSource::Unstated => Some(sbe_rt::TimeUnit::Nanos),
                 _ => None,
             };
+            // The wire integer, where the column does not hold it exactly.
             let wire = cols
                 .try_get(&format!("{name}_raw"))
                 .map(|a| scalar(a.as_ref(), row))
                 .filter(|v| !v.is_null());
             let count = |raw: Option<i64>| -> Value {
-                match (raw, unit) {
-                    (None, _) => wire.clone().unwrap_or(Value::Null),
-                    (Some(v), Some(u)) if ns_column => json!(i128::from(v) / u.nanos()),
-                    (Some(v), _) => json!(v),
+                match (wire.clone(), raw, unit) {
+                    (Some(w), _, _) => w,
+                    (None, None, _) => Value::Null,
+                    (None, Some(v), Some(u)) => json!(i128::from(v) * col_nanos / u.nanos()),
+                    (None, Some(v), None) => json!(v),
                 }
             };
             match t.time {

@@ -121,13 +121,18 @@ class Schema:
         with its ``meaning``), ``groups`` and ``data``, as in :attr:`layout`."""
         return list(self.layout.get("messages", []))
 
-    def arrow_schemas(self, frames: bool = False, flatten: bool = False) -> Dict[str, Any]:
+    def arrow_schemas(
+        self, frames: bool = False, flatten: bool = False, timestamp_unit: str = "ns"
+    ) -> Dict[str, Any]:
         """The ``pyarrow.Schema`` of each table :func:`to_arrow` makes of this
         schema's messages, before any is read: ``frames`` adds a capture's
-        frame columns, ``flatten`` makes groups child tables."""
+        frame columns, ``flatten`` makes groups child tables,
+        ``timestamp_unit`` is :func:`to_arrow`'s."""
         import pyarrow as pa
 
-        return {name: pa.schema(s) for name, s in self._native._arrow_schemas(frames, flatten)}
+        return {
+            name: pa.schema(s) for name, s in self._native._arrow_schemas(frames, flatten, timestamp_unit)
+        }
 
     def decode(self, buf: Union[bytes, bytearray, memoryview], values: str = "wire") -> Dict[str, Any]:
         """Decode the message at the start of ``buf`` to a dict: ``schema``,
@@ -258,6 +263,7 @@ def _arrow_tables(
     keep_going: bool,
     schema_id_check: bool,
     flatten: bool,
+    timestamp_unit: str = "ns",
 ) -> List[Any]:
     streams, reports = _native._read_arrow(
         _source(source),
@@ -270,6 +276,7 @@ def _arrow_tables(
         keep_going,
         schema_id_check,
         flatten,
+        timestamp_unit,
     )
     _warn(reports)
     return streams
@@ -287,6 +294,7 @@ def to_arrow(
     keep_going: bool = True,
     schema_id_check: bool = True,
     flatten: bool = False,
+    timestamp_unit: str = "ns",
 ) -> Dict[str, Any]:
     """Decode every message of ``source`` into one ``pyarrow.Table`` per
     message, with the columns and types of ``sbe decode --format parquet``
@@ -298,13 +306,25 @@ def to_arrow(
     The tables come over the Arrow PyCapsule interface with no copy:
     ``polars.from_arrow`` and DuckDB take them as they are. The arguments are
     :func:`read`'s; ``flatten`` writes groups as child tables
-    ``Message.group``.
+    ``Message.group``; ``timestamp_unit`` (``"ns"``, ``"us"``, ``"ms"``) is the
+    finest unit of a timestamp column, as ``sbe decode --timestamp-unit``:
+    a finer wire value is rounded down, its integer kept in ``<name>_raw``.
     """
     import pyarrow as pa
 
     out = {}
     for key, stream in _arrow_tables(
-        source, schemas, framing, errors, skip, templates, filters, keep_going, schema_id_check, flatten
+        source,
+        schemas,
+        framing,
+        errors,
+        skip,
+        templates,
+        filters,
+        keep_going,
+        schema_id_check,
+        flatten,
+        timestamp_unit,
     ):
         out[key] = pa.RecordBatchReader.from_stream(stream).read_all()
     return out
@@ -364,11 +384,13 @@ def write_dataset(
     filters: Sequence[str] = (),
     keep_going: bool = True,
     schema_id_check: bool = True,
+    timestamp_unit: str = "ns",
 ) -> Dict[str, Any]:
     """Write ``sources`` (paths) as a Parquet (or Arrow IPC) dataset per
     message under ``out_dir``: ``sbe decode --format parquet --out DIR``, with
     its options (``compression``: none, snappy, zstd, zstd:LEVEL; ``jobs``:
-    threads, default the cores). Returns ``{"parts": [...], "messages": n,
+    threads, default the cores; ``timestamp_unit``: ns, us or ms, as
+    ``--timestamp-unit``). Returns ``{"parts": [...], "messages": n,
     "refused": n}``; reports are :class:`SbeWarning`s."""
     if isinstance(sources, (str, os.PathLike)):
         sources = [sources]
@@ -389,6 +411,7 @@ def write_dataset(
         list(filters),
         keep_going,
         schema_id_check,
+        timestamp_unit,
     )
     _warn(reports)
     return {"parts": [os.fspath(p) for p in parts], "messages": messages, "refused": refused}

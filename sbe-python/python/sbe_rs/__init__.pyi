@@ -73,7 +73,9 @@ class Schema:
     @property
     def messages(self) -> List[Dict[str, Any]]:
         """The messages with their fields (each with its ``meaning``), groups and data."""
-    def arrow_schemas(self, frames: bool = False, flatten: bool = False) -> Dict[str, pyarrow.Schema]:
+    def arrow_schemas(
+        self, frames: bool = False, flatten: bool = False, timestamp_unit: str = "ns"
+    ) -> Dict[str, pyarrow.Schema]:
         """The Arrow schema of each table :func:`to_arrow` makes of this schema."""
     def decode(self, buf: Union[bytes, bytearray, memoryview], values: str = "wire") -> Dict[str, Any]:
         """The message at the start of ``buf`` as ``sbe decode`` gives it; raises :class:`DecodeError`."""
@@ -107,6 +109,7 @@ def to_arrow(
     keep_going: bool = True,
     schema_id_check: bool = True,
     flatten: bool = False,
+    timestamp_unit: str = "ns",
 ) -> Dict[str, pyarrow.Table]:
     """One table per message, typed as ``sbe decode --format parquet`` writes it; no copy."""
 
@@ -141,5 +144,6 @@ def write_dataset(
     filters: Sequence[str] = (),
     keep_going: bool = True,
     schema_id_check: bool = True,
+    timestamp_unit: str = "ns",
 ) -> Dict[str, Any]:
     """``sbe decode --format parquet --out DIR`` over ``sources``: {"parts", "messages", "refused"}."""

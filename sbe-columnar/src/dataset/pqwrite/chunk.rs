@@ -41,8 +41,8 @@ pub(crate) enum Kind {
     Float,
     /// DOUBLE, PLAIN (only where no statistics are kept).
     Double,
-    /// A decimal as FIXED_LEN_BYTE_ARRAY of this many bytes,
-    /// DELTA_BYTE_ARRAY (only where no statistics are kept).
+    /// A decimal as FIXED_LEN_BYTE_ARRAY of this many bytes, PLAIN
+    /// (only where no statistics are kept).
     Decimal(usize),
 }
 
@@ -60,9 +60,6 @@ impl Kind {
         let path = descr.path();
         let dictionary = props.dictionary_enabled(path);
         let delta = props.encoding(path) == Some(Encoding::DELTA_BINARY_PACKED);
-        let prefixed = props.encoding(path) == Some(Encoding::DELTA_BYTE_ARRAY)
-            && !dictionary
-            && props.statistics_enabled(path) == EnabledStatistics::None;
         let plain = !dictionary
             && props.encoding(path).is_none()
             && props.statistics_enabled(path) == EnabledStatistics::None;
@@ -91,7 +88,7 @@ impl Kind {
             ) if delta => Some(Kind::Int64),
             (PhysicalType::FLOAT, D::Float32) if plain => Some(Kind::Float),
             (PhysicalType::DOUBLE, D::Float64) if plain => Some(Kind::Double),
-            (PhysicalType::FIXED_LEN_BYTE_ARRAY, D::Decimal128(..)) if prefixed => {
+            (PhysicalType::FIXED_LEN_BYTE_ARRAY, D::Decimal128(..)) if plain => {
                 let len = usize::try_from(descr.type_length()).ok()?;
                 (1..=16).contains(&len).then_some(Kind::Decimal(len))
             }
@@ -106,7 +103,7 @@ impl Kind {
             }
             Kind::Int32 | Kind::Int64 => vec![Encoding::RLE, Encoding::DELTA_BINARY_PACKED],
             Kind::Float | Kind::Double => vec![Encoding::PLAIN, Encoding::RLE],
-            Kind::Decimal(_) => vec![Encoding::RLE, Encoding::DELTA_BYTE_ARRAY],
+            Kind::Decimal(_) => vec![Encoding::PLAIN, Encoding::RLE],
         }
     }
 
@@ -114,8 +111,7 @@ impl Kind {
         match self {
             Kind::Dict | Kind::Text => thrift::RLE_DICTIONARY,
             Kind::Int32 | Kind::Int64 => thrift::DELTA_BINARY_PACKED,
-            Kind::Float | Kind::Double => thrift::PLAIN,
-            Kind::Decimal(_) => thrift::DELTA_BYTE_ARRAY,
+            Kind::Float | Kind::Double | Kind::Decimal(_) => thrift::PLAIN,
         }
     }
 }

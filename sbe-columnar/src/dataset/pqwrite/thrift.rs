@@ -18,8 +18,6 @@ pub(crate) const PLAIN: i32 = 0;
 pub(crate) const RLE: i32 = 3;
 /// `Encoding::DELTA_BINARY_PACKED`.
 pub(crate) const DELTA_BINARY_PACKED: i32 = 5;
-/// `Encoding::DELTA_BYTE_ARRAY`.
-pub(crate) const DELTA_BYTE_ARRAY: i32 = 7;
 /// `Encoding::RLE_DICTIONARY`.
 pub(crate) const RLE_DICTIONARY: i32 = 8;
 

@@ -132,10 +132,9 @@ pub(crate) fn plain<T: ArrowPrimitiveType, const N: usize>(
 }
 
 /// The decimals at `idx` of `leaf` as FIXED_LEN_BYTE_ARRAY of `len`
-/// bytes (each value's low bytes, big-endian), DELTA_BYTE_ARRAY into
-/// `body`: how many leading bytes each shares with the value before
-/// (the first with none), then the rest of each as
-/// DELTA_LENGTH_BYTE_ARRAY (their lengths, then the bytes).
+/// bytes (each value's low bytes, big-endian), PLAIN into `body`: the
+/// encoding every reader decodes (Polars refuses DELTA_BYTE_ARRAY for
+/// fixed-length values).
 pub(crate) fn decimal(
     leaf: &ArrayRef,
     idx: &[usize],
@@ -145,34 +144,13 @@ pub(crate) fn decimal(
     if !(1..=16).contains(&len) {
         return Err(wrong("decimal length"));
     }
-    let bits = 8 * len as u32;
-    // The value's low `len` bytes (those past them are its sign).
-    let window = u128::MAX >> (128 - bits);
-    let mut xs: Vec<u128> = Vec::new();
-    gather::<Decimal128Type, _>(leaf.as_ref(), idx, |x| x as u128 & window, &mut xs)?;
-    // The leading bytes each shares with the one before: none for the
-    // first, compared with its own complement. In a pass of its own, so
-    // that each loop keeps its values in registers.
-    let mut before = xs.first().map_or(0, |&x| !x & window);
-    let shared: Vec<i32> = (xs.iter())
-        .map(|&x| {
-            let common = ((before ^ x).leading_zeros() - (128 - bits)) / 8;
-            before = x;
-            common as i32
-        })
-        .collect();
-    let rest: Vec<i32> = shared.iter().map(|&c| len as i32 - c).collect();
-    super::delta::encode(body, &shared);
-    super::delta::encode(body, &rest);
-    // Each value's bytes past the shared ones go at the front of a
-    // 16-byte copy, cut back to them (the next value's copy goes over
-    // the rest): no pass to zero the bytes first.
-    body.reserve(xs.len() * len + 16);
-    for (&x, &common) in xs.iter().zip(&shared) {
-        let own = len as u32 - common as u32;
-        let front = x.checked_shl(128 - 8 * own).unwrap_or(0);
-        body.extend_from_slice(&front.to_be_bytes());
-        body.truncate(body.len() - 16 + own as usize);
+    let mut xs: Vec<i128> = Vec::new();
+    gather::<Decimal128Type, _>(leaf.as_ref(), idx, |x| x, &mut xs)?;
+    // Each value's 16 big-endian bytes, cut to its low `len` (those
+    // before them are its sign).
+    body.reserve(xs.len() * len);
+    for x in xs {
+        body.extend_from_slice(x.to_be_bytes().get(16 - len..).unwrap_or_default());
     }
     Ok(())
 }
