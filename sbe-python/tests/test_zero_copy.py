@@ -11,13 +11,13 @@ pa = pytest.importorskip("pyarrow")
 
 
 def tables_with_addresses(source, schemas):
-    """The tables of `to_arrow`, each with the addresses of its columns'
-    first buffers as Rust made them."""
-    out = {}
-    for key, stream in sbe_rs._arrow_tables(source, schemas, "raw", "report", 0, (), (), True, True, False):
-        addresses = stream.buffer_addresses
-        out[key] = (pa.RecordBatchReader.from_stream(stream).read_all(), addresses)
-    return out
+    """The tables of `to_arrow` (made as it makes them), each with the
+    addresses of its first batch's columns' buffers as Rust made them."""
+    batches, addresses = {}, {}
+    for key, stream in sbe_rs._arrow_batches(source, schemas, "raw", "report", 0, (), (), True, True, False):
+        addresses.setdefault(key, stream.buffer_addresses)
+        batches.setdefault(key, []).append(pa.RecordBatchReader.from_stream(stream).read_next_batch())
+    return {key: (pa.Table.from_batches(b), addresses[key]) for key, b in batches.items()}
 
 
 def values_address(chunk):
