@@ -10,7 +10,13 @@ best of ROUNDS, on the machine at hand.
    arrow|parquet --jobs 1`), messages/s;
 2. Schema.decode of car messages (car-plain.xml, one dict each) against
    the PyPI package `sbe` on the same bytes;
-3. read (dicts) and to_arrow of four captures on 1, 2 and 4 threads.
+3. read (dicts) and to_arrow of four captures on 1, 2 and 4 threads (each
+   read has a Rust reading thread of its own besides);
+4. the peak memory (max RSS) of record_batches, read and to_arrow of the
+   capture, each in a fresh process: streaming holds a few batches, to_arrow
+   the tables.
+
+The load average (others' builds) is printed at the start and the end.
 """
 
 import json
@@ -106,7 +112,27 @@ def threads(capture, rounds):
             print(f"{name} of 4 captures on {k} threads: {t:.2f} s ({base / t:.2f}x of 1 thread)")
 
 
+def memory(capture):
+    """Max RSS of each call over the capture, in a process of its own."""
+    calls = {
+        "import only": "pass",
+        "record_batches": "sum(b.num_rows for b in sbe_rs.record_batches(c, md, 'mdp3', message='BookUpdate'))",
+        "read": "sum(1 for _ in sbe_rs.read(c, md, 'mdp3'))",
+        "to_arrow": "sbe_rs.to_arrow(c, md, 'mdp3')",
+    }
+    for name, call in calls.items():
+        code = (f"import resource, sbe_rs, pyarrow; md = sbe_rs.Schema.load({str(MD_SCHEMA)!r}); c = {str(capture)!r}; "
+                f"{call}; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+        kb = int(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout)
+        print(f"max RSS, {name} of the {os.path.getsize(capture) / 1e6:.0f} MB capture: {kb / 1024:.0f} MB")
+
+
+def load():
+    print("load average (1, 5, 15 min): " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
 if __name__ == "__main__":
+    load()
     capture, sbe_bin = Path(sys.argv[1]), sys.argv[2]
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     if os.environ.get("SKIP_ARROW") is None:
@@ -116,3 +142,6 @@ if __name__ == "__main__":
     gen = Path(sbe_bin).parent / "examples" / "gen_market_capture"
     subprocess.run([str(gen), "100000", str(small.with_suffix(".bin")), str(small), "4", "mdp3"], check=True)
     threads(small, rounds)
+    if os.environ.get("SKIP_ARROW") is None:
+        memory(capture)
+    load()
