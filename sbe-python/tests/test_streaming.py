@@ -173,3 +173,14 @@ def test_streams_read_on_several_threads_at_once(md, stream):
     for t in threads:
         t.join(timeout=120)
     assert counts == {0: len(lengths), 1: len(lengths)}
+
+
+def test_to_arrow_and_record_batches_take_a_file_object(md):
+    pa = pytest.importorskip("pyarrow")
+    data = b"".join(md.encode(trade(i)) for i in range(300))
+    want = sbe_rs.to_arrow(data, md)["Trade"]
+    f = Counting(data)
+    assert sbe_rs.to_arrow(f, md)["Trade"].equals(want)
+    assert f.at == len(data)
+    # One message type in the schemas: `message` may be left out.
+    assert pa.Table.from_batches(list(sbe_rs.record_batches(Counting(data), md))).equals(want.combine_chunks())
