@@ -1251,8 +1251,21 @@ impl Source for FileSource<'_> {
             reports.push(r);
             Ok(())
         };
-        push_input(into, &self.path, source, format, self.o, false, &mut report)?;
-        Ok(())
+        match push_input(into, &self.path, source, format, self.o, false, &mut report) {
+            // An input refused before any message (a skip for a capture,
+            // filters for a file of messages, no readable capture) is
+            // reported and the others go on, as `sbe decode` does.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData
+                ) =>
+            {
+                reports.push(("error", e.to_string()));
+                Ok(())
+            }
+            r => r.map(drop),
+        }
     }
 }
 
