@@ -264,13 +264,66 @@ impl<'a> Pipeline<'a> {
     /// [`PipelineError::Setup`] for a schema whose message header cannot
     /// be read.
     pub fn collect(self) -> Result<Input<'a>, PipelineError> {
+        self.collected(Writers::Memory(Vec::new()))
+    }
+
+    /// As [`Pipeline::collect`], but each batch is handed to `each` as soon
+    /// as it is complete rather than kept: a reader of a large input holds
+    /// one batch per table at a time, not the whole input (the Python
+    /// package's `record_batches`). `each` returns `false` to stop the
+    /// input: [`Input::push`] then fails with [`PipelineError::WriterStopped`],
+    /// and the reader stops. [`Input::finish_collected`] hands the tables'
+    /// rests to `each` and gives no batches.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let xml = r#"<messageSchema package="demo" id="1">
+    /// #   <types>
+    /// #     <composite name="messageHeader">
+    /// #       <type name="blockLength" primitiveType="uint16"/>
+    /// #       <type name="templateId" primitiveType="uint16"/>
+    /// #       <type name="schemaId" primitiveType="uint16"/>
+    /// #       <type name="version" primitiveType="uint16"/>
+    /// #     </composite>
+    /// #   </types>
+    /// #   <message name="Tick" id="1">
+    /// #     <field name="seq" id="1" type="uint32"/>
+    /// #   </message>
+    /// # </messageSchema>"#;
+    /// # let schema = sbe_ir::ir::load_str("demo.xml", xml)?;
+    /// # let codec = sbe_otf::Codec::new(&schema)?;
+    /// # let entry = sbe_otf::multi::Entry { codec, label: "demo.xml".into() };
+    /// # let schemas = sbe_otf::multi::Schemas::new(vec![entry])?;
+    /// use sbe_columnar::pipeline::Pipeline;
+    /// use sbe_columnar::Frame;
+    ///
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// let mut input = Pipeline::new(&schemas, "").collect_each(move |b| tx.send(b).is_ok())?;
+    /// input.push(&[4, 0, 1, 0, 1, 0, 0, 0, 42, 0, 0, 0], &Frame::at(0))?;
+    /// assert!(input.finish_collected()?.batches.is_empty());
+    /// let batch = rx.recv()?;
+    /// assert_eq!((batch.table.as_str(), batch.batch.num_rows()), ("Tick", 1));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Pipeline::collect`]'s.
+    pub fn collect_each(
+        self,
+        each: impl FnMut(CollectedBatch) -> bool + Send + 'a,
+    ) -> Result<Input<'a>, PipelineError> {
+        self.collected(Writers::Each(Box::new(each)))
+    }
+
+    /// An input of no dataset, its batches to `to`.
+    fn collected(self, to: Writers<'a>) -> Result<Input<'a>, PipelineError> {
         let outs = (self.schemas.entries().iter())
             .map(|entry| self.exporter(entry, 0))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Input {
             schemas: self.schemas,
             outs,
-            to: Writers::Memory(Vec::new()),
+            to,
             templates: self.templates,
             failed: None,
             pending: None,
@@ -613,7 +666,7 @@ pub struct Input<'a> {
     /// An exporter per schema, in the order of `schemas`.
     outs: Vec<Exporter<'a>>,
     /// To the writer.
-    to: Writers,
+    to: Writers<'a>,
     templates: Vec<u64>,
     /// An output error: the input stops.
     failed: Option<PipelineError>,
@@ -796,7 +849,7 @@ impl Input<'_> {
                 flushed?;
                 written
             }
-            Writers::Memory(_) => {
+            Writers::Memory(_) | Writers::Each(_) => {
                 flushed?;
                 (Vec::new(), Vec::new())
             }
@@ -876,14 +929,19 @@ fn clip(buf: &[u8]) -> &[u8] {
     buf.get(..ERROR_BYTES).unwrap_or(buf)
 }
 
+/// Hands a batch of a collecting input on; `false`: stop the input.
+type EachBatch<'a> = Box<dyn FnMut(CollectedBatch) -> bool + Send + 'a>;
+
 /// Where an input's batches go.
-enum Writers {
+enum Writers<'a> {
     /// Written on the decoding thread.
     Here(Vec<DatasetWriter>),
     /// To the writing thread.
     Thread(ToThread),
     /// Kept in memory ([`Pipeline::collect`]).
     Memory(Vec<CollectedBatch>),
+    /// Handed on as each is complete ([`Pipeline::collect_each`]).
+    Each(EachBatch<'a>),
     /// Closed or abandoned.
     Gone,
 }
@@ -992,7 +1050,7 @@ fn close_all(writers: Vec<DatasetWriter>) -> Closed {
     (parts, errors)
 }
 
-impl Writers {
+impl Writers<'_> {
     /// Hands `rows` of exporter `i` (of `outs`) on, and the tables
     /// emptied since back to their exporters.
     fn write(
@@ -1032,6 +1090,19 @@ impl Writers {
                     batch,
                 });
                 Ok(())
+            }
+            Writers::Each(each) => {
+                let (table, batch) = keep(rows, outs)?;
+                let batch = CollectedBatch {
+                    schema: i,
+                    table,
+                    batch,
+                };
+                if each(batch) {
+                    Ok(())
+                } else {
+                    Err(PipelineError::WriterStopped)
+                }
             }
             Writers::Gone => Err(PipelineError::WriterStopped),
         }

@@ -525,3 +525,50 @@ fn an_existing_folder_is_refused_kept_or_replaced_as_asked() {
     assert_eq!(std::fs::read_dir(out.join("Heartbeat")).unwrap().count(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn collect_each_hands_batches_on_as_they_fill_and_can_stop() {
+    let loaded = [load("a", 1)];
+    let schemas = schemas(&loaded);
+    let messages = feed(0, 30_000);
+    // Kept: the batches as `collect` gives them.
+    let mut input = Pipeline::new(&schemas, "").collect().unwrap();
+    for (m, f) in &messages {
+        let _ = input.push(m, f);
+    }
+    let kept = input.finish_collected().unwrap().batches;
+    // Handed on: the first batch comes before the input is all pushed.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut input = Pipeline::new(&schemas, "")
+        .collect_each(move |b| tx.send(b).is_ok())
+        .unwrap();
+    let mut first_at = None;
+    for (i, (m, f)) in messages.iter().enumerate() {
+        let _ = input.push(m, f);
+        if first_at.is_none() {
+            if let Ok(b) = rx.try_recv() {
+                first_at = Some((i, b));
+            }
+        }
+    }
+    assert!(input.finish_collected().unwrap().batches.is_empty());
+    let (at, first) = first_at.expect("a batch before the end");
+    assert!(at < messages.len() / 2, "first batch after {at} messages");
+    let handed: Vec<_> = std::iter::once(first).chain(rx.try_iter()).collect();
+    assert_eq!(handed.len(), kept.len());
+    for (h, k) in handed.iter().zip(&kept) {
+        assert_eq!((&h.table, h.schema), (&k.table, k.schema));
+        assert_eq!(h.batch, k.batch);
+    }
+    // `false` stops the input: the next batch completed fails it.
+    let mut input = Pipeline::new(&schemas, "").collect_each(|_| false).unwrap();
+    let stopped = messages.iter().find_map(|(m, f)| match input.push(m, f) {
+        Err(PushError::Output(e)) => Some(e),
+        _ => None,
+    });
+    assert!(
+        matches!(stopped, Some(PipelineError::WriterStopped)),
+        "{stopped:?}"
+    );
+    assert!(input.failed().is_some());
+}

@@ -10,7 +10,14 @@ best of ROUNDS, on the machine at hand.
    arrow|parquet --jobs 1`), messages/s;
 2. Schema.decode of car messages (car-plain.xml, one dict each) against
    the PyPI package `sbe` on the same bytes;
-3. read (dicts) and to_arrow of four captures on 1, 2 and 4 threads.
+3. read (dicts) of four 100,000-message captures and to_arrow of four of
+   the capture, on 1, 2 and 4 threads (each read has a Rust reading thread
+   of its own besides);
+4. the peak memory (max RSS) of record_batches, read and to_arrow of the
+   capture, each in a fresh process: streaming holds a few batches, to_arrow
+   the tables.
+
+The load average (others' builds) is printed at the start and the end.
 """
 
 import json
@@ -84,7 +91,7 @@ def car_vs_pypi(rounds):
           f"PyPI sbe 0.4.3 {len(msgs) / b / 1e3:.1f} k msg/s: sbe_rs {b / a:.1f}x faster")
 
 
-def threads(capture, rounds):
+def threads(small, capture, rounds):
     """Against a control: hashlib, which releases the GIL too, tells how many
     cores the machine gives at the time."""
     import hashlib
@@ -95,18 +102,42 @@ def threads(capture, rounds):
             t = best(rounds, lambda: list(pool.map(lambda _: hashlib.sha256(data).digest(), range(4))))
         print(f"control, sha256 of 4 x 200 MB on {k} threads: {t:.2f} s")
     md = sbe_rs.Schema.load(MD_SCHEMA)
-    files = [capture] * 4
-    for name, f in (("read", lambda p: sum(1 for _ in sbe_rs.read(p, md, framing="mdp3"))),
-                    ("to_arrow", lambda p: sbe_rs.to_arrow(p, md, framing="mdp3"))):
+    # read (dicts) of the small capture, to_arrow of the large one: each
+    # a second or more on one thread.
+    for name, path, f in (("read", small, lambda p: sum(1 for _ in sbe_rs.read(p, md, framing="mdp3"))),
+                          ("to_arrow", capture, lambda p: sbe_rs.to_arrow(p, md, framing="mdp3"))):
+        files = [path] * 4
         base = None
         for k in (1, 2, 4):
             with ThreadPoolExecutor(k) as pool:
                 t = best(rounds, lambda: list(pool.map(f, files)))
             base = base or t
-            print(f"{name} of 4 captures on {k} threads: {t:.2f} s ({base / t:.2f}x of 1 thread)")
+            print(f"{name} of 4 captures of {path.name} on {k} threads: {t:.2f} s ({base / t:.2f}x of 1 thread)")
+
+
+def memory(capture):
+    """Peak RSS of each call over the capture, in a process of its own
+    (VmHWM: getrusage's ru_maxrss keeps the forking parent's peak across
+    exec)."""
+    calls = {
+        "import only": "pass",
+        "record_batches": "sum(b.num_rows for b in sbe_rs.record_batches(c, md, 'mdp3', message='BookUpdate'))",
+        "read": "sum(1 for _ in sbe_rs.read(c, md, 'mdp3'))",
+        "to_arrow": "sbe_rs.to_arrow(c, md, 'mdp3')",
+    }
+    for name, call in calls.items():
+        code = (f"import sbe_rs, pyarrow; md = sbe_rs.Schema.load({str(MD_SCHEMA)!r}); c = {str(capture)!r}; {call}; "
+                "print(next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:')))")
+        kb = int(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout)
+        print(f"peak RSS, {name} of the {os.path.getsize(capture) / 1e6:.0f} MB capture: {kb / 1024:.0f} MB")
+
+
+def load():
+    print("load average (1, 5, 15 min): " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":
+    load()
     capture, sbe_bin = Path(sys.argv[1]), sys.argv[2]
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     if os.environ.get("SKIP_ARROW") is None:
@@ -115,4 +146,7 @@ if __name__ == "__main__":
     small = Path(tempfile.mkdtemp()) / "small.pcap"
     gen = Path(sbe_bin).parent / "examples" / "gen_market_capture"
     subprocess.run([str(gen), "100000", str(small.with_suffix(".bin")), str(small), "4", "mdp3"], check=True)
-    threads(small, rounds)
+    threads(small, capture, rounds)
+    if os.environ.get("SKIP_ARROW") is None:
+        memory(capture)
+    load()

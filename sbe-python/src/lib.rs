@@ -19,24 +19,26 @@
     )
 )]
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::Mutex;
 
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{Array, RecordBatch, RecordBatchIterator};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyOSError, PyValueError};
+use pyo3::exceptions::{PyException, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use pyo3::types::{PyBytes, PyCapsule, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyCapsule, PyString};
 use sbe_capture::decoding::{
     endian, JsonSink, StreamFailure, StreamItem, StreamOptions, Undecodable,
 };
 use sbe_capture::{self as capture, Level};
 use sbe_columnar::dataset::{Compression, Existing, Format};
-use sbe_columnar::pipeline::{Input, Pipeline, PipelineError, RunError, Source};
+use sbe_columnar::pipeline::{CollectedBatch, Input, Pipeline, PipelineError, RunError, Source};
 use sbe_columnar::TimestampUnit;
 use sbe_framing::Framing;
 use sbe_ir::ir::{IncludePolicy, Schema as IrSchema};
@@ -346,11 +348,29 @@ impl Schema {
     }
 }
 
-/// Where a read's bytes come from: a file (opened without the GIL) or
-/// bytes handed over by Python.
+/// Bytes read from a Python file object at a time: a file object is read
+/// in pieces as the decoding needs them, never whole.
+const FILE_CHUNK: usize = 256 << 10;
+
+/// JSON lines handed to Python at a time (or [`LINES_BYTES`] of them):
+/// one crossing of the channel and one `str` for many messages, few
+/// enough that the first message comes without waiting for the input.
+const CHUNK_LINES: usize = 512;
+
+/// Bytes of JSON lines handed to Python at a time at most.
+const LINES_BYTES: usize = 256 << 10;
+
+/// Pieces (JSON line chunks, reports, Arrow batches) the reading thread
+/// may be ahead of the Python consumer by: what bounds a stream's memory.
+const AHEAD: usize = 2;
+
+/// Where a read's bytes come from: a file (opened without the GIL),
+/// bytes handed over by Python, or a Python binary file object (read in
+/// [`FILE_CHUNK`]s, the GIL taken for each read only).
 enum Bytes {
     Path(PathBuf),
     Buffer(PyBackedBytes),
+    File(Py<PyAny>),
 }
 
 impl Bytes {
@@ -358,6 +378,7 @@ impl Bytes {
         match self {
             Bytes::Path(p) => p.to_string_lossy().into_owned(),
             Bytes::Buffer(_) => "<bytes>".to_string(),
+            Bytes::File(_) => "<file>".to_string(),
         }
     }
 
@@ -369,7 +390,57 @@ impl Bytes {
                     .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?,
             )),
             Bytes::Buffer(b) => Box::new(io::Cursor::new(&b[..])),
+            Bytes::File(f) => Box::new(PyFileReader {
+                file: f,
+                buf: Vec::new(),
+                at: 0,
+            }),
         })
+    }
+}
+
+/// A Python binary file object as a [`Read`]: `read(FILE_CHUNK)` when
+/// what it read before is used up. A Python exception of `read` is the
+/// `io::Error`'s inner error, raised again as it was ([`io_error`]).
+struct PyFileReader<'f> {
+    file: &'f Py<PyAny>,
+    buf: Vec<u8>,
+    at: usize,
+}
+
+impl Read for PyFileReader<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.at >= self.buf.len() {
+            self.buf.clear();
+            self.at = 0;
+            let file = self.file;
+            let buf = &mut self.buf;
+            let r = Python::try_attach(|py| -> PyResult<()> {
+                let data = file.bind(py).call_method1("read", (FILE_CHUNK,))?;
+                if let Ok(b) = data.cast::<PyBytes>() {
+                    buf.extend_from_slice(b.as_bytes());
+                } else if let Ok(b) = data.cast::<PyByteArray>() {
+                    buf.extend_from_slice(&b.to_vec());
+                } else if !data.is_none() {
+                    return Err(PyTypeError::new_err(
+                        "a file object given as source must be opened in binary mode",
+                    ));
+                }
+                Ok(())
+            });
+            match r {
+                Some(Ok(())) => {}
+                Some(Err(e)) => return Err(io::Error::other(e)),
+                None => return Err(io::Error::other("the Python interpreter is shutting down")),
+            }
+        }
+        let rest = self.buf.get(self.at..).unwrap_or_default();
+        let n = rest.len().min(out.len());
+        if let (Some(to), Some(from)) = (out.get_mut(..n), rest.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        self.at += n;
+        Ok(n)
     }
 }
 
@@ -377,7 +448,16 @@ fn source_of(source: &Bound<'_, PyAny>) -> PyResult<Bytes> {
     if let Ok(b) = source.extract::<PyBackedBytes>() {
         return Ok(Bytes::Buffer(b));
     }
-    Ok(Bytes::Path(source.extract::<PathBuf>()?))
+    if let Ok(p) = source.extract::<PathBuf>() {
+        return Ok(Bytes::Path(p));
+    }
+    if source.hasattr("read")? {
+        return Ok(Bytes::File(source.clone().unbind()));
+    }
+    Err(PyTypeError::new_err(format!(
+        "source: a path, bytes or a binary file object, not {}",
+        source.get_type().name()?
+    )))
 }
 
 /// The options of a read shared by `read`, `to_arrow` and `write_dataset`.
@@ -439,9 +519,74 @@ fn dispatcher<'s>(schemas: &[&'s Schema], values: Values, id_check: bool) -> PyR
     Schemas::new(entries).map_err(|e| SchemaError::new_err(e.to_string()))
 }
 
-/// A report of a read: `(level, text)`, with the number of messages before
-/// it.
-type Report = (usize, &'static str, String);
+/// A report of a read: `(level, text)`, as `sbe decode` says it on stderr.
+type Report = (&'static str, String);
+
+/// What the reading thread hands Python, in the order of the input.
+enum Piece {
+    /// JSON lines, each ended by a newline.
+    Lines(Vec<u8>),
+    /// A report (`errors="report"`).
+    Report(Report),
+    /// An Arrow batch of the table `.0` (see [`read_arrow`]).
+    Batch(String, RecordBatch),
+    /// The read is over: the last piece.
+    End(Ended),
+}
+
+/// How a read ended.
+enum Ended {
+    /// At the end of the input.
+    Done,
+    /// At its first bad message (`errors="raise"`).
+    Stopped(Stop),
+    /// An error that is no bad message: a file that cannot be read, a
+    /// Python exception of a file object's `read`, ...
+    Failed(PyErr),
+}
+
+/// The consumer of a stream dropped it: the reading thread stops.
+fn gone() -> io::Error {
+    io::Error::other("the reader of the stream went away")
+}
+
+fn send(tx: &SyncSender<Piece>, piece: Piece) -> io::Result<()> {
+    tx.send(piece).map_err(|_| gone())
+}
+
+/// A read's JSON lines and reports to the channel: lines in chunks, each
+/// report after the lines before it.
+struct LineOut<'t> {
+    tx: &'t SyncSender<Piece>,
+    lines: Vec<u8>,
+    count: usize,
+}
+
+impl LineOut<'_> {
+    fn line(&mut self, line: &[u8]) -> io::Result<()> {
+        self.lines.extend_from_slice(line);
+        self.lines.push(b'\n');
+        self.count += 1;
+        if self.count >= CHUNK_LINES || self.lines.len() >= LINES_BYTES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn report(&mut self, level: &'static str, text: String) -> io::Result<()> {
+        self.flush()?;
+        send(self.tx, Piece::Report((level, text)))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.count == 0 {
+            return Ok(());
+        }
+        self.count = 0;
+        let lines = std::mem::replace(&mut self.lines, Vec::with_capacity(LINES_BYTES));
+        send(self.tx, Piece::Lines(lines))
+    }
+}
 
 /// A capture sink that keeps the last message it could not take, and its
 /// packet: the facts of a `DecodeError` when the run's report of it stops
@@ -492,14 +637,38 @@ struct Stop {
     packet: Option<u64>,
 }
 
-/// What a read gives Python: the JSON lines (newline-terminated), the
-/// reports in order, and the first error when `errors="raise"`.
-#[derive(Default)]
-struct JsonRun {
-    lines: Vec<u8>,
-    count: usize,
-    reports: Vec<Report>,
-    stop: Option<Stop>,
+impl Stop {
+    /// A stop of which only the text is known.
+    fn of(text: String) -> Stop {
+        Stop {
+            text,
+            error: None,
+            packet: None,
+        }
+    }
+
+    /// The stop at a failure of a stream of messages.
+    fn of_stream(text: String, e: StreamFailure) -> Stop {
+        Stop {
+            text,
+            error: match e {
+                StreamFailure::Message(m) => Some(m),
+                StreamFailure::Frame(_) => None,
+            },
+            packet: None,
+        }
+    }
+}
+
+/// Filters are for captures.
+fn no_filters(name: &str, o: &ReadOptions) -> io::Result<()> {
+    if !o.filters.is_empty() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{name}: filters are for captures (pcap, pcapng), and this is none"),
+        ));
+    }
+    Ok(())
 }
 
 /// A capture file has no bytes to skip before its first message.
@@ -544,130 +713,352 @@ fn level_name(level: Level) -> &'static str {
     }
 }
 
-/// Reads `bytes` to JSON lines, as `sbe decode` does.
+/// Reads `bytes` to JSON lines into `out`, as `sbe decode` does; with
+/// `raise`, the first bad message stops the read and is returned.
 fn read_json(
     schemas: &Schemas<'_>,
     bytes: &Bytes,
     o: &ReadOptions,
     raise: bool,
-) -> io::Result<JsonRun> {
+    out: &RefCell<LineOut<'_>>,
+) -> io::Result<Option<Stop>> {
     let name = bytes.name();
     let (source, format) = capture::sniff_read(bytes.open()?)?;
-    let mut run = JsonRun::default();
+    let mut stop: Option<Stop> = None;
     let Some(format) = format else {
-        if !o.filters.is_empty() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("{name}: filters are for captures (pcap, pcapng), and this is none"),
-            ));
-        }
+        no_filters(&name, o)?;
         let opts = StreamOptions {
             framing: o.framing,
             skip: o.skip,
             templates: &o.templates,
             keep_going: o.keep_going && !raise,
         };
-        capture::decoding::stream_json(schemas, source, &opts, |item| {
-            match item {
-                StreamItem::Line(line) => {
-                    run.lines.extend_from_slice(line);
-                    run.lines.push(b'\n');
-                    run.count += 1;
+        capture::decoding::stream_json(schemas, source, &opts, |item| match item {
+            StreamItem::Line(line) => out.borrow_mut().line(line),
+            StreamItem::Failed(e) => {
+                let text = format!("{name}: {e}");
+                if raise {
+                    stop = stop.take().or(Some(Stop::of_stream(text, e)));
+                    return Ok(());
                 }
-                StreamItem::Failed(e) => {
-                    let text = format!("{name}: {e}");
-                    if raise && run.stop.is_none() {
-                        run.stop = Some(Stop {
-                            text: text.clone(),
-                            error: match &e {
-                                StreamFailure::Message(m) => Some(m.clone()),
-                                StreamFailure::Frame(_) => None,
-                            },
-                            packet: None,
-                        });
-                    }
-                    run.reports.push((run.count, "error", text));
-                }
+                out.borrow_mut().report("error", text)
             }
-            Ok(())
         })?;
-        return Ok(run);
+        return Ok(stop);
     };
     no_skip(&name, o)?;
     let (mut cap, opts) = open_capture(&name, format, source, o, schemas.byte_order())?;
-    // The sink's lines and reports land in one place, in order.
-    let shared = std::cell::RefCell::new(JsonRun::default());
     let sink = JsonSink::new(
         schemas,
         &o.templates,
-        |line| {
-            let mut r = shared.borrow_mut();
-            r.lines.extend_from_slice(line);
-            r.lines.push(b'\n');
-            r.count += 1;
-            Ok(())
-        },
+        |line| out.borrow_mut().line(line),
         |level, text| {
-            let mut r = shared.borrow_mut();
             let text = format!("{name}: {text}");
             if raise && level == Level::Error {
-                r.stop = Some(Stop {
-                    text: text.clone(),
-                    error: None,
-                    packet: None,
-                });
+                stop = Some(Stop::of(text));
                 // Stops the run: the first error is raised.
                 return Err(io::Error::other("stopped at the first error"));
             }
-            let count = r.count;
-            r.reports.push((count, level_name(level), text));
-            Ok(())
+            out.borrow_mut().report(level_name(level), text)
         },
     );
     let mut sink = Remember { sink, last: None };
     let r = capture::run(&mut cap, &opts, &mut sink);
     let last = sink.last.take();
     drop(sink);
-    let mut run = shared.into_inner();
-    run.stop = run.stop.map(|s| s.with(last));
+    let mut stop = stop.map(|s| s.with(last));
     match r {
         Ok(s) => {
             if s.matched == 0 {
-                run.reports.push((
-                    run.count,
-                    "notice",
-                    format!(
-                        "{name}: none of its {} packets is a UDP datagram or TCP segment{}",
-                        s.packets,
-                        if o.filters.is_empty() {
-                            ""
-                        } else {
-                            " that the filters take"
-                        }
-                    ),
-                ));
+                let text = format!(
+                    "{name}: none of its {} packets is a UDP datagram or TCP segment{}",
+                    s.packets,
+                    if o.filters.is_empty() {
+                        ""
+                    } else {
+                        " that the filters take"
+                    }
+                );
+                out.borrow_mut().report("notice", text)?;
             }
         }
-        Err(_) if run.stop.is_some() => {}
+        Err(_) if stop.is_some() => {}
         Err(capture::RunError::Output(e))
         | Err(capture::RunError::Capture(capture::CaptureError::Io(e))) => return Err(e),
         Err(capture::RunError::Capture(e)) => {
             let text = format!("{name}: {e}");
             if raise {
-                run.stop = Some(Stop {
-                    text,
-                    error: None,
-                    packet: None,
-                });
+                stop = Some(Stop::of(text));
             } else {
-                run.reports.push((run.count, "error", text));
+                out.borrow_mut().report("error", text)?;
             }
         }
     }
-    Ok(run)
+    Ok(stop)
 }
 
+/// Pushes the messages of `source` (a capture of `format`, or a stream of
+/// messages when `None`) into `into`, as `sbe decode --format parquet`
+/// reads an input; reports to `report`. With `raise`, the first bad
+/// message stops the read and is returned. `to_arrow`, `record_batches`
+/// and `write_dataset` all read through it.
+fn push_input(
+    into: &mut Input<'_>,
+    name: &str,
+    source: impl Read,
+    format: Option<capture::Format>,
+    o: &ReadOptions,
+    raise: bool,
+    report: &mut dyn FnMut(Report) -> io::Result<()>,
+) -> io::Result<Option<Stop>> {
+    let mut stop: Option<Stop> = None;
+    let Some(format) = format else {
+        no_filters(name, o)?;
+        let order = endian(into.schemas().byte_order());
+        let keep_going = o.keep_going && !raise;
+        sbe_columnar::reading::push_stream(
+            into,
+            source,
+            o.framing,
+            order,
+            o.skip,
+            keep_going,
+            |e| {
+                let text = format!("{name}: {e}");
+                if raise {
+                    stop = stop.take().or(Some(Stop::of_stream(text, e)));
+                    return Ok(());
+                }
+                report(("error", text))
+            },
+        )?;
+        return Ok(stop);
+    };
+    no_skip(name, o)?;
+    let (mut cap, opts) = open_capture(name, format, source, o, into.schemas().byte_order())?;
+    let sink = sbe_columnar::reading::CaptureSink::new(into, |level, text: &str| {
+        let text = format!("{name}: {text}");
+        if raise && level == Level::Error {
+            stop = Some(Stop::of(text));
+            return Err(io::Error::other("stopped at the first error"));
+        }
+        report((level_name(level), text))
+    });
+    let mut sink = Remember { sink, last: None };
+    let r = capture::run(&mut cap, &opts, &mut sink);
+    let last = sink.last.take();
+    drop(sink);
+    let stop = stop.map(|s| s.with(last));
+    match r {
+        Ok(_) => {}
+        Err(_) if stop.is_some() => {}
+        Err(capture::RunError::Output(e))
+        | Err(capture::RunError::Capture(capture::CaptureError::Io(e))) => return Err(e),
+        Err(capture::RunError::Capture(e)) => report(("error", format!("{name}: {e}")))?,
+    }
+    Ok(stop)
+}
+
+/// Reads `bytes` into Arrow batches, each handed to the channel as soon as
+/// it is complete (a table's key: its name, under `<package>/` with
+/// several schemas), the reports between them.
+fn read_arrow(
+    schemas: &Schemas<'_>,
+    bytes: &Bytes,
+    o: &ReadOptions,
+    raise: bool,
+    flatten: bool,
+    unit: TimestampUnit,
+    tx: &SyncSender<Piece>,
+) -> PyResult<Option<Stop>> {
+    let name = bytes.name();
+    let (source, format) =
+        capture::sniff_read(bytes.open().map_err(io_error)?).map_err(io_error)?;
+    let several = schemas.entries().len() > 1;
+    let packages: Vec<String> = (schemas.entries().iter())
+        .map(|e| e.codec.schema().package.clone())
+        .collect();
+    let batches = tx.clone();
+    let each = move |b: CollectedBatch| {
+        let key = match packages.get(b.schema) {
+            Some(package) if several => format!("{package}/{}", b.table),
+            _ => b.table,
+        };
+        batches.send(Piece::Batch(key, b.batch)).is_ok()
+    };
+    let mut input = Pipeline::new(schemas, "")
+        .flatten(flatten)
+        .timestamp_unit(unit)
+        .frames(format.is_some())
+        .templates(&o.templates)
+        .collect_each(each)
+        .map_err(pipeline_error)?;
+    let mut report = |r: Report| send(tx, Piece::Report(r));
+    let stop =
+        push_input(&mut input, &name, source, format, o, raise, &mut report).map_err(io_error)?;
+    if stop.is_some() {
+        return Ok(stop);
+    }
+    input.finish_collected().map_err(pipeline_error)?;
+    Ok(None)
+}
+
+/// What a reading thread makes of its input.
+#[derive(Clone, Copy)]
+enum Make {
+    /// JSON lines (`read`).
+    Json,
+    /// Arrow batches (`to_arrow`, `record_batches`); `flatten`: groups as
+    /// child tables; `unit`: the finest timestamp unit.
+    Arrow { flatten: bool, unit: TimestampUnit },
+}
+
+/// Starts the thread that reads `bytes` and hands its pieces to the
+/// stream it returns, at most [`AHEAD`] pieces ahead of the consumer:
+/// a read holds a few pieces in memory, never the whole input, and
+/// decodes without the GIL (it takes it only to read a Python file
+/// object).
+fn spawn_read(
+    py: Python<'_>,
+    schemas: Vec<Py<Schema>>,
+    bytes: Bytes,
+    o: ReadOptions,
+    raise: bool,
+    make: Make,
+) -> PyResult<ReadStream> {
+    // The schemas' errors are raised by the call, before any reading.
+    drop(dispatcher(
+        &schema_refs(&schemas),
+        o.values,
+        o.schema_id_check,
+    )?);
+    let (tx, rx) = mpsc::sync_channel(AHEAD);
+    let worker = move || {
+        let end = {
+            let refs = schema_refs(&schemas);
+            match dispatcher(&refs, o.values, o.schema_id_check) {
+                Err(e) => Ended::Failed(e),
+                Ok(d) => match make {
+                    Make::Json => {
+                        let out = RefCell::new(LineOut {
+                            tx: &tx,
+                            lines: Vec::with_capacity(LINES_BYTES),
+                            count: 0,
+                        });
+                        let r = read_json(&d, &bytes, &o, raise, &out);
+                        // The lines before an error come before it.
+                        match out.into_inner().flush().and(r) {
+                            Ok(None) => Ended::Done,
+                            Ok(Some(stop)) => Ended::Stopped(stop),
+                            Err(e) => Ended::Failed(io_error(e)),
+                        }
+                    }
+                    Make::Arrow { flatten, unit } => {
+                        match read_arrow(&d, &bytes, &o, raise, flatten, unit, &tx) {
+                            Ok(None) => Ended::Done,
+                            Ok(Some(stop)) => Ended::Stopped(stop),
+                            Err(e) => Ended::Failed(e),
+                        }
+                    }
+                },
+            }
+        };
+        // Refused when the consumer is gone: nobody to tell.
+        let _ = tx.send(Piece::End(end));
+        // Python objects are let go of with the GIL when it can be had
+        // (not while the interpreter shuts down).
+        let mut held = Some((schemas, bytes));
+        let _ = Python::try_attach(|_| drop(held.take()));
+    };
+    let spawned = py.detach(|| {
+        std::thread::Builder::new()
+            .name("sbe-rs-read".into())
+            .spawn(worker)
+    });
+    spawned.map_err(|e| PyOSError::new_err(format!("cannot start a reading thread: {e}")))?;
+    Ok(ReadStream {
+        rx: Mutex::new(Some(rx)),
+    })
+}
+
+/// The pieces of a read, as the reading thread hands them on: an iterator
+/// of `(0, lines)` (JSON lines, a `str`), `(1, level, text)` (a report),
+/// `(2, key, ArrowStream)` (a batch of table `key`); it raises the error
+/// that ended the read.
+#[pyclass(frozen, module = "sbe_rs._native")]
+struct ReadStream {
+    /// `None` once the read has ended.
+    rx: Mutex<Option<Receiver<Piece>>>,
+}
+
+#[pymethods]
+impl ReadStream {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        // Waits for the reading thread without the GIL: it may need it to
+        // read a file object, and other threads may run meanwhile.
+        let piece = py.detach(|| {
+            let rx = self.rx.lock().ok()?;
+            Some(rx.as_ref()?.recv().ok())
+        });
+        let piece = match piece {
+            None => return Ok(None),
+            Some(Some(piece)) => piece,
+            Some(None) => {
+                self.close();
+                return Err(SbeError::new_err(
+                    "the reading thread stopped without an end",
+                ));
+            }
+        };
+        Ok(Some(match piece {
+            Piece::Lines(lines) => (0, PyString::new(py, &json_text(lines)?))
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+            Piece::Report((level, text)) => (1, level, text).into_pyobject(py)?.into_any().unbind(),
+            Piece::Batch(key, batch) => {
+                let stream = ArrowStream::new(batch.schema(), vec![batch]);
+                (2, key, stream).into_pyobject(py)?.into_any().unbind()
+            }
+            Piece::End(end) => {
+                self.close();
+                return match end {
+                    Ended::Done => Ok(None),
+                    Ended::Stopped(stop) => Err(decode_error(
+                        py,
+                        stop.text,
+                        stop.error.as_ref(),
+                        stop.packet,
+                    )),
+                    Ended::Failed(e) => Err(e),
+                };
+            }
+        }))
+    }
+}
+
+impl ReadStream {
+    fn close(&self) {
+        if let Ok(mut rx) = self.rx.lock() {
+            *rx = None;
+        }
+    }
+}
+
+/// A Python exception of a file object's `read` as it was raised; other
+/// errors of reading as `FramingError` (bytes that are no readable input)
+/// or `OSError`.
 fn io_error(e: io::Error) -> PyErr {
+    if e.get_ref().is_some_and(|inner| inner.is::<PyErr>()) {
+        if let Some(Ok(py)) = e.into_inner().map(|inner| inner.downcast::<PyErr>()) {
+            return *py;
+        }
+        return SbeError::new_err("a Python error of the source was lost");
+    }
     match e.kind() {
         io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData => {
             FramingError::new_err(e.to_string())
@@ -692,14 +1083,14 @@ fn schema_refs(schemas: &[Py<Schema>]) -> Vec<&Schema> {
     schemas.iter().map(Py::get).collect()
 }
 
-/// Every message of `source` as JSON lines (bytes), the reports as
-/// `(messages before, level, text)`.
+/// Every message of `source` as JSON lines, streamed: a [`ReadStream`] of
+/// line chunks and reports.
 #[pyfunction]
 #[pyo3(signature = (source, schemas, framing = "raw", values = "wire", errors = "report", skip = 0, templates = Vec::new(), filters = Vec::new(), keep_going = true, schema_id_check = true))]
 #[allow(clippy::too_many_arguments)]
-fn _read_json<'py>(
-    py: Python<'py>,
-    source: &Bound<'py, PyAny>,
+fn _read_json(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
     schemas: Vec<Py<Schema>>,
     framing: &str,
     values: &str,
@@ -709,7 +1100,7 @@ fn _read_json<'py>(
     filters: Vec<String>,
     keep_going: bool,
     schema_id_check: bool,
-) -> PyResult<(Bound<'py, PyString>, usize, Vec<Report>)> {
+) -> PyResult<ReadStream> {
     let raise = raises(errors)?;
     let o = read_options(
         framing,
@@ -721,24 +1112,7 @@ fn _read_json<'py>(
         values,
     )?;
     let bytes = source_of(source)?;
-    let refs = schema_refs(&schemas);
-    let dispatch = dispatcher(&refs, o.values, o.schema_id_check)?;
-    let run = py
-        .detach(|| read_json(&dispatch, &bytes, &o, raise))
-        .map_err(io_error)?;
-    if let Some(stop) = run.stop {
-        return Err(decode_error(
-            py,
-            stop.text,
-            stop.error.as_ref(),
-            stop.packet,
-        ));
-    }
-    Ok((
-        PyString::new(py, &json_text(run.lines)?),
-        run.count,
-        run.reports,
-    ))
+    spawn_read(py, schemas, bytes, o, raise, Make::Json)
 }
 
 /// An Arrow C stream of one table's batches, handed to Python through the
@@ -819,134 +1193,9 @@ impl ArrowSchema {
     }
 }
 
-/// The tables of a read as Arrow streams: `(key, stream)`.
-type Streams = Vec<(String, ArrowStream)>;
-
-/// The batches of one read, by table.
-type Tables = Vec<(String, arrow_schema::SchemaRef, Vec<RecordBatch>)>;
-
 /// `timestamp_unit=`: `"ns"`, `"us"` or `"ms"`.
 fn unit_of(s: &str) -> PyResult<TimestampUnit> {
     s.parse().map_err(|e: String| PyValueError::new_err(e))
-}
-
-/// What a columnar read gives Python: the tables, the reports, the first
-/// error when `errors="raise"`.
-struct ArrowRun {
-    tables: Tables,
-    reports: Vec<Report>,
-    stop: Option<Stop>,
-}
-
-/// Reads `bytes` into an in-memory pipeline input and gathers its batches
-/// by table (a table's key: its name, under `<package>/` with several
-/// schemas).
-fn read_arrow(
-    schemas: &Schemas<'_>,
-    bytes: &Bytes,
-    o: &ReadOptions,
-    raise: bool,
-    flatten: bool,
-    unit: TimestampUnit,
-) -> io::Result<Result<ArrowRun, PipelineError>> {
-    let name = bytes.name();
-    let (source, format) = capture::sniff_read(bytes.open()?)?;
-    let pipeline = Pipeline::new(schemas, "")
-        .flatten(flatten)
-        .timestamp_unit(unit)
-        .frames(format.is_some())
-        .templates(&o.templates);
-    let mut input = match pipeline.collect() {
-        Ok(i) => i,
-        Err(e) => return Ok(Err(e)),
-    };
-    let mut reports: Vec<Report> = Vec::new();
-    let mut stop: Option<Stop> = None;
-    match format {
-        None => {
-            if !o.filters.is_empty() {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    format!("{name}: filters are for captures (pcap, pcapng), and this is none"),
-                ));
-            }
-            sbe_columnar::reading::push_stream(
-                &mut input,
-                source,
-                o.framing,
-                endian(schemas.byte_order()),
-                o.skip,
-                o.keep_going && !raise,
-                |e| {
-                    let text = format!("{name}: {e}");
-                    if raise && stop.is_none() {
-                        stop = Some(Stop {
-                            text: text.clone(),
-                            error: match &e {
-                                StreamFailure::Message(m) => Some(m.clone()),
-                                StreamFailure::Frame(_) => None,
-                            },
-                            packet: None,
-                        });
-                    }
-                    reports.push((0, "error", text));
-                    Ok(())
-                },
-            )?;
-        }
-        Some(format) => {
-            no_skip(&name, o)?;
-            let (mut cap, opts) = open_capture(&name, format, source, o, schemas.byte_order())?;
-            let sink = sbe_columnar::reading::CaptureSink::new(&mut input, |level, text: &str| {
-                let text = format!("{name}: {text}");
-                if raise && level == Level::Error {
-                    stop = Some(Stop {
-                        text,
-                        error: None,
-                        packet: None,
-                    });
-                    return Err(io::Error::other("stopped at the first error"));
-                }
-                reports.push((0, level_name(level), text));
-                Ok(())
-            });
-            let mut sink = Remember { sink, last: None };
-            let r = capture::run(&mut cap, &opts, &mut sink);
-            let last = sink.last.take();
-            drop(sink);
-            stop = stop.map(|s| s.with(last));
-            match r {
-                Ok(_) => {}
-                Err(_) if stop.is_some() => {}
-                Err(capture::RunError::Output(e))
-                | Err(capture::RunError::Capture(capture::CaptureError::Io(e))) => return Err(e),
-                Err(capture::RunError::Capture(e)) => {
-                    reports.push((0, "error", format!("{name}: {e}")))
-                }
-            }
-        }
-    }
-    let collected = match input.finish_collected() {
-        Ok(c) => c,
-        Err(e) => return Ok(Err(e)),
-    };
-    let several = schemas.entries().len() > 1;
-    let mut tables: Tables = Vec::new();
-    for b in collected.batches {
-        let key = match schemas.entries().get(b.schema) {
-            Some(entry) if several => format!("{}/{}", entry.codec.schema().package, b.table),
-            _ => b.table,
-        };
-        match tables.iter_mut().find(|(k, _, _)| *k == key) {
-            Some((_, _, batches)) => batches.push(b.batch),
-            None => tables.push((key, b.batch.schema(), vec![b.batch])),
-        }
-    }
-    Ok(Ok(ArrowRun {
-        tables,
-        reports,
-        stop,
-    }))
 }
 
 fn pipeline_error(e: PipelineError) -> PyErr {
@@ -956,14 +1205,14 @@ fn pipeline_error(e: PipelineError) -> PyErr {
     }
 }
 
-/// Every message of `source` as Arrow batches by table: `[(key,
-/// ArrowStream)]`, and the reports.
+/// Every message of `source` as Arrow batches, streamed: a [`ReadStream`]
+/// of batches (each with its table's key) and reports.
 #[pyfunction]
 #[pyo3(signature = (source, schemas, framing = "raw", errors = "report", skip = 0, templates = Vec::new(), filters = Vec::new(), keep_going = true, schema_id_check = true, flatten = false, timestamp_unit = "ns"))]
 #[allow(clippy::too_many_arguments)]
-fn _read_arrow<'py>(
-    py: Python<'py>,
-    source: &Bound<'py, PyAny>,
+fn _read_arrow(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
     schemas: Vec<Py<Schema>>,
     framing: &str,
     errors: &str,
@@ -974,7 +1223,7 @@ fn _read_arrow<'py>(
     schema_id_check: bool,
     flatten: bool,
     timestamp_unit: &str,
-) -> PyResult<(Streams, Vec<Report>)> {
+) -> PyResult<ReadStream> {
     let raise = raises(errors)?;
     let unit = unit_of(timestamp_unit)?;
     let o = read_options(
@@ -987,24 +1236,7 @@ fn _read_arrow<'py>(
         "wire",
     )?;
     let bytes = source_of(source)?;
-    let refs = schema_refs(&schemas);
-    let dispatch = dispatcher(&refs, o.values, o.schema_id_check)?;
-    let run = py
-        .detach(|| read_arrow(&dispatch, &bytes, &o, raise, flatten, unit))
-        .map_err(io_error)?
-        .map_err(pipeline_error)?;
-    if let Some(stop) = run.stop {
-        return Err(decode_error(
-            py,
-            stop.text,
-            stop.error.as_ref(),
-            stop.packet,
-        ));
-    }
-    let tables = (run.tables.into_iter())
-        .map(|(key, schema, batches)| (key, ArrowStream::new(schema, batches)))
-        .collect();
-    Ok((tables, run.reports))
+    spawn_read(py, schemas, bytes, o, raise, Make::Arrow { flatten, unit })
 }
 
 /// One input of `write_dataset`: a file read as `sbe decode --format
@@ -1030,44 +1262,26 @@ impl Source for FileSource<'_> {
     fn read(&mut self, into: &mut Input<'_>) -> io::Result<()> {
         let bytes = Bytes::Path(PathBuf::from(&self.path));
         let (source, format) = capture::sniff_read(bytes.open()?)?;
-        let name = self.path.clone();
         let reports = &mut self.reports;
-        match format {
-            None => {
-                sbe_columnar::reading::push_stream(
-                    into,
-                    source,
-                    self.o.framing,
-                    endian(into.schemas().byte_order()),
-                    self.o.skip,
-                    self.o.keep_going,
-                    |e| {
-                        reports.push((0, "error", format!("{name}: {e}")));
-                        Ok(())
-                    },
-                )?;
+        let mut report = |r: Report| {
+            reports.push(r);
+            Ok(())
+        };
+        match push_input(into, &self.path, source, format, self.o, false, &mut report) {
+            // An input refused before any message (a skip for a capture,
+            // filters for a file of messages, no readable capture) is
+            // reported and the others go on, as `sbe decode` does.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData
+                ) =>
+            {
+                reports.push(("error", e.to_string()));
+                Ok(())
             }
-            Some(format) => {
-                let (mut cap, opts) =
-                    open_capture(&name, format, source, self.o, into.schemas().byte_order())?;
-                let mut sink =
-                    sbe_columnar::reading::CaptureSink::new(into, |level, text: &str| {
-                        reports.push((0, level_name(level), format!("{name}: {text}")));
-                        Ok(())
-                    });
-                match capture::run(&mut cap, &opts, &mut sink) {
-                    Ok(_) => {}
-                    Err(capture::RunError::Output(e))
-                    | Err(capture::RunError::Capture(capture::CaptureError::Io(e))) => {
-                        return Err(e)
-                    }
-                    Err(capture::RunError::Capture(e)) => {
-                        reports.push((0, "error", format!("{name}: {e}")))
-                    }
-                }
-            }
+            r => r.map(drop),
         }
-        Ok(())
     }
 }
 
@@ -1186,6 +1400,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Schema>()?;
     m.add_class::<ArrowStream>()?;
     m.add_class::<ArrowSchema>()?;
+    m.add_class::<ReadStream>()?;
     m.add_function(wrap_pyfunction!(_read_json, m)?)?;
     m.add_function(wrap_pyfunction!(_read_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(_write_dataset, m)?)?;

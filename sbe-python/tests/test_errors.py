@@ -130,3 +130,16 @@ def test_to_arrow_keeps_a_bad_message_in_errors(md, tmp_path):
         tables = sbe_rs.to_arrow(path, md)
     assert tables["Trade"].num_rows == 2
     assert tables["_errors"].num_rows == 1
+
+
+def test_write_dataset_reports_an_input_it_refuses_and_writes_the_others(md, session, captures, sbe, tmp_path):
+    raw = tmp_path / "raw.bin"
+    raw.write_bytes(md.encode(trade(1)))
+    args = ("--schema", md.path, "--schema", session.path, "--format", "parquet", "--filter", "udp", "--jobs", "1")
+    code, _, err = sbe("decode", *args, "--out", tmp_path / "cli", raw, captures[0])
+    assert code == 1 and "is for captures" in err
+    with pytest.warns(sbe_rs.SbeWarning, match="filters are for captures"):
+        done = sbe_rs.write_dataset([raw, captures[0]], tmp_path / "py", [md, session], filters=["udp"], jobs=1)
+    assert done["messages"] == 40
+    rel = sorted(str(p.relative_to(tmp_path / "py")) for p in (tmp_path / "py").rglob("*.parquet"))
+    assert rel == sorted(str(p.relative_to(tmp_path / "cli")) for p in (tmp_path / "cli").rglob("*.parquet"))

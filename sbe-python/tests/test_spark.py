@@ -50,6 +50,15 @@ def test_map_in_arrow_over_three_captures_is_to_arrow(spark, feed_dir, md, sessi
         sbe_rs.to_arrow(p, [md, session])["venue.md/Trade"].num_rows for p in captures)
     assert got.column_names == want.column_names
     assert rows(got) == rows(want)
+    # The recipe written out (README): the same rows.
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    from sbe_rs.spark import decode_files, spark_schema
+
+    arrow = md.arrow_schemas(frames=True)["Trade"]
+    by_hand = (spark.read.format("binaryFile").load(str(feed_dir / "feed-*.pcap"))
+               .mapInArrow(decode_files([md.path, session.path], "Trade"), from_arrow_schema(spark_schema(arrow))))
+    assert sorted(map(repr, by_hand.collect())) == sorted(map(repr, df.collect()))
     # The recipe's end: Parquet from Spark.
     out = str(tmp_path / "trades")
     df.write.parquet(out)

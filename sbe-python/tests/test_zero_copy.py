@@ -1,7 +1,11 @@
 """`to_arrow`'s tables reach pyarrow, Polars and DuckDB without a copy:
 the buffers pyarrow holds are those Rust made (the addresses are equal),
 Polars holds the same memory, and DuckDB scans them in place and gives
-the same values."""
+the same values. DuckDB shows no buffer addresses; the strongest check it
+allows is to change a value in the memory Rust made, at the address Rust
+gave, and see DuckDB's next query of the registered table read it."""
+
+import ctypes
 
 import pytest
 
@@ -11,13 +15,13 @@ pa = pytest.importorskip("pyarrow")
 
 
 def tables_with_addresses(source, schemas):
-    """The tables of `to_arrow`, each with the addresses of its columns'
-    first buffers as Rust made them."""
-    out = {}
-    for key, stream in sbe_rs._arrow_tables(source, schemas, "raw", "report", 0, (), (), True, True, False):
-        addresses = stream.buffer_addresses
-        out[key] = (pa.RecordBatchReader.from_stream(stream).read_all(), addresses)
-    return out
+    """The tables of `to_arrow` (made as it makes them), each with the
+    addresses of its first batch's columns' buffers as Rust made them."""
+    batches, addresses = {}, {}
+    for key, stream in sbe_rs._arrow_batches(source, schemas, "raw", "report", 0, (), (), True, True, False):
+        addresses.setdefault(key, stream.buffer_addresses)
+        batches.setdefault(key, []).append(pa.RecordBatchReader.from_stream(stream).read_next_batch())
+    return {key: (pa.Table.from_batches(b), addresses[key]) for key, b in batches.items()}
 
 
 def values_address(chunk):
@@ -62,3 +66,25 @@ def test_duckdb_scans_them_in_place(md, session, captures):
     assert got == want
     n = con.execute("SELECT count(*) FROM trades, unnest(fills) AS f").fetchone()[0]
     assert n == sum(len(f) for f in trades.column("fills").to_pylist())
+
+
+def test_duckdb_reads_the_memory_rust_made(md, session, captures):
+    duckdb = pytest.importorskip("duckdb")
+    trades, addresses = tables_with_addresses(captures[0], [md, session])["venue.md/Trade"]
+    i = trades.schema.get_field_index("qty")
+    assert trades.schema.field(i).type == pa.uint32()
+    chunk = trades.column(i).chunks[0]
+    assert values_address(chunk) == addresses[i]
+    con = duckdb.connect()
+    con.register("trades", trades)
+    qty = [q for (q,) in con.execute("SELECT qty FROM trades ORDER BY msgIndex").fetchall()]
+    assert qty == trades.column("qty").to_pylist()
+    # The first row's qty, written where Rust put it: DuckDB reads it there.
+    first = ctypes.c_uint32.from_address(addresses[i] + 4 * chunk.offset)
+    was = first.value
+    first.value = 4242
+    try:
+        seen = con.execute("SELECT qty FROM trades ORDER BY msgIndex LIMIT 1").fetchone()[0]
+    finally:
+        first.value = was
+    assert (was, seen) == (qty[0], 4242)

@@ -168,21 +168,18 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, io.IOBase,
 Schemas = Union[Schema, Sequence[Schema]]
 
 
-def _source(source: Any) -> Union[str, bytes]:
-    """A path (read by Rust, without the GIL) or the bytes of a buffer or
-    binary file object."""
-    if isinstance(source, (bytes,)):
+def _source(source: Any) -> Any:
+    """A path or a buffer (read by Rust without the GIL), or a binary file
+    object, which Rust reads in pieces as it decodes (taking the GIL for
+    each ``read`` call only)."""
+    if isinstance(source, bytes):
         return source
     if isinstance(source, (bytearray, memoryview)):
         return bytes(source)
     if isinstance(source, (str, os.PathLike)):
         return os.fspath(source)
-    read = getattr(source, "read", None)
-    if read is not None:
-        data = read()
-        if not isinstance(data, (bytes, bytearray)):
-            raise TypeError("a file object given as source must be opened in binary mode")
-        return bytes(data)
+    if getattr(source, "read", None) is not None:
+        return source
     raise TypeError(f"source: a path, bytes or a binary file object, not {type(source).__name__}")
 
 
@@ -195,9 +192,8 @@ def _schemas(schemas: Schemas) -> List["_native.Schema"]:
     return out
 
 
-def _warn(reports: Sequence[Any]) -> None:
-    for _, _level, text in reports:
-        warnings.warn(text, SbeWarning, stacklevel=3)
+def _warn(level: str, text: str) -> None:
+    warnings.warn(text, SbeWarning, stacklevel=3)
 
 
 def read(
@@ -223,14 +219,19 @@ def read(
     ``mdp3``, ``len=u16le,...``). A capture's messages carry a ``frame`` dict
     (packet, time, transport, src, dst, the packet header's fields, offset).
 
+    Messages come as the source is read: a thread of Rust reads and decodes
+    a little ahead of the loop, without the GIL, and holds a few hundred
+    messages at most, however large the source (a file object is read in
+    pieces of 256 KiB).
+
     ``errors="report"``: a bad message is skipped and reported as a
     :class:`SbeWarning` (as the CLI reports it on stderr); ``"raise"``: the
-    first one raises :class:`DecodeError`. ``templates``, ``filters``,
-    ``skip``, ``keep_going`` and ``schema_id_check`` are ``sbe decode``'s
-    ``--template``, ``--filter``, ``--skip``, ``--keep-going`` (on here) and
-    ``--schema-id-check``.
+    messages before it are yielded, then it raises :class:`DecodeError`.
+    ``templates``, ``filters``, ``skip``, ``keep_going`` and
+    ``schema_id_check`` are ``sbe decode``'s ``--template``, ``--filter``,
+    ``--skip``, ``--keep-going`` (on here) and ``--schema-id-check``.
     """
-    lines, _count, reports = _native._read_json(
+    stream = _native._read_json(
         _source(source),
         _schemas(schemas),
         framing,
@@ -242,17 +243,17 @@ def read(
         keep_going,
         schema_id_check,
     )
-    # Reports come where they were made: before the message they precede.
-    r = 0
-    for i, line in enumerate(lines.split("\n")[:-1] if lines else ()):
-        while r < len(reports) and reports[r][0] <= i:
-            _warn([reports[r]])
-            r += 1
-        yield json.loads(line)
-    _warn(reports[r:])
+    loads = json.loads
+    for piece in stream:
+        if piece[0] == 0:
+            # One JSON object a line; a newline inside a string is escaped.
+            for line in piece[1].split("\n")[:-1]:
+                yield loads(line)
+        else:
+            _warn(piece[1], piece[2])
 
 
-def _arrow_tables(
+def _arrow_batches(
     source: Source,
     schemas: Schemas,
     framing: str,
@@ -264,8 +265,11 @@ def _arrow_tables(
     schema_id_check: bool,
     flatten: bool,
     timestamp_unit: str = "ns",
-) -> List[Any]:
-    streams, reports = _native._read_arrow(
+) -> Iterator[Any]:
+    """``(key, stream)`` of each Arrow batch as Rust completes it (a
+    stream: one batch over the Arrow PyCapsule interface, with the
+    addresses of its buffers as Rust made them); reports are warned."""
+    stream = _native._read_arrow(
         _source(source),
         _schemas(schemas),
         framing,
@@ -278,8 +282,11 @@ def _arrow_tables(
         flatten,
         timestamp_unit,
     )
-    _warn(reports)
-    return streams
+    for piece in stream:
+        if piece[0] == 2:
+            yield piece[1], piece[2]
+        else:
+            _warn(piece[1], piece[2])
 
 
 def to_arrow(
@@ -312,22 +319,12 @@ def to_arrow(
     """
     import pyarrow as pa
 
-    out = {}
-    for key, stream in _arrow_tables(
-        source,
-        schemas,
-        framing,
-        errors,
-        skip,
-        templates,
-        filters,
-        keep_going,
-        schema_id_check,
-        flatten,
-        timestamp_unit,
+    batches: Dict[str, List[Any]] = {}
+    for key, stream in _arrow_batches(
+        source, schemas, framing, errors, skip, templates, filters, keep_going, schema_id_check, flatten, timestamp_unit
     ):
-        out[key] = pa.RecordBatchReader.from_stream(stream).read_all()
-    return out
+        batches.setdefault(key, []).append(pa.RecordBatchReader.from_stream(stream).read_next_batch())
+    return {key: pa.Table.from_batches(b) for key, b in batches.items()}
 
 
 def record_batches(
@@ -344,27 +341,30 @@ def record_batches(
 ) -> Iterator[Any]:
     """Yield the ``pyarrow.RecordBatch``es of one message type (``message``:
     its name, or its table key as :func:`to_arrow` gives it; required when
-    the source holds several types). This is the function a Spark
-    ``mapInArrow`` calls: see :mod:`sbe_rs.spark`."""
+    the schemas hold several types). This is the function a Spark
+    ``mapInArrow`` calls: see :mod:`sbe_rs.spark`.
+
+    Batches come as they fill (8,192 rows), while the source is read: a
+    thread of Rust reads and decodes ahead of the loop, without the GIL,
+    by two batches at most, so a capture larger than memory streams through.
+    """
     import pyarrow as pa
 
-    templates: List[int] = []
-    if message is not None:
-        name = message.rsplit("/", 1)[-1]
-        for s in [schemas] if isinstance(schemas, Schema) else list(schemas):
-            templates += [m["id"] for m in s.messages if m.get("name") == name]
-        if not templates:
-            raise ValueError(f"message {message!r}: no schema given has it")
-    streams = _arrow_tables(
+    given = [schemas] if isinstance(schemas, Schema) else list(schemas)
+    if message is None:
+        names = [m.get("name") for s in given for m in s.messages]
+        if len(names) != 1:
+            raise ValueError(f"several message types ({', '.join(map(str, names))}): say which with message=")
+        message = names[0]
+    name = message.rsplit("/", 1)[-1]
+    templates = [m["id"] for s in given for m in s.messages if m.get("name") == name]
+    if not templates:
+        raise ValueError(f"message {message!r}: no schema given has it")
+    for key, stream in _arrow_batches(
         source, schemas, framing, errors, skip, templates, filters, keep_going, schema_id_check, False
-    )
-    tables = [(k, s) for k, s in streams if k != "_errors" and not k.endswith("/_errors")]
-    if message is None and len(tables) > 1:
-        raise ValueError(f"several message types ({', '.join(k for k, _ in tables)}): say which with message=")
-    for key, stream in tables:
-        if message is not None and key != message and key.rsplit("/", 1)[-1] != message:
-            continue
-        yield from pa.RecordBatchReader.from_stream(stream)
+    ):
+        if key == message or key.rsplit("/", 1)[-1] == message:
+            yield pa.RecordBatchReader.from_stream(stream).read_next_batch()
 
 
 def write_dataset(
@@ -413,5 +413,6 @@ def write_dataset(
         schema_id_check,
         timestamp_unit,
     )
-    _warn(reports)
+    for level, text in reports:
+        _warn(level, text)
     return {"parts": [os.fspath(p) for p in parts], "messages": messages, "refused": refused}

@@ -95,7 +95,7 @@ def read(
     keep_going: bool = True,
     schema_id_check: bool = True,
 ) -> Iterator[Dict[str, Any]]:
-    """Every message of ``source`` as a dict, as ``sbe decode`` prints it."""
+    """Every message of ``source`` as a dict, as ``sbe decode`` prints it, yielded as the source is read."""
 
 def to_arrow(
     source: Source,
@@ -125,7 +125,8 @@ def record_batches(
     keep_going: bool = True,
     schema_id_check: bool = True,
 ) -> Iterator[pyarrow.RecordBatch]:
-    """The record batches of one message type (what a Spark ``mapInArrow`` calls)."""
+    """The record batches of one message type (``message`` required when the schemas hold several), yielded as
+    they fill while the source is read (what a Spark ``mapInArrow`` calls)."""
 
 def write_dataset(
     sources: Union[Source, Sequence[Source]],
