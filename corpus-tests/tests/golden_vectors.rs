@@ -129,7 +129,10 @@ fn prefixes_and_corruptions_never_panic() {
 
 /// Every golden vector read into its schema's `OwnedMessage` and written
 /// again (through the message's encoder) gives back its bytes, and
-/// `encoded_length` says how many.
+/// `encoded_length` (the encoder's `exact_length`, computed before
+/// writing) says how many. A buffer one byte shorter is refused by
+/// `wrap_exact` before anything is written, with the whole message's
+/// length as the bytes needed (issue 40; issue 42, point 5).
 #[test]
 fn every_golden_vector_round_trips_through_its_owned_message() {
     let Some(shared) = shared_dir("every_golden_vector_round_trips_through_its_owned_message")
@@ -144,9 +147,25 @@ fn every_golden_vector_round_trips_through_its_owned_message() {
             continue;
         };
         checked += 1;
+        let n = v.bin.len();
+        let refused_whole = |e: &Option<sbe_rt::Error>| {
+            e.is_some_and(|e| {
+                e.error_kind() == sbe_rt::ErrorKind::BufferTooSmall
+                    && e.details()
+                        == sbe_rt::ErrorDetails::BufferTooSmall {
+                            needed: n as u64,
+                            available: n as u64 - 1,
+                        }
+            })
+        };
         match round_trip(&v.bin) {
-            Ok((bytes, len)) if bytes == v.bin && len == v.bin.len() => {}
-            Ok((bytes, len)) => failures.push(format!(
+            Ok((bytes, len, short)) if bytes == v.bin && len == n && refused_whole(&short) => {}
+            Ok((bytes, len, short)) if bytes == v.bin && len == n => failures.push(format!(
+                "{}: a buffer of {} bytes gave {short:?}, not BufferTooSmall needing {n} with nothing written",
+                v.json_path.display(),
+                n - 1
+            )),
+            Ok((bytes, len, _)) => failures.push(format!(
                 "{}: wrote {} bytes (encoded_length {len}), {} expected; first difference at {:?}",
                 v.json_path.display(),
                 bytes.len(),

@@ -316,10 +316,12 @@ macro_rules! owned_to_owned {
 #[macro_export]
 macro_rules! owned_passes {
     ($encoder:ident) => {
-        /// One pass of [`encode`](Self::encode), converting text or not.
+        /// One pass of [`encode`](Self::encode), converting text or not:
+        /// the message's exact length first, so that a buffer too small
+        /// is refused before anything is written, with that length.
         #[inline(always)]
         fn sbe_encode<const CONVERT: bool>(&self, buf: &mut [u8]) -> $crate::Result<usize> {
-            let mut e = $encoder::wrap(buf)?;
+            let mut e = $encoder::wrap_exact(buf, self.encoded_length())?;
             self.sbe_write::<CONVERT>(&mut e)?;
             e.finish()
         }
