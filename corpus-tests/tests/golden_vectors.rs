@@ -130,9 +130,10 @@ fn prefixes_and_corruptions_never_panic() {
 /// Every golden vector read into its schema's `OwnedMessage` and written
 /// again (through the message's encoder) gives back its bytes, and
 /// `encoded_length` (the encoder's `exact_length`, computed before
-/// writing) says how many. A buffer one byte shorter is refused by
-/// `wrap_exact` before anything is written, with the whole message's
-/// length as the bytes needed (issue 40; issue 42, point 5).
+/// writing) says how many. A buffer one byte shorter is refused with the
+/// whole message's length as the bytes needed (issue 40; issue 42, point
+/// 5; `exact_length.rs` checks that `wrap_exact` refuses it before
+/// writing).
 #[test]
 fn every_golden_vector_round_trips_through_its_owned_message() {
     let Some(shared) = shared_dir("every_golden_vector_round_trips_through_its_owned_message")
@@ -161,7 +162,7 @@ fn every_golden_vector_round_trips_through_its_owned_message() {
         match round_trip(&v.bin) {
             Ok((bytes, len, short)) if bytes == v.bin && len == n && refused_whole(&short) => {}
             Ok((bytes, len, short)) if bytes == v.bin && len == n => failures.push(format!(
-                "{}: a buffer of {} bytes gave {short:?}, not BufferTooSmall needing {n} with nothing written",
+                "{}: a buffer of {} bytes gave {short:?}, not BufferTooSmall needing {n}",
                 v.json_path.display(),
                 n - 1
             )),

@@ -685,12 +685,11 @@ pub(super) fn block(
     let root_fns = if root {
         let encode = message_encode(encoder, converts.to_string() != "false");
         let length_doc = format!(" [`{encoder}::exact_length`] of its groups and var data.");
-        let encode_doc = format!(
-            " Writes the message at the start of `buf`, header included, with [`{encoder}`]: \
-             the bytes it writes. Returns the message's length."
-        );
+        let element = proc_macro2::Literal::u16_unsuffixed(b.element);
+        // The whole length is measured only when the buffer was too
+        // small: measured first, it was as much again as the write.
         quote! {
-            #[doc = #encode_doc]
+            ::sbe_rt::owned_encode!(#encoder, #element);
             #encode
             /// Bytes [`encode`](Self::encode) writes, header included:
             #[doc = #length_doc]
@@ -772,17 +771,17 @@ pub(super) fn block(
 fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
     if !converts {
         return quote! {
-            pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
-                // Its exact length first: a buffer too small is refused
-                // before anything is written, with that length.
-                let mut e = #encoder::wrap_exact(buf, self.encoded_length())?;
+            #[inline(always)]
+            fn sbe_encode_in(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+                let mut e = #encoder::wrap(buf)?;
                 self.sbe_write::<true>(&mut e)?;
                 e.finish()
             }
         };
     }
     quote! {
-        pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+        #[inline(always)]
+        fn sbe_encode_in(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
             if !Self::SBE_CONVERTS {
                 return self.sbe_encode::<true>(buf);
             }
