@@ -685,11 +685,12 @@ pub(super) fn block(
     let root_fns = if root {
         let encode = message_encode(encoder, converts.to_string() != "false");
         let length_doc = format!(" [`{encoder}::exact_length`] of its groups and var data.");
-        let element = proc_macro2::Literal::u16_unsuffixed(b.element);
-        // The whole length is measured only when the buffer was too
-        // small: measured first, it was as much again as the write.
+        let encode_doc = format!(
+            " Writes the message at the start of `buf`, header included, with [`{encoder}`]: \
+             the bytes it writes. Returns the message's length."
+        );
         quote! {
-            ::sbe_rt::owned_encode!(#encoder, #element);
+            #[doc = #encode_doc]
             #encode
             /// Bytes [`encode`](Self::encode) writes, header included:
             #[doc = #length_doc]
@@ -771,8 +772,7 @@ pub(super) fn block(
 fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
     if !converts {
         return quote! {
-            #[inline(always)]
-            fn sbe_encode_in(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+            pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
                 let mut e = #encoder::wrap(buf)?;
                 self.sbe_write::<true>(&mut e)?;
                 e.finish()
@@ -780,8 +780,7 @@ fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
         };
     }
     quote! {
-        #[inline(always)]
-        fn sbe_encode_in(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+        pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
             if !Self::SBE_CONVERTS {
                 return self.sbe_encode::<true>(buf);
             }

@@ -227,44 +227,12 @@ where
 /// assert_eq!(sbe_rt::__private::owned::text_len("grüße", false), 5);
 /// ```
 pub fn text_len(s: &str, utf8: bool) -> usize {
-    // ASCII, the usual text, is checked a word at a time; counting the
-    // characters of it was most of an owned car's `encoded_length`.
+    // ASCII, the usual text, is checked a word at a time: counting its
+    // characters was most of an owned car's `encoded_length`.
     if utf8 || s.is_ascii() {
         s.len()
     } else {
         s.chars().count()
-    }
-}
-
-/// An owned message's `encode` error `e`, where it is the buffer too
-/// small (`ErrorKind::BufferTooSmall`), made to say the whole message's
-/// length (`len` of `msg`, its `encoded_length`) against the `available`
-/// bytes of the buffer, at the message's schema element: the encoder
-/// says only what its call needed. Out of line and cold: the length is
-/// measured only when the buffer was too small.
-///
-/// ```
-/// use sbe_rt::{Error, ErrorKind};
-///
-/// let e = sbe_rt::__private::owned::whole_length(Error::buffer_too_small(4, 1), &57, |n| *n, 56, 3);
-/// assert_eq!(e, Error::buffer_too_small(57, 56));
-/// assert_eq!(e.element().map(|n| n.get()), Some(3));
-/// let other = Error::length_out_of_range(300, 255);
-/// assert_eq!(sbe_rt::__private::owned::whole_length(other, &57, |n| *n, 56, 3), other);
-/// ```
-#[cold]
-#[inline(never)]
-pub fn whole_length<T>(
-    e: Error,
-    msg: &T,
-    len: fn(&T) -> usize,
-    available: usize,
-    element: u16,
-) -> Error {
-    if e.error_kind() == crate::ErrorKind::BufferTooSmall {
-        Error::buffer_too_small(len(msg), available).at(element)
-    } else {
-        e
     }
 }
 
@@ -346,39 +314,6 @@ macro_rules! owned_to_owned {
 /// message's encoder `$encoder`, through its `sbe_write`): `sbe_encode`,
 /// converting text or not, and `sbe_encode_converting`, out of line. The
 /// same for every message whose text may convert; `encode` names them.
-/// An owned message's `encode`: its `sbe_encode_in` (one pass, or the
-/// two of text that may convert), with a buffer too small made to say the
-/// whole message's length ([`whole_length`]). `$encoder`: the message's
-/// encoder, for the doc; `$element`: the message's schema element.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! owned_encode {
-    ($encoder:ident, $element:literal) => {
-        #[doc = concat!(
-                    " Writes the message at the start of `buf`, header included, with [`",
-                    stringify!($encoder),
-                    "`]: the bytes it writes. Returns the message's length. A buffer too small",
-                    " is `BufferTooSmall` with the whole message's length",
-                    " ([`encoded_length`](Self::encoded_length)) as the bytes needed."
-                )]
-        pub fn encode(&self, buf: &mut [u8]) -> $crate::Result<usize> {
-            let available = buf.len();
-            match self.sbe_encode_in(buf) {
-                $crate::__private::Ok(n) => $crate::__private::Ok(n),
-                $crate::__private::Err(e) => {
-                    $crate::__private::Err($crate::__private::owned::whole_length(
-                        e,
-                        self,
-                        Self::encoded_length,
-                        available,
-                        $element,
-                    ))
-                }
-            }
-        }
-    };
-}
-
 #[doc(hidden)]
 #[macro_export]
 macro_rules! owned_passes {
