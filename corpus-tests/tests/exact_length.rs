@@ -187,3 +187,26 @@ fn the_car_is_measured_then_written() {
         )
     );
 }
+
+/// A length below the message with its sections empty is refused by the
+/// wrap it passes to, and a length no buffer holds (`exact_length`
+/// saturates) by `wrap_exact` itself: errors, never a panic.
+#[test]
+fn lengths_that_cannot_be_are_refused() {
+    let mut buf = [0u8; 128];
+    let e = tiny::OrderEncoder::wrap_exact(&mut buf, 20).err().unwrap();
+    assert_eq!(e.error_kind(), ErrorKind::BufferTooSmall);
+    assert_eq!(
+        e.details(),
+        ErrorDetails::BufferTooSmall {
+            needed: 8 + 40 + 7,
+            available: 20
+        }
+    );
+    let huge = tiny::OrderEncoder::exact_length([usize::MAX, 1], 0, 0);
+    assert_eq!(huge, usize::MAX);
+    let e = tiny::OrderEncoder::wrap_exact(&mut buf, huge)
+        .err()
+        .unwrap();
+    assert_eq!(e.error_kind(), ErrorKind::BufferTooSmall);
+}
