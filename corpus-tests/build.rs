@@ -65,10 +65,11 @@ fn add(out: &Path, key: &str, xml: &Path, modules: &mut String, tables: &mut Tab
 }
 
 /// The row of `OWNED` for a schema's module `name`: its `OwnedMessage`
-/// read from a message and written again.
+/// read from a message and written again, then written into a buffer one
+/// byte shorter than its `encoded_length`.
 fn owned_row(key: &str, name: &str) -> String {
     format!(
-        "    ({key:?}, |b| {{ let o = {name}::OwnedMessage::decode(b)?; let mut out = vec![0u8; o.encoded_length()]; let n = o.encode(&mut out)?; out.truncate(n); Ok((out, o.encoded_length())) }}),\n"
+        "    ({key:?}, |b| {{ let o = {name}::OwnedMessage::decode(b)?; let len = o.encoded_length(); let mut out = vec![0u8; len]; let n = o.encode(&mut out)?; out.truncate(n); let mut short = vec![0xA5u8; len.saturating_sub(1)]; let refused = o.encode(&mut short).err(); Ok((out, len, refused)) }}),\n"
     )
 }
 
@@ -198,7 +199,7 @@ fn main() {
         }
     }
     let text = format!(
-        "{modules}\n/// Whether `../shared` (corpus and vectors) was found at build time.\npub const SHARED_AVAILABLE: bool = {available};\n\n/// Decodes a message with the schema at a corpus path (or `repo/...`, `fixture/...`), giving its JSON and length.\npub type DecodeFn = fn(&[u8]) -> Result<(String, usize), sbe_rt::Error>;\n\n/// A schema's generated `message_length`.\npub type LengthFn = fn(&[u8]) -> Result<usize, sbe_rt::Error>;\n\n/// Every compiled schema by path.\npub const SCHEMAS: &[(&str, DecodeFn, LengthFn)] = &[\n{}];\n\n/// A schema's `OwnedMessage::decode` then `encode`: the bytes written and `encoded_length`.\npub type OwnedFn = fn(&[u8]) -> Result<(Vec<u8>, usize), sbe_rt::Error>;\n\n/// Every compiled schema with owned messages, by path.\npub const OWNED: &[(&str, OwnedFn)] = &[\n{}];\n\n/// A schema's message through serde (`serde_run`).\npub type SerdeFn = fn(&[u8]) -> Result<SerdeRun, String>;\n\n/// Every compiled schema with owned messages and `to_json`, by path.\npub const SERDE: &[(&str, SerdeFn)] = &[\n{}];\n",
+        "{modules}\n/// Whether `../shared` (corpus and vectors) was found at build time.\npub const SHARED_AVAILABLE: bool = {available};\n\n/// Decodes a message with the schema at a corpus path (or `repo/...`, `fixture/...`), giving its JSON and length.\npub type DecodeFn = fn(&[u8]) -> Result<(String, usize), sbe_rt::Error>;\n\n/// A schema's generated `message_length`.\npub type LengthFn = fn(&[u8]) -> Result<usize, sbe_rt::Error>;\n\n/// Every compiled schema by path.\npub const SCHEMAS: &[(&str, DecodeFn, LengthFn)] = &[\n{}];\n\n/// A schema's `OwnedMessage::decode` then `encode`: the bytes written, `encoded_length`, and the error of `encode` into a buffer one byte shorter.\npub type OwnedFn = fn(&[u8]) -> Result<(Vec<u8>, usize, Option<sbe_rt::Error>), sbe_rt::Error>;\n\n/// Every compiled schema with owned messages, by path.\npub const OWNED: &[(&str, OwnedFn)] = &[\n{}];\n\n/// A schema's message through serde (`serde_run`).\npub type SerdeFn = fn(&[u8]) -> Result<SerdeRun, String>;\n\n/// Every compiled schema with owned messages and `to_json`, by path.\npub const SERDE: &[(&str, SerdeFn)] = &[\n{}];\n",
         tables.schemas, tables.owned, tables.serde
     );
     sbe_build::write_if_changed(&out.join("corpus.rs"), &text).expect("write corpus.rs");

@@ -26,10 +26,34 @@ use std::thread;
 
 const MESSAGES: u64 = 10_000;
 
-/// Writes message `i` (a car or a trade summary) into `buf`, returning its length.
-fn encode(i: u64, buf: &mut [u8]) -> Result<usize, Error> {
+/// The car's fuel figures (speed, mpg, usage) and its var data: what
+/// [`length`] measures and [`encode`] writes.
+const FUEL: [(u16, f32, &str); 2] = [(30, 35.9, "Urban Cycle"), (75, 40.0, "Highway Cycle")];
+const MAKER: (&str, &str, &str) = ("Honda", "Civic VTi", "abcdef");
+
+/// The exact length of message `i`, before writing it: from its groups'
+/// counts (and each entry's var data) and its var data's lengths.
+fn length(i: u64) -> usize {
     if i % 3 < 1 {
-        let mut e = car::CarEncoder::wrap(buf)?;
+        car::CarEncoder::exact_length(
+            FUEL.iter()
+                .map(|(_, _, usage)| car::CarFuelFiguresEncoder::entry_length(usage.len())),
+            // One performance figure with two accelerations.
+            [car::CarPerformanceFiguresEncoder::entry_length(2)],
+            MAKER.0.len(),
+            MAKER.1.len(),
+            MAKER.2.len(),
+        )
+    } else {
+        md::MarketDataIncrementalRefreshTradesEncoder::exact_length(2)
+    }
+}
+
+/// Writes message `i` (a car or a trade summary) into `buf`, claimed at
+/// its exact `length`; returns that length.
+fn encode(i: u64, buf: &mut [u8], length: usize) -> Result<usize, Error> {
+    if i % 3 < 1 {
+        let mut e = car::CarEncoder::wrap_exact(buf, length)?;
         e.serial_number(1000 + i)
             .model_year(2000 + (i % 25) as u16)
             .available(if i & 1 == 0 {
@@ -55,11 +79,11 @@ fn encode(i: u64, buf: &mut [u8]) -> Result<usize, Error> {
                 .horse_power(200);
         }
         {
-            let mut ff = e.fuel_figures(2)?;
-            ff.next_entry()?.speed(30).mpg(35.9);
-            ff.usage_description("Urban Cycle")?;
-            ff.next_entry()?.speed(75).mpg(40.0);
-            ff.usage_description("Highway Cycle")?;
+            let mut ff = e.fuel_figures(FUEL.len())?;
+            for (speed, mpg, usage) in FUEL {
+                ff.next_entry()?.speed(speed).mpg(mpg);
+                ff.usage_description(usage)?;
+            }
         }
         {
             let mut pf = e.performance_figures(1)?;
@@ -68,12 +92,12 @@ fn encode(i: u64, buf: &mut [u8]) -> Result<usize, Error> {
             acc.next_entry()?.mph(30).seconds(4.0);
             acc.next_entry()?.mph(60).seconds(7.5);
         }
-        e.manufacturer("Honda")?
-            .model("Civic VTi")?
-            .activation_code("abcdef")?;
+        e.manufacturer(MAKER.0)?
+            .model(MAKER.1)?
+            .activation_code(MAKER.2)?;
         e.finish()
     } else {
-        let mut e = md::MarketDataIncrementalRefreshTradesEncoder::wrap(buf)?;
+        let mut e = md::MarketDataIncrementalRefreshTradesEncoder::wrap_exact(buf, length)?;
         // The time as a value: the schema says nanoseconds since the epoch.
         let sent = Timestamp::from_nanos(1_700_000_000_000_000_000 + i128::from(i));
         e.transact_time_value(sent)?
@@ -158,10 +182,13 @@ fn ledger(rx: mpsc::Receiver<md::MarketDataIncrementalRefreshTrades>) -> Ledger 
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Producer: encode the stream into a buffer, as if read from a socket.
-    // Each message is encoded in place at the end of the buffer.
+    // Each message's exact length is claimed at the end of the buffer
+    // first, then the message written into that slot in place (as Aeron's
+    // `try_claim` wants it): a slot too short is refused before writing.
     let mut stream = BytesMut::with_capacity(64 * 1024);
     for i in 0..MESSAGES {
-        append_with(&mut stream, 512, |buf| encode(i, buf))?;
+        let len = length(i);
+        append_with(&mut stream, len, |slot| encode(i, slot, len))?;
     }
 
     // Consumer: feed the ring buffer in 4 KiB chunks and split off each

@@ -225,6 +225,35 @@ fn main() {
         );
     }
     owned_groups(rounds, car_msg, md_msg);
+    exact_groups(rounds);
+}
+
+/// The exact-length groups: the message's exact length from its counts
+/// and var-data lengths, then the message written into exactly that many
+/// bytes (a ring buffer's claim, then the write), against our plain
+/// `wrap` and ergo-sbe's length builder then its encoder.
+fn exact_groups(rounds: usize) {
+    header(
+        &["car_encode_exact", "md_encode_exact"],
+        "| group | this (exact) | this (wrap) | ergo_sbe (exact) | exact/wrap (quartiles) | this/ergo_sbe (quartiles) |",
+    );
+    let (car_v, md_v) = (CAR, MD);
+    let (mut p1, mut p2, mut p3) = (Page::new(), Page::new(), Page::new());
+    let (o1, o2, o3) = (p1.out(), p2.out(), p3.out());
+    group(
+        "car_encode_exact",
+        rounds,
+        || this::car_encode_exact(black_box(&car_v), black_box(&mut *o1)).expect("encode") as u64,
+        || this::car_encode(black_box(&car_v), black_box(&mut *o2)).expect("encode") as u64,
+        || ergo::car_encode_exact(black_box(&car_v), black_box(&mut *o3)).expect("encode") as u64,
+    );
+    group(
+        "md_encode_exact",
+        rounds,
+        || this::md_encode_exact(black_box(&md_v), black_box(&mut *o1)).expect("encode") as u64,
+        || this::md_encode(black_box(&md_v), black_box(&mut *o2)).expect("encode") as u64,
+        || ergo::md_encode_exact(black_box(&md_v), black_box(&mut *o3)).expect("encode") as u64,
+    );
 }
 
 /// The owned groups: owned decode (bytes to owned value, its values

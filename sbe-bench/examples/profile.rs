@@ -10,6 +10,8 @@
 //! `frame_stream` gives the framer);
 //! `{car,md}_owned_{decode,encode}/{this,flyweight,ergo_sbe}` (owned
 //! messages: ours, our flyweight, ergo-sbe's domain objects);
+//! `{car,md}_encode_exact/{this,ergo_sbe}` (the exact length, then the
+//! message written into exactly that many bytes);
 //! `{car,md}_text/this`: the generated
 //! `to_json` and `Debug` of one message. Instructions per operation are the
 //! total of the run, less that of a run with 0 iterations, divided by the
@@ -54,6 +56,18 @@ fn main() {
         "md_decode/this" => Box::new(|| this::md_decode(black_box(md_msg)).unwrap()),
         "md_decode/raw" => Box::new(|| raw::md_decode(black_box(md_msg)).unwrap()),
         "md_decode/ergo_sbe" => Box::new(|| ergo::md_decode(black_box(md_msg)).unwrap()),
+        "car_encode_exact/this" => Box::new(|| {
+            this::car_encode_exact(black_box(&car_v), black_box(&mut out)).unwrap() as u64
+        }),
+        "car_encode_exact/ergo_sbe" => Box::new(|| {
+            ergo::car_encode_exact(black_box(&car_v), black_box(&mut out)).unwrap() as u64
+        }),
+        "md_encode_exact/this" => Box::new(|| {
+            this::md_encode_exact(black_box(&md_v), black_box(&mut out)).unwrap() as u64
+        }),
+        "md_encode_exact/ergo_sbe" => Box::new(|| {
+            ergo::md_encode_exact(black_box(&md_v), black_box(&mut out)).unwrap() as u64
+        }),
         "md_encode/this" => {
             Box::new(|| this::md_encode(black_box(&md_v), black_box(&mut out)).unwrap() as u64)
         }

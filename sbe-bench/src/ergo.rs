@@ -145,6 +145,42 @@ pub fn car_encode(car: &Car, buf: &mut [u8]) -> Result<usize, car::sbe_rt::Encod
     Ok(done.encoded_length_with_header())
 }
 
+/// The car's exact length first, with ergo-sbe's length builder
+/// (`compute_length()`: per group entry its var data and nested count,
+/// then the var data), then [`car_encode`] into exactly that many bytes.
+pub fn car_encode_exact(car: &Car, buf: &mut [u8]) -> Result<usize, car::sbe_rt::EncodeError> {
+    use car::*;
+    let len = CarEncoder::compute_length()
+        .fuel_figures_ragged(car.fuel_figures.len() as u16, |b| {
+            for f in car.fuel_figures {
+                b.add()?.usage_description(f.usage_description.len())?;
+            }
+            Ok(())
+        })?
+        .performance_figures_ragged(car.performance_figures.len() as u16, |b| {
+            for p in car.performance_figures {
+                b.add()?.acceleration(|a| {
+                    a.uniform(p.acceleration.len())?;
+                    Ok(())
+                })?;
+            }
+            Ok(())
+        })?
+        .manufacturer(car.manufacturer.len())?
+        .model(car.model.len())?
+        .activation_code(car.activation_code.len())?
+        .encoded_length_with_header();
+    let available = buf.len();
+    let slot = buf
+        .get_mut(..len)
+        .ok_or(car::sbe_rt::EncodeError::BufferTooShort {
+            field: "message",
+            needed: len,
+            available,
+        })?;
+    car_encode(car, slot)
+}
+
 /// Reads the car's four `someNumbers` after `try_decode`.
 #[inline]
 pub fn car_some_numbers(buf: &[u8]) -> Result<[u32; 4], DecodeError> {
@@ -222,6 +258,25 @@ pub fn md_encode(m: &MdTrades, buf: &mut [u8]) -> Result<usize, md::sbe_rt::Enco
             Ok(())
         })?;
     Ok(done.encoded_length_with_header())
+}
+
+/// The trades' exact length first (ergo-sbe's
+/// `try_compute_length_with_header` of the entry count), then
+/// [`md_encode`] into exactly that many bytes.
+pub fn md_encode_exact(m: &MdTrades, buf: &mut [u8]) -> Result<usize, md::sbe_rt::EncodeError> {
+    use md::*;
+    let len = MarketDataIncrementalRefreshTradesEncoder::try_compute_length_with_header(
+        m.entries.len() as u16,
+    )?;
+    let available = buf.len();
+    let slot = buf
+        .get_mut(..len)
+        .ok_or(md::sbe_rt::EncodeError::BufferTooShort {
+            field: "message",
+            needed: len,
+            available,
+        })?;
+    md_encode(m, slot)
 }
 
 /// The template id of the header at the start of `buf` (0 when too short).

@@ -69,8 +69,33 @@ pub fn car_decode(buf: &[u8]) -> sbe_rt::Result<u64> {
 
 /// Encodes `car` with its header into `buf`; returns the length written.
 pub fn car_encode(car: &Car, buf: &mut [u8]) -> sbe_rt::Result<usize> {
+    car_write(car, baseline::CarEncoder::wrap(buf)?)
+}
+
+/// The car's exact length first, from its counts and var-data lengths
+/// (`exact_length`), then the car written into exactly that many bytes of
+/// `buf` (`wrap_exact`): a ring buffer's claim, then the write.
+pub fn car_encode_exact(car: &Car, buf: &mut [u8]) -> sbe_rt::Result<usize> {
     use baseline::*;
-    let mut enc = CarEncoder::wrap(buf)?;
+    let len = CarEncoder::exact_length(
+        car.fuel_figures
+            .iter()
+            .map(|f| CarFuelFiguresEncoder::entry_length(f.usage_description.len())),
+        car.performance_figures
+            .iter()
+            .map(|p| CarPerformanceFiguresEncoder::entry_length(p.acceleration.len())),
+        car.manufacturer.len(),
+        car.model.len(),
+        car.activation_code.len(),
+    );
+    car_write(car, CarEncoder::wrap_exact(buf, len)?)
+}
+
+/// Writes `car` with `enc`, just wrapped: [`car_encode`]'s and
+/// [`car_encode_exact`]'s body.
+#[inline(always)]
+fn car_write(car: &Car, mut enc: baseline::CarEncoder<'_>) -> sbe_rt::Result<usize> {
+    use baseline::*;
     enc.serial_number(car.serial_number)
         .model_year(car.model_year)
         .available(BooleanType::from_raw(u8::from(car.available)))
@@ -156,8 +181,31 @@ pub fn md_len(buf: &[u8]) -> sbe_rt::Result<Option<usize>> {
 
 /// Encodes `md` with its header into `buf`; returns the length written.
 pub fn md_encode(m: &MdTrades, buf: &mut [u8]) -> sbe_rt::Result<usize> {
+    md_write(
+        m,
+        market_data::MarketDataIncrementalRefreshTradesEncoder::wrap(buf)?,
+    )
+}
+
+/// The trades' exact length first (`exact_length` of the entry count),
+/// then the message written into exactly that many bytes (`wrap_exact`).
+pub fn md_encode_exact(m: &MdTrades, buf: &mut [u8]) -> sbe_rt::Result<usize> {
     use market_data::*;
-    let mut enc = MarketDataIncrementalRefreshTradesEncoder::wrap(buf)?;
+    let len = MarketDataIncrementalRefreshTradesEncoder::exact_length(m.entries.len());
+    md_write(
+        m,
+        MarketDataIncrementalRefreshTradesEncoder::wrap_exact(buf, len)?,
+    )
+}
+
+/// Writes `m` with `enc`, just wrapped: [`md_encode`]'s and
+/// [`md_encode_exact`]'s body.
+#[inline(always)]
+fn md_write(
+    m: &MdTrades,
+    mut enc: market_data::MarketDataIncrementalRefreshTradesEncoder<'_>,
+) -> sbe_rt::Result<usize> {
+    use market_data::*;
     enc.transact_time(m.transact_time)
         .event_time_delta(m.event_time_delta)
         .match_event_indicator(MatchEventIndicator::from_raw(m.match_event_indicator));

@@ -54,6 +54,33 @@ fn ergo_encodes_the_same_bytes() {
     assert_eq!(buf[..n], raw_md()[..]);
 }
 
+/// The exact-length groups write the same bytes, each exactly as long as
+/// the length it measured first, and refuse a buffer one byte shorter.
+#[test]
+fn exact_length_encoders_write_the_same_bytes() {
+    let mut buf = [0u8; 256];
+    let (car, md) = (raw_car(), raw_md());
+    assert_eq!(this::car_encode_exact(&CAR, &mut buf), Ok(car.len()));
+    assert_eq!(buf[..car.len()], car[..]);
+    assert_eq!(ergo::car_encode_exact(&CAR, &mut buf), Ok(car.len()));
+    assert_eq!(buf[..car.len()], car[..]);
+    assert_eq!(this::md_encode_exact(&MD, &mut buf), Ok(md.len()));
+    assert_eq!(buf[..md.len()], md[..]);
+    assert_eq!(ergo::md_encode_exact(&MD, &mut buf), Ok(md.len()));
+    assert_eq!(buf[..md.len()], md[..]);
+    let e = this::car_encode_exact(&CAR, &mut buf[..car.len() - 1]).unwrap_err();
+    assert_eq!(
+        e.details(),
+        sbe_rt::ErrorDetails::BufferTooSmall {
+            needed: car.len() as u64,
+            available: car.len() as u64 - 1
+        }
+    );
+    assert!(ergo::car_encode_exact(&CAR, &mut buf[..car.len() - 1]).is_err());
+    assert!(this::md_encode_exact(&MD, &mut buf[..md.len() - 1]).is_err());
+    assert!(ergo::md_encode_exact(&MD, &mut buf[..md.len() - 1]).is_err());
+}
+
 #[test]
 fn decoders_agree() {
     let car = raw_car();

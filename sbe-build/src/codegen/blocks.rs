@@ -8,7 +8,7 @@
 use std::ops::Range;
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::format_ident;
 
 use super::decoder::{block_decoder, Owner};
 use super::encoders;
@@ -28,6 +28,9 @@ const RESERVED: &[&str] = &[
     "header",
     "acting_version",
     "encoded_length",
+    "exact_length",
+    "entry_length",
+    "wrap_exact",
     "write_json",
     "visit",
     "to_json",
@@ -329,7 +332,7 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
             out.tokens.extend(super::owned::block(
                 ctx,
                 &block,
-                (&owned, &decoder, quote!(#encoder<'_>)),
+                (&owned, &decoder, &encoder),
                 &chain,
                 &groups,
             ));
@@ -404,11 +407,10 @@ fn group_types(
         ));
         out.extend(encoders::group_encoder(ctx, g, &entry, &group, &nested));
         if ctx.opts.owned {
-            let enc = &group.enc;
             out.extend(super::owned::block(
                 ctx,
                 &entry,
-                (&group.owned, &group.entry, quote!(#enc<'_, '_>)),
+                (&group.owned, &group.entry, &group.enc),
                 &inner,
                 &nested,
             ));

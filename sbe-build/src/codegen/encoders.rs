@@ -49,7 +49,10 @@ pub(super) fn message_encoder(
     };
     let wrap_fn = message_wrap_fn(ctx, b, m, buf_init, step_init);
     let reserves = reserve_consts(ctx, b, Tail::Root);
+    let length_fn = length_fn(b, Tail::Root);
+    let element = proc_macro2::Literal::u16_unsuffixed(b.element);
     let (items, wrap_fn, reserves) = (moved(items), moved(wrap_fn), moved(reserves));
+    let length_fn = moved(length_fn);
     // `finish` takes `&mut self`, not `self`: moving the encoder into it
     // made the compiler copy it through memory with wide loads right after
     // a setter's narrow stores, a store-forwarding stall on every message
@@ -68,6 +71,10 @@ pub(super) fn message_encoder(
             #reserves
 
             #wrap_fn
+
+            ::sbe_rt::encoder_api!(wrap_exact 'a, #element);
+
+            #length_fn
 
             ::sbe_rt::encoder_api!(encoded_length);
 
@@ -220,6 +227,11 @@ pub(super) fn group_encoder(
     let each_entry_fn = each_entry_fn(ctx, b);
     let next_entry_fn = next_entry_fn(ctx, b, buf_set);
     let reserves = reserve_consts(ctx, b, Tail::Group);
+    let length_fn = moved(if b.sections() > 0 {
+        length_fn(b, Tail::Group)
+    } else {
+        TokenStream::new()
+    });
     let doc = format!(
         " Encoder of group `{}`: call `next_entry()` before writing each entry; \
          the count of entries written is written when the encoder is dropped. \
@@ -245,6 +257,8 @@ pub(super) fn group_encoder(
             #reserves
 
             #new_fn
+
+            #length_fn
 
             #next_entry_fn
 
@@ -630,4 +644,105 @@ fn empty_from(ctx: &Ctx, b: &NamedBlock, first: usize) -> usize {
     (first..b.sections())
         .map(|section| empty_section(ctx, b, section).len())
         .sum()
+}
+
+/// Whether a group's entries are all of one size: no nested group or var
+/// data (the length rule then takes the group's count, not its entries'
+/// lengths).
+fn fixed_entries(g: &Group) -> bool {
+    g.block.groups.is_empty() && g.block.data.is_empty()
+}
+
+/// The length rule of `b`: a message encoder's `exact_length` (header
+/// included) or a group encoder's `entry_length` (one entry), from what
+/// its sections will hold: per group, the count of its entries (entries
+/// of one size) or each entry's `entry_length`; per var data, its bytes.
+/// The owned types' `encoded_length` calls it too, so that the two agree.
+fn length_fn(b: &NamedBlock, tail: Tail) -> TokenStream {
+    let mut params = Vec::new();
+    let mut parts = Vec::new();
+    let mut docs_of = Vec::new();
+    for (g, name) in b.groups.iter().zip(&b.names.groups) {
+        if fixed_entries(g) {
+            let block = ulit(g.block.block_length as usize);
+            params.push(quote!(#name: usize));
+            parts.push(quote!(__sbe::codec::blocks_length(#name, #block)));
+            docs_of.push(format!(
+                "`{}`: the count of entries of group `{}`",
+                name.to_string().trim_start_matches("r#"),
+                g.name
+            ));
+        } else {
+            params.push(quote!(#name: impl ::core::iter::IntoIterator<Item = usize>));
+            parts.push(quote!(__sbe::codec::entries_length(#name)));
+            docs_of.push(format!(
+                "`{}`: each entry's length, from `entry_length`, of group `{}`",
+                name.to_string().trim_start_matches("r#"),
+                g.name
+            ));
+        }
+    }
+    for (d, a) in b.data.iter().zip(&b.names.data) {
+        let name = &a.name;
+        params.push(quote!(#name: usize));
+        parts.push(quote!(#name));
+        docs_of.push(format!(
+            "`{}`: the bytes of var data `{}`",
+            name.to_string().trim_start_matches("r#"),
+            d.name
+        ));
+    }
+    let block = b.block_len();
+    let (fn_name, base, what) = match tail {
+        Tail::Root => (
+            quote!(exact_length),
+            {
+                let base = plus(quote!(HEADER_LENGTH), block);
+                if b.sections() > 0 {
+                    quote!(#base + Self::SECTIONS_RESERVE)
+                } else {
+                    base
+                }
+            },
+            "The exact length of the message, header included, before writing it (for `wrap_exact`)",
+        ),
+        Tail::Group => (
+            quote!(entry_length),
+            if block == 0 {
+                quote!(Self::SECTIONS_RESERVE)
+            } else {
+                let block = ulit(block);
+                quote!(#block + Self::SECTIONS_RESERVE)
+            },
+            "The exact length of one entry, for the group's length in its message's `exact_length`",
+        ),
+    };
+    let doc = if docs_of.is_empty() {
+        format!(" {what}.")
+    } else {
+        format!(" {what}: {}.", docs_of.join("; "))
+    };
+    let body = if parts.is_empty() {
+        base
+    } else {
+        quote!(__sbe::codec::sum_lengths(#base, &[#(#parts),*]))
+    };
+    let allow = if params.len() > 7 {
+        quote!(#[allow(clippy::too_many_arguments)])
+    } else {
+        TokenStream::new()
+    };
+    let constness = if params.is_empty() {
+        quote!(const)
+    } else {
+        TokenStream::new()
+    };
+    quote! {
+        #[doc = #doc]
+        #allow
+        #[inline]
+        pub #constness fn #fn_name(#(#params),*) -> usize {
+            #body
+        }
+    }
 }

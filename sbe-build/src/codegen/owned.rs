@@ -630,13 +630,11 @@ fn field_parts(
 /// The owned parts of a block's groups and var data, in schema order;
 /// the last block of `chain` is theirs.
 fn section_parts(
-    ctx: &Ctx,
     parts: &mut Parts,
     b: &NamedBlock,
     groups: &[GroupIdents],
     (chain, exps): (&[Level], &Exponents),
 ) {
-    let order = ctx.byte_order();
     let vec = vec_type();
     for ((g, name), idents) in b.groups.iter().zip(&b.names.groups).zip(groups) {
         let owned = &idents.owned;
@@ -672,10 +670,16 @@ fn section_parts(
                 }
             }
         };
-        let dim = ulit(g.dimension(order).len);
+        // What the group adds to the encoder's length rule
+        // (`encoders::length_fn`): its count, or its entries' lengths.
+        let fixed = g.block.groups.is_empty() && g.block.data.is_empty();
         let len = |v: Place| {
             let v = v.receiver;
-            quote!(#dim + #v.iter().map(#owned::sbe_len).sum::<usize>())
+            if fixed {
+                quote!(#v.len())
+            } else {
+                quote!(#v.iter().map(#owned::sbe_len))
+            }
         };
         let doc = format!("Group `{}` (id {}): its entries.", g.name, g.id);
         parts.converts.push(quote!(#owned::SBE_CONVERTS));
@@ -686,13 +690,12 @@ fn section_parts(
             quote!(#vec<#owned>),
             gated.then_some(g.block.since_version),
             (read, write, &len),
-            g.empty_bytes(order).len(),
+            fixed,
         );
     }
     for (d, names) in b.data.iter().zip(&b.names.data) {
         let name = &names.name;
         let gated = b.is_gated(d.since_version);
-        let prefix = ulit(d.var_data(order).data_offset);
         let text = d.meaning == Meaning::Text;
         let utf8 = is_utf8(d.character_encoding.as_deref());
         let at = super::at(d.element);
@@ -703,7 +706,7 @@ fn section_parts(
                 quote!(e.#name(__sbe::owned::pass_text_bytes::<CONVERT>(v, #utf8)?)?;),
                 Box::new(move |v: Place| {
                     let v = v.reference;
-                    quote!(#prefix + __sbe::owned::text_len(#v, #utf8))
+                    quote!(__sbe::owned::text_len(#v, #utf8))
                 }),
             )
         } else {
@@ -713,7 +716,7 @@ fn section_parts(
                 quote!(e.#name(v)?;),
                 Box::new(move |v: Place| {
                     let v = v.receiver;
-                    quote!(#prefix + #v.len())
+                    quote!(#v.len())
                 }),
             )
         };
@@ -741,7 +744,7 @@ fn section_parts(
             ty,
             gated.then_some(d.since_version),
             (read, write, &*len),
-            d.empty_bytes().len(),
+            true,
         );
     }
 }
@@ -779,7 +782,8 @@ impl Place {
 }
 
 /// A group or var data of an owned struct: as [`Parts::push`], and its
-/// bytes `len` (of `v: &T`), `empty` when not held.
+/// argument `len` (of `v: &T`) to the encoder's length rule: a count or
+/// a var data's bytes (`number`), or a group's entries' lengths.
 fn push_section(
     parts: &mut Parts,
     (doc, key, kind): (String, &str, Kind),
@@ -787,7 +791,7 @@ fn push_section(
     ty: TokenStream,
     gated: Option<u32>,
     (read, write, len): (TokenStream, TokenStream, &dyn Fn(Place) -> TokenStream),
-    empty: usize,
+    number: bool,
 ) {
     // A section the message predates is written empty by `finish` (or by
     // the next entry): nothing to write for it here.
@@ -796,8 +800,11 @@ fn push_section(
             format!("{doc} `None` when the message's version predates it (version {since})."),
             {
                 let len = len(Place::bound());
-                let empty = ulit(empty);
-                quote!(self.#name.as_ref().map_or(#empty, |v| #len))
+                if number {
+                    quote!(self.#name.as_ref().map_or(0, |v| #len))
+                } else {
+                    quote!(self.#name.iter().flat_map(|v| #len))
+                }
             },
         ),
         None => (doc, len(Place::held(name))),
@@ -832,7 +839,7 @@ fn push_section(
 pub(super) fn block(
     ctx: &Ctx,
     b: &NamedBlock,
-    (owned, dec, enc): (&Ident, &Ident, TokenStream),
+    (owned, dec, encoder): (&Ident, &Ident, &Ident),
     chain: &[Level],
     groups: &[GroupIdents],
 ) -> TokenStream {
@@ -841,7 +848,7 @@ pub(super) fn block(
     let exps = Exponents::of(chain, b);
     let mut parts = Parts::default();
     field_parts(ctx, &mut parts, &fields, (chain, &exps));
-    section_parts(ctx, &mut parts, b, groups, (chain, &exps));
+    section_parts(&mut parts, b, groups, (chain, &exps));
     let Parts {
         decls,
         inits,
@@ -852,14 +859,25 @@ pub(super) fn block(
         defaults,
     } = parts;
     let converts = any(&converts);
-    let block_len = b.block_len();
-    // `0 + x` would be clippy's `identity_op`.
-    let len = match (block_len, lens.as_slice()) {
-        (0, [first, rest @ ..]) => quote!(#first #(+ #rest)*),
-        _ => {
-            let block_len = ulit(block_len);
-            quote!(#block_len #(+ #lens)*)
+    let enc = if root {
+        quote!(#encoder<'_>)
+    } else {
+        quote!(#encoder<'_, '_>)
+    };
+    // The length is the encoder's rule (`exact_length`, `entry_length`),
+    // given what the sections hold, so that `encoded_length` and what the
+    // encoder measures agree. An entry of one size is counted, not
+    // measured: it has no rule of its own.
+    let len = quote!(#encoder::exact_length(#(#lens),*));
+    let entry_len = if b.sections() > 0 {
+        quote! {
+            /// Bytes of the entry, by its encoder's `entry_length`.
+            fn sbe_len(&self) -> usize {
+                #encoder::entry_length(#(#lens),*)
+            }
         }
+    } else {
+        TokenStream::new()
     };
     let e = if writes.is_empty() {
         quote!(_)
@@ -879,8 +897,8 @@ pub(super) fn block(
         )
     };
     let root_fns = if root {
-        let encoder = format_ident!("{}Encoder", owned);
-        let encode = message_encode(&encoder, converts.to_string() != "false");
+        let encode = message_encode(encoder, converts.to_string() != "false");
+        let length_doc = format!(" [`{encoder}::exact_length`] of its groups and var data.");
         let encode_doc = format!(
             " Writes the message at the start of `buf`, header included, with [`{encoder}`]: \
              the bytes it writes. Returns the message's length."
@@ -888,13 +906,14 @@ pub(super) fn block(
         quote! {
             #[doc = #encode_doc]
             #encode
-            /// Bytes [`encode`](Self::encode) writes, header included.
+            /// Bytes [`encode`](Self::encode) writes, header included:
+            #[doc = #length_doc]
             pub fn encoded_length(&self) -> usize {
-                HEADER_LENGTH + self.sbe_len()
+                #len
             }
         }
     } else {
-        TokenStream::new()
+        entry_len
     };
     let to_owned = to_owned_fns(owned, &inits, root, &exps);
     let params = exps.params();
@@ -902,7 +921,6 @@ pub(super) fn block(
         " Writes the {what}'s values with its encoder, converting text (`CONVERT`) \
          or failing on text that needs it (the message's first pass, see its `encode`)."
     );
-    let len_doc = format!(" Bytes of the {what} (header excluded).");
     let derive = derives(ctx);
     let doc = docs(b.description, doc);
     let serde_impls = if owned_serde::on(ctx) {
@@ -916,8 +934,7 @@ pub(super) fn block(
         TokenStream::new()
     };
     let (serde_impls, doc, decls) = (moved(serde_impls), moved(doc), moved(decls));
-    let (root_fns, writes, len, to_owned) =
-        (moved(root_fns), moved(writes), moved(len), moved(to_owned));
+    let (root_fns, writes, to_owned) = (moved(root_fns), moved(writes), moved(to_owned));
     quote! {
         #serde_impls
 
@@ -955,10 +972,6 @@ pub(super) fn block(
                 __sbe::Ok(())
             }
 
-            #[doc = #len_doc]
-            fn sbe_len(&self) -> usize {
-                #len
-            }
         }
 
         #[allow(deprecated)]

@@ -493,6 +493,64 @@ pub fn skip_front(tail: &mut [u8], n: usize) -> (&mut [u8], Result<()>) {
     }
 }
 
+/// The exact length of a message or group entry (`exact_length`,
+/// `entry_length`): `base`, its header, block and sections written empty,
+/// plus what each section adds to that (`parts`: a group's entries, a var
+/// data's bytes). Saturating, as the lengths come from the caller: a
+/// length past `usize::MAX` is one no buffer holds, which `wrap_exact`
+/// then refuses.
+///
+/// ```
+/// use sbe_rt::__private::codec::{blocks_length, entries_length, sum_lengths};
+///
+/// // Header 8, block 10, one group and one var data written empty (4 + 1):
+/// // two entries of 6 bytes, then 5 bytes of text.
+/// assert_eq!(sum_lengths(23, &[blocks_length(2, 6), 5]), 40);
+/// assert_eq!(entries_length([7, 9]), 16);
+/// assert_eq!(sum_lengths(usize::MAX, &[1]), usize::MAX);
+/// ```
+#[inline]
+pub fn sum_lengths(base: usize, parts: &[usize]) -> usize {
+    parts.iter().fold(base, |n, &p| n.saturating_add(p))
+}
+
+/// What a group of `count` entries of one size (`block` bytes, no nested
+/// group or var data) adds to its length written empty ([`sum_lengths`]).
+#[inline]
+pub const fn blocks_length(count: usize, block: usize) -> usize {
+    count.saturating_mul(block)
+}
+
+/// What a group whose entries have groups or var data adds to its length
+/// written empty ([`sum_lengths`]): the sum of its entries' lengths, each
+/// from the group encoder's `entry_length`.
+#[inline]
+pub fn entries_length(entries: impl IntoIterator<Item = usize>) -> usize {
+    entries.into_iter().fold(0, usize::saturating_add)
+}
+
+/// `wrap_exact` of a generated message encoder: the first `length` bytes
+/// of `buf` (the message's `exact_length`), or
+/// [`ErrorKind::BufferTooSmall`](crate::ErrorKind::BufferTooSmall) with
+/// the whole message's length as the bytes needed when `buf` is shorter.
+///
+/// ```
+/// use sbe_rt::{__private::codec::exact, Error};
+///
+/// let mut buf = [0u8; 40];
+/// assert_eq!(exact(&mut buf, 32)?.len(), 32);
+/// assert_eq!(exact(&mut buf, 41).unwrap_err(), Error::buffer_too_small(41, 40));
+/// # Ok::<(), sbe_rt::Error>(())
+/// ```
+#[inline]
+pub fn exact(buf: &mut [u8], length: usize) -> Result<&mut [u8]> {
+    let available = buf.len();
+    match buf.get_mut(..length) {
+        Some(b) => Ok(b),
+        None => Err(too_small(length, available)),
+    }
+}
+
 /// An encoder's step to section `k` (its groups and var data numbered in
 /// schema order): the sections from `*step` up to `k` that are not
 /// written yet are written `empty` (`empty[s]`: section `s`'s bytes when
