@@ -13,7 +13,6 @@ mod index;
 mod levels;
 mod rle;
 mod text;
-mod thrift;
 mod values;
 
 #[cfg(test)]

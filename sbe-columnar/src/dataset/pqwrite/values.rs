@@ -117,66 +117,6 @@ pub(crate) fn int64(
     Ok(())
 }
 
-/// The FLOAT or DOUBLE values (`T`, written as `bytes` gives them) at
-/// `idx` of `leaf`, PLAIN into `body`.
-pub(crate) fn plain<T: ArrowPrimitiveType, const N: usize>(
-    leaf: &ArrayRef,
-    idx: &[usize],
-    bytes: impl Fn(T::Native) -> [u8; N],
-    body: &mut Vec<u8>,
-) -> Result<(), ParquetError> {
-    let mut v = Vec::new();
-    gather::<T, _>(leaf.as_ref(), idx, bytes, &mut v)?;
-    body.extend(v.iter().flatten());
-    Ok(())
-}
-
-/// The decimals at `idx` of `leaf` as FIXED_LEN_BYTE_ARRAY of `len`
-/// bytes (each value's low bytes, big-endian), DELTA_BYTE_ARRAY into
-/// `body`: how many leading bytes each shares with the value before
-/// (the first with none), then the rest of each as
-/// DELTA_LENGTH_BYTE_ARRAY (their lengths, then the bytes).
-pub(crate) fn decimal(
-    leaf: &ArrayRef,
-    idx: &[usize],
-    len: usize,
-    body: &mut Vec<u8>,
-) -> Result<(), ParquetError> {
-    if !(1..=16).contains(&len) {
-        return Err(wrong("decimal length"));
-    }
-    let bits = 8 * len as u32;
-    // The value's low `len` bytes (those past them are its sign).
-    let window = u128::MAX >> (128 - bits);
-    let mut xs: Vec<u128> = Vec::new();
-    gather::<Decimal128Type, _>(leaf.as_ref(), idx, |x| x as u128 & window, &mut xs)?;
-    // The leading bytes each shares with the one before: none for the
-    // first, compared with its own complement. In a pass of its own, so
-    // that each loop keeps its values in registers.
-    let mut before = xs.first().map_or(0, |&x| !x & window);
-    let shared: Vec<i32> = (xs.iter())
-        .map(|&x| {
-            let common = ((before ^ x).leading_zeros() - (128 - bits)) / 8;
-            before = x;
-            common as i32
-        })
-        .collect();
-    let rest: Vec<i32> = shared.iter().map(|&c| len as i32 - c).collect();
-    super::delta::encode(body, &shared);
-    super::delta::encode(body, &rest);
-    // Each value's bytes past the shared ones go at the front of a
-    // 16-byte copy, cut back to them (the next value's copy goes over
-    // the rest): no pass to zero the bytes first.
-    body.reserve(xs.len() * len + 16);
-    for (&x, &common) in xs.iter().zip(&shared) {
-        let own = len as u32 - common as u32;
-        let front = x.checked_shl(128 - 8 * own).unwrap_or(0);
-        body.extend_from_slice(&front.to_be_bytes());
-        body.truncate(body.len() - 16 + own as usize);
-    }
-    Ok(())
-}
-
 /// The keys at `idx` of the dictionary array `leaf`, moved by `base`
 /// (where its dictionary starts in the chunk's).
 pub(crate) fn keys(leaf: &ArrayRef, idx: &[usize], base: u32) -> Result<Vec<u32>, ParquetError> {
@@ -271,6 +211,12 @@ impl Dictionary {
             len,
             width,
         }))
+    }
+
+    /// The entries, by key.
+    pub(crate) fn entries(&self) -> Vec<&[u8]> {
+        let strings = self.distinct.iter().flat_map(|d| d.iter().flatten());
+        strings.map(str::as_bytes).collect()
     }
 
     /// The dictionary page's body: each entry PLAIN (length, bytes).
