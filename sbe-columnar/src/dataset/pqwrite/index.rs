@@ -34,6 +34,21 @@ impl Bounds {
         }
     }
 
+    /// The bounds of a decimal page from its values: the bytes are the
+    /// value's low `len` bytes, big-endian (FIXED_LEN_BYTE_ARRAY).
+    pub(crate) fn decimal(len: usize, (lo, hi): (i128, i128)) -> Bounds {
+        let bytes = |v: i128| {
+            let be = v.to_be_bytes();
+            be.get(16usize.saturating_sub(len)..)
+                .unwrap_or_default()
+                .to_vec()
+        };
+        Bounds {
+            min: (lo, bytes(lo)),
+            max: (hi, bytes(hi)),
+        }
+    }
+
     /// Widens `self` to take in `other`.
     pub(crate) fn merge(&mut self, other: &Bounds) {
         if other.min.0 < self.min.0 {
