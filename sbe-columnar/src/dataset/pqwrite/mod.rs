@@ -16,6 +16,8 @@ mod text;
 mod values;
 
 #[cfg(test)]
+mod differential;
+#[cfg(test)]
 mod tests;
 
 use std::fs::File;
