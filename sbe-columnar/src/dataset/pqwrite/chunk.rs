@@ -69,7 +69,7 @@ impl Kind {
         let dictionary = props.dictionary_enabled(path);
         let delta = props.encoding(path) == Some(Encoding::DELTA_BINARY_PACKED);
         let prefixed = props.encoding(path) == Some(Encoding::DELTA_BYTE_ARRAY) && !dictionary;
-        let plain = props.encoding(path).is_none() && !dictionary;
+        let plain = matches!(props.encoding(path), None | Some(Encoding::PLAIN)) && !dictionary;
         match (descr.physical_type(), leaf) {
             (PhysicalType::BYTE_ARRAY, D::Dictionary(k, v))
                 if dictionary && **k == D::UInt16 && **v == D::Utf8 =>

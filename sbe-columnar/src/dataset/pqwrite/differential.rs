@@ -32,7 +32,8 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::file::serialized_reader::ReadOptionsBuilder;
 use proptest::prelude::*;
 
-use crate::dataset::{prepare, Compression, DatasetWriter, Existing, Format, ROW_GROUP_ROWS};
+use super::ParquetPart;
+use crate::dataset::{Compression, ROW_GROUP_ROWS};
 
 /// A xorshift generator: the batch is a function of the case's seed.
 struct Rng(u64);
@@ -373,20 +374,32 @@ fn batch(rows: usize, seed: u64, shape: Shape) -> RecordBatch {
     RecordBatch::try_new(schema, columns).unwrap()
 }
 
-fn props(schema: &Schema) -> WriterProperties {
-    super::super::encodings(
+/// The dataset's properties; with `plain`, its fixed-length decimals
+/// PLAIN (as the encoding choice may have them).
+fn props(schema: &Schema, plain: bool) -> WriterProperties {
+    let mut p = super::super::encodings(
         WriterProperties::builder().set_max_row_group_row_count(Some(ROW_GROUP_ROWS)),
         schema,
     )
-    .unwrap()
-    .build()
+    .unwrap();
+    if plain {
+        let descr = parquet::arrow::ArrowSchemaConverter::new()
+            .convert(schema)
+            .unwrap();
+        for c in descr.columns() {
+            if c.physical_type() == parquet::basic::Type::FIXED_LEN_BYTE_ARRAY {
+                p = p.set_column_encoding(c.path().clone(), parquet::basic::Encoding::PLAIN);
+            }
+        }
+    }
+    p.build()
 }
 
 /// `batch` written by the crate's writer, in memory.
-fn theirs(batch: &RecordBatch) -> Bytes {
+fn theirs(batch: &RecordBatch, plain: bool) -> Bytes {
     let mut out = Vec::new();
-    let mut w =
-        ArrowWriter::try_new(&mut out, batch.schema(), Some(props(&batch.schema()))).unwrap();
+    let props = props(&batch.schema(), plain);
+    let mut w = ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();
     w.write(batch).unwrap();
     w.close().unwrap();
     Bytes::from(out)
@@ -463,16 +476,18 @@ fn page_facts(ci: &ColumnIndexMetaData, p: usize) -> PageFacts {
 }
 
 /// Writes `batches` through our writer and the crate's and compares.
-fn differ(batches: &[RecordBatch], name: &str) {
-    let dir = std::env::temp_dir().join(format!("sbe-pqdiff-{name}-{}", std::process::id()));
-    prepare(&dir, Existing::Overwrite).unwrap();
-    let mut w = DatasetWriter::new(&dir, "t", Format::Parquet(Compression::Snappy));
+fn differ(batches: &[RecordBatch], name: &str, plain: bool) {
+    let path = std::env::temp_dir().join(format!("sbe-pqdiff-{name}-{}", std::process::id()));
+    let schema = batches[0].schema();
+    let file = std::fs::File::create(&path).unwrap();
+    let props = props(&schema, plain);
+    let mut w = ParquetPart::try_new(file, schema, props, Compression::Snappy).unwrap();
     for b in batches {
-        w.write("T", b).unwrap();
+        w.write(b).unwrap();
     }
-    let parts = w.close().unwrap();
-    let ours = Bytes::from(std::fs::read(&parts[0]).unwrap());
-    std::fs::remove_dir_all(&dir).unwrap();
+    w.close().unwrap();
+    let ours = Bytes::from(std::fs::read(&path).unwrap());
+    std::fs::remove_file(&path).unwrap();
     let all = arrow_select_concat(batches);
 
     // The same values read back.
@@ -492,7 +507,7 @@ fn differ(batches: &[RecordBatch], name: &str) {
     }
 
     // Each chunk's statistics are the crate's.
-    let (a, b) = (metadata(ours), metadata(theirs(&all)));
+    let (a, b) = (metadata(ours), metadata(theirs(&all, plain)));
     assert_eq!(a.num_row_groups(), b.num_row_groups());
     let mut start = 0;
     let mut oracle: HashMap<(usize, usize), Arc<ParquetMetaData>> = HashMap::new();
@@ -527,9 +542,9 @@ fn differ(batches: &[RecordBatch], name: &str) {
                 let to = locations
                     .get(p + 1)
                     .map_or(ra.num_rows() as usize, |l| l.first_row_index as usize);
-                let md = oracle
-                    .entry((start + from, to - from))
-                    .or_insert_with(|| metadata(theirs(&all.slice(start + from, to - from))));
+                let md = oracle.entry((start + from, to - from)).or_insert_with(|| {
+                    metadata(theirs(&all.slice(start + from, to - from), plain))
+                });
                 let want = facts(md.row_group(0), leaf);
                 let got = page_facts(ci, p);
                 let got_bytes = oi
@@ -563,12 +578,13 @@ fn differ(batches: &[RecordBatch], name: &str) {
     }
 }
 
-/// Whether a chunk is one our encoders wrote (delta-packed numbers or
-/// dictionary keys of text), not the crate's.
+/// Whether a chunk is one our encoders wrote (delta-packed numbers,
+/// decimals, dictionary keys of text), not the crate's.
 fn ours_kind(c: &parquet::file::metadata::ColumnChunkMetaData) -> bool {
     use parquet::basic::Encoding;
     c.encodings()
         .any(|e| matches!(e, Encoding::DELTA_BINARY_PACKED))
+        || c.column_type() == parquet::basic::Type::FIXED_LEN_BYTE_ARRAY
         || (c.encodings().any(|e| e == Encoding::RLE_DICTIONARY)
             && c.column_type() == parquet::basic::Type::BYTE_ARRAY
             && c.statistics()
@@ -593,6 +609,7 @@ proptest! {
         nulls in prop_oneof![Just(0u64), 1u64..60],
         list in 0u64..5,
         distinct in 1u64..40,
+        plain in any::<bool>(),
     ) {
         let all = batch(rows, seed, Shape { nulls, list, distinct, long: true });
         let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(rows)).collect();
@@ -603,7 +620,7 @@ proptest! {
             batches.push(all.slice(at, c - at));
             at = c;
         }
-        differ(&batches, "small");
+        differ(&batches, "small", plain);
     }
 }
 
@@ -615,6 +632,6 @@ proptest! {
     fn pages_and_row_groups_are_the_crates(seed in any::<u64>(), extra in 0usize..30_000) {
         let rows = ROW_GROUP_ROWS + 20_000 + extra;
         let all = batch(rows, seed, Shape { nulls: 20, list: 3, distinct: 300, long: true });
-        differ(&[all], "large");
+        differ(&[all], "large", seed % 2 == 0);
     }
 }
