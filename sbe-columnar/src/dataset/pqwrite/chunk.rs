@@ -21,7 +21,7 @@ use parquet::schema::types::ColumnDescPtr;
 
 use super::codec::Codec;
 use super::index::{Bounds, PageIndex, PageLevels};
-use super::levels::{Cut, Levels, Path};
+use super::levels::{Cut, Histograms, LevelVec, Levels, Path};
 use super::rle::hybrid;
 use super::text::{Ranks, TextDict};
 use super::values::{self, Dictionary, MinMax};
@@ -432,11 +432,19 @@ impl Chunk<'_> {
             }
         };
         if let Some(index) = self.index.as_mut() {
+            // Counted once per page for the leaves that share levels.
+            let count =
+                |v: &LevelVec, max: u16| (max > 0).then(|| v.histograms(cuts, levels.len, max));
+            let (def, rep) = (
+                count(&levels.def, path.max_def),
+                count(&levels.rep, path.max_rep),
+            );
+            fn page_of(h: &Option<Histograms>, page: usize) -> Option<&[i64]> {
+                h.as_ref().and_then(|h| h.get(page)).map(Vec::as_slice)
+            }
             let page_levels = PageLevels {
-                def: levels.def.levels.get(from..to).unwrap_or_default(),
-                max_def: path.max_def,
-                rep: levels.rep.levels.get(from..to).unwrap_or_default(),
-                max_rep: path.max_rep,
+                def: page_of(&def, page.page),
+                rep: page_of(&rep, page.page),
             };
             index.page(to - from - idx.len(), bounds.as_ref(), &page_levels);
             if self.kind.text() {

@@ -60,16 +60,12 @@ impl Bounds {
     }
 }
 
-/// A page's levels, as the histograms count them.
+/// A page's histograms of its levels (none where the highest is 0).
 pub(crate) struct PageLevels<'a> {
-    /// Definition levels (empty when the highest is 0).
-    pub def: &'a [u16],
-    /// The highest definition level.
-    pub max_def: u16,
-    /// Repetition levels (empty when the highest is 0).
-    pub rep: &'a [u16],
-    /// The highest repetition level.
-    pub max_rep: u16,
+    /// Its count of each definition level.
+    pub def: Option<&'a [i64]>,
+    /// Its count of each repetition level.
+    pub rep: Option<&'a [i64]>,
 }
 
 /// The column index and level histograms being made, page by page.
@@ -106,8 +102,8 @@ impl PageIndex {
     /// values within `bounds` (none for a page with no value, which the
     /// index marks a null page).
     pub(crate) fn page(&mut self, nulls: usize, bounds: Option<&Bounds>, levels: &PageLevels<'_>) {
-        let rep = add_histogram(&mut self.rep, levels.rep, levels.max_rep);
-        let def = add_histogram(&mut self.def, levels.def, levels.max_def);
+        let rep = add_histogram(&mut self.rep, levels.rep);
+        let def = add_histogram(&mut self.def, levels.def);
         let nulls = nulls as i64;
         match bounds {
             None => self.builder.append(true, Vec::new(), Vec::new(), nulls),
@@ -140,34 +136,14 @@ impl PageIndex {
     }
 }
 
-/// The page's histogram of `levels` (up to `max`), added into the
-/// chunk's `total`; none when `max` is 0.
-fn add_histogram(total: &mut Option<Vec<i64>>, levels: &[u16], max: u16) -> Option<LevelHistogram> {
-    if max == 0 {
-        return None;
-    }
-    let counts = histogram(levels, max);
+/// The page's histogram `page` added into the chunk's `total`.
+fn add_histogram(total: &mut Option<Vec<i64>>, page: Option<&[i64]>) -> Option<LevelHistogram> {
+    let counts = page?;
     let total = total.get_or_insert_with(|| vec![0; counts.len()]);
-    for (t, c) in total.iter_mut().zip(&counts) {
+    for (t, c) in total.iter_mut().zip(counts) {
         *t += c;
     }
-    Some(LevelHistogram::from(counts))
-}
-
-/// How many of `levels` are each level from 0 to `max`.
-fn histogram(levels: &[u16], max: u16) -> Vec<i64> {
-    // A pass per level rather than a count per value through an index:
-    // levels are few, and each pass, counting in 16 bits a block at a
-    // time, vectorises. A level above `max` (none is) counts as none.
-    let count = |level: u16| -> i64 {
-        (levels.chunks(u16::MAX as usize))
-            .map(|block| {
-                let n = block.iter().fold(0u16, |n, &d| n + u16::from(d == level));
-                i64::from(n)
-            })
-            .sum()
-    };
-    (0..=max).map(count).collect()
+    Some(LevelHistogram::from(counts.to_vec()))
 }
 
 #[cfg(test)]
@@ -175,13 +151,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn histograms_count_each_level() {
-        assert_eq!(histogram(&[0, 2, 2, 1, 2], 2), [1, 1, 3]);
+    fn histograms_add_up_page_by_page() {
         let mut total = None;
-        add_histogram(&mut total, &[1, 1], 1);
-        add_histogram(&mut total, &[0, 1], 1);
+        add_histogram(&mut total, Some(&[0, 2]));
+        add_histogram(&mut total, Some(&[1, 1]));
         assert_eq!(total, Some(vec![1, 3]));
-        assert!(add_histogram(&mut total, &[], 0).is_none());
+        assert!(add_histogram(&mut total, None).is_none());
     }
 
     #[test]
