@@ -1,28 +1,36 @@
 //! One leaf's column chunk of a row group, encoded here: its pages (a
-//! dictionary page first for enum names), their headers, the chunk's
-//! metadata and offset index, ready for
+//! dictionary page first for enum names and text), written with their
+//! headers by the `parquet` crate's page writer; the chunk's metadata,
+//! statistics, column and offset index, ready for
 //! `SerializedRowGroupWriter::append_column`.
 
-use arrow_array::types::{Float32Type, Float64Type};
 use arrow_array::ArrayRef;
 use arrow_schema::DataType;
 use bytes::Bytes;
-use parquet::basic::{Encoding, SortOrder, Type as PhysicalType};
+use parquet::basic::{Encoding, PageType, SortOrder, Type as PhysicalType};
+use parquet::column::page::{CompressedPage, Page, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
+use parquet::data_type::{ByteArray, FixedLenByteArray};
 use parquet::errors::ParquetError;
-use parquet::file::metadata::{ColumnChunkMetaData, LevelHistogram};
+use parquet::file::metadata::{ColumnChunkMetaData, LevelHistogram, PageEncodingStats};
 use parquet::file::page_index::offset_index::{OffsetIndexMetaData, PageLocation};
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::properties::WriterProperties;
 use parquet::file::statistics::{Statistics, ValueStatistics};
+use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 
 use super::codec::Codec;
-use super::index::PageIndex;
-use super::levels::{Cut, Levels, Path};
+use super::index::{Bounds, PageIndex, PageLevels};
+use super::levels::{Cut, Histograms, LevelVec, Levels, Path};
 use super::rle::hybrid;
-use super::text::TextDict;
-use super::thrift::{self, PageKind};
+use super::text::{Ranks, TextDict};
 use super::values::{self, Dictionary, MinMax};
+
+/// Bytes of a text value past which its chunk is left to the crate's
+/// writer: its default truncation length of statistics and column index
+/// (a longer min or max is cut and, for the max, raised), which it alone
+/// implements.
+const TRUNCATE: usize = 64;
 
 /// How a leaf's values are encoded here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,20 +45,20 @@ pub(crate) enum Kind {
     Int32,
     /// INT64, DELTA_BINARY_PACKED.
     Int64,
-    /// FLOAT, PLAIN (only where no statistics are kept).
-    Float,
-    /// DOUBLE, PLAIN (only where no statistics are kept).
-    Double,
-    /// A decimal as FIXED_LEN_BYTE_ARRAY of this many bytes, PLAIN
-    /// (only where no statistics are kept).
-    Decimal(usize),
+    /// A decimal as FIXED_LEN_BYTE_ARRAY of `len` bytes: DELTA_BYTE_ARRAY
+    /// when `prefixed`, else PLAIN.
+    Decimal { len: usize, prefixed: bool },
 }
 
 impl Kind {
     /// The encoding of `leaf` into `descr`'s column, when it is one of
-    /// ours and the one `props` asks for that column (a dictionary,
-    /// DELTA_BINARY_PACKED, or plain with no statistics); `None` leaves it
-    /// to the `parquet` crate.
+    /// ours and the one `props` asks for that column (a dictionary or
+    /// DELTA_BINARY_PACKED); `None` leaves it to the `parquet` crate.
+    /// Floats are the crate's: its PLAIN encoder is as fast, and it
+    /// keeps their statistics (NaN and signed zero) by its own rules.
+    /// Fixed-length decimals are ours where not a dictionary: the
+    /// crate's writer makes a shared buffer of each value, which was a
+    /// fifth of the writer's time on MDP3 prices.
     pub(crate) fn of(
         descr: &ColumnDescPtr,
         leaf: &DataType,
@@ -60,9 +68,8 @@ impl Kind {
         let path = descr.path();
         let dictionary = props.dictionary_enabled(path);
         let delta = props.encoding(path) == Some(Encoding::DELTA_BINARY_PACKED);
-        let plain = !dictionary
-            && props.encoding(path).is_none()
-            && props.statistics_enabled(path) == EnabledStatistics::None;
+        let prefixed = props.encoding(path) == Some(Encoding::DELTA_BYTE_ARRAY) && !dictionary;
+        let plain = matches!(props.encoding(path), None | Some(Encoding::PLAIN)) && !dictionary;
         match (descr.physical_type(), leaf) {
             (PhysicalType::BYTE_ARRAY, D::Dictionary(k, v))
                 if dictionary && **k == D::UInt16 && **v == D::Utf8 =>
@@ -86,33 +93,30 @@ impl Kind {
                 PhysicalType::INT64,
                 D::Int64 | D::UInt64 | D::Timestamp(..) | D::Time64(_) | D::Decimal128(..),
             ) if delta => Some(Kind::Int64),
-            (PhysicalType::FLOAT, D::Float32) if plain => Some(Kind::Float),
-            (PhysicalType::DOUBLE, D::Float64) if plain => Some(Kind::Double),
-            (PhysicalType::FIXED_LEN_BYTE_ARRAY, D::Decimal128(..)) if plain => {
+            (PhysicalType::FIXED_LEN_BYTE_ARRAY, D::Decimal128(..)) if prefixed || plain => {
                 let len = usize::try_from(descr.type_length()).ok()?;
-                (1..=16).contains(&len).then_some(Kind::Decimal(len))
+                (1..=16)
+                    .contains(&len)
+                    .then_some(Kind::Decimal { len, prefixed })
             }
             _ => None,
         }
     }
 
-    fn encodings(self) -> Vec<Encoding> {
+    /// The encoding of the data pages' values.
+    fn page_encoding(self) -> Encoding {
         match self {
-            Kind::Dict | Kind::Text => {
-                vec![Encoding::PLAIN, Encoding::RLE, Encoding::RLE_DICTIONARY]
-            }
-            Kind::Int32 | Kind::Int64 => vec![Encoding::RLE, Encoding::DELTA_BINARY_PACKED],
-            Kind::Float | Kind::Double => vec![Encoding::PLAIN, Encoding::RLE],
-            Kind::Decimal(_) => vec![Encoding::PLAIN, Encoding::RLE],
+            Kind::Dict | Kind::Text => Encoding::RLE_DICTIONARY,
+            Kind::Int32 | Kind::Int64 => Encoding::DELTA_BINARY_PACKED,
+            Kind::Decimal { prefixed: true, .. } => Encoding::DELTA_BYTE_ARRAY,
+            Kind::Decimal {
+                prefixed: false, ..
+            } => Encoding::PLAIN,
         }
     }
 
-    fn page_encoding(self) -> i32 {
-        match self {
-            Kind::Dict | Kind::Text => thrift::RLE_DICTIONARY,
-            Kind::Int32 | Kind::Int64 => thrift::DELTA_BINARY_PACKED,
-            Kind::Float | Kind::Double | Kind::Decimal(_) => thrift::PLAIN,
-        }
+    fn text(self) -> bool {
+        matches!(self, Kind::Dict | Kind::Text)
     }
 }
 
@@ -180,22 +184,29 @@ struct Chunk<'a> {
     /// Its leaf's number in the schema.
     leaf: usize,
     scratch: &'a mut Scratch,
-    out: Vec<u8>,
+    /// The chunk's bytes, as the crate's page writer writes them.
+    sink: TrackedWrite<Vec<u8>>,
     uncompressed: usize,
     levels: usize,
     pages: Vec<PageLocation>,
+    /// Each data page's text bytes, unencoded (text only).
+    page_bytes: Vec<i64>,
+    /// Pages by type and encoding, in file order.
+    encoding_stats: Vec<PageEncodingStats>,
     min_max: MinMax,
+    /// The text's min and max so far (text with statistics only).
+    text_bounds: Option<Bounds>,
     /// Values (levels that are not null) so far.
     values: usize,
     /// Rows of the parts so far.
     rows: usize,
-    /// The column index, where statistics are kept.
+    /// The column index and level histograms, where statistics are kept.
     index: Option<PageIndex>,
     /// Whether the chunk's pages are compressed: decided by its first
     /// data page (`None` until then).
     compressed: Option<bool>,
     /// The dictionary page's body and values, held until that decision.
-    dict_page: Option<(Vec<u8>, i32)>,
+    dict_page: Option<(Vec<u8>, u32)>,
     /// Where the data pages start.
     data_offset: usize,
 }
@@ -215,12 +226,22 @@ impl Dict<'_> {
             Dict::Text(t) => t.width,
         }
     }
+
+    /// The entries, by key (none for numbers).
+    fn entries(&self) -> Vec<&[u8]> {
+        match self {
+            Dict::None => Vec::new(),
+            Dict::Arrow(d) => d.entries(),
+            Dict::Text(t) => t.entries().to_vec(),
+        }
+    }
 }
 
 /// Encodes the chunk of `descr`'s leaf (number `leaf` in the schema)
-/// over `parts` (the row group's batches, in order), with min/max
-/// statistics and a page index when `stats`; `None` for a dictionary
-/// that would be too large, which the crate's writer then takes.
+/// over `parts` (the row group's batches, in order), with statistics, a
+/// column index and level histograms when `stats`; `None` for a
+/// dictionary that would be too large or a text value too long, which
+/// the crate's writer then takes.
 pub(crate) fn encode<'a>(
     descr: &ColumnDescPtr,
     leaf: usize,
@@ -234,26 +255,30 @@ pub(crate) fn encode<'a>(
         kind,
         leaf,
         scratch,
-        out: Vec::new(),
+        sink: TrackedWrite::new(Vec::new()),
         uncompressed: 0,
         levels: 0,
         pages: Vec::new(),
+        page_bytes: Vec::new(),
+        encoding_stats: Vec::new(),
         min_max: MinMax::new(unsigned, stats),
+        text_bounds: None,
         values: 0,
         rows: 0,
-        index: None,
+        index: stats.then(|| PageIndex::new(descr.physical_type())),
         compressed: None,
         dict_page: None,
         data_offset: 0,
     };
-    if chunk.min_max.wanted && matches!(kind, Kind::Int32 | Kind::Int64) {
-        chunk.index = Some(PageIndex::new(descr.physical_type()));
-    }
     let Some(dict) = chunk.dictionary(parts)? else {
         return Ok(None);
     };
+    let ranks = Ranks::new(dict.entries());
+    if ranks.longest() > TRUNCATE {
+        return Ok(None);
+    }
     for (n, part) in parts.iter().enumerate() {
-        chunk.part(part, n, &dict)?;
+        chunk.part(part, n, &dict, &ranks)?;
     }
     let has_dict = !matches!(dict, Dict::None);
     chunk.finish(descr, has_dict).map(Some)
@@ -270,10 +295,21 @@ struct PageSpan<'a> {
     width: u8,
     /// The page's keys, for text.
     keys: Option<&'a [u32]>,
+    /// The chunk's dictionary entries in order, for text.
+    ranks: &'a Ranks<'a>,
+}
+
+/// What a page is, for its header.
+#[derive(Debug, Clone, Copy)]
+enum PageKind {
+    /// A data page of this many levels.
+    Data(u32),
+    /// A dictionary page of this many entries.
+    Dictionary(u32),
 }
 
 impl Chunk<'_> {
-    /// The chunk's dictionary, its page written; `None` when it would be
+    /// The chunk's dictionary, its page held; `None` when it would be
     /// too large.
     fn dictionary<'p>(&mut self, parts: &'p [Part<'p>]) -> Result<Option<Dict<'p>>, ParquetError> {
         let dict = match self.kind {
@@ -284,7 +320,7 @@ impl Chunk<'_> {
                 };
                 let mut body = Vec::new();
                 dict.plain(&mut body);
-                self.dict_page = Some((body, to_i32(dict.len)?));
+                self.dict_page = Some((body, to_u32(dict.len)?));
                 Dict::Arrow(dict)
             }
             Kind::Text => {
@@ -293,16 +329,22 @@ impl Chunk<'_> {
                 };
                 let mut body = Vec::new();
                 t.plain(&mut body);
-                self.dict_page = Some((body, to_i32(t.len())?));
+                self.dict_page = Some((body, to_u32(t.len())?));
                 Dict::Text(t)
             }
-            _ => Dict::None,
+            Kind::Int32 | Kind::Int64 | Kind::Decimal { .. } => Dict::None,
         };
         Ok(Some(dict))
     }
 
     /// The data pages of part `n`.
-    fn part(&mut self, part: &Part<'_>, n: usize, dict: &Dict<'_>) -> Result<(), ParquetError> {
+    fn part(
+        &mut self,
+        part: &Part<'_>,
+        n: usize,
+        dict: &Dict<'_>,
+        ranks: &Ranks<'_>,
+    ) -> Result<(), ParquetError> {
         let base = match dict {
             Dict::Arrow(d) => d.bases.get(n).copied().unwrap_or(0),
             _ => 0,
@@ -327,6 +369,7 @@ impl Chunk<'_> {
                 base,
                 width: dict.width(),
                 keys: keys.and_then(|k| k.get(cut.value..next.value)),
+                ranks,
             };
             self.data_page(&page)?;
         }
@@ -356,50 +399,69 @@ impl Chunk<'_> {
             .unwrap_or_default();
         let leaf = &path.leaf;
         self.values += idx.len();
-        match self.kind {
-            Kind::Dict => {
+        let stats = self.index.is_some();
+        let bounds = match self.kind {
+            Kind::Dict | Kind::Text => {
+                let own;
+                let keys = match self.kind {
+                    Kind::Dict => {
+                        own = values::keys(leaf, idx, page.base)?;
+                        own.as_slice()
+                    }
+                    _ => page.keys.unwrap_or_default(),
+                };
                 self.scratch.body.push(page.width);
-                let keys = values::keys(leaf, idx, page.base)?;
-                hybrid(&mut self.scratch.body, &keys, page.width);
+                hybrid(&mut self.scratch.body, keys, page.width);
+                let (bounds, bytes) = page.ranks.page(keys)?;
+                self.page_bytes.push(bytes);
+                bounds
             }
-            Kind::Text => {
-                self.scratch.body.push(page.width);
-                hybrid(
-                    &mut self.scratch.body,
-                    page.keys.unwrap_or_default(),
-                    page.width,
-                );
+            Kind::Int32 | Kind::Int64 => {
+                let m = &mut self.min_max;
+                match self.kind {
+                    Kind::Int32 => values::int32(leaf, idx, &mut self.scratch.body, m)?,
+                    _ => values::int64(leaf, idx, &mut self.scratch.body, m)?,
+                }
+                let physical = path_physical(self.kind);
+                m.last.filter(|_| stats).map(|b| Bounds::int(physical, b))
             }
-            Kind::Int32 => values::int32(leaf, idx, &mut self.scratch.body, &mut self.min_max)?,
-            Kind::Int64 => values::int64(leaf, idx, &mut self.scratch.body, &mut self.min_max)?,
-            Kind::Float => values::plain::<Float32Type, 4>(
-                leaf,
-                idx,
-                f32::to_le_bytes,
-                &mut self.scratch.body,
-            )?,
-            Kind::Double => values::plain::<Float64Type, 8>(
-                leaf,
-                idx,
-                f64::to_le_bytes,
-                &mut self.scratch.body,
-            )?,
-            Kind::Decimal(len) => values::decimal(leaf, idx, len, &mut self.scratch.body)?,
-        }
+            Kind::Decimal { len, prefixed } => {
+                let m = &mut self.min_max;
+                values::decimal(leaf, idx, (len, prefixed), &mut self.scratch.body, m)?;
+                m.last.filter(|_| stats).map(|b| Bounds::decimal(len, b))
+            }
+        };
         if let Some(index) = self.index.as_mut() {
-            let def = levels.def.levels.get(from..to).unwrap_or_default();
-            index.page(to - from - idx.len(), self.min_max.last, def, path.max_def);
+            // Counted once per page for the leaves that share levels.
+            let count =
+                |v: &LevelVec, max: u16| (max > 0).then(|| v.histograms(cuts, levels.len, max));
+            let (def, rep) = (
+                count(&levels.def, path.max_def),
+                count(&levels.rep, path.max_rep),
+            );
+            fn page_of(h: &Option<Histograms>, page: usize) -> Option<&[i64]> {
+                h.as_ref().and_then(|h| h.get(page)).map(Vec::as_slice)
+            }
+            let page_levels = PageLevels {
+                def: page_of(&def, page.page),
+                rep: page_of(&rep, page.page),
+            };
+            index.page(to - from - idx.len(), bounds.as_ref(), &page_levels);
+            if self.kind.text() {
+                if let Some(b) = &bounds {
+                    match self.text_bounds.as_mut() {
+                        Some(t) => t.merge(b),
+                        None => self.text_bounds = Some(b.clone()),
+                    }
+                }
+            }
         }
         self.decide()?;
-        let location_at = self.out.len();
-        self.page(PageKind::Data {
-            num_values: to_i32(to - from)?,
-            encoding: self.kind.page_encoding(),
-        })?;
+        let spec = self.page(PageKind::Data(to_u32(to - from)?))?;
         self.levels += to - from;
         self.pages.push(PageLocation {
-            offset: location_at as i64,
-            compressed_page_size: to_i32(self.out.len() - location_at)?,
+            offset: spec.0 as i64,
+            compressed_page_size: to_i32(spec.1)?,
             first_row_index: (self.rows + page.cut.row) as i64,
         });
         Ok(())
@@ -439,19 +501,20 @@ impl Chunk<'_> {
         if let Some((body, num_values)) = self.dict_page.take() {
             let data = std::mem::replace(&mut self.scratch.body, body);
             let packed = std::mem::take(&mut self.scratch.packed);
-            self.page(PageKind::Dictionary { num_values })?;
+            self.page(PageKind::Dictionary(num_values))?;
             (self.scratch.body, self.scratch.packed) = (data, packed);
         }
-        self.data_offset = self.out.len();
+        self.data_offset = self.sink.bytes_written();
         Ok(())
     }
 
-    /// Appends header and page, the body compressed where the chunk's
-    /// pages are.
-    fn page(&mut self, kind: PageKind) -> Result<(), ParquetError> {
+    /// Writes the page in `scratch.body` through the crate's page
+    /// writer, compressed where the chunk's pages are; gives where it
+    /// starts in the chunk and its size, header included.
+    fn page(&mut self, kind: PageKind) -> Result<(u64, usize), ParquetError> {
         let compressed = self.compressed.unwrap_or(false);
         // The first data page's was compressed when deciding.
-        let first_data = matches!(kind, PageKind::Data { .. }) && self.pages.is_empty();
+        let first_data = matches!(kind, PageKind::Data(_)) && self.pages.is_empty();
         if compressed && !first_data {
             self.scratch
                 .codec
@@ -462,12 +525,42 @@ impl Chunk<'_> {
         } else {
             &self.scratch.body
         };
-        let header_at = self.out.len();
-        let (raw, packed) = (to_i32(self.scratch.body.len())?, to_i32(body.len())?);
-        thrift::page_header(&mut self.out, kind, raw, packed);
-        self.uncompressed += self.out.len() - header_at + self.scratch.body.len();
-        self.out.extend_from_slice(body);
-        Ok(())
+        let buf = Bytes::copy_from_slice(body);
+        let (page, page_type, encoding) = match kind {
+            PageKind::Data(num_values) => {
+                let encoding = self.kind.page_encoding();
+                let page = Page::DataPage {
+                    buf,
+                    num_values,
+                    encoding,
+                    def_level_encoding: Encoding::RLE,
+                    rep_level_encoding: Encoding::RLE,
+                    statistics: None,
+                };
+                (page, PageType::DATA_PAGE, encoding)
+            }
+            PageKind::Dictionary(num_values) => {
+                let page = Page::DictionaryPage {
+                    buf,
+                    num_values,
+                    encoding: Encoding::PLAIN,
+                    is_sorted: false,
+                };
+                (page, PageType::DICTIONARY_PAGE, Encoding::PLAIN)
+            }
+        };
+        let page = CompressedPage::new(page, self.scratch.body.len());
+        let spec = SerializedPageWriter::new(&mut self.sink).write_page(page)?;
+        self.uncompressed += spec.uncompressed_size;
+        match self.encoding_stats.last_mut() {
+            Some(s) if s.page_type == page_type && s.encoding == encoding => s.count += 1,
+            _ => self.encoding_stats.push(PageEncodingStats {
+                page_type,
+                encoding,
+                count: 1,
+            }),
+        }
+        Ok((spec.offset, spec.compressed_size))
     }
 
     fn finish(
@@ -486,37 +579,61 @@ impl Chunk<'_> {
             Some(true) => self.scratch.codec.parquet(),
             _ => parquet::basic::Compression::UNCOMPRESSED,
         };
+        let out = self.sink.into_inner()?;
+        // The levels' encoding is always named, as the crate does.
+        let mut encodings = vec![Encoding::RLE, self.kind.page_encoding()];
+        if has_dict {
+            encodings.push(Encoding::PLAIN);
+        }
+        let text = self.kind.text();
         let mut meta = ColumnChunkMetaData::builder(descr.clone())
             .set_compression(compression)
-            .set_encodings(self.kind.encodings())
-            .set_total_compressed_size(self.out.len() as i64)
+            .set_encodings(encodings)
+            .set_page_encoding_stats(self.encoding_stats)
+            .set_total_compressed_size(out.len() as i64)
             .set_total_uncompressed_size(self.uncompressed as i64)
             .set_num_values(self.levels as i64)
             .set_data_page_offset(data_offset as i64)
             .set_dictionary_page_offset(has_dict.then_some(0));
-        if self.min_max.wanted && matches!(self.kind, Kind::Int32 | Kind::Int64) {
-            meta = meta.set_statistics(statistics(descr, &self.min_max, nulls));
-        }
         let column_index = match self.index.as_mut() {
             Some(index) => {
-                let histogram = index.histogram.take().map(LevelHistogram::from);
-                meta = meta.set_definition_level_histogram(histogram);
+                let stats = match self.kind {
+                    Kind::Dict | Kind::Text => text_statistics(self.text_bounds.take(), nulls),
+                    Kind::Int32 | Kind::Int64 => statistics(descr, &self.min_max, nulls),
+                    Kind::Decimal { len, .. } => {
+                        decimal_statistics(descr, len, &self.min_max, nulls)
+                    }
+                };
+                let bytes = text.then(|| self.page_bytes.iter().sum());
+                meta = meta
+                    .set_statistics(stats)
+                    .set_unencoded_byte_array_data_bytes(bytes)
+                    .set_repetition_level_histogram(index.rep.take().map(LevelHistogram::from))
+                    .set_definition_level_histogram(index.def.take().map(LevelHistogram::from));
                 Some(index.finish()?)
             }
             None => None,
         };
         let close = ColumnCloseResult {
-            bytes_written: self.out.len() as u64,
+            bytes_written: out.len() as u64,
             rows_written: self.rows as u64,
             metadata: meta.build()?,
             bloom_filter: None,
             column_index,
             offset_index: Some(OffsetIndexMetaData {
                 page_locations: self.pages,
-                unencoded_byte_array_data_bytes: None,
+                unencoded_byte_array_data_bytes: text.then_some(self.page_bytes),
             }),
         };
-        Ok((Bytes::from(self.out), close))
+        Ok((Bytes::from(out), close))
+    }
+}
+
+/// The physical type of a number kind's column.
+fn path_physical(kind: Kind) -> PhysicalType {
+    match kind {
+        Kind::Int32 => PhysicalType::INT32,
+        _ => PhysicalType::INT64,
     }
 }
 
@@ -540,6 +657,37 @@ fn statistics(descr: &ColumnDescPtr, m: &MinMax, nulls: u64) -> Statistics {
     }
 }
 
+/// A decimal chunk's min and max as the crate records them: its values'
+/// order (signed), their FIXED_LEN_BYTE_ARRAY bytes.
+fn decimal_statistics(descr: &ColumnDescPtr, len: usize, m: &MinMax, nulls: u64) -> Statistics {
+    let signed = descr.sort_order().is_signed();
+    let (min, max) = m.int128();
+    let bytes =
+        |v: Option<i128>| v.map(|v| FixedLenByteArray::from(Bounds::decimal(len, (v, v)).min.1));
+    ValueStatistics::<FixedLenByteArray>::new(bytes(min), bytes(max), None, Some(nulls), false)
+        .with_backwards_compatible_min_max(signed)
+        .into()
+}
+
+/// A text chunk's min and max as the crate records them (byte order, so
+/// not backwards compatible).
+fn text_statistics(bounds: Option<Bounds>, nulls: u64) -> Statistics {
+    let (min, max) = match bounds {
+        Some(b) => (
+            Some(ByteArray::from(b.min.1)),
+            Some(ByteArray::from(b.max.1)),
+        ),
+        None => (None, None),
+    };
+    ValueStatistics::<ByteArray>::new(min, max, None, Some(nulls), false)
+        .with_backwards_compatible_min_max(false)
+        .into()
+}
+
 fn to_i32(n: usize) -> Result<i32, ParquetError> {
-    i32::try_from(n).map_err(|_| ParquetError::General(format!("page of {n} bytes or values")))
+    i32::try_from(n).map_err(|_| ParquetError::General(format!("page of {n} bytes")))
+}
+
+fn to_u32(n: usize) -> Result<u32, ParquetError> {
+    u32::try_from(n).map_err(|_| ParquetError::General(format!("page of {n} values")))
 }

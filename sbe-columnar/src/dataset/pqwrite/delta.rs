@@ -3,7 +3,7 @@
 //! miniblocks of 32, each as wide as its largest.
 
 use super::rle::{bits_for, pack32};
-use super::thrift::{varint, zigzag};
+use super::rle::{varint, zigzag};
 
 const BLOCK: usize = 128;
 const MINIBLOCKS: usize = 4;

@@ -105,7 +105,13 @@ pub(crate) struct LevelVec {
     /// The levels (empty when the highest is 0).
     pub levels: Vec<u16>,
     blocks: RefCell<Vec<(u8, Blocks)>>,
+    /// Each page's histogram, per highest level, once a chunk with
+    /// statistics has counted them: shared like the blocks.
+    histograms: RefCell<Vec<(u16, Histograms)>>,
 }
+
+/// Each page's count of each level.
+pub(crate) type Histograms = Rc<Vec<Vec<i64>>>;
 
 /// Each page's encoded levels.
 pub(crate) type Blocks = Rc<Vec<Vec<u8>>>;
@@ -115,7 +121,25 @@ impl LevelVec {
         Rc::new(LevelVec {
             levels,
             blocks: RefCell::default(),
+            histograms: RefCell::default(),
         })
+    }
+
+    /// Each page's count of each level from 0 to `max`, the pages
+    /// starting at `cuts` and ending at `end`.
+    pub(crate) fn histograms(&self, cuts: &[Cut], end: usize, max: u16) -> Histograms {
+        if let Some((_, h)) = self.histograms.borrow().iter().find(|(m, _)| *m == max) {
+            return h.clone();
+        }
+        let ends = cuts.iter().skip(1).map(|c| c.level).chain([end]);
+        let made: Vec<Vec<i64>> = cuts
+            .iter()
+            .zip(ends)
+            .map(|(c, e)| histogram(self.levels.get(c.level..e).unwrap_or_default(), max))
+            .collect();
+        let made = Rc::new(made);
+        self.histograms.borrow_mut().push((max, made.clone()));
+        made
     }
 
     /// Each page's block (length in 4 bytes, then the hybrid at the
@@ -144,6 +168,22 @@ impl LevelVec {
         self.blocks.borrow_mut().push((width, made.clone()));
         made
     }
+}
+
+/// How many of `levels` are each level from 0 to `max`.
+pub(crate) fn histogram(levels: &[u16], max: u16) -> Vec<i64> {
+    // A pass per level rather than a count per value through an index:
+    // levels are few, and each pass, counting in 16 bits a block at a
+    // time, vectorises. A level above `max` (none is) counts as none.
+    let count = |level: u16| -> i64 {
+        (levels.chunks(u16::MAX as usize))
+            .map(|block| {
+                let n = block.iter().fold(0u16, |n, &d| n + u16::from(d == level));
+                i64::from(n)
+            })
+            .sum()
+    };
+    (0..=max).map(count).collect()
 }
 
 /// A leaf's levels over a column.
@@ -709,6 +749,20 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn histograms_count_each_level_per_page() {
+        assert_eq!(histogram(&[0, 2, 2, 1, 2], 2), [1, 1, 3]);
+        let v = LevelVec::new(vec![0, 1, 1, 0, 0]);
+        let cuts = [
+            Cut::default(),
+            Cut {
+                level: 3,
+                ..Cut::default()
+            },
+        ];
+        assert_eq!(*v.histograms(&cuts, 5, 1), [vec![1, 2], vec![2, 0]]);
     }
 
     #[test]

@@ -13,9 +13,10 @@ mod index;
 mod levels;
 mod rle;
 mod text;
-mod thrift;
 mod values;
 
+#[cfg(test)]
+mod differential;
 #[cfg(test)]
 mod tests;
 

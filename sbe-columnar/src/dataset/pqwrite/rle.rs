@@ -1,8 +1,6 @@
 //! Bit packing and the RLE/bit-packed hybrid that Parquet keeps levels
 //! and dictionary keys in.
 
-use super::thrift::varint;
-
 /// The bits a value up to `max` takes.
 pub(crate) fn bits_for(max: u64) -> u8 {
     (64 - max.leading_zeros()) as u8
@@ -160,8 +158,30 @@ fn repeated(out: &mut Vec<u8>, v: u64, run: usize, width: u8) {
     out.extend_from_slice(v.to_le_bytes().get(..bytes).unwrap_or_default());
 }
 
+/// The zigzag mapping of signed onto unsigned that varints take.
+pub(crate) fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+/// Appends `v` as a ULEB128 varint.
+pub(crate) fn varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn zigzag_and_varint() {
+        assert_eq!([zigzag(0), zigzag(-1), zigzag(1), zigzag(-2)], [0, 1, 2, 3]);
+        let mut out = Vec::new();
+        varint(&mut out, 300);
+        assert_eq!(out, [0xac, 0x02]);
+    }
+
     use super::*;
 
     // The hybrid and the packing are read back by the crate's reader in
