@@ -301,7 +301,10 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
     };
     let schema = ctx.schema;
     for (i, m) in schema.messages.iter().enumerate() {
-        let stem = ctx.claim_family(&names::camel(&m.name), &["Decoder", "Encoder"]);
+        let mut suffixes = vec!["Decoder".to_string(), "Encoder".into()];
+        suffixes.extend(stage_suffixes(&m.block, "Encoder").into_iter().skip(1));
+        let suffixes: Vec<&str> = suffixes.iter().map(String::as_str).collect();
+        let stem = ctx.claim_family(&names::camel(&m.name), &suffixes);
         let decoder = format_ident!("{stem}Decoder");
         if !emit.contains(&i) {
             claim_groups(ctx, &m.block.groups, &stem);
@@ -320,10 +323,14 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
             Owner::Message(m),
             &groups,
         ));
+        let mut stages = stage_idents(&m.block, &stem, "Encoder");
+        if stages.is_empty() {
+            stages.push(encoder.clone());
+        }
         out.tokens.extend(encoders::message_encoder(
             ctx,
             &block,
-            (&encoder, &decoder),
+            (&stages, &decoder),
             m,
             &groups,
         ));
@@ -333,6 +340,7 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
                 ctx,
                 &block,
                 (&owned, &decoder, &encoder),
+                None,
                 &chain,
                 &groups,
             ));
@@ -354,10 +362,41 @@ fn claim_groups(ctx: &mut Ctx, groups: &[Group], stem: &str) {
 /// Claims the stem of group `g` of the block named `stem` (its types are
 /// the stem with `Decoder`, `Entry` and `Encoder`).
 pub(super) fn claim_group(ctx: &mut Ctx, stem: &str, g: &Group) -> String {
-    ctx.claim_family(
-        &format!("{stem}{}", names::camel(&g.name)),
-        &["Decoder", "Entry", "Encoder"],
-    )
+    let mut suffixes = vec!["Decoder".to_string(), "Entry".into(), "Encoder".into()];
+    suffixes.extend(stage_suffixes(&g.block, "EntryEncoder"));
+    let suffixes: Vec<&str> = suffixes.iter().map(String::as_str).collect();
+    ctx.claim_family(&format!("{stem}{}", names::camel(&g.name)), &suffixes)
+}
+
+/// The suffixes of the names of the encoder stages of `block` (a root
+/// block or group entry with groups or var data; none without), after its
+/// stem: the first stage, `first` itself (`Encoder`, `EntryEncoder`),
+/// then one per section after the first, named for the section it stands
+/// before (`EncoderAtPerformanceFigures`), then the stage after the last
+/// (`EncoderAtEnd`). A message's first stage is its encoder, claimed with
+/// it.
+pub(super) fn stage_suffixes(block: &ir::Block, first: &str) -> Vec<String> {
+    if block.sections() == 0 {
+        return Vec::new();
+    }
+    let mut scope = Scope::default();
+    let mut out = vec![first.to_string()];
+    let names = block.groups.iter().map(|g| &g.name);
+    let names = names.chain(block.data.iter().map(|d| &d.name)).skip(1);
+    for name in names {
+        out.push(format!("{first}At{}", scope.claim(&names::camel(name))));
+    }
+    out.push(format!("{first}At{}", scope.claim("End")));
+    out
+}
+
+/// The identifiers of the encoder stages of a block whose types are named
+/// from `stem` (see [`stage_suffixes`]).
+pub(super) fn stage_idents(block: &ir::Block, stem: &str, first: &str) -> Vec<Ident> {
+    stage_suffixes(block, first)
+        .iter()
+        .map(|s| format_ident!("{stem}{s}"))
+        .collect()
 }
 
 /// Rust names of a group's types.
@@ -370,6 +409,10 @@ pub(super) struct GroupIdents {
     pub enc: Ident,
     /// The owned entry (the stem).
     pub owned: Ident,
+    /// The stages of an entry's encoder (`…EntryEncoder`, then one per
+    /// section it has, see [`stage_suffixes`]); none where the entry has
+    /// no group or var data (the group's encoder writes it).
+    pub stages: Vec<Ident>,
 }
 
 /// Generates the types of every group of `b` (recursively, nested groups
@@ -393,6 +436,7 @@ fn group_types(
             entry: format_ident!("{group_stem}Entry"),
             enc: format_ident!("{group_stem}Encoder"),
             owned: format_ident!("{group_stem}"),
+            stages: stage_idents(&g.block, &group_stem, "EntryEncoder"),
         };
         let mut inner: Vec<super::owned::Level> = chain.to_vec();
         inner.push((&g.block, entry.base_since));
@@ -411,6 +455,7 @@ fn group_types(
                 ctx,
                 &entry,
                 (&group.owned, &group.entry, &group.enc),
+                group.stages.first(),
                 &inner,
                 &nested,
             ));

@@ -1,8 +1,17 @@
 //! Encoders: a message's (its header and root block written at `wrap`)
 //! and a group's (its dimension written when started, an entry per
 //! `next_entry`), with their setters and the writers of groups and var
-//! data. Those keep the sections in schema order: a section skipped is
-//! written empty, going back is `Err(WrongOrder)`.
+//! data.
+//!
+//! Schema order is kept by types: a block with groups or var data has an
+//! encoder per stage, the first holding the block and its setters, each
+//! next one standing before a section (`CarEncoderAtPerformanceFigures`,
+//! then `CarEncoderAtEnd`). A stage's methods are the sections from its
+//! own on, each consuming the stage and returning the one after the
+//! section, so that going back does not compile; going forward writes the
+//! sections skipped empty, bytes known here. A group is written by a
+//! closure given its encoder, which ends the group (count, tail given
+//! back) when it returns: the borrow of the tail never outlives the call.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -13,28 +22,25 @@ use super::values::{plus, typed_lit, uint_put, ulit, Val};
 use super::{deprecated, docs, moved, Ctx};
 use crate::ir::{Group, Message};
 
-/// The encoder of message `m`, whose root block is `b`.
+/// The encoder of message `m`, whose root block is `b`: its stages
+/// (`stages[0]`, the encoder, then one per section after the first and
+/// one after the last; the encoder alone where the message has no group
+/// or var data).
 pub(super) fn message_encoder(
     ctx: &Ctx,
     b: &NamedBlock,
-    (ident, decoder): (&Ident, &Ident),
+    (stages, decoder): (&[Ident], &Ident),
     m: &Message,
     groups: &[GroupIdents],
 ) -> TokenStream {
-    let sections = ulit(b.sections());
-    let block_length = ulit(b.block_len());
-    let items = encoder_items(ctx, b, groups, Tail::Root);
-    let (step_field, step_init, finish_body) = if b.sections() > 0 {
-        (
-            quote!(step: usize,),
-            quote!(step: 0,),
-            quote!(self.advance(#sections)?;),
-        )
-    } else {
-        (quote!(), quote!(), quote!())
+    let Some(ident) = stages.first() else {
+        return TokenStream::new();
     };
+    let block_length = ulit(b.block_len());
+    let setters = field_setters(ctx, b);
     let doc = format!(
-        " Encoder of message `{}`: header and root block first, then groups and var data in schema order. \
+        " Encoder of message `{}`: header and root block at `wrap`, the fields set in any order, \
+         then groups and var data in schema order, each returning the encoder of what may follow. \
          The fields' descriptions are on [`{decoder}`].",
         b.name
     );
@@ -47,23 +53,20 @@ pub(super) fn message_encoder(
     } else {
         (quote!(), quote!())
     };
-    let wrap_fn = message_wrap_fn(ctx, b, m, buf_init, step_init);
-    let reserves = reserve_consts(ctx, b, Tail::Root);
-    let length_fn = length_fn(b, Tail::Root);
+    let wrap_fn = message_wrap_fn(ctx, b, m, buf_init);
+    let reserves = reserve_consts(ctx, b, Tail::Root(ident));
+    let length_fn = length_fn(b, Tail::Root(ident));
     let element = proc_macro2::Literal::u16_unsuffixed(b.element);
-    let (items, wrap_fn, reserves) = (moved(items), moved(wrap_fn), moved(reserves));
-    let length_fn = moved(length_fn);
-    // `finish` takes `&mut self`, not `self`: moving the encoder into it
-    // made the compiler copy it through memory with wide loads right after
-    // a setter's narrow stores, a store-forwarding stall on every message
-    // (see sbe-bench/HISTORY.md).
+    let first = stage_items(ctx, b, (stages, 0), groups, Tail::Root(ident));
+    let later = later_stages(ctx, b, stages, groups, Tail::Root(ident));
+    let (setters, wrap_fn, reserves) = (moved(setters), moved(wrap_fn), moved(reserves));
+    let (length_fn, first) = (moved(length_fn), moved(first));
     quote! {
         #[doc = #doc]
         pub struct #ident<'a> {
             #buf_field
             tail: &'a mut [u8],
             total: usize,
-            #step_field
         }
 
         #[allow(deprecated)]
@@ -76,18 +79,328 @@ pub(super) fn message_encoder(
 
             #length_fn
 
-            ::sbe_rt::encoder_api!(encoded_length);
+            #setters
 
-            /// Writes the groups and var data not written yet, empty, and
-            /// returns the message's length.
-            #[inline(always)]
-            pub fn finish(&mut self) -> ::sbe_rt::Result<usize> {
-                #finish_body
-                __sbe::Ok(self.encoded_length())
-            }
-
-            #items
+            #first
         }
+
+        #later
+    }
+}
+
+/// The stages of `b`'s encoder after the first (`stages[1..]`): a type
+/// each, holding the tail (a message's) or the group's encoder (an
+/// entry's), with the sections from its own on and `finish`.
+fn later_stages(
+    ctx: &Ctx,
+    b: &NamedBlock,
+    stages: &[Ident],
+    groups: &[GroupIdents],
+    tail: Tail,
+) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (i, stage) in stages.iter().enumerate().skip(1) {
+        let items = moved(stage_items(ctx, b, (stages, i), groups, tail));
+        let doc = match section_name(b, i) {
+            Some(name) => format!(
+                " Encoder of `{}` where {name} and the sections after it may follow; \
+                 earlier ones are written.",
+                b.name
+            ),
+            None => format!(
+                " Encoder of `{}` with all its groups and var data written.",
+                b.name
+            ),
+        };
+        out.extend(match tail {
+            Tail::Root(_) => quote! {
+                #[doc = #doc]
+                pub struct #stage<'a> {
+                    tail: &'a mut [u8],
+                    total: usize,
+                }
+
+                #[allow(deprecated)]
+                impl<'a> #stage<'a> {
+                    #items
+                }
+            },
+            Tail::Entry(group) => quote! {
+                #[doc = #doc]
+                pub struct #stage<'g, 'a> {
+                    g: &'g mut #group<'a>,
+                }
+
+                #[allow(deprecated)]
+                impl<'g, 'a> #stage<'g, 'a> {
+                    #items
+                }
+            },
+        });
+    }
+    out
+}
+
+/// The section methods of stage `i` of `b`'s encoder (standing before
+/// section `i`): one per section from `i` on, and `finish`, which writes
+/// the sections not written empty. Section `i`'s method writes it; a later
+/// one's writes those before it empty and calls the method of the stage
+/// standing before it: each section's writing is generated once.
+fn stage_items(
+    ctx: &Ctx,
+    b: &NamedBlock,
+    (stages, i): (&[Ident], usize),
+    groups: &[GroupIdents],
+    tail: Tail,
+) -> TokenStream {
+    let mut out = finish_fn(ctx, b, i, tail);
+    let sections = b.sections();
+    for j in i..sections {
+        let (Some(next), Some(target)) = (stages.get(j + 1), stages.get(j)) else {
+            continue;
+        };
+        let (name, params, args, dep, ret) = section_signature(b, groups, j, next, tail);
+        let body = if j == i {
+            match b.groups.get(j) {
+                Some(_) => group_body(b, groups, j, next, tail),
+                None => data_body(ctx, b, j, next, tail),
+            }
+        } else {
+            let skipped = skipped_bytes(ctx, b, i..j);
+            let (put, make) = match tail {
+                Tail::Root(_) => (
+                    quote!(__sbe::codec::put_empty(&mut self.tail, &[#(#skipped),*])?;),
+                    quote!(#target { tail: self.tail, total: self.total }),
+                ),
+                Tail::Entry(_) => (
+                    quote!(__sbe::codec::put_empty(&mut self.g.tail, &[#(#skipped),*])?;),
+                    quote!(#target { g: self.g }),
+                ),
+            };
+            quote! {
+                #put
+                #make.#name(#args)
+            }
+        };
+        let doc = section_doc(b, j, i, target);
+        // A message's stages take their tail out of `self`; an entry's
+        // write through their `&mut` of the group's encoder.
+        let this = match tail {
+            Tail::Root(_) => quote!(mut self),
+            Tail::Entry(_) => quote!(self),
+        };
+        out.extend(quote! {
+            #doc
+            #dep
+            #[inline(always)]
+            pub fn #name(#this, #params) -> #ret {
+                #body
+            }
+        });
+    }
+    out
+}
+
+/// The bytes of sections `range` of `b` written empty, one after another,
+/// as literals.
+fn skipped_bytes(
+    ctx: &Ctx,
+    b: &NamedBlock,
+    range: std::ops::Range<usize>,
+) -> Vec<proc_macro2::Literal> {
+    range
+        .flat_map(|section| empty_section(ctx, b, section))
+        .map(proc_macro2::Literal::u8_unsuffixed)
+        .collect()
+}
+
+/// The schema name of section `section` of `b`, quoted for a doc
+/// (`` group `fuelFigures` ``).
+fn section_name(b: &NamedBlock, section: usize) -> Option<String> {
+    match b.groups.get(section) {
+        Some(g) => Some(format!("group `{}`", g.name)),
+        None => b
+            .data
+            .get(section - b.groups.len())
+            .map(|d| format!("var data `{}`", d.name)),
+    }
+}
+
+/// The doc of section `j`'s method on stage `i`: what it writes, and for
+/// a later section, that those before it are written empty.
+fn section_doc(b: &NamedBlock, j: usize, i: usize, target: &Ident) -> TokenStream {
+    let what = match b.groups.get(j) {
+        Some(g) => format!(
+            "writes group `{}` (id {}): at most `count` entries, each started by `next_entry()` in `entries`; \
+             returns the encoder of what may follow.",
+            g.name, g.id
+        ),
+        None => {
+            let d = b.data.get(j - b.groups.len());
+            format!(
+                "writes var data `{}` (id {}); returns the encoder of what may follow.",
+                d.map_or("", |d| d.name.as_str()),
+                d.map_or(0, |d| d.id)
+            )
+        }
+    };
+    if j == i {
+        let mut what = what;
+        what[..1].make_ascii_uppercase();
+        docs(None, what)
+    } else {
+        docs(
+            None,
+            format!(
+                "Writes {} empty, then as [`{target}`] does: {what}",
+                section_names(b, i..j)
+            ),
+        )
+    }
+}
+
+/// Section `j`'s method's name, parameters, the arguments passing them on,
+/// its `#[deprecated]` and its return type (`Result` of stage `next`).
+fn section_signature(
+    b: &NamedBlock,
+    groups: &[GroupIdents],
+    j: usize,
+    next: &Ident,
+    tail: Tail,
+) -> (Ident, TokenStream, TokenStream, TokenStream, TokenStream) {
+    let ret = match tail {
+        Tail::Root(_) => quote!(::sbe_rt::Result<#next<'a>>),
+        Tail::Entry(_) => quote!(::sbe_rt::Result<#next<'g, 'a>>),
+    };
+    match (b.groups.get(j), b.names.groups.get(j), groups.get(j)) {
+        (Some(g), Some(name), Some(idents)) => {
+            let enc = &idents.enc;
+            (
+                name.clone(),
+                quote!(count: usize, entries: impl ::core::ops::FnOnce(&mut #enc<'a>) -> ::sbe_rt::Result<()>),
+                quote!(count, entries),
+                deprecated(g.deprecated),
+                ret,
+            )
+        }
+        _ => {
+            let k = j - b.groups.len();
+            let name = b.names.data.get(k).map(|a| a.name.clone());
+            let dep = deprecated(b.data.get(k).and_then(|d| d.deprecated));
+            (
+                name.unwrap_or_else(|| format_ident!("sbe_d{k}")),
+                quote!(v: impl ::core::convert::AsRef<[u8]>),
+                quote!(v),
+                dep,
+                ret,
+            )
+        }
+    }
+}
+
+/// The writing of group `j` by the stage standing before it: the group's
+/// encoder made on the tail, `entries` writing the entries, then the
+/// group ended (its count written) and the tail taken back.
+fn group_body(
+    b: &NamedBlock,
+    groups: &[GroupIdents],
+    j: usize,
+    next: &Ident,
+    tail: Tail,
+) -> TokenStream {
+    let Some(idents) = groups.get(j) else {
+        return TokenStream::new();
+    };
+    let enc = &idents.enc;
+    let reserve = tail.reserve(&reserve_after(b, j));
+    let step = ulit(j + 1);
+    match tail {
+        Tail::Root(_) => quote! {
+            let mut g = #enc::new(::core::mem::take(&mut self.tail), count, #reserve)?;
+            entries(&mut g)?;
+            __sbe::Ok(#next { tail: g.end()?, total: self.total })
+        },
+        Tail::Entry(_) => quote! {
+            let mut g = #enc::new(::core::mem::take(&mut self.g.tail), count, #reserve)?;
+            entries(&mut g)?;
+            self.g.tail = g.end()?;
+            self.g.step = #step;
+            __sbe::Ok(#next { g: self.g })
+        },
+    }
+}
+
+/// The writing of var data `j` (a section number) by the stage standing
+/// before it: its length and bytes, leaving room for the sections after.
+fn data_body(ctx: &Ctx, b: &NamedBlock, j: usize, next: &Ident, tail: Tail) -> TokenStream {
+    let Some(d) = b.data.get(j - b.groups.len()) else {
+        return TokenStream::new();
+    };
+    let var_data = d.var_data(ctx.byte_order());
+    let data_offset = ulit(var_data.data_offset);
+    let reserve = tail.reserve(&reserve_after(b, j));
+    let max_length = var_data.max_length;
+    // A var data's length is always on the wire.
+    let put_length = match uint_put(var_data.length) {
+        Some((put, offset, ty)) => quote!(#put(prefix, #offset, n as #ty);),
+        None => TokenStream::new(),
+    };
+    let at = super::at(d.element);
+    let step = ulit(j + 1);
+    let (tail_ref, make) = match tail {
+        Tail::Root(_) => (
+            quote!(&mut self.tail),
+            quote!(#next { tail: self.tail, total: self.total }),
+        ),
+        Tail::Entry(_) => (
+            quote!(&mut self.g.tail),
+            quote!({ self.g.step = #step; #next { g: self.g } }),
+        ),
+    };
+    quote! {
+        let v = v.as_ref();
+        let n = __sbe::codec::check_length(v.len(), #max_length)#at?;
+        let prefix = __sbe::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)#at?;
+        #put_length
+        __sbe::Ok(#make)
+    }
+}
+
+/// `finish` of stage `i` of `b`'s encoder: the sections from `i` on
+/// written empty; a message's returns its length, an entry's nothing (its
+/// group's next entry or end would write them).
+fn finish_fn(ctx: &Ctx, b: &NamedBlock, i: usize, tail: Tail) -> TokenStream {
+    let rest = skipped_bytes(ctx, b, i..b.sections());
+    match tail {
+        Tail::Root(_) => {
+            let (this, put) = if rest.is_empty() {
+                (quote!(self), TokenStream::new())
+            } else {
+                (
+                    quote!(mut self),
+                    quote!(__sbe::codec::put_empty(&mut self.tail, &[#(#rest),*])?;),
+                )
+            };
+            quote! {
+                ::sbe_rt::encoder_api!(encoded_length);
+
+                /// Writes the groups and var data not written yet, empty,
+                /// and returns the message's length.
+                #[inline(always)]
+                pub fn finish(#this) -> ::sbe_rt::Result<usize> {
+                    #put
+                    __sbe::Ok(self.encoded_length())
+                }
+            }
+        }
+        Tail::Entry(_) => quote! {
+            /// Writes the entry's groups and var data not written yet,
+            /// empty (the next entry, or the end of the group, would).
+            #[inline]
+            pub fn finish(self) -> ::sbe_rt::Result<()> {
+                self.g.complete()
+            }
+        },
     }
 }
 
@@ -133,14 +446,8 @@ fn unset_block(ctx: &Ctx, b: &NamedBlock, block: &TokenStream, zero: bool) -> To
 
 /// `wrap` of a message encoder: checks the buffer holds the message with
 /// its sections empty, writes the header and the root block unset.
-/// `buf_init`, `step_init`: the encoder's fields beside the tail.
-fn message_wrap_fn(
-    ctx: &Ctx,
-    b: &NamedBlock,
-    m: &Message,
-    buf_init: TokenStream,
-    step_init: TokenStream,
-) -> TokenStream {
+/// `buf_init`: the encoder's block field, if it keeps one.
+fn message_wrap_fn(ctx: &Ctx, b: &NamedBlock, m: &Message, buf_init: TokenStream) -> TokenStream {
     let header_encoder = ctx.header_type("Encoder");
     let header_writes = super::dispatch::header_writes(ctx, b.block_len() as u64, u64::from(m.id));
     let dep = deprecated(b.deprecated);
@@ -167,12 +474,13 @@ fn message_wrap_fn(
             #unset
             let mut h = #header_encoder { buf: hdr };
             #header_writes
-            __sbe::Ok(Self { #buf_init tail, total, #step_init })
+            __sbe::Ok(Self { #buf_init tail, total })
         }
     }
 }
 
-/// The encoder of group `g`, whose entry block is `b`.
+/// The encoder of group `g`, whose entry block is `b`, and where the
+/// entries have groups or var data, the stages of an entry's encoder.
 pub(super) fn group_encoder(
     ctx: &Ctx,
     g: &Group,
@@ -181,69 +489,56 @@ pub(super) fn group_encoder(
     nested: &[GroupIdents],
 ) -> TokenStream {
     let enc = &idents.enc;
-    let sections = ulit(b.sections());
+    let sections = b.sections();
     let dim_len = ulit(g.dimension(ctx.byte_order()).len);
-    let items = encoder_items(ctx, b, nested, Tail::Group);
-    // The entry's block is kept only where a setter writes to it.
-    let (buf_field, buf_init, buf_set) = if b.has_setters() {
+    // Entries without sections are written by the group's encoder, whose
+    // setters write the entry's block; an entry with sections has stages
+    // of its own, the first holding the block.
+    let (buf_field, buf_init, setters) = if sections == 0 && b.has_setters() {
         (
             quote!(buf: &'a mut [u8],),
             quote!(buf: &mut [],),
-            quote!(self.buf =),
+            field_setters(ctx, b),
         )
     } else {
-        (quote!(), quote!(), quote!())
+        (quote!(), quote!(), TokenStream::new())
     };
-    // An entry's sections not written are written empty before the next
-    // entry, and after the last one when the encoder is dropped; the count
-    // is written then too: written at every `next_entry`, it was a store
-    // more per entry than a hand-written encoder makes. The encoder borrows
-    // its message's, so the message cannot be written further before the
-    // drop.
-    let (step_field, step_init, finish_sections) = if b.sections() > 0 {
+    let (step_field, step_init, complete) = if sections > 0 {
         (
             quote!(step: usize,),
             quote!(step: #sections,),
-            quote!(let _ = self.advance(#sections);),
+            complete_fn(ctx, b),
         )
     } else {
-        (quote!(), quote!(), quote!())
+        (quote!(), quote!(), TokenStream::new())
     };
     let put_count = put_count(ctx, g);
-    let drop_impl = if put_count.is_empty() && finish_sections.is_empty() {
-        TokenStream::new()
+    let (end_this, end_complete) = if sections > 0 {
+        (quote!(mut self), quote!(self.complete()?;))
     } else {
-        quote! {
-            impl ::core::ops::Drop for #enc<'_, '_> {
-                #[inline(always)]
-                fn drop(&mut self) {
-                    #finish_sections
-                    #put_count
-                }
-            }
-        }
+        (quote!(self), TokenStream::new())
     };
     let new_fn = group_new_fn(ctx, g, b, buf_init, step_init);
     let each_entry_fn = each_entry_fn(ctx, b);
-    let next_entry_fn = next_entry_fn(ctx, b, buf_set);
-    let reserves = reserve_consts(ctx, b, Tail::Group);
-    let length_fn = moved(if b.sections() > 0 {
-        length_fn(b, Tail::Group)
+    let next_entry_fn = next_entry_fn(ctx, b, idents);
+    let reserves = reserve_consts(ctx, b, Tail::Entry(enc));
+    let length_fn = moved(if sections > 0 {
+        length_fn(b, Tail::Entry(enc))
     } else {
         TokenStream::new()
     });
+    let stages = moved(entry_stages(ctx, b, idents, nested));
     let doc = format!(
-        " Encoder of group `{}`: call `next_entry()` before writing each entry; \
-         the count of entries written is written when the encoder is dropped. \
-         The fields' descriptions are on [`{}`].",
+        " Encoder of group `{}`: `next_entry()` starts each entry; the count of entries written \
+         is written when the group ends. The fields' descriptions are on [`{}`].",
         g.name, idents.entry
     );
-    let (items, reserves, new_fn) = (moved(items), moved(reserves), moved(new_fn));
-    let (next_entry_fn, drop_impl) = (moved(next_entry_fn), moved(drop_impl));
+    let (setters, reserves, new_fn) = (moved(setters), moved(reserves), moved(new_fn));
+    let (next_entry_fn, complete) = (moved(next_entry_fn), moved(complete));
     quote! {
         #[doc = #doc]
-        pub struct #enc<'p, 'a> {
-            tail: &'p mut &'a mut [u8],
+        pub struct #enc<'a> {
+            tail: &'a mut [u8],
             dim: &'a mut [u8; #dim_len],
             #buf_field
             count: usize,
@@ -253,7 +548,7 @@ pub(super) fn group_encoder(
         }
 
         #[allow(deprecated)]
-        impl<'p, 'a> #enc<'p, 'a> {
+        impl<'a> #enc<'a> {
             #reserves
 
             #new_fn
@@ -262,17 +557,96 @@ pub(super) fn group_encoder(
 
             #next_entry_fn
 
+            /// Ends the group: the last entry's sections not written are
+            /// written empty, and the count of entries written is
+            /// written. Returns the tail after the group.
+            #[inline(always)]
+            fn end(#end_this) -> ::sbe_rt::Result<&'a mut [u8]> {
+                #end_complete
+                #put_count
+                __sbe::Ok(self.tail)
+            }
+
+            #complete
+
             #each_entry_fn
+
+            #setters
+        }
+
+        #stages
+    }
+}
+
+/// The stages of the encoder of an entry of the group `idents` names,
+/// where its entries have groups or var data (`idents.stages`): the first
+/// holds the entry's block and its setters.
+fn entry_stages(
+    ctx: &Ctx,
+    b: &NamedBlock,
+    idents: &GroupIdents,
+    nested: &[GroupIdents],
+) -> TokenStream {
+    let (Some(first), enc) = (idents.stages.first(), &idents.enc) else {
+        return TokenStream::new();
+    };
+    let block_length = ulit(b.block_len());
+    let (buf_field, setters) = if b.has_setters() {
+        (
+            quote!(buf: &'a mut [u8; #block_length],),
+            field_setters(ctx, b),
+        )
+    } else {
+        (quote!(), TokenStream::new())
+    };
+    let items = stage_items(ctx, b, (&idents.stages, 0), nested, Tail::Entry(enc));
+    let later = later_stages(ctx, b, &idents.stages, nested, Tail::Entry(enc));
+    let doc = format!(
+        " Encoder of an entry of group `{}`: its fields set in any order, then its groups and \
+         var data in schema order, each returning the encoder of what may follow.",
+        b.name
+    );
+    let (setters, items) = (moved(setters), moved(items));
+    quote! {
+        #[doc = #doc]
+        pub struct #first<'g, 'a> {
+            #buf_field
+            g: &'g mut #enc<'a>,
+        }
+
+        #[allow(deprecated)]
+        impl<'g, 'a> #first<'g, 'a> {
+            #setters
 
             #items
         }
 
-        #drop_impl
+        #later
+    }
+}
+
+/// `complete` of the encoder of a group whose entries have sections: the
+/// current entry's sections from `step` on, written empty (each stage
+/// counts in `step` the sections it wrote).
+fn complete_fn(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
+    let sections = ulit(b.sections());
+    let empty_sections = (0..b.sections()).map(|section| {
+        let bytes = empty_section(ctx, b, section)
+            .into_iter()
+            .map(proc_macro2::Literal::u8_unsuffixed);
+        quote!(&[#(#bytes),*])
+    });
+    quote! {
+        /// Writes the current entry's sections not written yet, empty.
+        #[inline(always)]
+        fn complete(&mut self) -> ::sbe_rt::Result<()> {
+            __sbe::codec::complete(&mut self.step, #sections, &mut self.tail, &[#(#empty_sections),*])
+        }
     }
 }
 
 /// `new` of a group encoder: checks the count and writes the dimension
-/// (its count is written when the encoder is dropped). `buf_init`,
+/// (its count is written when the group ends). `buf_init`,
 /// `step_init`: the encoder's fields beside the dimension.
 fn group_new_fn(
     ctx: &Ctx,
@@ -295,9 +669,9 @@ fn group_new_fn(
     let dim_need = plus(quote!(reserve), dim.len);
     quote! {
         #[inline]
-        fn new(tail: &'p mut &'a mut [u8], count: usize, reserve: usize) -> ::sbe_rt::Result<Self> {
+        fn new(mut tail: &'a mut [u8], count: usize, reserve: usize) -> ::sbe_rt::Result<Self> {
             __sbe::codec::check_count(count, #max_count)?;
-            let dim = __sbe::codec::take_zeroed::<#dim_len>(tail, #dim_need)?;
+            let dim = __sbe::codec::take_zeroed::<#dim_len>(&mut tail, #dim_need)?;
             #put_block_length
             __sbe::Ok(Self { tail, dim, #buf_init count, written: 0, reserve, #step_init })
         }
@@ -315,25 +689,21 @@ fn put_count(ctx: &Ctx, g: &Group) -> TokenStream {
     }
 }
 
-/// `next_entry` of a group encoder: writes the previous entry's sections
-/// not written yet, takes a block with no field set (see `unset_block`)
-/// and counts it. `buf_set`: keeps the block for the setters
-/// (`self.buf =`), or empty.
-fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, buf_set: TokenStream) -> TokenStream {
-    let sections = ulit(b.sections());
+/// `next_entry` of a group encoder: takes a block with no field set (see
+/// `unset_block`) and counts it. Where entries have sections, the
+/// previous entry's not written are written empty first, and the entry's
+/// first stage is returned; else the group's encoder, whose setters write
+/// the block.
+fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents) -> TokenStream {
     let need = plus(quote!(self.reserve), b.block_len());
     let block_length = ulit(b.block_len());
-    let need = if b.sections() > 0 {
+    let sections = b.sections() > 0;
+    let need = if sections {
         quote!(#need + Self::SECTIONS_RESERVE)
     } else {
         need
     };
-    let (advance_all, step_reset) = if b.sections() > 0 {
-        (quote!(self.advance(#sections)?;), quote!(self.step = 0;))
-    } else {
-        (quote!(), quote!())
-    };
-    let take = quote!(__sbe::codec::next_entry::<#block_length>(self.tail, &mut self.written, self.count, #need)?);
+    let take = quote!(__sbe::codec::next_entry::<#block_length>(&mut self.tail, &mut self.written, self.count, #need)?);
     let take = if !b.block.unset_stores(ctx.byte_order()).is_empty() {
         // `next_entry` zeroes the block; the nulls follow.
         let unset = unset_block(ctx, b, &quote!(block), false);
@@ -341,17 +711,44 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, buf_set: TokenStream) -> TokenStream
     } else {
         take
     };
-    quote! {
+    let doc = quote! {
         /// Starts the next entry, no field set (an optional field holds
         /// its null, any other field zeros); its fields, nested groups and
         /// var data follow. Fails when `count` entries are written already
         /// or the buffer is too small.
-        #[inline]
-        pub fn next_entry(&mut self) -> ::sbe_rt::Result<&mut Self> {
-            #advance_all
-            #buf_set #take;
-            #step_reset
-            __sbe::Ok(self)
+    };
+    match (sections, idents.stages.first()) {
+        (true, Some(first)) => {
+            let (keep, init) = if b.has_setters() {
+                (quote!(let block = #take;), quote!(buf: block,))
+            } else {
+                (quote!(#take;), quote!())
+            };
+            quote! {
+                #doc
+                #[inline]
+                pub fn next_entry(&mut self) -> ::sbe_rt::Result<#first<'_, 'a>> {
+                    self.complete()?;
+                    #keep
+                    self.step = 0;
+                    __sbe::Ok(#first { #init g: self })
+                }
+            }
+        }
+        _ => {
+            let keep = if b.has_setters() {
+                quote!(self.buf = #take;)
+            } else {
+                quote!(#take;)
+            };
+            quote! {
+                #doc
+                #[inline]
+                pub fn next_entry(&mut self) -> ::sbe_rt::Result<&mut Self> {
+                    #keep
+                    __sbe::Ok(self)
+                }
+            }
         }
     }
 }
@@ -368,54 +765,28 @@ fn each_entry_fn(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
     quote!(::sbe_rt::owned_each_entry!(#block_length);)
 }
 
-/// Which encoder the section writers are in: where its tail (the buffer
-/// after what is written) is, and what it must leave room for.
-#[derive(Clone, Copy, PartialEq)]
-enum Tail {
-    /// A message encoder: owns the tail.
-    Root,
-    /// A group encoder: borrows its message's tail, and leaves room for
-    /// the sections after the group (`self.reserve`).
-    Group,
+/// Which encoder a block's sections are written by: where its tail (the
+/// buffer after what is written) is, and what it must leave room for.
+#[derive(Clone, Copy)]
+enum Tail<'i> {
+    /// A message's stages (the first named): they own the tail.
+    Root(&'i Ident),
+    /// An entry's stages, holding the group's encoder (named), which owns
+    /// the tail and leaves room for the sections after the group
+    /// (`reserve`).
+    Entry(&'i Ident),
 }
 
-impl Tail {
-    /// The tail as a `&mut [u8]` to write to.
-    fn reference(self) -> TokenStream {
-        match self {
-            Tail::Root => quote!(&mut self.tail),
-            Tail::Group => quote!(&mut *self.tail),
-        }
-    }
-
-    /// The tail as a place, to take it and put it back.
-    fn place(self) -> TokenStream {
-        match self {
-            Tail::Root => quote!(self.tail),
-            Tail::Group => quote!(*self.tail),
-        }
-    }
-
+impl Tail<'_> {
     /// The bytes to leave after a section: those of the sections after
-    /// it, written empty (the constant `after`), and in a group those
-    /// after the group.
+    /// it, written empty (the constant `after`, on the type that has
+    /// them), and in an entry those after the group.
     fn reserve(self, after: &Ident) -> TokenStream {
         match self {
-            Tail::Root => quote!(Self::#after),
-            Tail::Group => quote!(self.reserve + Self::#after),
+            Tail::Root(root) => quote!(#root::#after),
+            Tail::Entry(group) => quote!(self.g.reserve + #group::#after),
         }
     }
-}
-
-/// Setters and section writers shared by the root and group encoders.
-fn encoder_items(ctx: &Ctx, b: &NamedBlock, groups: &[GroupIdents], tail: Tail) -> TokenStream {
-    let mut out = field_setters(ctx, b);
-    out.extend(group_starters(b, groups, tail));
-    out.extend(data_writers(ctx, b, tail));
-    if b.sections() > 0 {
-        out.extend(advance_fns(ctx, b, tail));
-    }
-    out
 }
 
 /// A setter per field on the wire (constants have none).
@@ -450,103 +821,6 @@ fn field_setters(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
         }
     }
     out
-}
-
-/// A method per group starting its encoder, after writing the sections
-/// before it that are not written yet.
-fn group_starters(b: &NamedBlock, groups: &[GroupIdents], tail: Tail) -> TokenStream {
-    let tail_ref = tail.reference();
-    let mut out = TokenStream::new();
-    for (section, ((g, name), idents)) in
-        b.groups.iter().zip(&b.names.groups).zip(groups).enumerate()
-    {
-        let enc = &idents.enc;
-        let next = ulit(section + 1);
-        let reserve = tail.reserve(&reserve_after(b, section));
-        let doc = docs(
-            None,
-            format!(
-                "Starts group `{}` (id {}) for at most `count` entries; write each entry after `next_entry()`. Earlier groups and var data not written yet are written empty; a later one already written gives `Err(WrongOrder)`.",
-                g.name, g.id
-            ),
-        );
-        let dep = deprecated(g.deprecated);
-        let section_lit = ulit(section);
-        out.extend(quote! {
-            #doc
-            #dep
-            pub fn #name(&mut self, count: usize) -> ::sbe_rt::Result<#enc<'_, 'a>> {
-                self.advance(#section_lit)?;
-                self.step = #next;
-                #enc::new(#tail_ref, count, #reserve)
-            }
-        });
-    }
-    out
-}
-
-/// A method per var data writing its length and bytes, after writing the
-/// sections before it that are not written yet.
-fn data_writers(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
-    let tail_ref = tail.reference();
-    let mut out = TokenStream::new();
-    for (j, (d, Accessor { name, .. })) in b.data.iter().zip(&b.names.data).enumerate() {
-        let section = b.groups.len() + j;
-        let next = ulit(section + 1);
-        let var_data = d.var_data(ctx.byte_order());
-        let data_offset = ulit(var_data.data_offset);
-        let reserve = tail.reserve(&reserve_after(b, section));
-        let max_length = var_data.max_length;
-        let section_lit = ulit(section);
-        // A var data's length is always on the wire.
-        let put_length = match uint_put(var_data.length) {
-            Some((put, offset, ty)) => quote!(#put(prefix, #offset, n as #ty);),
-            None => TokenStream::new(),
-        };
-        let doc = docs(
-            None,
-            format!(
-                "Writes var data `{}` (id {}). Earlier groups and var data not written yet are written empty; a later one already written gives `Err(WrongOrder)`.",
-                d.name, d.id
-            ),
-        );
-        let dep = deprecated(d.deprecated);
-        let at = super::at(d.element);
-        out.extend(quote! {
-            #doc
-            #dep
-            #[inline(always)]
-            pub fn #name(&mut self, v: impl ::core::convert::AsRef<[u8]>) -> ::sbe_rt::Result<&mut Self> {
-                let v = v.as_ref();
-                let n = __sbe::codec::check_length(v.len(), #max_length)#at?;
-                self.advance(#section_lit)#at?;
-                let prefix = __sbe::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)#at?;
-                #put_length
-                self.step = #next;
-                __sbe::Ok(self)
-            }
-        });
-    }
-    out
-}
-
-/// `advance`: the sections before `k` written, empty where not written
-/// yet (`sbe_rt::__private::codec::advance`, given each section's empty bytes).
-fn advance_fns(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
-    let tail_place = tail.place();
-    let empty_sections = (0..b.sections()).map(|section| {
-        let bytes = empty_section(ctx, b, section)
-            .into_iter()
-            .map(proc_macro2::Literal::u8_unsuffixed);
-        quote!(&[#(#bytes),*])
-    });
-    quote! {
-        /// Writes the sections before `k` that are not written yet, empty.
-        #[inline(always)]
-        fn advance(&mut self, k: usize) -> ::sbe_rt::Result<()> {
-            __sbe::codec::advance(&mut self.step, k, &mut #tail_place, &[#(#empty_sections),*])
-        }
-    }
 }
 
 /// The name of the constant that holds the bytes left free after section
@@ -590,8 +864,8 @@ fn reserve_consts(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
         return TokenStream::new();
     }
     let (maker, whose, beside) = match tail {
-        Tail::Root => ("wrap", "message's", ""),
-        Tail::Group => ("next_entry", "entry's", ", beside `reserve`"),
+        Tail::Root(_) => ("wrap", "message's", ""),
+        Tail::Entry(_) => ("next_entry", "entry's", ", beside `reserve`"),
     };
     let all = ulit(empty_from(ctx, b, 0));
     let doc = format!(
@@ -694,7 +968,7 @@ fn length_fn(b: &NamedBlock, tail: Tail) -> TokenStream {
     }
     let block = b.block_len();
     let (fn_name, base, what) = match tail {
-        Tail::Root => (
+        Tail::Root(_) => (
             quote!(exact_length),
             {
                 let base = plus(quote!(HEADER_LENGTH), block);
@@ -706,7 +980,7 @@ fn length_fn(b: &NamedBlock, tail: Tail) -> TokenStream {
             },
             "The exact length of the message, header included, before writing it (for `wrap_exact`)",
         ),
-        Tail::Group => (
+        Tail::Entry(_) => (
             quote!(entry_length),
             if block == 0 {
                 quote!(Self::SECTIONS_RESERVE)

@@ -460,7 +460,9 @@ impl Parts {
                 (
                     quote!(::core::option::Option<#ty>),
                     quote!(if #present { __sbe::Some(#read) } else { __sbe::None }),
-                    if absent.is_empty() {
+                    if write.is_empty() {
+                        TokenStream::new()
+                    } else if absent.is_empty() {
                         quote!(if let __sbe::Some(v) = &self.#name { #write })
                     } else {
                         quote!(match &self.#name {
@@ -657,17 +659,19 @@ fn section_parts(
         };
         // Entries of one size are written with one check for all of them
         // (the group encoder's `sbe_each`, see `encoders::each_entry_fn`).
+        // The write is an expression: the encoder's stage after the group.
         let write = if super::blocks::entries_of_one_size(&g.block) {
             quote! {
-                let mut g = e.#name(v.len())?;
-                g.sbe_each(v, |x, g| x.sbe_write::<CONVERT>(g, #write_args))?;
+                e.#name(v.len(), |g| g.sbe_each(v, |x, g| x.sbe_write::<CONVERT>(g, #write_args)))?
             }
         } else {
             quote! {
-                let mut g = e.#name(v.len())?;
-                for x in v {
-                    x.sbe_write::<CONVERT>(g.next_entry()?, #write_args)?;
-                }
+                e.#name(v.len(), |g| {
+                    for x in v {
+                        x.sbe_write::<CONVERT>(g.next_entry()?, #write_args)?;
+                    }
+                    __sbe::Ok(())
+                })?
             }
         };
         // What the group adds to the encoder's length rule
@@ -690,7 +694,7 @@ fn section_parts(
             quote!(#vec<#owned>),
             gated.then_some(g.block.since_version),
             (read, write, &len),
-            fixed,
+            (fixed, quote!(e.#name(0, |_| __sbe::Ok(()))?)),
         );
     }
     for (d, names) in b.data.iter().zip(&b.names.data) {
@@ -703,7 +707,7 @@ fn section_parts(
             (
                 string_type(),
                 quote!(__sbe::owned::text(b, #utf8)#at?),
-                quote!(e.#name(__sbe::owned::pass_text_bytes::<CONVERT>(v, #utf8)?)?;),
+                quote!(e.#name(__sbe::owned::pass_text_bytes::<CONVERT>(v, #utf8)?)?),
                 Box::new(move |v: Place| {
                     let v = v.reference;
                     quote!(__sbe::owned::text_len(#v, #utf8))
@@ -713,7 +717,7 @@ fn section_parts(
             (
                 quote!(#vec<u8>),
                 quote!(b.to_vec()),
-                quote!(e.#name(v)?;),
+                quote!(e.#name(v)?),
                 Box::new(move |v: Place| {
                     let v = v.receiver;
                     quote!(#v.len())
@@ -744,7 +748,7 @@ fn section_parts(
             ty,
             gated.then_some(d.since_version),
             (read, write, &*len),
-            true,
+            (true, quote!(e.#name(b"")?)),
         );
     }
 }
@@ -783,7 +787,10 @@ impl Place {
 
 /// A group or var data of an owned struct: as [`Parts::push`], and its
 /// argument `len` (of `v: &T`) to the encoder's length rule: a count or
-/// a var data's bytes (`number`), or a group's entries' lengths.
+/// a var data's bytes (`number`), or a group's entries' lengths. `write`
+/// and `empty` (writing the section empty, for `None`) are expressions of
+/// the encoder's stage after the section, which the next section's write
+/// takes: `let e = …;`.
 fn push_section(
     parts: &mut Parts,
     (doc, key, kind): (String, &str, Kind),
@@ -791,10 +798,9 @@ fn push_section(
     ty: TokenStream,
     gated: Option<u32>,
     (read, write, len): (TokenStream, TokenStream, &dyn Fn(Place) -> TokenStream),
-    number: bool,
+    (number, empty): (bool, TokenStream),
 ) {
-    // A section the message predates is written empty by `finish` (or by
-    // the next entry): nothing to write for it here.
+    // A section the message predates is written empty.
     let (doc, len) = match gated {
         Some(since) => (
             format!("{doc} `None` when the message's version predates it (version {since})."),
@@ -811,8 +817,11 @@ fn push_section(
     };
     // The section's statements name it `v`.
     let write = match gated {
-        Some(_) => write,
-        None => quote!({ let v = &self.#name; #write }),
+        Some(_) => quote!(let e = match &self.#name {
+            __sbe::Some(v) => #write,
+            __sbe::None => #empty,
+        };),
+        None => quote!(let e = { let v = &self.#name; #write };),
     };
     parts.push_default(
         name,
@@ -825,10 +834,11 @@ fn push_section(
         ty,
         gated,
         read,
-        write,
+        TokenStream::new(),
         TokenStream::new(),
         (key, kind),
     );
+    parts.writes.extend(write);
     parts.lens.push(len);
 }
 
@@ -840,6 +850,7 @@ pub(super) fn block(
     ctx: &Ctx,
     b: &NamedBlock,
     (owned, dec, encoder): (&Ident, &Ident, &Ident),
+    entry_stage: Option<&Ident>,
     chain: &[Level],
     groups: &[GroupIdents],
 ) -> TokenStream {
@@ -848,6 +859,7 @@ pub(super) fn block(
     let exps = Exponents::of(chain, b);
     let mut parts = Parts::default();
     field_parts(ctx, &mut parts, &fields, (chain, &exps));
+    let sets_fields = !parts.writes.is_empty();
     section_parts(&mut parts, b, groups, (chain, &exps));
     let Parts {
         decls,
@@ -859,10 +871,29 @@ pub(super) fn block(
         defaults,
     } = parts;
     let converts = any(&converts);
-    let enc = if root {
-        quote!(#encoder<'_>)
-    } else {
-        quote!(#encoder<'_, '_>)
+    // What `sbe_write` writes with and returns: a message's first stage,
+    // its length from `finish`; an entry's first stage, where it has
+    // sections; else the group's encoder.
+    let mut_e = if sets_fields { quote!(mut e) } else { quote!(e) };
+    let (param, ret, end) = match (root, entry_stage) {
+        (true, _) => (
+            quote!(#mut_e: #encoder<'_>),
+            quote!(usize),
+            quote!(e.finish()),
+        ),
+        (false, Some(stage)) => (
+            quote!(#mut_e: #stage<'_, '_>),
+            quote!(()),
+            quote!(let _ = e; __sbe::Ok(())),
+        ),
+        (false, None) => {
+            let e = if sets_fields { quote!(e) } else { quote!(_) };
+            (
+                quote!(#e: &mut #encoder<'_>),
+                quote!(()),
+                quote!(__sbe::Ok(())),
+            )
+        }
     };
     // The length is the encoder's rule (`exact_length`, `entry_length`),
     // given what the sections hold, so that `encoded_length` and what the
@@ -878,11 +909,6 @@ pub(super) fn block(
         }
     } else {
         TokenStream::new()
-    };
-    let e = if writes.is_empty() {
-        quote!(_)
-    } else {
-        quote!(e)
     };
     let name = b.name;
     let (what, doc) = if root {
@@ -967,9 +993,9 @@ pub(super) fn block(
 
             #[doc = #write_doc]
             #[inline]
-            fn sbe_write<const CONVERT: bool>(&self, #e: &mut #enc #params) -> ::sbe_rt::Result<()> {
+            fn sbe_write<const CONVERT: bool>(&self, #param #params) -> ::sbe_rt::Result<#ret> {
                 #writes
-                __sbe::Ok(())
+                #end
             }
 
         }
@@ -988,9 +1014,7 @@ fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
     if !converts {
         return quote! {
             pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
-                let mut e = #encoder::wrap(buf)?;
-                self.sbe_write::<true>(&mut e)?;
-                e.finish()
+                self.sbe_write::<true>(#encoder::wrap(buf)?)
             }
         };
     }

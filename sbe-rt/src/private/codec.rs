@@ -551,55 +551,79 @@ pub fn exact(buf: &mut [u8], length: usize) -> Result<&mut [u8]> {
     }
 }
 
-/// An encoder's step to section `k` (its groups and var data numbered in
-/// schema order): the sections from `*step` up to `k` that are not
-/// written yet are written `empty` (`empty[s]`: section `s`'s bytes when
-/// written empty) at the front of `tail`, which is left after them.
-/// Going back (`k < *step`) is [`ErrorKind::WrongOrder`](crate::ErrorKind::WrongOrder).
-///
-/// In order (`*step == k`, the usual case) this is one comparison; the
-/// rest is out of line.
+/// Writes `bytes` (sections written empty, a stage's skipped ones) at the
+/// front of `tail`, which is left after them. The encoders reserve room
+/// for every section written empty, so this fails only on a buffer
+/// shorter than they reserved.
 ///
 /// ```
-/// use sbe_rt::{__private::codec::advance, Error};
+/// let mut buf = [9u8; 6];
+/// let mut tail: &mut [u8] = &mut buf;
+/// sbe_rt::__private::codec::put_empty(&mut tail, &[4, 0, 0, 0, 0])?;
+/// assert_eq!(tail.len(), 1);
+/// assert!(sbe_rt::__private::codec::put_empty(&mut tail, &[0, 0]).is_err());
+/// assert_eq!(buf, [4, 0, 0, 0, 0, 9]);
+/// # Ok::<(), sbe_rt::Error>(())
+/// ```
+#[inline(always)]
+pub fn put_empty(tail: &mut &mut [u8], bytes: &[u8]) -> Result<()> {
+    let available = tail.len();
+    match core::mem::take(tail).split_at_mut_checked(bytes.len()) {
+        Some((head, rest)) => {
+            head.copy_from_slice(bytes);
+            *tail = rest;
+            Ok(())
+        }
+        None => Err(too_small(bytes.len(), available)),
+    }
+}
+
+/// A group entry's sections (its groups and var data, numbered in schema
+/// order) from `*step` up to `k`, its last, written `empty` (`empty[s]`:
+/// section `s`'s bytes when written empty) at the front of `tail`, which
+/// is left after them: what an entry's encoder did not write, when the
+/// next entry starts or the group ends.
+///
+/// With every section written (`*step == k`, the usual case) this is one
+/// comparison; the rest is out of line.
+///
+/// ```
+/// use sbe_rt::__private::codec::complete;
 ///
 /// // Two sections: a group written empty as its dimension, a var data as its length.
 /// const EMPTY: &[&[u8]] = &[&[4, 0, 0, 0], &[0]];
 /// let mut buf = [9u8; 6];
 /// let mut tail: &mut [u8] = &mut buf;
 /// let mut step = 0;
-/// advance(&mut step, 2, &mut tail, EMPTY)?; // both skipped: written empty
+/// complete(&mut step, 2, &mut tail, EMPTY)?; // both written empty
 /// assert_eq!((step, tail.len()), (2, 1));
-/// assert_eq!(advance(&mut step, 1, &mut tail, EMPTY), Err(Error::wrong_order()));
+/// complete(&mut step, 2, &mut tail, EMPTY)?; // nothing left
 /// assert_eq!(buf, [4, 0, 0, 0, 0, 9]);
 /// # Ok::<(), sbe_rt::Error>(())
 /// ```
 #[inline(always)]
-pub fn advance(step: &mut usize, k: usize, tail: &mut &mut [u8], empty: &[&[u8]]) -> Result<()> {
-    if *step == k {
+pub fn complete(step: &mut usize, k: usize, tail: &mut &mut [u8], empty: &[&[u8]]) -> Result<()> {
+    if *step >= k {
         return Ok(());
     }
-    let (rest, done) = advance_slow(*step, k, core::mem::take(tail), empty);
+    let (rest, done) = complete_slow(*step, k, core::mem::take(tail), empty);
     *tail = rest;
     done?;
     *step = k;
     Ok(())
 }
 
-/// [`advance`] when sections are skipped or out of order. Takes and
-/// returns the tail by value, so that the caller's tail never has its
-/// address taken and stays in registers.
+/// [`complete`] when sections are left. Takes and returns the tail by
+/// value, so that the caller's tail never has its address taken and
+/// stays in registers.
 #[cold]
 #[inline(never)]
-fn advance_slow<'a>(
+fn complete_slow<'a>(
     step: usize,
     k: usize,
     tail: &'a mut [u8],
     empty: &[&[u8]],
 ) -> (&'a mut [u8], Result<()>) {
-    if step > k {
-        return (tail, Err(Error::wrong_order()));
-    }
     let mut n = 0;
     for bytes in empty.get(step..k).unwrap_or_default() {
         n = match write_at(tail, n, bytes) {

@@ -321,9 +321,7 @@ macro_rules! owned_passes {
         /// One pass of [`encode`](Self::encode), converting text or not.
         #[inline(always)]
         fn sbe_encode<const CONVERT: bool>(&self, buf: &mut [u8]) -> $crate::Result<usize> {
-            let mut e = $encoder::wrap(buf)?;
-            self.sbe_write::<CONVERT>(&mut e)?;
-            e.finish()
+            self.sbe_write::<CONVERT>($encoder::wrap(buf)?)
         }
 
         /// The converting pass, out of line: the other pass's loops
@@ -355,7 +353,7 @@ macro_rules! owned_each_entry {
             mut write: impl FnMut(&T, &mut Self) -> $crate::Result<()>,
         ) -> $crate::Result<()> {
             let blocks = $crate::__private::codec::next_entries::<$block>(
-                self.tail,
+                &mut self.tail,
                 &mut self.written,
                 self.count,
                 items.len(),
