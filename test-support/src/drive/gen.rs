@@ -41,6 +41,7 @@ pub fn drivers(schema: &Schema, generated: &str, module: &str) -> String {
             ("e", "x"),
             what,
             0,
+            None,
         );
         let _ = writeln!(
             encoders,
@@ -73,7 +74,7 @@ pub fn drivers(schema: &Schema, generated: &str, module: &str) -> String {
         .collect();
     format!(
         "/// Drivers of the typed encoders and decoders of `{package}` (written by test-support's drive::gen).\n\
-         #[allow(deprecated, unused_mut, unused_variables, unused_braces, unreachable_code, clippy::all)]\n\
+         #[allow(deprecated, unused_mut, unused_variables, unused_braces, unused_labels, unreachable_code, clippy::all)]\n\
          pub mod {module} {{\n\
          {PRELUDE}\n    use {generated} as g;\n\n\
          /// The messages, by schema name, in schema order.\n\
@@ -260,7 +261,11 @@ impl Gen<'_> {
     }
 
     /// Writes the fields, groups and var data of a block through encoder
-    /// `enc`, pushing what is written onto `x`.
+    /// `enc` (its first stage, a `let mut`), pushing what is written onto
+    /// `x`. The sections go through the stages, each `let {enc} = …;`, a
+    /// section left out written empty; now and then the rest are left to
+    /// `finish` (`end`: a message's, which returns the length, or the
+    /// label of an entry's block, which is left).
     fn block(
         &mut self,
         (fields, groups, data): Items,
@@ -268,6 +273,7 @@ impl Gen<'_> {
         (enc, x): (&str, &str),
         what: &str,
         depth: usize,
+        end: Option<&str>,
     ) {
         for (f, a) in fields.iter().zip(&names.fields) {
             if is_const(&f.ty, f.presence, f.const_value.as_ref()) {
@@ -285,20 +291,25 @@ impl Gen<'_> {
                 depth,
             );
         }
-        // The first section, to probe with out of order: (setter, is a group).
-        let first = names
-            .groups
-            .first()
-            .map(|g| (g.accessor.clone(), true))
-            .or_else(|| names.data.first().map(|d| (d.name.clone(), false)));
+        // The values of sections written empty, in order.
+        let empties: Vec<&str> = groups
+            .iter()
+            .map(|_| "V::List(Vec::new())")
+            .chain(data.iter().map(|_| "V::Bytes(Vec::new())"))
+            .collect();
         for (k, (g, n)) in groups.iter().zip(&names.groups).enumerate() {
+            self.finish_early(&empties[k..], enc, x, depth, end);
             let what = format!("{what}.{}", g.name);
             let max = g.dimension(sbe_ir::ir::ByteOrder::Little).max_count;
             let ge = self.fresh("ge");
+            let ee = self.fresh("ee");
             let xg = self.fresh("xg");
             let xe = self.fresh("xe");
-            self.line(depth, "if s.skip_section() {");
+            let label = self.fresh("'entry");
+            let name = &n.accessor;
+            self.line(depth, &format!("let {enc} = if s.skip_section() {{"));
             self.line(depth + 1, &format!("{x}.push(V::List(Vec::new()));"));
+            self.line(depth + 1, &format!("{enc}.{name}(0, |_| Ok(()))?"));
             self.line(depth, "} else {");
             let d = depth + 1;
             self.line(d, &format!("let (count, n, over) = s.count({max});"));
@@ -306,43 +317,49 @@ impl Gen<'_> {
             self.line(
                 d + 1,
                 &format!(
-                    "return Err(dr::rejected(s, {enc}.{}(count).map(|_| ()), {what:?}));",
-                    n.accessor
+                    "return Err(dr::rejected(s, {enc}.{name}(count, |_| Ok(())).map(|_| ()), {what:?}));"
                 ),
             );
             self.line(d, "}");
-            self.line(d, &format!("let mut {ge} = {enc}.{}(count)?;", n.accessor));
             self.line(d, &format!("let mut {xg} = Vec::new();"));
-            self.line(d, "for _ in 0..n {");
-            self.line(d + 1, &format!("{ge}.next_entry()?;"));
-            self.line(d + 1, &format!("let mut {xe} = Vec::new();"));
+            self.line(d, &format!("let {enc} = {enc}.{name}(count, |{ge}| {{"));
+            self.line(d + 1, "for _ in 0..n {");
+            self.line(d + 2, &format!("let mut {ee} = {ge}.next_entry()?;"));
+            self.line(d + 2, &format!("let mut {xe} = Vec::new();"));
+            self.line(d + 2, &format!("{label}: {{"));
             self.block(
                 (&g.block.fields, &g.block.groups, &g.block.data),
                 &n.block,
-                (&ge, &xe),
+                (&ee, &xe),
                 &what,
-                d + 1,
+                d + 3,
+                Some(&label),
             );
-            self.line(d + 1, &format!("{xg}.push(V::List({xe}));"));
-            self.line(d, "}");
-            self.line(d, "if over {");
+            self.line(d + 2, "}");
+            self.line(d + 2, &format!("{xg}.push(V::List({xe}));"));
+            self.line(d + 1, "}");
+            self.line(d + 1, "if over {");
             self.line(
-                d + 1,
+                d + 2,
                 &format!("dr::past_count({ge}.next_entry().map(|_| ()), {what:?})?;"),
             );
-            self.line(d, "}");
-            self.line(d, &format!("drop({ge});"));
+            self.line(d + 1, "}");
+            self.line(d + 1, "Ok(())");
+            self.line(d, "})?;");
             self.line(d, &format!("{x}.push(V::List({xg}));"));
-            self.probe(k, first.as_ref(), enc, &what, d);
-            self.line(depth, "}");
+            self.line(d, enc);
+            self.line(depth, "};");
         }
         for (j, (dd, a)) in data.iter().zip(&names.data).enumerate() {
             let k = groups.len() + j;
+            self.finish_early(&empties[k..], enc, x, depth, end);
             let what = format!("{what}.{}", dd.name);
             let max = dd.max_length;
             let text = dd.character_encoding.is_some();
-            self.line(depth, "if s.skip_section() {");
+            let name = &a.name;
+            self.line(depth, &format!("let {enc} = if s.skip_section() {{"));
             self.line(depth + 1, &format!("{x}.push(V::Bytes(Vec::new()));"));
+            self.line(depth + 1, &format!("{enc}.{name}(b\"\")?"));
             self.line(depth, "} else {");
             let d = depth + 1;
             self.line(d, &format!("let v = s.data({max}, {text});"));
@@ -350,33 +367,32 @@ impl Gen<'_> {
             self.line(
                 d + 1,
                 &format!(
-                    "return Err(dr::rejected(s, {enc}.{}(&v).map(|_| ()), {what:?}));",
-                    a.name
+                    "return Err(dr::rejected(s, {enc}.{name}(&v).map(|_| ()), {what:?}));"
                 ),
             );
             self.line(d, "}");
-            self.line(d, &format!("{enc}.{}(&v)?;", a.name));
+            self.line(d, &format!("let {enc} = {enc}.{name}(&v)?;"));
             self.line(d, &format!("{x}.push(V::Bytes(v));"));
-            self.probe(k, first.as_ref(), enc, &what, d);
-            self.line(depth, "}");
+            self.line(d, enc);
+            self.line(depth, "};");
         }
     }
 
-    /// After section `k` was written: now and then, section 0 again, which
-    /// must be `Err(WrongOrder)` (and leave the encoder as it was).
-    fn probe(&mut self, k: usize, first: Option<&(String, bool)>, enc: &str, what: &str, d: usize) {
-        let Some((name, is_group)) = first else {
-            return;
-        };
-        if k == 0 {
-            return;
+    /// Before a section: now and then, the sections from it on (`empties`,
+    /// their values written empty) left to the stage's `finish`, and the
+    /// block left (see [`Gen::block`]'s `end`).
+    fn finish_early(&mut self, empties: &[&str], enc: &str, x: &str, d: usize, end: Option<&str>) {
+        self.line(d, "if s.finish_early() {");
+        for v in empties {
+            self.line(d + 1, &format!("{x}.push({v});"));
         }
-        let arg = if *is_group { "0" } else { "b\"\"" };
-        self.line(d, "if s.probe() {");
-        self.line(
-            d + 1,
-            &format!("dr::wrong_order({enc}.{name}({arg}).map(|_| ()), {what:?});"),
-        );
+        match end {
+            None => self.line(d + 1, &format!("return {enc}.finish();")),
+            Some(label) => {
+                self.line(d + 1, &format!("{enc}.finish()?;"));
+                self.line(d + 1, &format!("break {label};"));
+            }
+        }
         self.line(d, "}");
     }
 

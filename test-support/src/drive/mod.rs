@@ -148,8 +148,9 @@ impl<'a> Src<'a> {
         self.one_in(8)
     }
 
-    /// Whether to probe a section out of order after writing this one.
-    pub fn probe(&mut self) -> bool {
+    /// Whether to leave the sections from this one on to the encoder's
+    /// `finish`, which writes them empty.
+    pub fn finish_early(&mut self) -> bool {
         self.one_in(16)
     }
 
@@ -325,16 +326,6 @@ pub fn rejected<T>(s: &mut Src, r: Result<T, sbe_rt::Error>, what: &str) -> sbe_
         }
         Err(e) => e,
         Ok(_) => panic!("{what}: a value the schema cannot hold was accepted"),
-    }
-}
-
-/// Asserts that `r`, the result of writing a section after a later one,
-/// is `Err(WrongOrder)`.
-pub fn wrong_order<T>(r: Result<T, sbe_rt::Error>, what: &str) {
-    match r {
-        Err(e) if e.error_kind() == sbe_rt::ErrorKind::WrongOrder => {}
-        Err(e) => panic!("{what}: out of order gave {e:?}, not WrongOrder"),
-        Ok(_) => panic!("{what}: a section written out of order was accepted"),
     }
 }
 
