@@ -16,15 +16,23 @@ fn run_time_and_generated_json_are_the_same_text() {
         .extras(car::OptionalExtras(0b1000_0101))
         .vehicle_code(b"\x7f\x08\xe9\x01\x0c\"")
         .unwrap();
-    {
-        let mut fuel = e.fuel_figures(1).unwrap();
-        fuel.next_entry().unwrap().speed(1).mpg(-0.1);
-        fuel.usage_description("tab\there \\ \u{1b}").unwrap();
-    }
-    e.manufacturer("Caf\u{e9} \u{7f}\n").unwrap();
-    e.model(b"\xff\xfe not UTF-8").unwrap();
-    e.activation_code(b"\xe9\x00\x1f").unwrap();
-    let len = e.finish().unwrap();
+    let e = e
+        .fuel_figures(1, |fuel| {
+            let mut f = fuel.next_entry()?;
+            f.speed(1).mpg(-0.1);
+            f.usage_description("tab\there \\ \u{1b}")?;
+            Ok(())
+        })
+        .unwrap();
+    let len = e
+        .manufacturer("Caf\u{e9} \u{7f}\n")
+        .unwrap()
+        .model(b"\xff\xfe not UTF-8")
+        .unwrap()
+        .activation_code(b"\xe9\x00\x1f")
+        .unwrap()
+        .finish()
+        .unwrap();
     buf.truncate(len);
 
     let run_time = common::run_time_json("schemas/car.xml", &buf);

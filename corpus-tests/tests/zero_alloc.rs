@@ -19,23 +19,34 @@ fn encode_car(buf: &mut [u8]) -> usize {
         .extras(car::OptionalExtras::default().with_cruise_control(true));
     e.vehicle_code("abcdef").unwrap();
     e.engine().capacity(2000).num_cylinders(4);
-    {
-        let mut g = e.fuel_figures(2).unwrap();
-        g.next_entry().unwrap().speed(30).mpg(35.9);
-        g.usage_description("Urban Cycle").unwrap();
-        g.next_entry().unwrap().speed(55).mpg(49.0);
-        g.usage_description("Combined Cycle").unwrap();
-    }
-    {
-        let mut g = e.performance_figures(1).unwrap();
-        g.next_entry().unwrap().octane_rating(95);
-        let mut a = g.acceleration(2).unwrap();
-        a.next_entry().unwrap().mph(30).seconds(4.0);
-        a.next_entry().unwrap().mph(60).seconds(7.5);
-    }
-    e.manufacturer("Honda").unwrap().model("Civic VTi").unwrap();
-    e.activation_code("abcdef").unwrap();
-    e.finish().unwrap()
+    e.fuel_figures(2, |g| {
+        for (speed, mpg, usage) in [(30, 35.9, "Urban Cycle"), (55, 49.0, "Combined Cycle")] {
+            let mut f = g.next_entry()?;
+            f.speed(speed).mpg(mpg);
+            f.usage_description(usage)?;
+        }
+        Ok(())
+    })
+    .unwrap()
+    .performance_figures(1, |g| {
+        let mut p = g.next_entry()?;
+        p.octane_rating(95);
+        p.acceleration(2, |a| {
+            a.next_entry()?.mph(30).seconds(4.0);
+            a.next_entry()?.mph(60).seconds(7.5);
+            Ok(())
+        })?;
+        Ok(())
+    })
+    .unwrap()
+    .manufacturer("Honda")
+    .unwrap()
+    .model("Civic VTi")
+    .unwrap()
+    .activation_code("abcdef")
+    .unwrap()
+    .finish()
+    .unwrap()
 }
 
 fn walk_car(buf: &[u8]) -> u64 {
@@ -58,20 +69,22 @@ fn encode_trades(buf: &mut [u8]) -> usize {
     let mut e = md::MarketDataIncrementalRefreshTradesEncoder::wrap(buf).unwrap();
     e.transact_time(1_700_000_000_000_000_000)
         .event_time_delta(5);
-    {
-        let mut g = e.md_inc_grp(3).unwrap();
+    e.md_inc_grp(3, |g| {
         for i in 0..3u64 {
-            g.next_entry()
-                .unwrap()
+            let entry = g.next_entry()?;
+            entry
                 .trade_id(i)
                 .security_id(42)
                 .number_of_orders(1)
                 .rpt_seq(i as u8);
-            g.md_entry_px().mantissa(1_000_000 + i as i64);
-            g.md_entry_size().mantissa(10);
+            entry.md_entry_px().mantissa(1_000_000 + i as i64);
+            entry.md_entry_size().mantissa(10);
         }
-    }
-    e.finish().unwrap()
+        Ok(())
+    })
+    .unwrap()
+    .finish()
+    .unwrap()
 }
 
 fn walk_trades(buf: &[u8]) -> u64 {
