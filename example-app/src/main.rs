@@ -78,24 +78,32 @@ fn encode(i: u64, buf: &mut [u8], length: usize) -> Result<usize, Error> {
                 .boost_type(car::BoostType::Turbo)
                 .horse_power(200);
         }
-        {
-            let mut ff = e.fuel_figures(FUEL.len())?;
+        // Then groups and var data in schema order: each call takes the
+        // encoder and returns the one for what may follow, so that writing
+        // them out of order does not compile. A group is written by a
+        // closure; its count is written when the closure returns.
+        let e = e.fuel_figures(FUEL.len(), |ff| {
             for (speed, mpg, usage) in FUEL {
-                ff.next_entry()?.speed(speed).mpg(mpg);
-                ff.usage_description(usage)?;
+                let mut entry = ff.next_entry()?;
+                entry.speed(speed).mpg(mpg);
+                entry.usage_description(usage)?;
             }
-        }
-        {
-            let mut pf = e.performance_figures(1)?;
-            pf.next_entry()?.octane_rating(95);
-            let mut acc = pf.acceleration(2)?;
-            acc.next_entry()?.mph(30).seconds(4.0);
-            acc.next_entry()?.mph(60).seconds(7.5);
-        }
+            Ok(())
+        })?;
+        let e = e.performance_figures(1, |pf| {
+            let mut entry = pf.next_entry()?;
+            entry.octane_rating(95);
+            entry.acceleration(2, |acc| {
+                acc.next_entry()?.mph(30).seconds(4.0);
+                acc.next_entry()?.mph(60).seconds(7.5);
+                Ok(())
+            })?;
+            Ok(())
+        })?;
         e.manufacturer(MAKER.0)?
             .model(MAKER.1)?
-            .activation_code(MAKER.2)?;
-        e.finish()
+            .activation_code(MAKER.2)?
+            .finish()
     } else {
         let mut e = md::MarketDataIncrementalRefreshTradesEncoder::wrap_exact(buf, length)?;
         // The time as a value: the schema says nanoseconds since the epoch.
@@ -103,10 +111,10 @@ fn encode(i: u64, buf: &mut [u8], length: usize) -> Result<usize, Error> {
         e.transact_time_value(sent)?
             .event_time_delta((i % 100) as u16)
             .match_event_indicator(md::MatchEventIndicator::EndEvent);
-        {
-            let mut g = e.md_inc_grp(2)?;
+        let e = e.md_inc_grp(2, |g| {
             for k in 0..2u64 {
-                g.next_entry()?
+                let entry = g.next_entry()?;
+                entry
                     .trade_id(i * 2 + k)
                     .security_id(42)
                     .number_of_orders(1)
@@ -115,10 +123,11 @@ fn encode(i: u64, buf: &mut [u8], length: usize) -> Result<usize, Error> {
                 // 123.45 and 123.50, written exactly at the schema's
                 // exponent (-7); a price with more digits would be an Err.
                 let px = Decimal::new(12_345 + 5 * i128::from(k), -2);
-                g.md_entry_px().value(px)?;
-                g.md_entry_size().value(Decimal::from_u8(10, 0))?;
+                entry.md_entry_px().value(px)?;
+                entry.md_entry_size().value(Decimal::from_u8(10, 0))?;
             }
-        }
+            Ok(())
+        })?;
         e.finish()
     }
 }

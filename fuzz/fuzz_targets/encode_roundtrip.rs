@@ -44,27 +44,30 @@ fn encode(i: &Input, buf: &mut [u8]) -> Result<usize, sbe_rt::Error> {
         .vehicle_code(&i.vehicle)?
         .extras(OptionalExtras(i.extras));
     e.engine().capacity(i.capacity).num_cylinders(i.cylinders);
-    {
-        let mut g = e.fuel_figures(i.fuel.len())?;
+    e.fuel_figures(i.fuel.len(), |g| {
         for f in &i.fuel {
-            g.next_entry()?
-                .speed(f.speed)
-                .mpg(f.mpg)
-                .usage_description(&f.usage)?;
+            let mut entry = g.next_entry()?;
+            entry.speed(f.speed).mpg(f.mpg);
+            entry.usage_description(&f.usage)?;
         }
-    }
-    {
-        let mut g = e.performance_figures(i.perf.len())?;
+        Ok(())
+    })?
+    .performance_figures(i.perf.len(), |g| {
         for p in &i.perf {
-            g.next_entry()?.octane_rating(p.octane);
-            let mut a = g.acceleration(p.accel.len())?;
-            for (mph, seconds) in &p.accel {
-                a.next_entry()?.mph(*mph).seconds(*seconds);
-            }
+            let mut entry = g.next_entry()?;
+            entry.octane_rating(p.octane);
+            entry.acceleration(p.accel.len(), |a| {
+                for (mph, seconds) in &p.accel {
+                    a.next_entry()?.mph(*mph).seconds(*seconds);
+                }
+                Ok(())
+            })?;
         }
-    }
-    e.manufacturer(&i.manufacturer)?.model(&i.model)?;
-    e.finish()
+        Ok(())
+    })?
+    .manufacturer(&i.manufacturer)?
+    .model(&i.model)?
+    .finish()
 }
 
 fn same_f32(a: f32, b: f32) -> bool {

@@ -27,10 +27,15 @@ fn write(buf: &mut [u8]) -> Result<usize, sbe_rt::Error> {
     // The header is written here; a buffer too small is an Err.
     let mut e = car::CarEncoder::wrap(buf)?;
     e.serial_number(1234).model_year(2013).code(car::Model::A);
-    let mut ff = e.fuel_figures(1)?; // for at most 1 entry
-    ff.next_entry()?.speed(30).mpg(35.9);
-    ff.usage_description("Urban Cycle")?;
-    drop(ff); // writes the count of entries written
-    e.manufacturer("Honda")?.model("Civic VTi")?;
-    e.finish() // the message length
+    // Groups and var data in schema order, each call returning the encoder
+    // of what may follow: going back does not compile.
+    let e = e.fuel_figures(1, |ff| {
+        // at most 1 entry; the count written is that of `next_entry` calls
+        let mut entry = ff.next_entry()?;
+        entry.speed(30).mpg(35.9);
+        entry.usage_description("Urban Cycle")?;
+        Ok(())
+    })?;
+    // `performanceFigures` skipped: written empty.
+    e.manufacturer("Honda")?.model("Civic VTi")?.finish() // the length
 }

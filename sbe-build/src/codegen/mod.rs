@@ -40,21 +40,22 @@
 //! ```ignore
 //! mod car { sbe_rt::include_schema!("baseline"); }
 //!
-//! // Encode: header and root block at wrap, then groups (most entries up front,
-//! // `next_entry()` per entry) and var data in schema order. A section
-//! // skipped is written empty; going back gives `Err(WrongOrder)`.
+//! // Encode: header and root block at wrap, fields in any order, then groups
+//! // and var data in schema order, each call consuming the encoder and
+//! // returning the next stage's (`CarEncoderAtPerformanceFigures`, ...): a
+//! // section skipped is written empty; going back does not compile.
 //! let mut buf = [0u8; 256];
 //! let mut e = car::CarEncoder::wrap(&mut buf)?;
 //! e.serial_number(1234).model_year(2013).code(car::Model::A);
 //! e.vehicle_code("abcdef")?;
 //! e.engine().capacity(2000).num_cylinders(4);
-//! {
-//!     let mut ff = e.fuel_figures(1)?;
-//!     ff.next_entry()?.speed(30).mpg(35.9);
-//!     ff.usage_description("Urban Cycle")?;
-//! }
-//! e.manufacturer("Honda")?;
-//! let len = e.finish()?;
+//! let e = e.fuel_figures(1, |ff| {
+//!     let mut entry = ff.next_entry()?;
+//!     entry.speed(30).mpg(35.9);
+//!     entry.usage_description("Urban Cycle")?;
+//!     Ok(())
+//! })?;
+//! let len = e.manufacturer("Honda")?.finish()?;
 //!
 //! // Decode: everything is checked once, in `decode`; field reads after
 //! // that return values, not `Result`s.
