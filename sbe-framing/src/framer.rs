@@ -531,8 +531,8 @@ mod tests {
             Ok(1)
         );
         assert_eq!(&dst[..], b"abc");
-        let err = append_with(&mut dst, 8, |_| Err(sbe_rt::Error::wrong_order()));
-        assert_eq!(err, Err(sbe_rt::Error::wrong_order()));
+        let err = append_with(&mut dst, 8, |_| Err(sbe_rt::Error::value_out_of_range()));
+        assert_eq!(err, Err(sbe_rt::Error::value_out_of_range()));
         assert_eq!(&dst[..], b"abc");
         assert!(append_with(&mut dst, 2, |_| Ok(3)).is_err());
         assert_eq!(&dst[..], b"abc");

@@ -1838,8 +1838,8 @@ mod tests {
     #[test]
     fn trim_passes_errors_through() {
         assert_eq!(
-            trim(&[1, 2], |_| Err(sbe_rt::Error::wrong_order())),
-            Err(Error::Message(sbe_rt::Error::wrong_order()))
+            trim(&[1, 2], |_| Err(sbe_rt::Error::value_out_of_range())),
+            Err(Error::Message(sbe_rt::Error::value_out_of_range()))
         );
         assert_eq!(
             trim(&[1, 2], |_| Ok::<_, Error>(None)),

@@ -72,8 +72,6 @@ pub enum ErrorKind {
     /// Character data that must be UTF-8 is not
     /// ([`ErrorDetails::InvalidText`]).
     InvalidText,
-    /// An encoder's sections were written out of schema order.
-    WrongOrder,
     /// An encoder was given a value outside the field's range.
     ValueOutOfRange,
     /// An encoder's output buffer cannot hold what it must write
@@ -97,7 +95,6 @@ impl ErrorKind {
             ErrorKind::CountOutOfRange => "CountOutOfRange",
             ErrorKind::LengthOutOfRange => "LengthOutOfRange",
             ErrorKind::InvalidText => "InvalidText",
-            ErrorKind::WrongOrder => "WrongOrder",
             ErrorKind::ValueOutOfRange => "ValueOutOfRange",
             ErrorKind::BufferTooSmall => "BufferTooSmall",
         }
@@ -195,9 +192,6 @@ pub enum ErrorDetails {
         /// Offset of the first invalid byte, from the start of the text.
         offset: u64,
     },
-    /// An encoder's sections (root block, groups, var data) were written out
-    /// of schema order.
-    WrongOrder,
     /// An encoder was given a value outside the field's `minValue` /
     /// `maxValue` range (or equal to its null value on a required field).
     ValueOutOfRange,
@@ -226,7 +220,6 @@ impl ErrorDetails {
             ErrorDetails::CountOutOfRange { .. } => ErrorKind::CountOutOfRange,
             ErrorDetails::LengthOutOfRange { .. } => ErrorKind::LengthOutOfRange,
             ErrorDetails::InvalidText { .. } => ErrorKind::InvalidText,
-            ErrorDetails::WrongOrder => ErrorKind::WrongOrder,
             ErrorDetails::ValueOutOfRange => ErrorKind::ValueOutOfRange,
             ErrorDetails::BufferTooSmall { .. } => ErrorKind::BufferTooSmall,
         }
@@ -266,7 +259,7 @@ impl ErrorDetails {
 #[repr(transparent)]
 pub struct Error(NonZeroU64);
 
-// The word's fields. The kind (1 to 10, never 0: the niche that keeps
+// The word's fields. The kind (1 to 9, never 0: the niche that keeps
 // `Option<Error>` and `Result<(), Error>` at 8 bytes) is the low 4 bits;
 // then, by kind, two numbers of 24 bits (`A`, `B`), one of 60 (`A`, a
 // template id) or 48 (a text offset), a count's or a length's value and
@@ -288,7 +281,6 @@ const ELEMENT_KINDS: u64 = 1 << ErrorKind::Truncated as u8
     | 1 << ErrorKind::CountOutOfRange as u8
     | 1 << ErrorKind::LengthOutOfRange as u8
     | 1 << ErrorKind::InvalidText as u8
-    | 1 << ErrorKind::WrongOrder as u8
     | 1 << ErrorKind::ValueOutOfRange as u8
     | 1 << ErrorKind::BufferTooSmall as u8;
 /// A count's or a length's value (32 bits, so that any `u32` read from the
@@ -455,12 +447,6 @@ impl Error {
         Error::of_text(wide(offset))
     }
 
-    /// [`ErrorKind::WrongOrder`].
-    #[must_use]
-    pub const fn wrong_order() -> Error {
-        Error::from_code(ErrorKind::WrongOrder, 0)
-    }
-
     /// [`ErrorKind::ValueOutOfRange`].
     #[must_use]
     pub const fn value_out_of_range() -> Error {
@@ -472,7 +458,7 @@ impl Error {
     /// ```
     /// use sbe_rt::{Error, ErrorKind};
     ///
-    /// assert_eq!(Error::wrong_order().error_kind(), ErrorKind::WrongOrder);
+    /// assert_eq!(Error::value_out_of_range().error_kind(), ErrorKind::ValueOutOfRange);
     /// ```
     #[must_use]
     pub const fn error_kind(&self) -> ErrorKind {
@@ -484,9 +470,8 @@ impl Error {
             5 => ErrorKind::CountOutOfRange,
             6 => ErrorKind::LengthOutOfRange,
             7 => ErrorKind::InvalidText,
-            8 => ErrorKind::WrongOrder,
-            9 => ErrorKind::ValueOutOfRange,
-            // Only the constructors make codes: 10 is the last kind.
+            8 => ErrorKind::ValueOutOfRange,
+            // Only the constructors make codes: 9 is the last kind.
             _ => ErrorKind::BufferTooSmall,
         }
     }
@@ -547,7 +532,6 @@ impl Error {
             ErrorKind::InvalidText => ErrorDetails::InvalidText {
                 offset: field(code, KIND_BITS, TEXT_BITS),
             },
-            ErrorKind::WrongOrder => ErrorDetails::WrongOrder,
             ErrorKind::ValueOutOfRange => ErrorDetails::ValueOutOfRange,
             ErrorKind::BufferTooSmall => ErrorDetails::BufferTooSmall {
                 needed: a,
@@ -764,7 +748,6 @@ impl From<ErrorDetails> for Error {
                 Error::length_out_of_range(length, max)
             }
             ErrorDetails::InvalidText { offset } => Error::invalid_text(n(offset)),
-            ErrorDetails::WrongOrder => Error::wrong_order(),
             ErrorDetails::ValueOutOfRange => Error::value_out_of_range(),
             ErrorDetails::BufferTooSmall { needed, available } => {
                 Error::of(ErrorKind::BufferTooSmall, needed, available)
@@ -827,7 +810,6 @@ impl fmt::Display for ErrorDetails {
             ErrorDetails::InvalidText { offset } => {
                 write!(f, "invalid UTF-8 text at byte {offset}")
             }
-            ErrorDetails::WrongOrder => f.write_str("encoder sections written out of schema order"),
             ErrorDetails::ValueOutOfRange => f.write_str("value outside the field's allowed range"),
             ErrorDetails::BufferTooSmall { needed, available } => write!(
                 f,
@@ -886,10 +868,6 @@ mod tests {
                 "length 9 out of range (max 6)",
             ),
             (Error::invalid_text(5), "invalid UTF-8 text at byte 5"),
-            (
-                Error::wrong_order(),
-                "encoder sections written out of schema order",
-            ),
             (
                 Error::value_out_of_range(),
                 "value outside the field's allowed range",
@@ -977,7 +955,6 @@ mod tests {
             Error::count_out_of_range(u64::from(u32::MAX), 65534),
             Error::length_out_of_range(u64::from(u32::MAX), u64::MAX),
             Error::invalid_text(usize::MAX),
-            Error::wrong_order(),
             Error::value_out_of_range(),
             Error::buffer_too_small(max, max),
         ];
@@ -1027,11 +1004,11 @@ mod tests {
             "truncated buffer: 40 bytes needed from its start, only 12 available, in `Car`"
         );
         // A number the table does not have is shown as a number.
-        let far = Explained::new(Error::wrong_order().at(9), ELEMENTS);
+        let far = Explained::new(Error::value_out_of_range().at(9), ELEMENTS);
         assert_eq!(far.element(), None);
         assert_eq!(
             far.to_string(),
-            "encoder sections written out of schema order, in schema element 9"
+            "value outside the field's allowed range, in schema element 9"
         );
         let none = Explained::new(Error::unknown_template_id(4), ELEMENTS);
         assert_eq!(none.to_string(), "unknown template id 4 in message header");
@@ -1040,7 +1017,7 @@ mod tests {
     #[test]
     fn is_a_core_error_and_copy() {
         fn takes_error(_: &dyn core::error::Error) {}
-        let e = Error::wrong_order();
+        let e = Error::value_out_of_range();
         let copy = e;
         takes_error(&e);
         assert_eq!(e, copy);
