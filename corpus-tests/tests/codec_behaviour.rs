@@ -294,8 +294,8 @@ fn errors_never_panics() {
     let n = up_to_model(&mut buf).finish().unwrap();
     assert!(car::decode(&buf[..n]).is_ok());
     // A var data value longer than the buffer: refused, no panic. The
-    // refusal consumes the stage, so the message above is finished
-    // without it.
+    // refusal consumes the stage, which is why the decodable message is
+    // checked above, finished without this value.
     let mut buf = [0u8; 100];
     assert!(matches!(
         up_to_model(&mut buf)
