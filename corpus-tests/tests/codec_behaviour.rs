@@ -12,13 +12,16 @@ fn car_bytes() -> Vec<u8> {
     let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
     e.serial_number(7).code(car::Model::B);
     e.vehicle_code("xyz").unwrap();
-    {
-        let mut g = e.fuel_figures(1).unwrap();
-        g.next_entry().unwrap().speed(10).mpg(1.5);
-        g.usage_description("city").unwrap();
-    }
-    e.model("M").unwrap();
-    let n = e.finish().unwrap();
+    let e = e
+        .fuel_figures(1, |g| {
+            let mut entry = g.next_entry()?;
+            entry.speed(10).mpg(1.5);
+            entry.usage_description("city")?;
+            Ok(())
+        })
+        .unwrap();
+    // `performanceFigures` and `manufacturer` are skipped: written empty.
+    let n = e.model("M").unwrap().finish().unwrap();
     buf.truncate(n);
     buf
 }
@@ -85,15 +88,21 @@ fn a_nested_group_newer_than_the_message_reads_as_absent() {
     let mut buf = [0u8; 64];
     let mut e = evolve::QuoteEncoder::wrap(&mut buf).unwrap();
     e.seq(7);
-    {
-        let mut legs = e.legs(2).unwrap();
-        for leg in [1u16, 2] {
-            legs.next_entry().unwrap().leg(leg);
-            let mut fills = legs.fills(1).unwrap();
-            fills.next_entry().unwrap().px(u32::from(leg) * 10);
-        }
-    }
-    let n = e.finish().unwrap();
+    let n = e
+        .legs(2, |legs| {
+            for leg in [1u16, 2] {
+                let mut entry = legs.next_entry()?;
+                entry.leg(leg);
+                entry.fills(1, |fills| {
+                    fills.next_entry()?.px(u32::from(leg) * 10);
+                    Ok(())
+                })?;
+            }
+            Ok(())
+        })
+        .unwrap()
+        .finish()
+        .unwrap();
     let v1 = &buf[..n];
     let evolve::Message::Quote(d) = evolve::decode(v1).unwrap();
     let fills: Vec<Vec<u32>> = d
@@ -255,43 +264,53 @@ fn errors_never_panics() {
     wrong = bytes.clone();
     wrong[8 + 45 + 2] = 0xff;
     assert!(car::decode(&wrong).is_err());
-    // Encoder: too small a buffer, too many entries, wrong order.
+    // Encoder: too small a buffer, too many entries, too long a value.
     let mut small = [0u8; 20];
     assert!(matches!(
         car::CarEncoder::wrap(&mut small).map_err(|e| e.error_kind()),
         Err(ErrorKind::BufferTooSmall)
     ));
-    let mut buf = [0u8; 100];
-    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
-    assert!(e.vehicle_code("toolong").is_err());
-    {
-        let mut g = e.fuel_figures(1).unwrap();
-        g.next_entry().unwrap();
-        assert!(matches!(
-            g.next_entry().map_err(|e| e.error_kind()),
-            Err(ErrorKind::CountOutOfRange)
-        ));
+    // Up to `model`, the entry past the count refused and the group going
+    // on: the stage standing before `activationCode`.
+    fn up_to_model(buf: &mut [u8]) -> car::CarEncoderAtActivationCode<'_> {
+        let mut e = car::CarEncoder::wrap(buf).unwrap();
+        assert!(e.vehicle_code("toolong").is_err());
+        e.fuel_figures(1, |g| {
+            g.next_entry()?;
+            assert!(matches!(
+                g.next_entry().map(|_| ()).map_err(|e| e.error_kind()),
+                Err(ErrorKind::CountOutOfRange)
+            ));
+            Ok(())
+        })
+        .unwrap()
+        .model("x")
+        .unwrap()
     }
-    e.model("x").unwrap();
+    // Writing `manufacturer` or `fuelFigures` after `model` (once
+    // `Err(WrongOrder)`) is now a compile error: the stage after `model`
+    // has no method for them.
+    let mut buf = [0u8; 100];
+    let n = up_to_model(&mut buf).finish().unwrap();
+    assert!(car::decode(&buf[..n]).is_ok());
+    // A var data value longer than the buffer: refused, no panic. The
+    // refusal consumes the stage, which is why the decodable message is
+    // checked above, finished without this value.
+    let mut buf = [0u8; 100];
     assert!(matches!(
-        e.manufacturer("late").map_err(|e| e.error_kind()),
-        Err(ErrorKind::WrongOrder)
-    ));
-    assert!(matches!(
-        e.fuel_figures(0).map_err(|e| e.error_kind()),
-        Err(ErrorKind::WrongOrder)
-    ));
-    assert!(matches!(
-        e.activation_code([0u8; 200]).map_err(|e| e.error_kind()),
+        up_to_model(&mut buf)
+            .activation_code([0u8; 200])
+            .map(|_| ())
+            .map_err(|e| e.error_kind()),
         Err(ErrorKind::BufferTooSmall)
     ));
-    let n = e.finish().unwrap();
-    assert!(car::decode(&buf[..n]).is_ok());
     // Count beyond the dimension type.
     let mut buf = [0u8; 100];
-    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
+    let e = car::CarEncoder::wrap(&mut buf).unwrap();
     assert!(matches!(
-        e.fuel_figures(70_000).map_err(|e| e.error_kind()),
+        e.fuel_figures(70_000, |_| Ok(()))
+            .map(|_| ())
+            .map_err(|e| e.error_kind()),
         Err(ErrorKind::CountOutOfRange)
     ));
 }
@@ -301,21 +320,28 @@ fn a_var_data_field_that_does_not_fit_leaves_a_valid_message() {
     // Room for the header, the root block and every section empty (the
     // two group dimensions and three var-data lengths), nothing more:
     // `wrap` checks that much, so skipped sections always fit.
-    let mut buf = [0xaau8; 8 + 45 + 4 + 4 + 4 + 4 + 4];
-    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
+    const LEN: usize = 8 + 45 + 4 + 4 + 4 + 4 + 4;
+    let mut buf = [0xaau8; LEN];
+    let e = car::CarEncoder::wrap(&mut buf).unwrap();
     // Both groups and `manufacturer` are written empty; `model`'s byte
-    // does not fit, and nothing of `model` is written.
+    // does not fit, and nothing of `model` is written. The refusal
+    // consumes the encoder (a stage is taken by value), so what it leaves
+    // is read from the buffer: the sections skipped, then untouched bytes.
     assert!(matches!(
-        e.model("x").map_err(|e| e.error_kind()),
+        e.model("x").map(|_| ()).map_err(|e| e.error_kind()),
         Err(ErrorKind::BufferTooSmall)
     ));
-    assert_eq!(e.encoded_length(), 8 + 45 + 4 + 4 + 4);
-    assert!(matches!(
-        e.manufacturer("").map_err(|e| e.error_kind()),
-        Err(ErrorKind::WrongOrder)
-    ));
-    e.model("").unwrap();
-    let n = e.finish().unwrap();
+    let written = 8 + 45 + 4 + 4 + 4;
+    // Each group's dimension (its block length, no entries), then
+    // `manufacturer`'s length, zero.
+    assert_eq!(buf[8 + 45..written], [6, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+    assert!(buf[written..].iter().all(|&b| b == 0xaa), "{buf:?}");
+    // Writing `manufacturer` after `model` (once `Err(WrongOrder)`) is now
+    // a compile error: the stage after `model` has no method for it.
+    // Written again with an empty `model`, the same buffer holds the whole
+    // message.
+    let e = car::CarEncoder::wrap(&mut buf).unwrap();
+    let n = e.model("").unwrap().finish().unwrap();
     assert_eq!(n, buf.len());
     let car::Message::Car(d) = car::decode(&buf).unwrap();
     assert_eq!(d.fuel_figures().count(), 0);
@@ -329,18 +355,22 @@ fn acting_version_hides_newer_fields_and_skips_unknown_ones() {
     let mut e = tiny::OrderEncoder::wrap(&mut buf).unwrap();
     e.id(5).ratio(Some(0.5)).qty(None);
     e.symbol("ABC").unwrap();
-    {
-        let mut legs = e.legs(2).unwrap();
-        legs.next_entry().unwrap().leg(1);
-        {
-            let mut f = legs.fills(1).unwrap();
-            f.next_entry().unwrap().px(2.5);
-        }
-        legs.note("n1").unwrap();
-        legs.next_entry().unwrap().leg(2); // fills and note left empty
-    }
-    e.blob([1u8, 2, 3]).unwrap();
-    let n = e.finish().unwrap();
+    let e = e
+        .legs(2, |legs| {
+            let mut entry = legs.next_entry()?;
+            entry.leg(1);
+            entry
+                .fills(1, |f| {
+                    f.next_entry()?.px(2.5);
+                    Ok(())
+                })?
+                .note("n1")?;
+            legs.next_entry()?.leg(2); // fills and note left empty
+            Ok(())
+        })
+        .unwrap();
+    // `text` is skipped: `blob` writes it empty first.
+    let n = e.blob([1u8, 2, 3]).unwrap().finish().unwrap();
     let tiny::Message::Order(d) = tiny::decode(&buf[..n]).unwrap() else {
         panic!("not an order")
     };
@@ -409,26 +439,37 @@ fn lazy_sections_any_order_never_panic() {
 #[test]
 fn lazy_sections_read_in_every_order_give_the_encoded_values() {
     let mut buf = vec![0u8; 256];
-    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
-    {
-        let mut g = e.fuel_figures(2).unwrap();
-        g.next_entry().unwrap().speed(1);
-        g.usage_description("one").unwrap();
-        g.next_entry().unwrap().speed(2);
-        g.usage_description("two").unwrap();
-    }
-    {
-        let mut g = e.performance_figures(2).unwrap();
-        for octane in [90, 95] {
-            g.next_entry().unwrap().octane_rating(octane);
-            let mut a = g.acceleration(1).unwrap();
-            a.next_entry().unwrap().mph(octane.into());
-        }
-    }
-    e.manufacturer("maker").unwrap();
-    e.model("model").unwrap();
-    e.activation_code("code").unwrap();
-    let n = e.finish().unwrap();
+    let e = car::CarEncoder::wrap(&mut buf).unwrap();
+    let n = e
+        .fuel_figures(2, |g| {
+            for (speed, usage) in [(1, "one"), (2, "two")] {
+                let mut entry = g.next_entry()?;
+                entry.speed(speed);
+                entry.usage_description(usage)?;
+            }
+            Ok(())
+        })
+        .unwrap()
+        .performance_figures(2, |g| {
+            for octane in [90, 95] {
+                let mut entry = g.next_entry()?;
+                entry.octane_rating(octane);
+                entry.acceleration(1, |a| {
+                    a.next_entry()?.mph(octane.into());
+                    Ok(())
+                })?;
+            }
+            Ok(())
+        })
+        .unwrap()
+        .manufacturer("maker")
+        .unwrap()
+        .model("model")
+        .unwrap()
+        .activation_code("code")
+        .unwrap()
+        .finish()
+        .unwrap();
     let bytes = &buf[..n];
     let check = |d: &car::CarDecoder<'_>, section: usize| match section {
         0 => assert_eq!(
@@ -493,13 +534,16 @@ fn fixed_size_groups_are_checked_whole() {
     let mut buf = [0u8; 128];
     let mut e = md::MarketDataIncrementalRefreshTradesEncoder::wrap(&mut buf).unwrap();
     e.transact_time(1);
-    {
-        let mut g = e.md_inc_grp(2).unwrap();
-        for k in 0..2u64 {
-            g.next_entry().unwrap().trade_id(10 + k).security_id(42);
-        }
-    }
-    let n = e.finish().unwrap();
+    let n = e
+        .md_inc_grp(2, |g| {
+            for k in 0..2u64 {
+                g.next_entry()?.trade_id(10 + k).security_id(42);
+            }
+            Ok(())
+        })
+        .unwrap()
+        .finish()
+        .unwrap();
 
     let d = md::MarketDataIncrementalRefreshTradesDecoder::decode(&buf[..n]).unwrap();
     let group = d.md_inc_grp();
@@ -526,16 +570,23 @@ fn fixed_size_groups_are_checked_whole() {
 #[test]
 fn nested_fixed_size_groups_are_checked_with_their_entry() {
     let mut buf = vec![0u8; 256];
-    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
-    {
-        let mut p = e.performance_figures(1).unwrap();
-        p.next_entry().unwrap().octane_rating(95);
-        let mut a = p.acceleration(3).unwrap();
-        for mph in [30, 60, 100] {
-            a.next_entry().unwrap().mph(mph).seconds(1.0);
-        }
-    }
-    let n = e.finish().unwrap();
+    let e = car::CarEncoder::wrap(&mut buf).unwrap();
+    // `fuelFigures` is skipped: written empty.
+    let n = e
+        .performance_figures(1, |p| {
+            let mut entry = p.next_entry()?;
+            entry.octane_rating(95);
+            entry.acceleration(3, |a| {
+                for mph in [30, 60, 100] {
+                    a.next_entry()?.mph(mph).seconds(1.0);
+                }
+                Ok(())
+            })?;
+            Ok(())
+        })
+        .unwrap()
+        .finish()
+        .unwrap();
     let d = car::CarDecoder::decode(&buf[..n]).unwrap();
     let mph: Vec<u16> = d
         .performance_figures()
@@ -555,18 +606,24 @@ fn nested_fixed_size_groups_are_checked_with_their_entry() {
 #[test]
 fn a_group_holds_the_entries_written_not_the_count_it_was_started_for() {
     // Started for three entries, two written, nested groups too: the
-    // counts are written when each group encoder is dropped.
+    // counts are written when each group's closure returns.
     let mut buf = vec![0u8; 256];
-    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
-    {
-        let mut perf = e.performance_figures(3).unwrap();
-        for octane in [95, 98] {
-            perf.next_entry().unwrap().octane_rating(octane);
-            let mut accel = perf.acceleration(5).unwrap();
-            accel.next_entry().unwrap().mph(30).seconds(4.0);
-        }
-    }
-    let n = e.finish().unwrap();
+    let e = car::CarEncoder::wrap(&mut buf).unwrap();
+    let n = e
+        .performance_figures(3, |perf| {
+            for octane in [95, 98] {
+                let mut entry = perf.next_entry()?;
+                entry.octane_rating(octane);
+                entry.acceleration(5, |accel| {
+                    accel.next_entry()?.mph(30).seconds(4.0);
+                    Ok(())
+                })?;
+            }
+            Ok(())
+        })
+        .unwrap()
+        .finish()
+        .unwrap();
     let car::Message::Car(d) = car::decode(&buf[..n]).unwrap();
     let entries: Vec<(u8, usize)> = d
         .performance_figures()
@@ -581,18 +638,25 @@ fn a_buffer_that_runs_out_mid_group_leaves_the_entries_that_fit() {
     // Room for the message with every section empty and one `acceleration`
     // entry of a `performanceFigures` entry: the second entry does not fit.
     let mut buf = [0xaau8; 8 + 45 + 4 + (4 + 1 + 4 + 6) + 4 + 4 + 4];
-    let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
-    {
-        let mut perf = e.performance_figures(1).unwrap();
-        perf.next_entry().unwrap().octane_rating(91);
-        let mut accel = perf.acceleration(2).unwrap();
-        accel.next_entry().unwrap().mph(60).seconds(7.5);
-        assert!(matches!(
-            accel.next_entry().map_err(|e| e.error_kind()),
-            Err(ErrorKind::BufferTooSmall)
-        ));
-    }
-    let n = e.finish().unwrap();
+    let e = car::CarEncoder::wrap(&mut buf).unwrap();
+    let n = e
+        .performance_figures(1, |perf| {
+            let mut entry = perf.next_entry()?;
+            entry.octane_rating(91);
+            entry.acceleration(2, |accel| {
+                accel.next_entry()?.mph(60).seconds(7.5);
+                // Refused, and the group goes on: its count is what fit.
+                assert!(matches!(
+                    accel.next_entry().map(|_| ()).map_err(|e| e.error_kind()),
+                    Err(ErrorKind::BufferTooSmall)
+                ));
+                Ok(())
+            })?;
+            Ok(())
+        })
+        .unwrap()
+        .finish()
+        .unwrap();
     assert_eq!(n, buf.len());
     let car::Message::Car(d) = car::decode(&buf).unwrap();
     let p = d.performance_figures().next().unwrap();

@@ -20,10 +20,16 @@ mod with_shared {
         (v1, $($t:tt)*) => { $($t)* };
         (v2, $($t:tt)*) => { $($t)* };
     }
-    macro_rules! if_v2 {
-        (v0, $($t:tt)*) => {};
-        (v1, $($t:tt)*) => {};
-        (v2, $($t:tt)*) => { $($t)* };
+    /// The first expression at version 2, the second before it: a var
+    /// data section of version 2 changes the type of the stage after it,
+    /// so each version finishes the message its own way.
+    macro_rules! v2_or {
+        (v2, $then:expr, $else:expr) => {
+            $then
+        };
+        ($v:tt, $then:expr, $else:expr) => {
+            $else
+        };
     }
 
     macro_rules! reencode {
@@ -35,8 +41,7 @@ mod with_shared {
                     let mut e = m::BusinessMessageRejectEncoder::wrap(&mut out).unwrap();
                     e.busines_reject_ref_id(d.busines_reject_ref_id()).unwrap();
                     e.business_reject_reason(d.business_reject_reason());
-                    e.text(d.text()).unwrap();
-                    e.finish().unwrap()
+                    e.text(d.text()).unwrap().finish().unwrap()
                 }
                 m::Message::ExecutionReport(d) => {
                     let mut e = m::ExecutionReportEncoder::wrap(&mut out).unwrap();
@@ -63,22 +68,25 @@ mod with_shared {
                             e.security_id(x).unwrap();
                         }
                     );
-                    {
-                        let fills = d.fills_grp();
-                        let mut g = e.fills_grp(fills.len()).unwrap();
-                        for f in fills {
-                            g.next_entry().unwrap();
-                            g.fill_px().mantissa(f.fill_px().mantissa());
-                            g.fill_qty().mantissa(f.fill_qty().mantissa());
-                        }
-                    }
-                    if_v2!(
+                    let fills = d.fills_grp();
+                    let e = e
+                        .fills_grp(fills.len(), |g| {
+                            for f in fills {
+                                let entry = g.next_entry()?;
+                                entry.fill_px().mantissa(f.fill_px().mantissa());
+                                entry.fill_qty().mantissa(f.fill_qty().mantissa());
+                            }
+                            Ok(())
+                        })
+                        .unwrap();
+                    v2_or!(
                         $v,
-                        if let Some(x) = d.reject_text() {
-                            e.reject_text(x).unwrap();
-                        }
-                    );
-                    e.finish().unwrap()
+                        match d.reject_text() {
+                            Some(x) => e.reject_text(x).unwrap().finish().unwrap(),
+                            None => e.finish().unwrap(),
+                        },
+                        e.finish().unwrap()
+                    )
                 }
                 m::Message::NewOrderSingle(d) => {
                     let mut e = m::NewOrderSingleEncoder::wrap(&mut out).unwrap();
@@ -97,13 +105,14 @@ mod with_shared {
                             e.min_qty().mantissa(q.mantissa());
                         }
                     );
-                    if_v2!(
+                    v2_or!(
                         $v,
-                        if let Some(x) = d.compliance_text() {
-                            e.compliance_text(x).unwrap();
-                        }
-                    );
-                    e.finish().unwrap()
+                        match d.compliance_text() {
+                            Some(x) => e.compliance_text(x).unwrap().finish().unwrap(),
+                            None => e.finish().unwrap(),
+                        },
+                        e.finish().unwrap()
+                    )
                 }
             };
             out.truncate(n);
