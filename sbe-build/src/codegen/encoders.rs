@@ -189,10 +189,19 @@ fn stage_items(
             Tail::Root(_) => quote!(mut self),
             Tail::Entry(_) => quote!(self),
         };
+        // A group's method is generic over its closure: inlined where
+        // called once, else one copy per closure with the closure inlined
+        // into it (forced inline, a closure called from two copies stayed
+        // out of line, its group's encoder in memory).
+        let inline = if b.groups.get(j).is_some() {
+            quote!(#[inline])
+        } else {
+            quote!(#[inline(always)])
+        };
         out.extend(quote! {
             #doc
             #dep
-            #[inline(always)]
+            #inline
             pub fn #name(#this, #params) -> #ret {
                 #body
             }
