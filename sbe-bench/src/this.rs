@@ -3,8 +3,8 @@
 //! safe default API: `XDecoder::decode` (checks header and root block), the
 //! field accessors, group iterators (each entry checked when reached) and
 //! var-data slices, then `checked_length` (errors in groups or var data);
-//! `XEncoder::wrap`, the setters, each group written by a closure
-//! (`next_entry` per entry) and var data in schema order, then `finish`.
+//! `XEncoder::wrap`, the setters, groups (`next_entry` per entry, `end`)
+//! and var data in schema order, then `finish`.
 
 use crate::data::{Car, MdTrades};
 use crate::fold::{fold, fold_bytes};
@@ -117,31 +117,28 @@ fn car_write(car: &Car, mut enc: baseline::CarEncoder<'_>) -> sbe_rt::Result<usi
             .boost_type(BoostType::from_raw(e.boost_type))
             .horse_power(e.horse_power);
     }
-    enc.fuel_figures(car.fuel_figures.len(), |group| {
-        for f in car.fuel_figures {
-            let mut entry = group.next_entry()?;
-            entry.speed(f.speed).mpg(f.mpg);
-            entry.usage_description(f.usage_description)?;
+    let mut group = enc.fuel_figures(car.fuel_figures.len())?;
+    for f in car.fuel_figures {
+        let mut entry = group.next_entry()?;
+        entry.speed(f.speed).mpg(f.mpg);
+        entry.usage_description(f.usage_description)?;
+    }
+    let mut group = group.end()?.performance_figures(car.performance_figures.len())?;
+    for p in car.performance_figures {
+        let mut entry = group.next_entry()?;
+        entry.octane_rating(p.octane_rating);
+        let mut accel = entry.acceleration(p.acceleration.len())?;
+        for a in p.acceleration {
+            accel.next_entry()?.mph(a.mph).seconds(a.seconds);
         }
-        Ok(())
-    })?
-    .performance_figures(car.performance_figures.len(), |group| {
-        for p in car.performance_figures {
-            let mut entry = group.next_entry()?;
-            entry.octane_rating(p.octane_rating);
-            entry.acceleration(p.acceleration.len(), |accel| {
-                for a in p.acceleration {
-                    accel.next_entry()?.mph(a.mph).seconds(a.seconds);
-                }
-                Ok(())
-            })?;
-        }
-        Ok(())
-    })?
-    .manufacturer(car.manufacturer)?
-    .model(car.model)?
-    .activation_code(car.activation_code)?
-    .finish()
+        accel.end()?;
+    }
+    group
+        .end()?
+        .manufacturer(car.manufacturer)?
+        .model(car.model)?
+        .activation_code(car.activation_code)?
+        .finish()
 }
 
 /// Reads the car's four `someNumbers` after `CarDecoder::decode`.
@@ -210,21 +207,19 @@ fn md_write(
     enc.transact_time(m.transact_time)
         .event_time_delta(m.event_time_delta)
         .match_event_indicator(MatchEventIndicator::from_raw(m.match_event_indicator));
-    enc.md_inc_grp(m.entries.len(), |group| {
-        for e in m.entries {
-            let entry = group.next_entry()?;
-            entry.trade_id(e.trade_id).security_id(e.security_id);
-            entry.md_entry_px().mantissa(e.px_mantissa);
-            entry.md_entry_size().mantissa(e.size_mantissa);
-            entry
-                .number_of_orders(e.number_of_orders)
-                .md_update_action(MdUpdateAction::from_raw(e.update_action))
-                .rpt_seq(e.rpt_seq)
-                .aggressor_side(Side::from_raw(e.aggressor_side));
-        }
-        Ok(())
-    })?
-    .finish()
+    let mut group = enc.md_inc_grp(m.entries.len())?;
+    for e in m.entries {
+        let entry = group.next_entry()?;
+        entry.trade_id(e.trade_id).security_id(e.security_id);
+        entry.md_entry_px().mantissa(e.px_mantissa);
+        entry.md_entry_size().mantissa(e.size_mantissa);
+        entry
+            .number_of_orders(e.number_of_orders)
+            .md_update_action(MdUpdateAction::from_raw(e.update_action))
+            .rpt_seq(e.rpt_seq)
+            .aggressor_side(Side::from_raw(e.aggressor_side));
+    }
+    group.end()?.finish()
 }
 
 /// A message of either schema as the generated `to_json` and `Debug` show

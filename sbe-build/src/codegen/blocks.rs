@@ -313,9 +313,13 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
         }
         let block = NamedBlock::message(m);
         let encoder = format_ident!("{stem}Encoder");
+        let mut stages = stage_idents(&m.block, &stem, "Encoder");
+        if stages.is_empty() {
+            stages.push(encoder.clone());
+        }
         // Nested types first, so each type follows the types it uses.
         let chain = [(&m.block, block.base_since)];
-        let groups = group_types(ctx, &block, &stem, &chain, &mut out.tokens);
+        let groups = group_types(ctx, &block, (&stem, &stages), &chain, &mut out.tokens);
         out.tokens.extend(block_decoder(
             ctx,
             &block,
@@ -323,10 +327,6 @@ pub(crate) fn all(ctx: &mut Ctx, emit: Range<usize>) -> Messages {
             Owner::Message(m),
             &groups,
         ));
-        let mut stages = stage_idents(&m.block, &stem, "Encoder");
-        if stages.is_empty() {
-            stages.push(encoder.clone());
-        }
         out.tokens.extend(encoders::message_encoder(
             ctx,
             &block,
@@ -422,13 +422,13 @@ pub(super) struct GroupIdents {
 fn group_types(
     ctx: &mut Ctx,
     b: &NamedBlock,
-    stem: &str,
+    (stem, stages): (&str, &[Ident]),
     chain: &[super::owned::Level],
     out: &mut TokenStream,
 ) -> Vec<GroupIdents> {
     let top = chain.len() == 1;
     let mut idents = Vec::new();
-    for g in &b.groups {
+    for (section, g) in b.groups.iter().enumerate() {
         let group_stem = claim_group(ctx, stem, g);
         let entry = NamedBlock::group(g);
         let group = GroupIdents {
@@ -440,7 +440,7 @@ fn group_types(
         };
         let mut inner: Vec<super::owned::Level> = chain.to_vec();
         inner.push((&g.block, entry.base_since));
-        let nested = group_types(ctx, &entry, &group_stem, &inner, out);
+        let nested = group_types(ctx, &entry, (&group_stem, &group.stages), &inner, out);
         out.extend(groups::group_iter(g, &group, top));
         out.extend(block_decoder(
             ctx,
@@ -449,7 +449,10 @@ fn group_types(
             Owner::Group(g),
             &nested,
         ));
-        out.extend(encoders::group_encoder(ctx, g, &entry, &group, &nested));
+        if let Some(next) = stages.get(section + 1) {
+            let at = encoders::Position { top, section, next };
+            out.extend(encoders::group_encoder(ctx, (g, at), &entry, &group, &nested));
+        }
         if ctx.opts.owned {
             out.extend(super::owned::block(
                 ctx,

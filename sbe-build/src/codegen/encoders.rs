@@ -125,10 +125,12 @@ fn later_stages(
                     #items
                 }
             },
-            Tail::Entry(group) => quote! {
+            Tail::Entry(_) => quote! {
                 #[doc = #doc]
                 pub struct #stage<'g, 'a> {
-                    g: &'g mut #group<'a>,
+                    tail: &'g mut &'a mut [u8],
+                    step: &'g mut usize,
+                    reserve: usize,
                 }
 
                 #[allow(deprecated)]
@@ -162,7 +164,7 @@ fn stage_items(
         let (name, params, args, dep, ret) = section_signature(b, groups, j, next, tail);
         let body = if j == i {
             match b.groups.get(j) {
-                Some(_) => group_body(b, groups, j, next, tail),
+                Some(_) => group_body(b, groups, j, tail),
                 None => data_body(ctx, b, j, next, tail),
             }
         } else {
@@ -173,8 +175,8 @@ fn stage_items(
                     quote!(#target { tail: self.tail, total: self.total }),
                 ),
                 Tail::Entry(_) => (
-                    quote!(__sbe::codec::put_empty(&mut self.g.tail, &[#(#skipped),*])?;),
-                    quote!(#target { g: self.g }),
+                    quote!(__sbe::codec::put_empty(&mut *self.tail, &[#(#skipped),*])?;),
+                    quote!(#target { tail: self.tail, step: self.step, reserve: self.reserve }),
                 ),
             };
             quote! {
@@ -189,19 +191,10 @@ fn stage_items(
             Tail::Root(_) => quote!(mut self),
             Tail::Entry(_) => quote!(self),
         };
-        // A group's method is generic over its closure: inlined where
-        // called once, else one copy per closure with the closure inlined
-        // into it (forced inline, a closure called from two copies stayed
-        // out of line, its group's encoder in memory).
-        let inline = if b.groups.get(j).is_some() {
-            quote!(#[inline])
-        } else {
-            quote!(#[inline(always)])
-        };
         out.extend(quote! {
             #doc
             #dep
-            #inline
+            #[inline(always)]
             pub fn #name(#this, #params) -> #ret {
                 #body
             }
@@ -240,8 +233,9 @@ fn section_name(b: &NamedBlock, section: usize) -> Option<String> {
 fn section_doc(b: &NamedBlock, j: usize, i: usize, target: &Ident) -> TokenStream {
     let what = match b.groups.get(j) {
         Some(g) => format!(
-            "writes group `{}` (id {}): at most `count` entries, each started by `next_entry()` in `entries`; \
-             returns the encoder of what may follow.",
+            "starts group `{}` (id {}) for at most `count` entries: its encoder, whose `next_entry()` \
+             starts each entry and whose `end()` writes the count of entries written and returns the \
+             encoder of what may follow.",
             g.name, g.id
         ),
         None => {
@@ -277,19 +271,20 @@ fn section_signature(
     next: &Ident,
     tail: Tail,
 ) -> (Ident, TokenStream, TokenStream, TokenStream, TokenStream) {
-    let ret = match tail {
-        Tail::Root(_) => quote!(::sbe_rt::Result<#next<'a>>),
-        Tail::Entry(_) => quote!(::sbe_rt::Result<#next<'g, 'a>>),
+    let lifetimes = match tail {
+        Tail::Root(_) => quote!(<'a>),
+        Tail::Entry(_) => quote!(<'g, 'a>),
     };
+    let ret = quote!(::sbe_rt::Result<#next #lifetimes>);
     match (b.groups.get(j), b.names.groups.get(j), groups.get(j)) {
         (Some(g), Some(name), Some(idents)) => {
             let enc = &idents.enc;
             (
                 name.clone(),
-                quote!(count: usize, entries: impl ::core::ops::FnOnce(&mut #enc<'a>) -> ::sbe_rt::Result<()>),
-                quote!(count, entries),
+                quote!(count: usize),
+                quote!(count),
                 deprecated(g.deprecated),
-                ret,
+                quote!(::sbe_rt::Result<#enc #lifetimes>),
             )
         }
         _ => {
@@ -307,34 +302,21 @@ fn section_signature(
     }
 }
 
-/// The writing of group `j` by the stage standing before it: the group's
-/// encoder made on the tail, `entries` writing the entries, then the
-/// group ended (its count written) and the tail taken back.
-fn group_body(
-    b: &NamedBlock,
-    groups: &[GroupIdents],
-    j: usize,
-    next: &Ident,
-    tail: Tail,
-) -> TokenStream {
+/// The start of group `j` by the stage standing before it: the group's
+/// encoder, given the tail (a message's) or the entry's tail and step,
+/// which its `end()` gives back with the stage after the group.
+fn group_body(b: &NamedBlock, groups: &[GroupIdents], j: usize, tail: Tail) -> TokenStream {
     let Some(idents) = groups.get(j) else {
         return TokenStream::new();
     };
     let enc = &idents.enc;
     let reserve = tail.reserve(&reserve_after(b, j));
-    let step = ulit(j + 1);
     match tail {
         Tail::Root(_) => quote! {
-            let mut g = #enc::new(::core::mem::take(&mut self.tail), count, #reserve)?;
-            entries(&mut g)?;
-            __sbe::Ok(#next { tail: g.end()?, total: self.total })
+            #enc::new(self.tail, self.total, count, #reserve)
         },
         Tail::Entry(_) => quote! {
-            let mut g = #enc::new(::core::mem::take(&mut self.g.tail), count, #reserve)?;
-            entries(&mut g)?;
-            self.g.tail = g.end()?;
-            self.g.step = #step;
-            __sbe::Ok(#next { g: self.g })
+            #enc::new(self.tail, self.step, self.reserve, count, #reserve)
         },
     }
 }
@@ -362,8 +344,8 @@ fn data_body(ctx: &Ctx, b: &NamedBlock, j: usize, next: &Ident, tail: Tail) -> T
             quote!(#next { tail: self.tail, total: self.total }),
         ),
         Tail::Entry(_) => (
-            quote!(&mut self.g.tail),
-            quote!({ self.g.step = #step; #next { g: self.g } }),
+            quote!(&mut *self.tail),
+            quote!({ *self.step = #step; #next { tail: self.tail, step: self.step, reserve: self.reserve } }),
         ),
     };
     quote! {
@@ -402,12 +384,12 @@ fn finish_fn(ctx: &Ctx, b: &NamedBlock, i: usize, tail: Tail) -> TokenStream {
                 }
             }
         }
-        Tail::Entry(_) => quote! {
+        Tail::Entry(group) => quote! {
             /// Writes the entry's groups and var data not written yet,
             /// empty (the next entry, or the end of the group, would).
             #[inline]
             pub fn finish(self) -> ::sbe_rt::Result<()> {
-                self.g.complete()
+                #group::complete(self.step, self.tail)
             }
         },
     }
@@ -488,11 +470,44 @@ fn message_wrap_fn(ctx: &Ctx, b: &NamedBlock, m: &Message, buf_init: TokenStream
     }
 }
 
-/// The encoder of group `g`, whose entry block is `b`, and where the
-/// entries have groups or var data, the stages of an entry's encoder.
+/// Where a group is: in a message's root block (its encoder then owns the
+/// tail, and the message's length so far) or in a group's entry (its
+/// encoder borrows the entry's tail and step), and the stage after it,
+/// which its `end()` returns.
+#[derive(Clone, Copy)]
+pub(super) struct Position<'i> {
+    pub top: bool,
+    /// The group's number among its block's sections.
+    pub section: usize,
+    pub next: &'i Ident,
+}
+
+impl Position<'_> {
+    /// The lifetimes of the group's encoder: `'g`, the entry's borrow,
+    /// where it is nested.
+    fn lifetimes(self) -> TokenStream {
+        if self.top {
+            quote!(<'a>)
+        } else {
+            quote!(<'g, 'a>)
+        }
+    }
+
+    /// The encoder's tail as a `&mut &'a mut [u8]`.
+    fn tail(self) -> TokenStream {
+        if self.top {
+            quote!(&mut self.tail)
+        } else {
+            quote!(&mut *self.tail)
+        }
+    }
+}
+
+/// The encoder of group `g`, at `at`, whose entry block is `b`, and where
+/// the entries have groups or var data, the stages of an entry's encoder.
 pub(super) fn group_encoder(
     ctx: &Ctx,
-    g: &Group,
+    (g, at): (&Group, Position),
     b: &NamedBlock,
     idents: &GroupIdents,
     nested: &[GroupIdents],
@@ -521,15 +536,22 @@ pub(super) fn group_encoder(
     } else {
         (quote!(), quote!(), TokenStream::new())
     };
-    let put_count = put_count(ctx, g);
-    let (end_this, end_complete) = if sections > 0 {
-        (quote!(mut self), quote!(self.complete()?;))
+    let lifetimes = at.lifetimes();
+    let (outer_fields, outer_init) = if at.top {
+        (
+            quote!(tail: &'a mut [u8], total: usize,),
+            quote!(tail, total,),
+        )
     } else {
-        (quote!(self), TokenStream::new())
+        (
+            quote!(tail: &'g mut &'a mut [u8], parent_step: &'g mut usize, parent_reserve: usize,),
+            quote!(tail, parent_step, parent_reserve,),
+        )
     };
-    let new_fn = group_new_fn(ctx, g, b, buf_init, step_init);
-    let each_entry_fn = each_entry_fn(ctx, b);
-    let next_entry_fn = next_entry_fn(ctx, b, idents);
+    let new_fn = group_new_fn(ctx, g, b, at, (outer_init, buf_init, step_init));
+    let end_fn = end_fn(ctx, g, b, at);
+    let each_entry_fn = each_entry_fn(ctx, b, at);
+    let next_entry_fn = next_entry_fn(ctx, b, idents, at);
     let reserves = reserve_consts(ctx, b, Tail::Entry(enc));
     let length_fn = moved(if sections > 0 {
         length_fn(b, Tail::Entry(enc))
@@ -538,16 +560,18 @@ pub(super) fn group_encoder(
     });
     let stages = moved(entry_stages(ctx, b, idents, nested));
     let doc = format!(
-        " Encoder of group `{}`: `next_entry()` starts each entry; the count of entries written \
-         is written when the group ends. The fields' descriptions are on [`{}`].",
+        " Encoder of group `{}`: `next_entry()` starts each entry, `end()` writes the count of \
+         entries written and returns the encoder of what follows the group. The fields' \
+         descriptions are on [`{}`].",
         g.name, idents.entry
     );
     let (setters, reserves, new_fn) = (moved(setters), moved(reserves), moved(new_fn));
-    let (next_entry_fn, complete) = (moved(next_entry_fn), moved(complete));
+    let (next_entry_fn, complete, end_fn) = (moved(next_entry_fn), moved(complete), moved(end_fn));
     quote! {
         #[doc = #doc]
-        pub struct #enc<'a> {
-            tail: &'a mut [u8],
+        #[must_use = "the group's count and what follows it are written by `end()`"]
+        pub struct #enc #lifetimes {
+            #outer_fields
             dim: &'a mut [u8; #dim_len],
             #buf_field
             count: usize,
@@ -557,7 +581,7 @@ pub(super) fn group_encoder(
         }
 
         #[allow(deprecated)]
-        impl<'a> #enc<'a> {
+        impl #lifetimes #enc #lifetimes {
             #reserves
 
             #new_fn
@@ -566,15 +590,7 @@ pub(super) fn group_encoder(
 
             #next_entry_fn
 
-            /// Ends the group: the last entry's sections not written are
-            /// written empty, and the count of entries written is
-            /// written. Returns the tail after the group.
-            #[inline(always)]
-            fn end(#end_this) -> ::sbe_rt::Result<&'a mut [u8]> {
-                #end_complete
-                #put_count
-                __sbe::Ok(self.tail)
-            }
+            #end_fn
 
             #complete
 
@@ -587,9 +603,52 @@ pub(super) fn group_encoder(
     }
 }
 
+/// `end` of a group's encoder at `at`: the last entry's sections not
+/// written are written empty, the count of entries written is written,
+/// and the stage after the group is returned with the tail (and, nested,
+/// the entry's step counting the group as written).
+fn end_fn(ctx: &Ctx, g: &Group, b: &NamedBlock, at: Position) -> TokenStream {
+    let next = at.next;
+    let lifetimes = at.lifetimes();
+    let put_count = put_count(ctx, g);
+    let complete = if b.sections() > 0 {
+        let tail = at.tail();
+        quote!(Self::complete(&mut self.step, #tail)?;)
+    } else {
+        TokenStream::new()
+    };
+    let this = if b.sections() > 0 && at.top {
+        quote!(mut self)
+    } else {
+        quote!(self)
+    };
+    let make = if at.top {
+        quote!(#next { tail: self.tail, total: self.total })
+    } else {
+        let step = ulit(at.section + 1);
+        quote!({
+            *self.parent_step = #step;
+            #next { tail: self.tail, step: self.parent_step, reserve: self.parent_reserve }
+        })
+    };
+    quote! {
+        /// Ends the group: the last entry's groups and var data not
+        /// written are written empty, and the count of entries written
+        /// (at most the count given) is written. Returns the encoder of
+        /// what follows the group.
+        #[inline(always)]
+        pub fn end(#this) -> ::sbe_rt::Result<#next #lifetimes> {
+            #complete
+            #put_count
+            __sbe::Ok(#make)
+        }
+    }
+}
+
 /// The stages of the encoder of an entry of the group `idents` names,
 /// where its entries have groups or var data (`idents.stages`): the first
-/// holds the entry's block and its setters.
+/// holds the entry's block and its setters. Each holds the tail, the
+/// group encoder's step (the entry's sections written) and its reserve.
 fn entry_stages(
     ctx: &Ctx,
     b: &NamedBlock,
@@ -620,7 +679,9 @@ fn entry_stages(
         #[doc = #doc]
         pub struct #first<'g, 'a> {
             #buf_field
-            g: &'g mut #enc<'a>,
+            tail: &'g mut &'a mut [u8],
+            step: &'g mut usize,
+            reserve: usize,
         }
 
         #[allow(deprecated)]
@@ -646,23 +707,24 @@ fn complete_fn(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
         quote!(&[#(#bytes),*])
     });
     quote! {
-        /// Writes the current entry's sections not written yet, empty.
+        /// Writes the current entry's sections not written yet (from
+        /// `step`), empty.
         #[inline(always)]
-        fn complete(&mut self) -> ::sbe_rt::Result<()> {
-            __sbe::codec::complete(&mut self.step, #sections, &mut self.tail, &[#(#empty_sections),*])
+        fn complete(step: &mut usize, tail: &mut &mut [u8]) -> ::sbe_rt::Result<()> {
+            __sbe::codec::complete(step, #sections, tail, &[#(#empty_sections),*])
         }
     }
 }
 
-/// `new` of a group encoder: checks the count and writes the dimension
-/// (its count is written when the group ends). `buf_init`,
-/// `step_init`: the encoder's fields beside the dimension.
+/// `new` of a group encoder at `at`: checks the count and writes the
+/// dimension (its count is written by `end`). `inits`: the encoder's
+/// fields beside the dimension and counts.
 fn group_new_fn(
     ctx: &Ctx,
     g: &Group,
     b: &NamedBlock,
-    buf_init: TokenStream,
-    step_init: TokenStream,
+    at: Position,
+    (outer_init, buf_init, step_init): (TokenStream, TokenStream, TokenStream),
 ) -> TokenStream {
     let dim = g.dimension(ctx.byte_order());
     let dim_len = ulit(dim.len);
@@ -676,13 +738,24 @@ fn group_new_fn(
         None => TokenStream::new(),
     };
     let dim_need = plus(quote!(reserve), dim.len);
+    let (params, tail) = if at.top {
+        (
+            quote!(mut tail: &'a mut [u8], total: usize,),
+            quote!(&mut tail),
+        )
+    } else {
+        (
+            quote!(tail: &'g mut &'a mut [u8], parent_step: &'g mut usize, parent_reserve: usize,),
+            quote!(&mut *tail),
+        )
+    };
     quote! {
-        #[inline]
-        fn new(mut tail: &'a mut [u8], count: usize, reserve: usize) -> ::sbe_rt::Result<Self> {
+        #[inline(always)]
+        fn new(#params count: usize, reserve: usize) -> ::sbe_rt::Result<Self> {
             __sbe::codec::check_count(count, #max_count)?;
-            let dim = __sbe::codec::take_zeroed::<#dim_len>(&mut tail, #dim_need)?;
+            let dim = __sbe::codec::take_zeroed::<#dim_len>(#tail, #dim_need)?;
             #put_block_length
-            __sbe::Ok(Self { tail, dim, #buf_init count, written: 0, reserve, #step_init })
+            __sbe::Ok(Self { #outer_init dim, #buf_init count, written: 0, reserve, #step_init })
         }
     }
 }
@@ -703,7 +776,7 @@ fn put_count(ctx: &Ctx, g: &Group) -> TokenStream {
 /// previous entry's not written are written empty first, and the entry's
 /// first stage is returned; else the group's encoder, whose setters write
 /// the block.
-fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents) -> TokenStream {
+fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents, at: Position) -> TokenStream {
     let need = plus(quote!(self.reserve), b.block_len());
     let block_length = ulit(b.block_len());
     let sections = b.sections() > 0;
@@ -712,7 +785,8 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents) -> TokenStream
     } else {
         need
     };
-    let take = quote!(__sbe::codec::next_entry::<#block_length>(&mut self.tail, &mut self.written, self.count, #need)?);
+    let tail = at.tail();
+    let take = quote!(__sbe::codec::next_entry::<#block_length>(#tail, &mut self.written, self.count, #need)?);
     let take = if !b.block.unset_stores(ctx.byte_order()).is_empty() {
         // `next_entry` zeroes the block; the nulls follow.
         let unset = unset_block(ctx, b, &quote!(block), false);
@@ -733,14 +807,19 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents) -> TokenStream
             } else {
                 (quote!(#take;), quote!())
             };
+            let tail_field = if at.top {
+                quote!(&mut self.tail)
+            } else {
+                quote!(&mut *self.tail)
+            };
             quote! {
                 #doc
                 #[inline]
                 pub fn next_entry(&mut self) -> ::sbe_rt::Result<#first<'_, 'a>> {
-                    self.complete()?;
+                    Self::complete(&mut self.step, #tail)?;
                     #keep
                     self.step = 0;
-                    __sbe::Ok(#first { #init g: self })
+                    __sbe::Ok(#first { #init tail: #tail_field, step: &mut self.step, reserve: self.reserve })
                 }
             }
         }
@@ -765,13 +844,17 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents) -> TokenStream
 /// `sbe_each` of a group encoder whose entries are of one size (a block
 /// of fields, no nested group or var data), for the owned messages
 /// (`sbe_rt::owned_each_entry!`).
-fn each_entry_fn(ctx: &Ctx, b: &NamedBlock) -> TokenStream {
+fn each_entry_fn(ctx: &Ctx, b: &NamedBlock, at: Position) -> TokenStream {
     // `entries_of_one_size` implies setters, so the encoder keeps `buf`.
     if !ctx.opts.owned || !super::blocks::entries_of_one_size(b.block) {
         return TokenStream::new();
     }
     let block_length = ulit(b.block_len());
-    quote!(::sbe_rt::owned_each_entry!(#block_length);)
+    if at.top {
+        quote!(::sbe_rt::owned_each_entry!(#block_length);)
+    } else {
+        quote!(::sbe_rt::owned_each_entry!(#block_length, nested);)
+    }
 }
 
 /// Which encoder a block's sections are written by: where its tail (the
@@ -793,7 +876,7 @@ impl Tail<'_> {
     fn reserve(self, after: &Ident) -> TokenStream {
         match self {
             Tail::Root(root) => quote!(#root::#after),
-            Tail::Entry(group) => quote!(self.g.reserve + #group::#after),
+            Tail::Entry(group) => quote!(self.reserve + #group::#after),
         }
     }
 }

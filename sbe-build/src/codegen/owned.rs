@@ -661,18 +661,19 @@ fn section_parts(
         // (the group encoder's `sbe_each`, see `encoders::each_entry_fn`).
         // The write is an expression: the encoder's stage after the group.
         let write = if super::blocks::entries_of_one_size(&g.block) {
-            quote! {
-                e.#name(v.len(), |g| g.sbe_each(v, |x, g| x.sbe_write::<CONVERT>(g, #write_args)))?
-            }
+            quote! {{
+                let mut g = e.#name(v.len())?;
+                g.sbe_each(v, |x, g| x.sbe_write::<CONVERT>(g, #write_args))?;
+                g.end()?
+            }}
         } else {
-            quote! {
-                e.#name(v.len(), |g| {
-                    for x in v {
-                        x.sbe_write::<CONVERT>(g.next_entry()?, #write_args)?;
-                    }
-                    __sbe::Ok(())
-                })?
-            }
+            quote! {{
+                let mut g = e.#name(v.len())?;
+                for x in v {
+                    x.sbe_write::<CONVERT>(g.next_entry()?, #write_args)?;
+                }
+                g.end()?
+            }}
         };
         // What the group adds to the encoder's length rule
         // (`encoders::length_fn`): its count, or its entries' lengths.
@@ -694,7 +695,7 @@ fn section_parts(
             quote!(#vec<#owned>),
             gated.then_some(g.block.since_version),
             (read, write, &len),
-            (fixed, quote!(e.#name(0, |_| __sbe::Ok(()))?)),
+            (fixed, quote!(e.#name(0)?.end()?)),
         );
     }
     for (d, names) in b.data.iter().zip(&b.names.data) {
@@ -888,8 +889,15 @@ pub(super) fn block(
         ),
         (false, None) => {
             let e = if sets_fields { quote!(e) } else { quote!(_) };
+            // A group's encoder in a message's root block has the one
+            // lifetime; nested, the entry's borrow too.
+            let lifetimes = if chain.len() == 2 {
+                quote!(<'_>)
+            } else {
+                quote!(<'_, '_>)
+            };
             (
-                quote!(#e: &mut #encoder<'_>),
+                quote!(#e: &mut #encoder #lifetimes),
                 quote!(()),
                 quote!(__sbe::Ok(())),
             )

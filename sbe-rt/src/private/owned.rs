@@ -344,24 +344,30 @@ macro_rules! owned_passes {
 #[macro_export]
 macro_rules! owned_each_entry {
     ($block:literal) => {
+        $crate::owned_each_entry!(@ $block, self => &mut self.tail);
+    };
+    ($block:literal, nested) => {
+        $crate::owned_each_entry!(@ $block, self => &mut *self.tail);
+    };
+    (@ $block:literal, $self:ident => $tail:expr) => {
         /// Writes an entry for each of `items` with `write`: the owned
         /// entries' writer.
         #[inline]
         fn sbe_each<T>(
-            &mut self,
+            &mut $self,
             items: &[T],
             mut write: impl FnMut(&T, &mut Self) -> $crate::Result<()>,
         ) -> $crate::Result<()> {
             let blocks = $crate::__private::codec::next_entries::<$block>(
-                &mut self.tail,
-                &mut self.written,
-                self.count,
+                $tail,
+                &mut $self.written,
+                $self.count,
                 items.len(),
-                self.reserve,
+                $self.reserve,
             )?;
             for (x, b) in items.iter().zip(blocks) {
-                self.buf = b;
-                write(x, self)?;
+                $self.buf = b;
+                write(x, $self)?;
             }
             ::core::result::Result::Ok(())
         }
