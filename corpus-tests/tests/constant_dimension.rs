@@ -12,22 +12,14 @@ fn encoded() -> Vec<u8> {
     let mut buf = vec![0u8; 64];
     let mut e = constdim::TickEncoder::wrap(&mut buf).unwrap();
     e.seq(9);
-    let e = e
-        .legs(2, |legs| {
-            legs.next_entry()?.px(-5);
-            legs.next_entry()?.px(7);
-            Ok(())
-        })
-        .unwrap();
-    let e = e
-        .notes(1, |notes| {
-            let mut note = notes.next_entry()?;
-            note.n(3);
-            note.text("hi")?;
-            Ok(())
-        })
-        .unwrap();
-    let n = e.finish().unwrap();
+    let mut legs = e.legs(2).unwrap();
+    legs.next_entry().unwrap().px(-5);
+    legs.next_entry().unwrap().px(7);
+    let mut notes = legs.end().unwrap().notes(1).unwrap();
+    let mut note = notes.next_entry().unwrap();
+    note.n(3);
+    note.text("hi").unwrap();
+    let n = notes.end().unwrap().finish().unwrap();
     buf.truncate(n);
     buf
 }

@@ -73,10 +73,14 @@ fn going_back_does_not_compile_and_names_the_stage() {
             "expected `{method}` missing from `{stage}` in rustc's errors:\n{errors}"
         );
     }
-    // A stage moved on cannot be used again.
+    // A stage moved on cannot be used again, nor a group after its end.
     assert!(
         errors.contains("use of moved value: `e`"),
         "expected a use of a moved stage to fail:\n{errors}"
+    );
+    assert!(
+        errors.contains("borrow of moved value: `ff`"),
+        "expected a group used after its end to fail:\n{errors}"
     );
     // Nothing else failed: the file is right but for the order.
     assert_eq!(
@@ -94,27 +98,22 @@ fn car_bytes(skip_fuel: bool, skip_model: bool) -> Vec<u8> {
     let mut buf = vec![0u8; 256];
     let mut e = car::CarEncoder::wrap(&mut buf).expect("room");
     e.serial_number(1234).model_year(2013).code(car::Model::A);
-    let perf = |pf: &mut car::CarPerformanceFiguresEncoder<'_>| {
-        let mut entry = pf.next_entry()?;
-        entry.octane_rating(95);
-        entry.acceleration(1, |a| {
-            a.next_entry()?.mph(30).seconds(4.0);
-            Ok(())
-        })?;
-        Ok(())
-    };
-    let e = if skip_fuel {
-        e.performance_figures(1, perf)
+    let mut pf = if skip_fuel {
+        e.performance_figures(1).expect("performanceFigures")
     } else {
-        e.fuel_figures(1, |ff| {
-            let mut entry = ff.next_entry()?;
-            entry.speed(30).mpg(35.9);
-            entry.usage_description("Urban Cycle")?;
-            Ok(())
-        })
-        .and_then(|e| e.performance_figures(1, perf))
-    }
-    .expect("groups");
+        let mut ff = e.fuel_figures(1).expect("fuelFigures");
+        let mut entry = ff.next_entry().expect("entry");
+        entry.speed(30).mpg(35.9);
+        entry.usage_description("Urban Cycle").expect("usage");
+        let e = ff.end().expect("end");
+        e.performance_figures(1).expect("performanceFigures")
+    };
+    let mut entry = pf.next_entry().expect("entry");
+    entry.octane_rating(95);
+    let mut a = entry.acceleration(1).expect("acceleration");
+    a.next_entry().expect("entry").mph(30).seconds(4.0);
+    a.end().expect("end");
+    let e = pf.end().expect("end");
     let e = e.manufacturer("Honda").expect("manufacturer");
     let e = if skip_model {
         e.activation_code("abcdef")

@@ -16,15 +16,13 @@ fn run_time_and_generated_json_are_the_same_text() {
         .extras(car::OptionalExtras(0b1000_0101))
         .vehicle_code(b"\x7f\x08\xe9\x01\x0c\"")
         .unwrap();
-    let e = e
-        .fuel_figures(1, |fuel| {
-            let mut f = fuel.next_entry()?;
-            f.speed(1).mpg(-0.1);
-            f.usage_description("tab\there \\ \u{1b}")?;
-            Ok(())
-        })
-        .unwrap();
-    let len = e
+    let mut fuel = e.fuel_figures(1).unwrap();
+    let mut f = fuel.next_entry().unwrap();
+    f.speed(1).mpg(-0.1);
+    f.usage_description("tab\there \\ \u{1b}").unwrap();
+    let len = fuel
+        .end()
+        .unwrap()
         .manufacturer("Caf\u{e9} \u{7f}\n")
         .unwrap()
         .model(b"\xff\xfe not UTF-8")

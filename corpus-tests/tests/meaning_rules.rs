@@ -25,24 +25,19 @@ fn depth_with(buf: &mut [u8], bid_exponent: i8) -> usize {
     d.limit().mantissa(None).exponent(Some(9));
     d.server_time(1_700_000_000_123_456).last_qty(150_000_000);
     d.bid().mantissa(None).exponent(bid_exponent);
-    d.bids(2, |bids| {
-        for (i, price) in [(0i64, 6_500_012i64), (1, 6_499_999)] {
-            let mut bid = bids.next_entry()?;
-            bid.price(price);
-            bid.qty(if i == 0 { Some(250_000_000) } else { None });
-            bid.volume((-(123_456_789_012_345_678_901_234i128)).to_le_bytes());
-            bid.fills(2, |fills| {
-                for px in [price, price + 1] {
-                    fills.next_entry()?.px(px);
-                }
-                Ok(())
-            })?;
+    let mut bids = d.bids(2).expect("bids");
+    for (i, price) in [(0i64, 6_500_012i64), (1, 6_499_999)] {
+        let mut bid = bids.next_entry().expect("entry");
+        bid.price(price);
+        bid.qty(if i == 0 { Some(250_000_000) } else { None });
+        bid.volume((-(123_456_789_012_345_678_901_234i128)).to_le_bytes());
+        let mut fills = bid.fills(2).expect("fills");
+        for px in [price, price + 1] {
+            fills.next_entry().expect("fill").px(px);
         }
-        Ok(())
-    })
-    .expect("bids")
-    .finish()
-    .expect("finish")
+        fills.end().expect("fills end");
+    }
+    bids.end().expect("bids end").finish().expect("finish")
 }
 
 #[test]
@@ -158,17 +153,13 @@ fn field_decimals_are_written_at_the_exponent_given() {
     assert!(d
         .last_qty_value("1.123456789".parse().expect("decimal"), -8)
         .is_err());
-    let len = d
-        .bids(1, |bids| {
-            let mut bid = bids.next_entry()?;
-            bid.price_value("65000.12".parse().expect("decimal"), -2)?;
-            bid.qty_value(None, -8)?;
-            bid.fills(0, |_| Ok(()))?;
-            Ok(())
-        })
-        .expect("bids")
-        .finish()
-        .expect("finish");
+    let mut bids = d.bids(1).expect("bids");
+    let mut bid = bids.next_entry().expect("entry");
+    bid.price_value("65000.12".parse().expect("decimal"), -2)
+        .expect("fits");
+    bid.qty_value(None, -8).expect("null");
+    bid.fills(0).expect("fills").end().expect("fills end");
+    let len = bids.end().expect("bids end").finish().expect("finish");
     let Ok(plain::Message::Depth(m)) = plain::decode(&buf[..len]) else {
         panic!("a Depth");
     };

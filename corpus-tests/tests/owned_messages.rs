@@ -57,18 +57,15 @@ fn trade_by_flyweight(buf: &mut [u8]) -> sbe_rt::Result<usize> {
         .ratios([0.5, f32::NAN]);
     e.other().a(3);
     e.qty(10).limit(Some(-5));
-    let e = e.legs(2, |legs| {
-        let mut leg = legs.next_entry()?;
-        leg.px(1.25);
-        let leg = leg.fills(2, |fills| {
-            fills.next_entry()?.n(1);
-            fills.next_entry()?.n(2);
-            Ok(())
-        })?;
-        leg.note(b"caf\xe9")?;
-        legs.next_entry()?.px(-0.0);
-        Ok(())
-    })?;
+    let mut legs = e.legs(2)?;
+    let mut leg = legs.next_entry()?;
+    leg.px(1.25);
+    let mut fills = leg.fills(2)?;
+    fills.next_entry()?.n(1);
+    fills.next_entry()?.n(2);
+    fills.end()?.note(b"caf\xe9")?;
+    legs.next_entry()?.px(-0.0);
+    let e = legs.end()?;
     e.memo("héllo ✓")?.raw([0xde, 0xad, 0x00])?.late("x")?.finish()
 }
 

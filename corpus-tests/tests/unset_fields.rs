@@ -13,16 +13,15 @@ fn flyweight_bytes() -> Vec<u8> {
     let mut buf = vec![0xa5u8; 256];
     let mut e = g::ExchangeInfoResponseEncoder::wrap(&mut buf).unwrap();
     e.server_time(1_700_000_000);
-    let n = e
-        .symbols(1, |s| {
-            let mut entry = s.next_entry()?;
-            entry.status(g::SymbolStatus::Halt);
-            entry.symbol("BTCUSDT")?.base_asset("BTC")?;
-            Ok(())
-        })
+    let mut s = e.symbols(1).unwrap();
+    let mut entry = s.next_entry().unwrap();
+    entry.status(g::SymbolStatus::Halt);
+    entry
+        .symbol("BTCUSDT")
         .unwrap()
-        .finish()
+        .base_asset("BTC")
         .unwrap();
+    let n = s.end().unwrap().finish().unwrap();
     buf.truncate(n);
     buf
 }
@@ -211,22 +210,17 @@ mod too_small {
     fn an_entry_and_its_var_data_say_what_they_need() {
         let mut buf = [0u8; 30];
         let e = g::ExchangeInfoResponseEncoder::wrap(&mut buf).unwrap();
+        let mut s = e.symbols(2).unwrap();
         // 5 bytes left; the entry's block 16 and its two var data empty 2.
-        let err = e.symbols(2, |s| s.next_entry().map(drop)).err().unwrap();
+        let err = s.next_entry().err().unwrap();
         assert_eq!(err, Error::buffer_too_small(18, 5));
         let mut buf = [0u8; 50];
         let e = g::ExchangeInfoResponseEncoder::wrap(&mut buf).unwrap();
-        let err = e
-            .symbols(1, |s| {
-                let entry = s.next_entry()?.symbol("BTCUSDT")?;
-                // 50 - 21 - 4 - 16 - 8 = 1 byte left (kept for `baseAsset`
-                // empty) for `baseAsset`'s 1 + 3; the var data writer
-                // names itself.
-                entry.base_asset("BTC")?;
-                Ok(())
-            })
-            .err()
-            .unwrap();
+        let mut s = e.symbols(1).unwrap();
+        let entry = s.next_entry().unwrap().symbol("BTCUSDT").unwrap();
+        // 50 - 21 - 4 - 16 - 8 = 1 byte left (kept for `baseAsset` empty)
+        // for `baseAsset`'s 1 + 3; the var data writer names itself.
+        let err = entry.base_asset("BTC").err().unwrap();
         assert_eq!(err.error_kind(), ErrorKind::BufferTooSmall);
         assert_eq!(err, Error::buffer_too_small(4, 1));
         assert_eq!(

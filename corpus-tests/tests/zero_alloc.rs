@@ -19,25 +19,20 @@ fn encode_car(buf: &mut [u8]) -> usize {
         .extras(car::OptionalExtras::default().with_cruise_control(true));
     e.vehicle_code("abcdef").unwrap();
     e.engine().capacity(2000).num_cylinders(4);
-    e.fuel_figures(2, |g| {
-        for (speed, mpg, usage) in [(30, 35.9, "Urban Cycle"), (55, 49.0, "Combined Cycle")] {
-            let mut f = g.next_entry()?;
-            f.speed(speed).mpg(mpg);
-            f.usage_description(usage)?;
-        }
-        Ok(())
-    })
-    .unwrap()
-    .performance_figures(1, |g| {
-        let mut p = g.next_entry()?;
-        p.octane_rating(95);
-        p.acceleration(2, |a| {
-            a.next_entry()?.mph(30).seconds(4.0);
-            a.next_entry()?.mph(60).seconds(7.5);
-            Ok(())
-        })?;
-        Ok(())
-    })
+    let mut g = e.fuel_figures(2).unwrap();
+    for (speed, mpg, usage) in [(30, 35.9, "Urban Cycle"), (55, 49.0, "Combined Cycle")] {
+        let mut f = g.next_entry().unwrap();
+        f.speed(speed).mpg(mpg);
+        f.usage_description(usage).unwrap();
+    }
+    let mut g = g.end().unwrap().performance_figures(1).unwrap();
+    let mut p = g.next_entry().unwrap();
+    p.octane_rating(95);
+    let mut a = p.acceleration(2).unwrap();
+    a.next_entry().unwrap().mph(30).seconds(4.0);
+    a.next_entry().unwrap().mph(60).seconds(7.5);
+    a.end().unwrap();
+    g.end()
     .unwrap()
     .manufacturer("Honda")
     .unwrap()
@@ -69,22 +64,18 @@ fn encode_trades(buf: &mut [u8]) -> usize {
     let mut e = md::MarketDataIncrementalRefreshTradesEncoder::wrap(buf).unwrap();
     e.transact_time(1_700_000_000_000_000_000)
         .event_time_delta(5);
-    e.md_inc_grp(3, |g| {
-        for i in 0..3u64 {
-            let entry = g.next_entry()?;
-            entry
-                .trade_id(i)
-                .security_id(42)
-                .number_of_orders(1)
-                .rpt_seq(i as u8);
-            entry.md_entry_px().mantissa(1_000_000 + i as i64);
-            entry.md_entry_size().mantissa(10);
-        }
-        Ok(())
-    })
-    .unwrap()
-    .finish()
-    .unwrap()
+    let mut g = e.md_inc_grp(3).unwrap();
+    for i in 0..3u64 {
+        let entry = g.next_entry().unwrap();
+        entry
+            .trade_id(i)
+            .security_id(42)
+            .number_of_orders(1)
+            .rpt_seq(i as u8);
+        entry.md_entry_px().mantissa(1_000_000 + i as i64);
+        entry.md_entry_size().mantissa(10);
+    }
+    g.end().unwrap().finish().unwrap()
 }
 
 fn walk_trades(buf: &[u8]) -> u64 {

@@ -80,27 +80,23 @@ fn encode(i: u64, buf: &mut [u8], length: usize) -> Result<usize, Error> {
         }
         // Then groups and var data in schema order: each call takes the
         // encoder and returns the one for what may follow, so that writing
-        // them out of order does not compile. A group is written by a
-        // closure; its count is written when the closure returns.
-        let e = e.fuel_figures(FUEL.len(), |ff| {
-            for (speed, mpg, usage) in FUEL {
-                let mut entry = ff.next_entry()?;
-                entry.speed(speed).mpg(mpg);
-                entry.usage_description(usage)?;
-            }
-            Ok(())
-        })?;
-        let e = e.performance_figures(1, |pf| {
-            let mut entry = pf.next_entry()?;
-            entry.octane_rating(95);
-            entry.acceleration(2, |acc| {
-                acc.next_entry()?.mph(30).seconds(4.0);
-                acc.next_entry()?.mph(60).seconds(7.5);
-                Ok(())
-            })?;
-            Ok(())
-        })?;
-        e.manufacturer(MAKER.0)?
+        // them out of order does not compile. A group's `end()` writes its
+        // count and returns the encoder of what follows it.
+        let mut ff = e.fuel_figures(FUEL.len())?;
+        for (speed, mpg, usage) in FUEL {
+            let mut entry = ff.next_entry()?;
+            entry.speed(speed).mpg(mpg);
+            entry.usage_description(usage)?;
+        }
+        let mut pf = ff.end()?.performance_figures(1)?;
+        let mut entry = pf.next_entry()?;
+        entry.octane_rating(95);
+        let mut acc = entry.acceleration(2)?;
+        acc.next_entry()?.mph(30).seconds(4.0);
+        acc.next_entry()?.mph(60).seconds(7.5);
+        acc.end()?;
+        pf.end()?
+            .manufacturer(MAKER.0)?
             .model(MAKER.1)?
             .activation_code(MAKER.2)?
             .finish()
@@ -111,24 +107,22 @@ fn encode(i: u64, buf: &mut [u8], length: usize) -> Result<usize, Error> {
         e.transact_time_value(sent)?
             .event_time_delta((i % 100) as u16)
             .match_event_indicator(md::MatchEventIndicator::EndEvent);
-        let e = e.md_inc_grp(2, |g| {
-            for k in 0..2u64 {
-                let entry = g.next_entry()?;
-                entry
-                    .trade_id(i * 2 + k)
-                    .security_id(42)
-                    .number_of_orders(1)
-                    .rpt_seq((i % 256) as u8)
-                    .aggressor_side(md::Side::Buy);
-                // 123.45 and 123.50, written exactly at the schema's
-                // exponent (-7); a price with more digits would be an Err.
-                let px = Decimal::new(12_345 + 5 * i128::from(k), -2);
-                entry.md_entry_px().value(px)?;
-                entry.md_entry_size().value(Decimal::from_u8(10, 0))?;
-            }
-            Ok(())
-        })?;
-        e.finish()
+        let mut g = e.md_inc_grp(2)?;
+        for k in 0..2u64 {
+            let entry = g.next_entry()?;
+            entry
+                .trade_id(i * 2 + k)
+                .security_id(42)
+                .number_of_orders(1)
+                .rpt_seq((i % 256) as u8)
+                .aggressor_side(md::Side::Buy);
+            // 123.45 and 123.50, written exactly at the schema's
+            // exponent (-7); a price with more digits would be an Err.
+            let px = Decimal::new(12_345 + 5 * i128::from(k), -2);
+            entry.md_entry_px().value(px)?;
+            entry.md_entry_size().value(Decimal::from_u8(10, 0))?;
+        }
+        g.end()?.finish()
     }
 }
 

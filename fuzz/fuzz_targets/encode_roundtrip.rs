@@ -44,30 +44,26 @@ fn encode(i: &Input, buf: &mut [u8]) -> Result<usize, sbe_rt::Error> {
         .vehicle_code(&i.vehicle)?
         .extras(OptionalExtras(i.extras));
     e.engine().capacity(i.capacity).num_cylinders(i.cylinders);
-    e.fuel_figures(i.fuel.len(), |g| {
-        for f in &i.fuel {
-            let mut entry = g.next_entry()?;
-            entry.speed(f.speed).mpg(f.mpg);
-            entry.usage_description(&f.usage)?;
+    let mut g = e.fuel_figures(i.fuel.len())?;
+    for f in &i.fuel {
+        let mut entry = g.next_entry()?;
+        entry.speed(f.speed).mpg(f.mpg);
+        entry.usage_description(&f.usage)?;
+    }
+    let mut g = g.end()?.performance_figures(i.perf.len())?;
+    for p in &i.perf {
+        let mut entry = g.next_entry()?;
+        entry.octane_rating(p.octane);
+        let mut a = entry.acceleration(p.accel.len())?;
+        for (mph, seconds) in &p.accel {
+            a.next_entry()?.mph(*mph).seconds(*seconds);
         }
-        Ok(())
-    })?
-    .performance_figures(i.perf.len(), |g| {
-        for p in &i.perf {
-            let mut entry = g.next_entry()?;
-            entry.octane_rating(p.octane);
-            entry.acceleration(p.accel.len(), |a| {
-                for (mph, seconds) in &p.accel {
-                    a.next_entry()?.mph(*mph).seconds(*seconds);
-                }
-                Ok(())
-            })?;
-        }
-        Ok(())
-    })?
-    .manufacturer(&i.manufacturer)?
-    .model(&i.model)?
-    .finish()
+        a.end()?;
+    }
+    g.end()?
+        .manufacturer(&i.manufacturer)?
+        .model(&i.model)?
+        .finish()
 }
 
 fn same_f32(a: f32, b: f32) -> bool {

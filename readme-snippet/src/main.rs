@@ -29,13 +29,11 @@ fn write(buf: &mut [u8]) -> Result<usize, sbe_rt::Error> {
     e.serial_number(1234).model_year(2013).code(car::Model::A);
     // Groups and var data in schema order, each call returning the encoder
     // of what may follow: going back does not compile.
-    let e = e.fuel_figures(1, |ff| {
-        // at most 1 entry; the count written is that of `next_entry` calls
-        let mut entry = ff.next_entry()?;
-        entry.speed(30).mpg(35.9);
-        entry.usage_description("Urban Cycle")?;
-        Ok(())
-    })?;
+    let mut ff = e.fuel_figures(1)?; // for at most 1 entry
+    let mut entry = ff.next_entry()?;
+    entry.speed(30).mpg(35.9);
+    entry.usage_description("Urban Cycle")?;
+    let e = ff.end()?; // writes the count of entries written
     // `performanceFigures` skipped: written empty.
     e.manufacturer("Honda")?.model("Civic VTi")?.finish() // the length
 }

@@ -8,7 +8,7 @@ type R = Result<(), Box<dyn std::error::Error>>;
 // A group after a var data that follows it.
 fn group_after_later_data(buf: &mut [u8]) -> R {
     let e = car::CarEncoder::wrap(buf)?;
-    e.manufacturer("Honda")?.fuel_figures(0, |_| Ok(()))?;
+    e.manufacturer("Honda")?.fuel_figures(0)?.end()?;
     Ok(())
 }
 
@@ -22,36 +22,43 @@ fn data_after_later_data(buf: &mut [u8]) -> R {
 // The first group after the second.
 fn group_after_later_group(buf: &mut [u8]) -> R {
     let e = car::CarEncoder::wrap(buf)?;
-    e.performance_figures(0, |_| Ok(()))?.fuel_figures(0, |_| Ok(()))?;
+    e.performance_figures(0)?.end()?.fuel_figures(0)?.end()?;
     Ok(())
 }
 
 // A field of the root block after a section.
 fn field_after_a_section(buf: &mut [u8]) -> R {
     let e = car::CarEncoder::wrap(buf)?;
-    e.fuel_figures(0, |_| Ok(()))?.serial_number(1);
+    e.fuel_figures(0)?.end()?.serial_number(1);
     Ok(())
 }
 
 // A nested group written twice in one entry.
 fn nested_group_twice(buf: &mut [u8]) -> R {
     let e = car::CarEncoder::wrap(buf)?;
-    e.performance_figures(1, |pf| {
-        let entry = pf.next_entry()?;
-        entry.acceleration(0, |_| Ok(()))?.acceleration(0, |_| Ok(()))?;
-        Ok(())
-    })?;
+    let mut pf = e.performance_figures(1)?;
+    let entry = pf.next_entry()?;
+    entry.acceleration(0)?.end()?.acceleration(0)?.end()?;
+    pf.end()?;
     Ok(())
 }
 
 // An entry's var data written twice.
 fn entry_data_twice(buf: &mut [u8]) -> R {
     let e = car::CarEncoder::wrap(buf)?;
-    e.fuel_figures(1, |ff| {
-        let entry = ff.next_entry()?;
-        entry.usage_description("a")?.usage_description("b")?;
-        Ok(())
-    })?;
+    let mut ff = e.fuel_figures(1)?;
+    let entry = ff.next_entry()?;
+    entry.usage_description("a")?.usage_description("b")?;
+    ff.end()?;
+    Ok(())
+}
+
+// A group's entries written after its end.
+fn entry_after_end(buf: &mut [u8]) -> R {
+    let e = car::CarEncoder::wrap(buf)?;
+    let ff = e.fuel_figures(1)?;
+    let _next = ff.end()?;
+    ff.next_entry()?;
     Ok(())
 }
 
@@ -72,5 +79,6 @@ fn main() {
         nested_group_twice,
         entry_data_twice,
         stage_used_again,
+        entry_after_end,
     );
 }

@@ -450,7 +450,13 @@ fn group_types(
             &nested,
         ));
         if let Some(next) = stages.get(section + 1) {
-            let at = encoders::Position { top, section, next };
+            let last = section + 1 == b.sections();
+            let at = encoders::Position {
+                top,
+                section,
+                last,
+                next,
+            };
             out.extend(encoders::group_encoder(ctx, (g, at), &entry, &group, &nested));
         }
         if ctx.opts.owned {

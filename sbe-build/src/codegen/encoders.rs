@@ -9,9 +9,12 @@
 //! then `CarEncoderAtEnd`). A stage's methods are the sections from its
 //! own on, each consuming the stage and returning the one after the
 //! section, so that going back does not compile; going forward writes the
-//! sections skipped empty, bytes known here. A group is written by a
-//! closure given its encoder, which ends the group (count, tail given
-//! back) when it returns: the borrow of the tail never outlives the call.
+//! sections skipped empty, bytes known here. A group's method returns the
+//! group's encoder, which owns the tail (a message's group) or borrows the
+//! entry's (a nested one); its `end()` writes the count and returns the
+//! stage after the group. (Groups written by closures were slower: where
+//! the code writing a message was inlined twice, its closures stayed out
+//! of line, the group's encoder in memory.)
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -125,19 +128,27 @@ fn later_stages(
                     #items
                 }
             },
-            Tail::Entry(_) => quote! {
+            Tail::Entry(_) => {
+                // The last stage writes nothing that needs room kept.
+                let reserve = if i < b.sections() {
+                    quote!(reserve: usize,)
+                } else {
+                    TokenStream::new()
+                };
+                quote! {
                 #[doc = #doc]
                 pub struct #stage<'g, 'a> {
                     tail: &'g mut &'a mut [u8],
                     step: &'g mut usize,
-                    reserve: usize,
+                    #reserve
                 }
 
                 #[allow(deprecated)]
                 impl<'g, 'a> #stage<'g, 'a> {
                     #items
                 }
-            },
+                }
+            }
         });
     }
     out
@@ -188,8 +199,8 @@ fn stage_items(
         // A message's stages take their tail out of `self`; an entry's
         // write through their `&mut` of the group's encoder.
         let this = match tail {
-            Tail::Root(_) => quote!(mut self),
-            Tail::Entry(_) => quote!(self),
+            Tail::Root(_) if j > i || b.groups.get(j).is_none() => quote!(mut self),
+            _ => quote!(self),
         };
         out.extend(quote! {
             #doc
@@ -345,7 +356,10 @@ fn data_body(ctx: &Ctx, b: &NamedBlock, j: usize, next: &Ident, tail: Tail) -> T
         ),
         Tail::Entry(_) => (
             quote!(&mut *self.tail),
-            quote!({ *self.step = #step; #next { tail: self.tail, step: self.step, reserve: self.reserve } }),
+            {
+                let reserve = (j + 1 < b.sections()).then(|| quote!(reserve: self.reserve));
+                quote!({ *self.step = #step; #next { tail: self.tail, step: self.step, #reserve } })
+            },
         ),
     };
     quote! {
@@ -479,6 +493,8 @@ pub(super) struct Position<'i> {
     pub top: bool,
     /// The group's number among its block's sections.
     pub section: usize,
+    /// Whether it is its block's last section.
+    pub last: bool,
     pub next: &'i Ident,
 }
 
@@ -541,6 +557,12 @@ pub(super) fn group_encoder(
         (
             quote!(tail: &'a mut [u8], total: usize,),
             quote!(tail, total,),
+        )
+    } else if at.last {
+        // The entry's last section: nothing after it needs room kept.
+        (
+            quote!(tail: &'g mut &'a mut [u8], parent_step: &'g mut usize,),
+            quote!(tail, parent_step,),
         )
     } else {
         (
@@ -617,7 +639,7 @@ fn end_fn(ctx: &Ctx, g: &Group, b: &NamedBlock, at: Position) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    let this = if b.sections() > 0 && at.top {
+    let this = if b.sections() > 0 {
         quote!(mut self)
     } else {
         quote!(self)
@@ -626,9 +648,10 @@ fn end_fn(ctx: &Ctx, g: &Group, b: &NamedBlock, at: Position) -> TokenStream {
         quote!(#next { tail: self.tail, total: self.total })
     } else {
         let step = ulit(at.section + 1);
+        let reserve = (!at.last).then(|| quote!(reserve: self.parent_reserve));
         quote!({
             *self.parent_step = #step;
-            #next { tail: self.tail, step: self.parent_step, reserve: self.parent_reserve }
+            #next { tail: self.tail, step: self.parent_step, #reserve }
         })
     };
     quote! {
@@ -744,8 +767,13 @@ fn group_new_fn(
             quote!(&mut tail),
         )
     } else {
+        let parent_reserve = if at.last {
+            quote!(_parent_reserve)
+        } else {
+            quote!(parent_reserve)
+        };
         (
-            quote!(tail: &'g mut &'a mut [u8], parent_step: &'g mut usize, parent_reserve: usize,),
+            quote!(tail: &'g mut &'a mut [u8], parent_step: &'g mut usize, #parent_reserve: usize,),
             quote!(&mut *tail),
         )
     };

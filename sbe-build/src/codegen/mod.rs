@@ -49,12 +49,11 @@
 //! e.serial_number(1234).model_year(2013).code(car::Model::A);
 //! e.vehicle_code("abcdef")?;
 //! e.engine().capacity(2000).num_cylinders(4);
-//! let e = e.fuel_figures(1, |ff| {
-//!     let mut entry = ff.next_entry()?;
-//!     entry.speed(30).mpg(35.9);
-//!     entry.usage_description("Urban Cycle")?;
-//!     Ok(())
-//! })?;
+//! let mut ff = e.fuel_figures(1)?; // the group's encoder
+//! let mut entry = ff.next_entry()?; // an entry's first stage
+//! entry.speed(30).mpg(35.9);
+//! entry.usage_description("Urban Cycle")?;
+//! let e = ff.end()?; // the count written; CarEncoderAtPerformanceFigures
 //! let len = e.manufacturer("Honda")?.finish()?;
 //!
 //! // Decode: everything is checked once, in `decode`; field reads after

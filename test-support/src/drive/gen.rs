@@ -309,7 +309,7 @@ impl Gen<'_> {
             let name = &n.accessor;
             self.line(depth, &format!("let {enc} = if s.skip_section() {{"));
             self.line(depth + 1, &format!("{x}.push(V::List(Vec::new()));"));
-            self.line(depth + 1, &format!("{enc}.{name}(0, |_| Ok(()))?"));
+            self.line(depth + 1, &format!("{enc}.{name}(0)?.end()?"));
             self.line(depth, "} else {");
             let d = depth + 1;
             self.line(d, &format!("let (count, n, over) = s.count({max});"));
@@ -317,37 +317,35 @@ impl Gen<'_> {
             self.line(
                 d + 1,
                 &format!(
-                    "return Err(dr::rejected(s, {enc}.{name}(count, |_| Ok(())).map(|_| ()), {what:?}));"
+                    "return Err(dr::rejected(s, {enc}.{name}(count).map(|_| ()), {what:?}));"
                 ),
             );
             self.line(d, "}");
+            self.line(d, &format!("let mut {ge} = {enc}.{name}(count)?;"));
             self.line(d, &format!("let mut {xg} = Vec::new();"));
-            self.line(d, &format!("let {enc} = {enc}.{name}(count, |{ge}| {{"));
-            self.line(d + 1, "for _ in 0..n {");
-            self.line(d + 2, &format!("let mut {ee} = {ge}.next_entry()?;"));
-            self.line(d + 2, &format!("let mut {xe} = Vec::new();"));
-            self.line(d + 2, &format!("{label}: {{"));
+            self.line(d, "for _ in 0..n {");
+            self.line(d + 1, &format!("let mut {ee} = {ge}.next_entry()?;"));
+            self.line(d + 1, &format!("let mut {xe} = Vec::new();"));
+            self.line(d + 1, &format!("{label}: {{"));
             self.block(
                 (&g.block.fields, &g.block.groups, &g.block.data),
                 &n.block,
                 (&ee, &xe),
                 &what,
-                d + 3,
+                d + 2,
                 Some(&label),
             );
-            self.line(d + 2, "}");
-            self.line(d + 2, &format!("{xg}.push(V::List({xe}));"));
             self.line(d + 1, "}");
-            self.line(d + 1, "if over {");
+            self.line(d + 1, &format!("{xg}.push(V::List({xe}));"));
+            self.line(d, "}");
+            self.line(d, "if over {");
             self.line(
-                d + 2,
+                d + 1,
                 &format!("dr::past_count({ge}.next_entry().map(|_| ()), {what:?})?;"),
             );
-            self.line(d + 1, "}");
-            self.line(d + 1, "Ok(())");
-            self.line(d, "})?;");
+            self.line(d, "}");
             self.line(d, &format!("{x}.push(V::List({xg}));"));
-            self.line(d, enc);
+            self.line(d, &format!("{ge}.end()?"));
             self.line(depth, "};");
         }
         for (j, (dd, a)) in data.iter().zip(&names.data).enumerate() {
