@@ -778,7 +778,7 @@ fn group_new_fn(
         )
     };
     quote! {
-        #[inline(always)]
+        #[inline]
         fn new(#params count: usize, reserve: usize) -> ::sbe_rt::Result<Self> {
             __sbe::codec::check_count(count, #max_count)?;
             let dim = __sbe::codec::take_zeroed::<#dim_len>(#tail, #dim_need)?;
