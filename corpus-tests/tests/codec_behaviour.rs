@@ -12,14 +12,11 @@ fn car_bytes() -> Vec<u8> {
     let mut e = car::CarEncoder::wrap(&mut buf).unwrap();
     e.serial_number(7).code(car::Model::B);
     e.vehicle_code("xyz").unwrap();
-    let e = e
-        .fuel_figures(1, |g| {
-            let mut entry = g.next_entry()?;
-            entry.speed(10).mpg(1.5);
-            entry.usage_description("city")?;
-            Ok(())
-        })
-        .unwrap();
+    let mut g = e.fuel_figures(1).unwrap();
+    let mut entry = g.next_entry().unwrap();
+    entry.speed(10).mpg(1.5);
+    entry.usage_description("city").unwrap();
+    let e = g.end().unwrap();
     // `performanceFigures` and `manufacturer` are skipped: written empty.
     let n = e.model("M").unwrap().finish().unwrap();
     buf.truncate(n);
@@ -88,21 +85,15 @@ fn a_nested_group_newer_than_the_message_reads_as_absent() {
     let mut buf = [0u8; 64];
     let mut e = evolve::QuoteEncoder::wrap(&mut buf).unwrap();
     e.seq(7);
-    let n = e
-        .legs(2, |legs| {
-            for leg in [1u16, 2] {
-                let mut entry = legs.next_entry()?;
-                entry.leg(leg);
-                entry.fills(1, |fills| {
-                    fills.next_entry()?.px(u32::from(leg) * 10);
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })
-        .unwrap()
-        .finish()
-        .unwrap();
+    let mut legs = e.legs(2).unwrap();
+    for leg in [1u16, 2] {
+        let mut entry = legs.next_entry().unwrap();
+        entry.leg(leg);
+        let mut fills = entry.fills(1).unwrap();
+        fills.next_entry().unwrap().px(u32::from(leg) * 10);
+        fills.end().unwrap();
+    }
+    let n = legs.end().unwrap().finish().unwrap();
     let v1 = &buf[..n];
     let evolve::Message::Quote(d) = evolve::decode(v1).unwrap();
     let fills: Vec<Vec<u32>> = d
@@ -275,17 +266,13 @@ fn errors_never_panics() {
     fn up_to_model(buf: &mut [u8]) -> car::CarEncoderAtActivationCode<'_> {
         let mut e = car::CarEncoder::wrap(buf).unwrap();
         assert!(e.vehicle_code("toolong").is_err());
-        e.fuel_figures(1, |g| {
-            g.next_entry()?;
-            assert!(matches!(
-                g.next_entry().map(|_| ()).map_err(|e| e.error_kind()),
-                Err(ErrorKind::CountOutOfRange)
-            ));
-            Ok(())
-        })
-        .unwrap()
-        .model("x")
-        .unwrap()
+        let mut g = e.fuel_figures(1).unwrap();
+        g.next_entry().unwrap();
+        assert!(matches!(
+            g.next_entry().map(|_| ()).map_err(|e| e.error_kind()),
+            Err(ErrorKind::CountOutOfRange)
+        ));
+        g.end().unwrap().model("x").unwrap()
     }
     // Writing `manufacturer` or `fuelFigures` after `model` (once
     // `Err(WrongOrder)`) is now a compile error: the stage after `model`
@@ -308,7 +295,7 @@ fn errors_never_panics() {
     let mut buf = [0u8; 100];
     let e = car::CarEncoder::wrap(&mut buf).unwrap();
     assert!(matches!(
-        e.fuel_figures(70_000, |_| Ok(()))
+        e.fuel_figures(70_000)
             .map(|_| ())
             .map_err(|e| e.error_kind()),
         Err(ErrorKind::CountOutOfRange)
@@ -355,20 +342,14 @@ fn acting_version_hides_newer_fields_and_skips_unknown_ones() {
     let mut e = tiny::OrderEncoder::wrap(&mut buf).unwrap();
     e.id(5).ratio(Some(0.5)).qty(None);
     e.symbol("ABC").unwrap();
-    let e = e
-        .legs(2, |legs| {
-            let mut entry = legs.next_entry()?;
-            entry.leg(1);
-            entry
-                .fills(1, |f| {
-                    f.next_entry()?.px(2.5);
-                    Ok(())
-                })?
-                .note("n1")?;
-            legs.next_entry()?.leg(2); // fills and note left empty
-            Ok(())
-        })
-        .unwrap();
+    let mut legs = e.legs(2).unwrap();
+    let mut entry = legs.next_entry().unwrap();
+    entry.leg(1);
+    let mut f = entry.fills(1).unwrap();
+    f.next_entry().unwrap().px(2.5);
+    f.end().unwrap().note("n1").unwrap();
+    legs.next_entry().unwrap().leg(2); // fills and note left empty
+    let e = legs.end().unwrap();
     // `text` is skipped: `blob` writes it empty first.
     let n = e.blob([1u8, 2, 3]).unwrap().finish().unwrap();
     let tiny::Message::Order(d) = tiny::decode(&buf[..n]).unwrap() else {
@@ -440,27 +421,22 @@ fn lazy_sections_any_order_never_panic() {
 fn lazy_sections_read_in_every_order_give_the_encoded_values() {
     let mut buf = vec![0u8; 256];
     let e = car::CarEncoder::wrap(&mut buf).unwrap();
-    let n = e
-        .fuel_figures(2, |g| {
-            for (speed, usage) in [(1, "one"), (2, "two")] {
-                let mut entry = g.next_entry()?;
-                entry.speed(speed);
-                entry.usage_description(usage)?;
-            }
-            Ok(())
-        })
-        .unwrap()
-        .performance_figures(2, |g| {
-            for octane in [90, 95] {
-                let mut entry = g.next_entry()?;
-                entry.octane_rating(octane);
-                entry.acceleration(1, |a| {
-                    a.next_entry()?.mph(octane.into());
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })
+    let mut g = e.fuel_figures(2).unwrap();
+    for (speed, usage) in [(1, "one"), (2, "two")] {
+        let mut entry = g.next_entry().unwrap();
+        entry.speed(speed);
+        entry.usage_description(usage).unwrap();
+    }
+    let mut g = g.end().unwrap().performance_figures(2).unwrap();
+    for octane in [90, 95] {
+        let mut entry = g.next_entry().unwrap();
+        entry.octane_rating(octane);
+        let mut a = entry.acceleration(1).unwrap();
+        a.next_entry().unwrap().mph(octane.into());
+        a.end().unwrap();
+    }
+    let n = g
+        .end()
         .unwrap()
         .manufacturer("maker")
         .unwrap()
@@ -534,16 +510,11 @@ fn fixed_size_groups_are_checked_whole() {
     let mut buf = [0u8; 128];
     let mut e = md::MarketDataIncrementalRefreshTradesEncoder::wrap(&mut buf).unwrap();
     e.transact_time(1);
-    let n = e
-        .md_inc_grp(2, |g| {
-            for k in 0..2u64 {
-                g.next_entry()?.trade_id(10 + k).security_id(42);
-            }
-            Ok(())
-        })
-        .unwrap()
-        .finish()
-        .unwrap();
+    let mut g = e.md_inc_grp(2).unwrap();
+    for k in 0..2u64 {
+        g.next_entry().unwrap().trade_id(10 + k).security_id(42);
+    }
+    let n = g.end().unwrap().finish().unwrap();
 
     let d = md::MarketDataIncrementalRefreshTradesDecoder::decode(&buf[..n]).unwrap();
     let group = d.md_inc_grp();
@@ -572,21 +543,15 @@ fn nested_fixed_size_groups_are_checked_with_their_entry() {
     let mut buf = vec![0u8; 256];
     let e = car::CarEncoder::wrap(&mut buf).unwrap();
     // `fuelFigures` is skipped: written empty.
-    let n = e
-        .performance_figures(1, |p| {
-            let mut entry = p.next_entry()?;
-            entry.octane_rating(95);
-            entry.acceleration(3, |a| {
-                for mph in [30, 60, 100] {
-                    a.next_entry()?.mph(mph).seconds(1.0);
-                }
-                Ok(())
-            })?;
-            Ok(())
-        })
-        .unwrap()
-        .finish()
-        .unwrap();
+    let mut p = e.performance_figures(1).unwrap();
+    let mut entry = p.next_entry().unwrap();
+    entry.octane_rating(95);
+    let mut a = entry.acceleration(3).unwrap();
+    for mph in [30, 60, 100] {
+        a.next_entry().unwrap().mph(mph).seconds(1.0);
+    }
+    a.end().unwrap();
+    let n = p.end().unwrap().finish().unwrap();
     let d = car::CarDecoder::decode(&buf[..n]).unwrap();
     let mph: Vec<u16> = d
         .performance_figures()
@@ -606,24 +571,18 @@ fn nested_fixed_size_groups_are_checked_with_their_entry() {
 #[test]
 fn a_group_holds_the_entries_written_not_the_count_it_was_started_for() {
     // Started for three entries, two written, nested groups too: the
-    // counts are written when each group's closure returns.
+    // counts are written by each group's `end()`.
     let mut buf = vec![0u8; 256];
     let e = car::CarEncoder::wrap(&mut buf).unwrap();
-    let n = e
-        .performance_figures(3, |perf| {
-            for octane in [95, 98] {
-                let mut entry = perf.next_entry()?;
-                entry.octane_rating(octane);
-                entry.acceleration(5, |accel| {
-                    accel.next_entry()?.mph(30).seconds(4.0);
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })
-        .unwrap()
-        .finish()
-        .unwrap();
+    let mut perf = e.performance_figures(3).unwrap();
+    for octane in [95, 98] {
+        let mut entry = perf.next_entry().unwrap();
+        entry.octane_rating(octane);
+        let mut accel = entry.acceleration(5).unwrap();
+        accel.next_entry().unwrap().mph(30).seconds(4.0);
+        accel.end().unwrap();
+    }
+    let n = perf.end().unwrap().finish().unwrap();
     let car::Message::Car(d) = car::decode(&buf[..n]).unwrap();
     let entries: Vec<(u8, usize)> = d
         .performance_figures()
@@ -639,24 +598,18 @@ fn a_buffer_that_runs_out_mid_group_leaves_the_entries_that_fit() {
     // entry of a `performanceFigures` entry: the second entry does not fit.
     let mut buf = [0xaau8; 8 + 45 + 4 + (4 + 1 + 4 + 6) + 4 + 4 + 4];
     let e = car::CarEncoder::wrap(&mut buf).unwrap();
-    let n = e
-        .performance_figures(1, |perf| {
-            let mut entry = perf.next_entry()?;
-            entry.octane_rating(91);
-            entry.acceleration(2, |accel| {
-                accel.next_entry()?.mph(60).seconds(7.5);
-                // Refused, and the group goes on: its count is what fit.
-                assert!(matches!(
-                    accel.next_entry().map(|_| ()).map_err(|e| e.error_kind()),
-                    Err(ErrorKind::BufferTooSmall)
-                ));
-                Ok(())
-            })?;
-            Ok(())
-        })
-        .unwrap()
-        .finish()
-        .unwrap();
+    let mut perf = e.performance_figures(1).unwrap();
+    let mut entry = perf.next_entry().unwrap();
+    entry.octane_rating(91);
+    let mut accel = entry.acceleration(2).unwrap();
+    accel.next_entry().unwrap().mph(60).seconds(7.5);
+    // Refused, and the group goes on: its count is what fit.
+    assert!(matches!(
+        accel.next_entry().map(|_| ()).map_err(|e| e.error_kind()),
+        Err(ErrorKind::BufferTooSmall)
+    ));
+    accel.end().unwrap();
+    let n = perf.end().unwrap().finish().unwrap();
     assert_eq!(n, buf.len());
     let car::Message::Car(d) = car::decode(&buf).unwrap();
     let p = d.performance_figures().next().unwrap();

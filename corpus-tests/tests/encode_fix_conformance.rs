@@ -69,16 +69,13 @@ mod with_shared {
                         }
                     );
                     let fills = d.fills_grp();
-                    let e = e
-                        .fills_grp(fills.len(), |g| {
-                            for f in fills {
-                                let entry = g.next_entry()?;
-                                entry.fill_px().mantissa(f.fill_px().mantissa());
-                                entry.fill_qty().mantissa(f.fill_qty().mantissa());
-                            }
-                            Ok(())
-                        })
-                        .unwrap();
+                    let mut g = e.fills_grp(fills.len()).unwrap();
+                    for f in fills {
+                        let entry = g.next_entry().unwrap();
+                        entry.fill_px().mantissa(f.fill_px().mantissa());
+                        entry.fill_qty().mantissa(f.fill_qty().mantissa());
+                    }
+                    let e = g.end().unwrap();
                     v2_or!(
                         $v,
                         match d.reject_text() {

@@ -45,31 +45,26 @@ mod with_shared {
             en.booster().boost_type(de.booster().boost_type()).horse_power(de.booster().horse_power());
         }
         let ff = d.fuel_figures();
+        let mut g = e.fuel_figures(ff.len()).unwrap();
+        for x in ff {
+            let mut entry = g.next_entry().unwrap();
+            entry.speed(x.speed()).mpg(x.mpg());
+            entry.usage_description(x.usage_description()).unwrap();
+        }
         let pf = d.performance_figures();
-        let n = e
-            .fuel_figures(ff.len(), |g| {
-                for x in ff {
-                    let mut entry = g.next_entry()?;
-                    entry.speed(x.speed()).mpg(x.mpg());
-                    entry.usage_description(x.usage_description())?;
-                }
-                Ok(())
-            })
-            .unwrap()
-            .performance_figures(pf.len(), |g| {
-                for p in pf {
-                    let mut entry = g.next_entry()?;
-                    entry.octane_rating(p.octane_rating());
-                    let acc = p.acceleration();
-                    entry.acceleration(acc.len(), |a| {
-                        for x in acc {
-                            a.next_entry()?.mph(x.mph()).seconds(x.seconds());
-                        }
-                        Ok(())
-                    })?;
-                }
-                Ok(())
-            })
+        let mut g = g.end().unwrap().performance_figures(pf.len()).unwrap();
+        for p in pf {
+            let mut entry = g.next_entry().unwrap();
+            entry.octane_rating(p.octane_rating());
+            let acc = p.acceleration();
+            let mut a = entry.acceleration(acc.len()).unwrap();
+            for x in acc {
+                a.next_entry().unwrap().mph(x.mph()).seconds(x.seconds());
+            }
+            a.end().unwrap();
+        }
+        let n = g
+            .end()
             .unwrap()
             .manufacturer(d.manufacturer())
             .unwrap()
@@ -169,36 +164,31 @@ mod with_shared {
             en.manufacturer_code("123").unwrap();
             en.booster().boost_type(m::BoostType::Nitrous).horse_power(200);
         }
-        let n = e
-            .fuel_figures(3, |g| {
-                for (s, mpg, d) in [
-                    (30, 35.9f32, "Urban Cycle"),
-                    (55, 49.0, "Combined Cycle"),
-                    (75, 40.0, "Highway Cycle"),
-                ] {
-                    let mut entry = g.next_entry()?;
-                    entry.speed(s).mpg(mpg);
-                    entry.usage_description(d)?;
-                }
-                Ok(())
-            })
-            .unwrap()
-            .performance_figures(2, |g| {
-                for (ron, acc) in [
-                    (95u8, [(30u16, 4.0f32), (60, 7.5), (100, 12.2)]),
-                    (99, [(30, 3.8), (60, 7.1), (100, 11.8)]),
-                ] {
-                    let mut entry = g.next_entry()?;
-                    entry.octane_rating(ron);
-                    entry.acceleration(3, |a| {
-                        for (mph, s) in acc {
-                            a.next_entry()?.mph(mph).seconds(s);
-                        }
-                        Ok(())
-                    })?;
-                }
-                Ok(())
-            })
+        let mut g = e.fuel_figures(3).unwrap();
+        for (s, mpg, d) in [
+            (30, 35.9f32, "Urban Cycle"),
+            (55, 49.0, "Combined Cycle"),
+            (75, 40.0, "Highway Cycle"),
+        ] {
+            let mut entry = g.next_entry().unwrap();
+            entry.speed(s).mpg(mpg);
+            entry.usage_description(d).unwrap();
+        }
+        let mut g = g.end().unwrap().performance_figures(2).unwrap();
+        for (ron, acc) in [
+            (95u8, [(30u16, 4.0f32), (60, 7.5), (100, 12.2)]),
+            (99, [(30, 3.8), (60, 7.1), (100, 11.8)]),
+        ] {
+            let mut entry = g.next_entry().unwrap();
+            entry.octane_rating(ron);
+            let mut a = entry.acceleration(3).unwrap();
+            for (mph, s) in acc {
+                a.next_entry().unwrap().mph(mph).seconds(s);
+            }
+            a.end().unwrap();
+        }
+        let n = g
+            .end()
             .unwrap()
             .manufacturer("Honda").unwrap().model("Civic VTi").unwrap().activation_code("abcdef").unwrap()
             .finish()
@@ -255,25 +245,20 @@ mod with_shared {
                 .event_time_delta(d.event_time_delta())
                 .match_event_indicator(d.match_event_indicator());
             let grp = d.md_inc_grp();
-            let n = e
-                .md_inc_grp(grp.len(), |g| {
-                    for x in grp {
-                        let entry = g.next_entry()?;
-                        entry
-                            .trade_id(x.trade_id())
-                            .security_id(x.security_id())
-                            .number_of_orders(x.number_of_orders())
-                            .md_update_action(x.md_update_action())
-                            .rpt_seq(x.rpt_seq())
-                            .aggressor_side(x.aggressor_side());
-                        entry.md_entry_px().mantissa(x.md_entry_px().mantissa());
-                        entry.md_entry_size().mantissa(x.md_entry_size().mantissa());
-                    }
-                    Ok(())
-                })
-                .unwrap()
-                .finish()
-                .unwrap();
+            let mut g = e.md_inc_grp(grp.len()).unwrap();
+            for x in grp {
+                let entry = g.next_entry().unwrap();
+                entry
+                    .trade_id(x.trade_id())
+                    .security_id(x.security_id())
+                    .number_of_orders(x.number_of_orders())
+                    .md_update_action(x.md_update_action())
+                    .rpt_seq(x.rpt_seq())
+                    .aggressor_side(x.aggressor_side());
+                entry.md_entry_px().mantissa(x.md_entry_px().mantissa());
+                entry.md_entry_size().mantissa(x.md_entry_size().mantissa());
+            }
+            let n = g.end().unwrap().finish().unwrap();
             out.truncate(n);
             out
         }};

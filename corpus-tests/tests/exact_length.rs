@@ -46,24 +46,17 @@ fn measure(s: &Shape) -> usize {
 fn write(s: &Shape, buf: &mut [u8], length: usize) -> sbe_rt::Result<usize> {
     let mut e = tiny::OrderEncoder::wrap_exact(buf, length)?;
     e.id(7);
-    e.legs(s.legs.len(), |legs| {
-        for (i, (fills, note)) in s.legs.iter().enumerate() {
-            let mut entry = legs.next_entry()?;
-            entry.leg(i as u16);
-            entry
-                .fills(*fills, |f| {
-                    for k in 0..*fills {
-                        f.next_entry()?.px(k as f32);
-                    }
-                    Ok(())
-                })?
-                .note(note)?;
+    let mut legs = e.legs(s.legs.len())?;
+    for (i, (fills, note)) in s.legs.iter().enumerate() {
+        let mut entry = legs.next_entry()?;
+        entry.leg(i as u16);
+        let mut f = entry.fills(*fills)?;
+        for k in 0..*fills {
+            f.next_entry()?.px(k as f32);
         }
-        Ok(())
-    })?
-    .text(&s.text)?
-    .blob(&s.blob)?
-    .finish()
+        f.end()?.note(note)?;
+    }
+    legs.end()?.text(&s.text)?.blob(&s.blob)?.finish()
 }
 
 /// `e` is the refusal of a buffer of `needed - 1` bytes, needing `needed`.
@@ -154,31 +147,27 @@ fn the_car_is_measured_then_written() {
     let write = |buf: &mut [u8]| -> sbe_rt::Result<usize> {
         let mut e = car::CarEncoder::wrap_exact(buf, length)?;
         e.serial_number(1234).model_year(2013);
-        e.fuel_figures(fuel.len(), |ff| {
-            for (speed, mpg, usage) in fuel {
-                let mut entry = ff.next_entry()?;
-                entry.speed(speed).mpg(mpg);
-                entry.usage_description(usage)?;
+        let mut ff = e.fuel_figures(fuel.len())?;
+        for (speed, mpg, usage) in fuel {
+            let mut entry = ff.next_entry()?;
+            entry.speed(speed).mpg(mpg);
+            entry.usage_description(usage)?;
+        }
+        let mut pf = ff.end()?.performance_figures(accel.len())?;
+        for n in accel {
+            let mut entry = pf.next_entry()?;
+            entry.octane_rating(95);
+            let mut a = entry.acceleration(n)?;
+            for k in 0..n {
+                a.next_entry()?.mph(30 + k as u16).seconds(4.0);
             }
-            Ok(())
-        })?
-        .performance_figures(accel.len(), |pf| {
-            for n in accel {
-                let mut entry = pf.next_entry()?;
-                entry.octane_rating(95);
-                entry.acceleration(n, |a| {
-                    for k in 0..n {
-                        a.next_entry()?.mph(30 + k as u16).seconds(4.0);
-                    }
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?
-        .manufacturer("Honda")?
-        .model("Civic VTi")?
-        .activation_code("abcdef")?
-        .finish()
+            a.end()?;
+        }
+        pf.end()?
+            .manufacturer("Honda")?
+            .model("Civic VTi")?
+            .activation_code("abcdef")?
+            .finish()
     };
     let mut buf = vec![0u8; length];
     assert_eq!(write(&mut buf), Ok(length));
