@@ -393,7 +393,7 @@ fn errors_name_the_element_they_happened_at() {
 
     // An encoder's value that does not fit.
     let mut buf = [0u8; 64];
-    let mut enc = verdicts::OrderEncoder::wrap(&mut buf).expect("room");
+    let enc = verdicts::OrderEncoder::wrap(&mut buf).expect("room");
     let e = enc.text([b'x'; 21]).map(|_| ()).expect_err("too long");
     assert_eq!(verdicts::explain(e).element(), Some("Order.text"));
     assert_eq!(
