@@ -543,10 +543,11 @@ pub(super) fn group_encoder(
     } else {
         (quote!(), quote!(), TokenStream::new())
     };
+    let sections_lit = ulit(sections);
     let (step_field, step_init, complete) = if sections > 0 {
         (
             quote!(step: usize,),
-            quote!(step: #sections,),
+            quote!(step: #sections_lit,),
             complete_fn(ctx, b),
         )
     } else {
