@@ -220,7 +220,7 @@ fn generated_code_for_the_quirks_parses() {
         "pub const NotApplicable: Self = Self(32u8);",
         "pub fn blank(&self) -> &'static str {\n        \" \"\n    }",
         "pub fn payload(&self) -> &'a [u8] {",
-        "pub fn payload(\n        &mut self,\n        v: impl ::core::convert::AsRef<[u8]>,\n    )",
+        "pub fn payload(\n        mut self,\n        v: impl ::core::convert::AsRef<[u8]>,\n    )",
     ] {
         assert!(text.contains(wanted), "no {wanted:?} in\n{text}");
     }
