@@ -33,7 +33,14 @@ fn wrong_order_errors() -> String {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/order/wrong.rs");
     let out = std::env::temp_dir().join(format!("sbe-wrong-order-{}", std::process::id()));
     let output = Command::new(rustc)
-        .args(["--edition", "2021", "--crate-type", "bin", "--emit", "metadata"])
+        .args([
+            "--edition",
+            "2021",
+            "--crate-type",
+            "bin",
+            "--emit",
+            "metadata",
+        ])
         .arg("-o")
         .arg(&out)
         .arg("-L")
@@ -142,7 +149,10 @@ fn skipping_forward_writes_the_skipped_sections_empty() {
     // `finish` from the first stage writes every section empty: the
     // length of a car with no entries and no bytes of var data.
     let mut buf = vec![0u8; 256];
-    let n = car::CarEncoder::wrap(&mut buf).expect("room").finish().expect("finish");
+    let n = car::CarEncoder::wrap(&mut buf)
+        .expect("room")
+        .finish()
+        .expect("finish");
     let block = car::CarEncoder::exact_length([], [], 0, 0, 0);
     assert_eq!(n, block);
     let car::Message::Car(d) = car::decode(&buf[..n]).expect("decodes");

@@ -16,11 +16,7 @@ fn flyweight_bytes() -> Vec<u8> {
     let mut s = e.symbols(1).unwrap();
     let mut entry = s.next_entry().unwrap();
     entry.status(g::SymbolStatus::Halt);
-    entry
-        .symbol("BTCUSDT")
-        .unwrap()
-        .base_asset("BTC")
-        .unwrap();
+    entry.symbol("BTCUSDT").unwrap().base_asset("BTC").unwrap();
     let n = s.end().unwrap().finish().unwrap();
     buf.truncate(n);
     buf

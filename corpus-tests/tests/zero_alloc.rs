@@ -33,15 +33,15 @@ fn encode_car(buf: &mut [u8]) -> usize {
     a.next_entry().unwrap().mph(60).seconds(7.5);
     a.end().unwrap();
     g.end()
-    .unwrap()
-    .manufacturer("Honda")
-    .unwrap()
-    .model("Civic VTi")
-    .unwrap()
-    .activation_code("abcdef")
-    .unwrap()
-    .finish()
-    .unwrap()
+        .unwrap()
+        .manufacturer("Honda")
+        .unwrap()
+        .model("Civic VTi")
+        .unwrap()
+        .activation_code("abcdef")
+        .unwrap()
+        .finish()
+        .unwrap()
 }
 
 fn walk_car(buf: &[u8]) -> u64 {

@@ -34,6 +34,6 @@ fn write(buf: &mut [u8]) -> Result<usize, sbe_rt::Error> {
     entry.speed(30).mpg(35.9);
     entry.usage_description("Urban Cycle")?;
     let e = ff.end()?; // writes the count of entries written
-    // `performanceFigures` skipped: written empty.
+                       // `performanceFigures` skipped: written empty.
     e.manufacturer("Honda")?.model("Civic VTi")?.finish() // the length
 }

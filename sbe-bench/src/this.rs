@@ -123,7 +123,9 @@ fn car_write(car: &Car, mut enc: baseline::CarEncoder<'_>) -> sbe_rt::Result<usi
         entry.speed(f.speed).mpg(f.mpg);
         entry.usage_description(f.usage_description)?;
     }
-    let mut group = group.end()?.performance_figures(car.performance_figures.len())?;
+    let mut group = group
+        .end()?
+        .performance_figures(car.performance_figures.len())?;
     for p in car.performance_figures {
         let mut entry = group.next_entry()?;
         entry.octane_rating(p.octane_rating);

@@ -457,7 +457,13 @@ fn group_types(
                 last,
                 next,
             };
-            out.extend(encoders::group_encoder(ctx, (g, at), &entry, &group, &nested));
+            out.extend(encoders::group_encoder(
+                ctx,
+                (g, at),
+                &entry,
+                &group,
+                &nested,
+            ));
         }
         if ctx.opts.owned {
             out.extend(super::owned::block(

@@ -354,13 +354,10 @@ fn data_body(ctx: &Ctx, b: &NamedBlock, j: usize, next: &Ident, tail: Tail) -> T
             quote!(&mut self.tail),
             quote!(#next { tail: self.tail, total: self.total }),
         ),
-        Tail::Entry(_) => (
-            quote!(&mut *self.tail),
-            {
-                let reserve = (j + 1 < b.sections()).then(|| quote!(reserve: self.reserve));
-                quote!({ *self.step = #step; #next { tail: self.tail, step: self.step, #reserve } })
-            },
-        ),
+        Tail::Entry(_) => (quote!(&mut *self.tail), {
+            let reserve = (j + 1 < b.sections()).then(|| quote!(reserve: self.reserve));
+            quote!({ *self.step = #step; #next { tail: self.tail, step: self.step, #reserve } })
+        }),
     };
     quote! {
         let v = v.as_ref();

@@ -875,7 +875,11 @@ pub(super) fn block(
     // What `sbe_write` writes with and returns: a message's first stage,
     // its length from `finish`; an entry's first stage, where it has
     // sections; else the group's encoder.
-    let mut_e = if sets_fields { quote!(mut e) } else { quote!(e) };
+    let mut_e = if sets_fields {
+        quote!(mut e)
+    } else {
+        quote!(e)
+    };
     let (param, ret, end) = match (root, entry_stage) {
         (true, _) => (
             quote!(#mut_e: #encoder<'_>),

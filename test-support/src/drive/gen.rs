@@ -316,9 +316,7 @@ impl Gen<'_> {
             self.line(d, &format!("if count as u64 > {max} {{"));
             self.line(
                 d + 1,
-                &format!(
-                    "return Err(dr::rejected(s, {enc}.{name}(count).map(|_| ()), {what:?}));"
-                ),
+                &format!("return Err(dr::rejected(s, {enc}.{name}(count).map(|_| ()), {what:?}));"),
             );
             self.line(d, "}");
             self.line(d, &format!("let mut {ge} = {enc}.{name}(count)?;"));
@@ -364,9 +362,7 @@ impl Gen<'_> {
             self.line(d, &format!("if v.len() as u64 > {max} {{"));
             self.line(
                 d + 1,
-                &format!(
-                    "return Err(dr::rejected(s, {enc}.{name}(&v).map(|_| ()), {what:?}));"
-                ),
+                &format!("return Err(dr::rejected(s, {enc}.{name}(&v).map(|_| ()), {what:?}));"),
             );
             self.line(d, "}");
             self.line(d, &format!("let {enc} = {enc}.{name}(&v)?;"));
