@@ -362,8 +362,7 @@ fn data_body(ctx: &Ctx, b: &NamedBlock, j: usize, next: &Ident, tail: Tail) -> T
     quote! {
         let v = v.as_ref();
         let n = __sbe::codec::check_length(v.len(), #max_length)#at?;
-        let prefix = __sbe::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve)#at?;
-        #put_length
+        __sbe::codec::put_var_data_n::<#data_offset>(#tail_ref, v, #reserve, |prefix| { #put_length })#at?;
         __sbe::Ok(#make)
     }
 }

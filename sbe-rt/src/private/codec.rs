@@ -8,7 +8,7 @@
 //! let mut buf = [9u8; 8];
 //! let mut tail: &mut [u8] = &mut buf;
 //! take_zeroed::<2>(&mut tail, 2)?[0] = 1;
-//! put_var_data_n::<1>(&mut tail, b"ab", 0)?[0] = 2;
+//! put_var_data_n::<1>(&mut tail, b"ab", 0, |p| p[0] = 2)?;
 //! assert_eq!(tail.len(), 3);
 //! assert!(take_zeroed::<4>(&mut tail, 4).is_err());
 //! assert_eq!(buf, [1, 0, 2, b'a', b'b', 9, 9, 9]);
@@ -634,25 +634,28 @@ fn complete_slow<'a>(
     skip_front(tail, n)
 }
 
-/// Writes var data: a `P`-byte length prefix (zeroed, returned for the
-/// caller to fill in) then `data`, taken off the front of `tail`, provided
+/// Writes var data: a `P`-byte length prefix (zeroed, then filled in by
+/// `prefix`) then `data`, taken off the front of `tail`, provided
 /// `reserve` bytes stay free after it: one capacity check for all three.
+/// The prefix is written before the bytes are copied, so that the
+/// compiler drops the zeroing where `prefix` writes every byte (a copy in
+/// between kept both stores).
 ///
 /// ```
 /// let mut buf = [7u8; 6];
 /// let mut tail: &mut [u8] = &mut buf;
-/// let p = sbe_rt::__private::codec::put_var_data_n::<2>(&mut tail, b"ab", 1)?;
-/// p[0] = 2;
-/// assert!(sbe_rt::__private::codec::put_var_data_n::<2>(&mut tail, b"", 1).is_err());
+/// sbe_rt::__private::codec::put_var_data_n::<2>(&mut tail, b"ab", 1, |p| p[0] = 2)?;
+/// assert!(sbe_rt::__private::codec::put_var_data_n::<2>(&mut tail, b"", 1, |_| ()).is_err());
 /// assert_eq!(buf, [2, 0, b'a', b'b', 7, 7]);
 /// # Ok::<(), sbe_rt::Error>(())
 /// ```
 #[inline]
-pub fn put_var_data_n<'a, const P: usize>(
-    tail: &mut &'a mut [u8],
+pub fn put_var_data_n<const P: usize>(
+    tail: &mut &mut [u8],
     data: &[u8],
     reserve: usize,
-) -> Result<&'a mut [u8; P]> {
+    prefix: impl FnOnce(&mut [u8; P]),
+) -> Result<()> {
     let need = P.saturating_add(data.len()).saturating_add(reserve);
     let available = tail.len();
     if need > available {
@@ -666,9 +669,10 @@ pub fn put_var_data_n<'a, const P: usize>(
         return Err(too_small(need, available));
     };
     *head = [0; P];
+    prefix(head);
     body.copy_from_slice(data);
     *tail = rest;
-    Ok(head)
+    Ok(())
 }
 
 /// The `len` bytes of var data at `buf[start..]` and where they end,
@@ -746,9 +750,8 @@ mod tests {
         let mut tail: &mut [u8] = rest;
         let arr = take_zeroed::<2>(&mut tail, 2).unwrap();
         arr.fill(2);
-        let p = put_var_data_n::<1>(&mut tail, &[5, 5], 0).unwrap();
-        p[0] = 2;
-        assert!(put_var_data_n::<1>(&mut tail, &[], 0).is_err());
+        put_var_data_n::<1>(&mut tail, &[5, 5], 0, |p| p[0] = 2).unwrap();
+        assert!(put_var_data_n::<1>(&mut tail, &[], 0, |_| ()).is_err());
         assert!(take_zeroed::<1>(&mut tail, 1).is_err());
         assert!(split_array_mut::<9>(&mut [0u8; 8]).is_err());
         assert_eq!(buf, [1, 1, 1, 2, 2, 2, 5, 5]);
