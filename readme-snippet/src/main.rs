@@ -33,7 +33,8 @@ fn write(buf: &mut [u8]) -> Result<usize, sbe_rt::Error> {
     let mut entry = ff.next_entry()?;
     entry.speed(30).mpg(35.9);
     entry.usage_description("Urban Cycle")?;
-    let e = ff.end()?; // writes the count of entries written
-                       // `performanceFigures` skipped: written empty.
+    // `end()` writes the count of entries written; `performanceFigures`,
+    // skipped, is written empty.
+    let e = ff.end()?;
     e.manufacturer("Honda")?.model("Civic VTi")?.finish() // the length
 }
