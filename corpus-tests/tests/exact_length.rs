@@ -56,7 +56,7 @@ fn write(s: &Shape, buf: &mut [u8], length: usize) -> sbe_rt::Result<usize> {
         }
         f.end()?.note(note)?;
     }
-    legs.end()?.text(&s.text)?.blob(&s.blob)?.finish()
+    Ok(legs.end()?.text(&s.text)?.blob(&s.blob)?.finish()?)
 }
 
 /// `e` is the refusal of a buffer of `needed - 1` bytes, needing `needed`.
@@ -163,11 +163,12 @@ fn the_car_is_measured_then_written() {
             }
             a.end()?;
         }
-        pf.end()?
+        Ok(pf
+            .end()?
             .manufacturer("Honda")?
             .model("Civic VTi")?
             .activation_code("abcdef")?
-            .finish()
+            .finish()?)
     };
     let mut buf = vec![0u8; length];
     assert_eq!(write(&mut buf), Ok(length));

@@ -66,10 +66,11 @@ fn trade_by_flyweight(buf: &mut [u8]) -> sbe_rt::Result<usize> {
     fills.end()?.note(b"caf\xe9")?;
     legs.next_entry()?.px(-0.0);
     let e = legs.end()?;
-    e.memo("héllo ✓")?
+    Ok(e
+        .memo("héllo ✓")?
         .raw([0xde, 0xad, 0x00])?
         .late("x")?
-        .finish()
+        .finish()?)
 }
 
 /// `m` written by its `encode`, checked against `encoded_length`.

@@ -219,9 +219,38 @@ mod too_small {
         let err = entry.base_asset("BTC").err().unwrap();
         assert_eq!(err.error_kind(), ErrorKind::BufferTooSmall);
         assert_eq!(err, Error::buffer_too_small(4, 1));
+        // The encoder's error names the section by itself (issue 42,
+        // point 5), as `explain` does; the runtime error it holds is the
+        // same word, which names it by number.
+        let named = "output buffer too small: 4 bytes needed from where the encoder writes, only 1 left, in `ExchangeInfoResponse.symbols.baseAsset`";
+        assert_eq!(err.to_string(), named);
+        assert_eq!(g::explain(err).to_string(), named);
         assert_eq!(
-            g::explain(err).to_string(),
-            "output buffer too small: 4 bytes needed from where the encoder writes, only 1 left, in `ExchangeInfoResponse.symbols.baseAsset`"
+            format!("{err:?}"),
+            "EncodeError(BufferTooSmall { needed: 4, available: 1 } at element 13, \"ExchangeInfoResponse.symbols.baseAsset\")"
+        );
+        let plain: Error = err.into();
+        assert_eq!(plain.element().map(|n| n.get()), Some(13));
+        assert!(plain.to_string().ends_with(", in schema element 13"), "{plain}");
+        // `?` turns it into an `sbe_rt::Error` where a function returns one.
+        fn wrap_small(buf: &mut [u8]) -> sbe_rt::Result<()> {
+            g::ExchangeInfoResponseEncoder::wrap(buf)?;
+            Ok(())
+        }
+        assert_eq!(
+            wrap_small(&mut [0u8; 3]),
+            Err(Error::buffer_too_small(25, 3))
+        );
+    }
+
+    /// The encoder's error is the runtime's word, no wider: the name is
+    /// looked up only when it is shown.
+    #[test]
+    fn an_encoder_error_is_one_word() {
+        assert_eq!(size_of::<g::EncodeError>(), size_of::<Error>());
+        assert_eq!(
+            size_of::<g::EncodeResult<usize>>(),
+            size_of::<sbe_rt::Result<usize>>()
         );
     }
 }

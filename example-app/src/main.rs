@@ -95,11 +95,13 @@ fn encode(i: u64, buf: &mut [u8], length: usize) -> Result<usize, Error> {
         acc.next_entry()?.mph(30).seconds(4.0);
         acc.next_entry()?.mph(60).seconds(7.5);
         acc.end()?;
-        pf.end()?
+        // `?`: each schema's `EncodeError` becomes an `sbe_rt::Error`.
+        Ok(pf
+            .end()?
             .manufacturer(MAKER.0)?
             .model(MAKER.1)?
             .activation_code(MAKER.2)?
-            .finish()
+            .finish()?)
     } else {
         let mut e = md::MarketDataIncrementalRefreshTradesEncoder::wrap_exact(buf, length)?;
         // The time as a value: the schema says nanoseconds since the epoch.
@@ -122,7 +124,7 @@ fn encode(i: u64, buf: &mut [u8], length: usize) -> Result<usize, Error> {
             entry.md_entry_px().value(px)?;
             entry.md_entry_size().value(Decimal::from_u8(10, 0))?;
         }
-        g.end()?.finish()
+        Ok(g.end()?.finish()?)
     }
 }
 

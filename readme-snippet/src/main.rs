@@ -23,7 +23,9 @@ fn read(buf: &[u8]) -> Result<(), sbe_rt::Error> {
     Ok(())
 }
 
-fn write(buf: &mut [u8]) -> Result<usize, sbe_rt::Error> {
+// An encoder's error displays the schema element it is about
+// (`car::EncodeError`, an `sbe_rt::Error` that `?` converts both ways).
+fn write(buf: &mut [u8]) -> Result<usize, car::EncodeError> {
     // The header is written here; a buffer too small is an Err.
     let mut e = car::CarEncoder::wrap(buf)?;
     e.serial_number(1234).model_year(2013).code(car::Model::A);

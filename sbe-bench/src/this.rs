@@ -135,12 +135,13 @@ fn car_write(car: &Car, mut enc: baseline::CarEncoder<'_>) -> sbe_rt::Result<usi
         }
         accel.end()?;
     }
-    group
+    // `?`: the generated encoders' `EncodeError` becomes an `sbe_rt::Error`.
+    Ok(group
         .end()?
         .manufacturer(car.manufacturer)?
         .model(car.model)?
         .activation_code(car.activation_code)?
-        .finish()
+        .finish()?)
 }
 
 /// Reads the car's four `someNumbers` after `CarDecoder::decode`.
@@ -221,7 +222,7 @@ fn md_write(
             .rpt_seq(e.rpt_seq)
             .aggressor_side(Side::from_raw(e.aggressor_side));
     }
-    group.end()?.finish()
+    Ok(group.end()?.finish()?)
 }
 
 /// A message of either schema as the generated `to_json` and `Debug` show

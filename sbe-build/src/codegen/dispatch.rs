@@ -91,10 +91,13 @@ pub(crate) fn constants(ctx: &Ctx) -> TokenStream {
         pub const ELEMENTS: &[&str] = &[#(#elements),*];
 
         /// `e` with the path of the schema element it happened at, for
-        /// display: its text, then ``, in `Message.group` ``.
-        pub fn explain(e: ::sbe_rt::Error) -> ::sbe_rt::Explained {
-            ::sbe_rt::Explained::new(e, ELEMENTS)
+        /// display: its text, then ``, in `Message.group` ``. (An
+        /// encoder's `EncodeError` displays so by itself.)
+        pub fn explain(e: impl ::core::convert::Into<::sbe_rt::Error>) -> ::sbe_rt::Explained {
+            ::sbe_rt::Explained::new(e.into(), ELEMENTS)
         }
+
+        ::sbe_rt::encode_error!();
 
         #read_header
     }

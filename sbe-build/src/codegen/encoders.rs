@@ -286,7 +286,7 @@ fn section_signature(
         Tail::Root(_) => quote!(<'a>),
         Tail::Entry(_) => quote!(<'g, 'a>),
     };
-    let ret = quote!(::sbe_rt::Result<#next #lifetimes>);
+    let ret = quote!(EncodeResult<#next #lifetimes>);
     match (b.groups.get(j), b.names.groups.get(j), groups.get(j)) {
         (Some(g), Some(name), Some(idents)) => {
             let enc = &idents.enc;
@@ -295,7 +295,7 @@ fn section_signature(
                 quote!(count: usize),
                 quote!(count),
                 deprecated(g.deprecated),
-                quote!(::sbe_rt::Result<#enc #lifetimes>),
+                quote!(EncodeResult<#enc #lifetimes>),
             )
         }
         _ => {
@@ -388,7 +388,7 @@ fn finish_fn(ctx: &Ctx, b: &NamedBlock, i: usize, tail: Tail) -> TokenStream {
                 /// Writes the groups and var data not written yet, empty,
                 /// and returns the message's length.
                 #[inline(always)]
-                pub fn finish(#this) -> ::sbe_rt::Result<usize> {
+                pub fn finish(#this) -> EncodeResult<usize> {
                     #put
                     __sbe::Ok(self.encoded_length())
                 }
@@ -398,8 +398,8 @@ fn finish_fn(ctx: &Ctx, b: &NamedBlock, i: usize, tail: Tail) -> TokenStream {
             /// Writes the entry's groups and var data not written yet,
             /// empty (the next entry, or the end of the group, would).
             #[inline]
-            pub fn finish(self) -> ::sbe_rt::Result<()> {
-                #group::complete(self.step, self.tail)
+            pub fn finish(self) -> EncodeResult<()> {
+                __sbe::Ok(#group::complete(self.step, self.tail)?)
             }
         },
     }
@@ -466,7 +466,7 @@ fn message_wrap_fn(ctx: &Ctx, b: &NamedBlock, m: &Message, buf_init: TokenStream
         /// null, any other field zeros). Fails when `buf` cannot hold the
         /// message with its groups and var data empty.
         #dep
-        pub fn wrap(buf: &'a mut [u8]) -> ::sbe_rt::Result<Self> {
+        pub fn wrap(buf: &'a mut [u8]) -> EncodeResult<Self> {
             let total = buf.len();
             __sbe::codec::check_room(buf, #need)?;
             let (hdr, rest) = __sbe::codec::split_array_mut::<HEADER_LENGTH>(buf)?;
@@ -657,7 +657,7 @@ fn end_fn(ctx: &Ctx, g: &Group, b: &NamedBlock, at: Position) -> TokenStream {
         /// (at most the count given) is written. Returns the encoder of
         /// what follows the group.
         #[inline(always)]
-        pub fn end(#this) -> ::sbe_rt::Result<#next #lifetimes> {
+        pub fn end(#this) -> EncodeResult<#next #lifetimes> {
             #complete
             #put_count
             __sbe::Ok(#make)
@@ -776,7 +776,7 @@ fn group_new_fn(
     };
     quote! {
         #[inline]
-        fn new(#params count: usize, reserve: usize) -> ::sbe_rt::Result<Self> {
+        fn new(#params count: usize, reserve: usize) -> EncodeResult<Self> {
             __sbe::codec::check_count(count, #max_count)?;
             let dim = __sbe::codec::take_zeroed::<#dim_len>(#tail, #dim_need)?;
             #put_block_length
@@ -840,7 +840,7 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents, at: Position) 
             quote! {
                 #doc
                 #[inline]
-                pub fn next_entry(&mut self) -> ::sbe_rt::Result<#first<'_, 'a>> {
+                pub fn next_entry(&mut self) -> EncodeResult<#first<'_, 'a>> {
                     Self::complete(&mut self.step, #tail)?;
                     #keep
                     self.step = 0;
@@ -857,7 +857,7 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents, at: Position) 
             quote! {
                 #doc
                 #[inline]
-                pub fn next_entry(&mut self) -> ::sbe_rt::Result<&mut Self> {
+                pub fn next_entry(&mut self) -> EncodeResult<&mut Self> {
                     #keep
                     __sbe::Ok(self)
                 }

@@ -183,6 +183,8 @@ const TOP_LEVEL: &[&str] = &[
     "HEADER_LENGTH",
     "ELEMENTS",
     "explain",
+    "EncodeError",
+    "EncodeResult",
 ];
 
 impl<'s> Ctx<'s> {

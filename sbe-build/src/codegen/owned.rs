@@ -884,7 +884,7 @@ pub(super) fn block(
         (true, _) => (
             quote!(#mut_e: #encoder<'_>),
             quote!(usize),
-            quote!(e.finish()),
+            quote!(__sbe::Ok(e.finish()?)),
         ),
         (false, Some(stage)) => (
             quote!(#mut_e: #stage<'_, '_>),

@@ -337,7 +337,7 @@ fn zoned_setter(
     quote! {
         #[doc = #doc]
         #[inline]
-        pub fn #name(&mut self, v: ::sbe_rt::ZonedTimestamp) -> ::sbe_rt::Result<&mut Self> {
+        pub fn #name(&mut self, v: ::sbe_rt::ZonedTimestamp) -> EncodeResult<&mut Self> {
             let (hour, minute) = v.offset_parts()?;
             #writes
             __sbe::Ok(self)
@@ -449,7 +449,7 @@ fn month_year_setter(parts: &MonthYearParts, members: &[MemberView], name: &Iden
     quote! {
         #[doc = #doc]
         #[inline]
-        pub fn #name(&mut self, v: ::sbe_rt::MonthYear) -> ::sbe_rt::Result<&mut Self> {
+        pub fn #name(&mut self, v: ::sbe_rt::MonthYear) -> EncodeResult<&mut Self> {
             #checks
             #writes
             __sbe::Ok(self)
@@ -672,7 +672,7 @@ fn decimal_setter(
             quote! {
                 #[doc = #doc]
                 #[inline]
-                pub fn #name(&mut self, v: ::sbe_rt::Decimal) -> ::sbe_rt::Result<&mut Self> {
+                pub fn #name(&mut self, v: ::sbe_rt::Decimal) -> EncodeResult<&mut Self> {
                     #write
                     #write_exp
                     __sbe::Ok(self)
@@ -708,7 +708,7 @@ fn typed_setter(
             #[doc = ""]
             #[doc = " `None` writes the null value."]
             #[inline]
-            pub fn #name(&mut self, v: ::core::option::Option<#ty>) -> ::sbe_rt::Result<&mut Self> {
+            pub fn #name(&mut self, v: ::core::option::Option<#ty>) -> EncodeResult<&mut Self> {
                 let raw = match v {
                     __sbe::Some(v) => __sbe::Some(#raw),
                     __sbe::None => __sbe::None,
@@ -721,7 +721,7 @@ fn typed_setter(
         quote! {
             #[doc = #doc]
             #[inline]
-            pub fn #name(&mut self, v: #ty) -> ::sbe_rt::Result<&mut Self> {
+            pub fn #name(&mut self, v: #ty) -> EncodeResult<&mut Self> {
                 self.#setter(#raw);
                 __sbe::Ok(self)
             }
@@ -909,7 +909,7 @@ pub(super) fn field_setter(
             quote! {
                 #[doc = #doc]
                 #[inline]
-                pub fn #name(&mut self, v: #arg, exponent: i8) -> ::sbe_rt::Result<&mut Self> {
+                pub fn #name(&mut self, v: #arg, exponent: i8) -> EncodeResult<&mut Self> {
                     #write
                     __sbe::Ok(self)
                 }

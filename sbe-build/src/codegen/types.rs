@@ -311,7 +311,7 @@ fn composite(ctx: &Ctx, e: &TypeEntry, c: &Composite) -> TokenStream {
         #[allow(deprecated)]
         impl<'b> #enc<'b> {
             /// Writes the composite at the start of `buf` (checked when written).
-            pub fn wrap(buf: &'b mut [u8]) -> ::sbe_rt::Result<Self> {
+            pub fn wrap(buf: &'b mut [u8]) -> EncodeResult<Self> {
                 __sbe::codec::check_room(buf, #len)?;
                 __sbe::Ok(Self { buf })
             }

@@ -184,7 +184,7 @@ macro_rules! setter {
         pub fn $name(
             &mut self,
             v: impl ::core::convert::AsRef<[u8]>,
-        ) -> $crate::Result<&mut Self> {
+        ) -> EncodeResult<&mut Self> {
             let put = $crate::text::put_char_array(self.buf, $at, $len, v.as_ref());
             $(let put = $crate::__private::At::at_element(put, $element);)?
             put?;

@@ -45,7 +45,7 @@ pub fn drivers(schema: &Schema, generated: &str, module: &str) -> String {
         );
         let _ = writeln!(
             encoders,
-            "    fn enc_{i}(s: &mut Src, buf: &mut [u8], x: &mut Vec<V>) -> R<usize> {{\n        let mut e = g::{enc}::wrap(buf)?;\n{body}        e.finish()\n    }}\n",
+            "    fn enc_{i}(s: &mut Src, buf: &mut [u8], x: &mut Vec<V>) -> R<usize> {{\n        let mut e = g::{enc}::wrap(buf)?;\n{body}        Ok(e.finish()?)\n    }}\n",
             enc = names.encoder,
             body = g.out
         );
@@ -381,7 +381,7 @@ impl Gen<'_> {
             self.line(d + 1, &format!("{x}.push({v});"));
         }
         match end {
-            None => self.line(d + 1, &format!("return {enc}.finish();")),
+            None => self.line(d + 1, &format!("return Ok({enc}.finish()?);")),
             Some(label) => {
                 self.line(d + 1, &format!("{enc}.finish()?;"));
                 self.line(d + 1, &format!("break {label};"));
