@@ -567,6 +567,13 @@ pub(super) fn group_encoder(
             quote!(tail, parent_step, parent_reserve,),
         )
     };
+    // Entries of one size: the room and the count are checked in one
+    // compare of the tail's length (`codec::next_block`).
+    let threshold_field = if sections == 0 && b.block_len() > 0 {
+        quote!(threshold: usize,)
+    } else {
+        TokenStream::new()
+    };
     let new_fn = group_new_fn(ctx, g, b, at, (outer_init, buf_init, step_init));
     let end_fn = end_fn(ctx, g, b, at);
     let each_entry_fn = each_entry_fn(ctx, b, at);
@@ -594,6 +601,7 @@ pub(super) fn group_encoder(
             dim: &'a mut [u8; #dim_len],
             #buf_field
             count: usize,
+            #threshold_field
             written: usize,
             reserve: usize,
             #step_field
@@ -758,6 +766,21 @@ fn group_new_fn(
         None => TokenStream::new(),
     };
     let dim_need = plus(quote!(reserve), dim.len);
+    let (threshold_init, threshold) = if b.sections() == 0 && b.block_len() > 0 {
+        let block = ulit(b.block_len());
+        let len = if at.top {
+            quote!(tail.len())
+        } else {
+            quote!((*tail).len())
+        };
+        let need = plus(quote!(reserve), b.block_len());
+        (
+            quote!(let threshold = __sbe::codec::entries_threshold(#len, count, #block, #need);),
+            quote!(threshold,),
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new())
+    };
     let (params, tail) = if at.top {
         (
             quote!(mut tail: &'a mut [u8], total: usize,),
@@ -780,7 +803,8 @@ fn group_new_fn(
             __sbe::codec::check_count(count, #max_count)?;
             let dim = __sbe::codec::take_zeroed::<#dim_len>(#tail, #dim_need)?;
             #put_block_length
-            __sbe::Ok(Self { #outer_init dim, #buf_init count, written: 0, reserve, #step_init })
+            #threshold_init
+            __sbe::Ok(Self { #outer_init dim, #buf_init count, #threshold written: 0, reserve, #step_init })
         }
     }
 }
@@ -849,6 +873,17 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents, at: Position) 
             }
         }
         _ => {
+            let take = if b.block_len() > 0 {
+                let take = quote!(__sbe::codec::next_block::<#block_length>(#tail, &mut self.written, self.count, self.threshold, #need)?);
+                if b.block.unset_stores(ctx.byte_order()).is_empty() {
+                    take
+                } else {
+                    let unset = unset_block(ctx, b, &quote!(block), false);
+                    quote!({ let block = #take; #unset block })
+                }
+            } else {
+                take
+            };
             let keep = if b.has_setters() {
                 quote!(self.buf = #take;)
             } else {

@@ -408,6 +408,89 @@ fn zeroed(block: &mut [u8]) -> &mut [u8] {
     block
 }
 
+/// The tail length from which a group whose entries are `block` bytes
+/// each (no nested group or var data) may take one more: `need` (the
+/// entry and the room kept after the group), and more than the tail
+/// would be after `count` entries, `len` being its length before the
+/// first. [`next_block`] compares the tail with it, one compare for the
+/// room and the count.
+///
+/// ```
+/// use sbe_rt::__private::codec::entries_threshold;
+///
+/// assert_eq!(entries_threshold(100, 3, 10, 10), 71); // the count first
+/// assert_eq!(entries_threshold(100, 9, 10, 14), 14); // then the room
+/// assert_eq!(entries_threshold(20, 3, 10, 10), 10);
+/// assert_eq!(entries_threshold(20, 3, 10, 0), 1);
+/// ```
+#[inline(always)]
+#[must_use]
+pub const fn entries_threshold(len: usize, count: usize, block: usize, need: usize) -> usize {
+    // At most `isize::MAX` (a slice's length), so the `+ 1` cannot wrap;
+    // past the tail, the count is never what refuses, the room is.
+    let by_count = len.saturating_sub(count.saturating_mul(block)) + 1;
+    if by_count > need {
+        by_count
+    } else {
+        need
+    }
+}
+
+/// [`next_entry`] for a group whose entries are `N` bytes each (`N` > 0):
+/// refused when the tail is shorter than `threshold`
+/// ([`entries_threshold`]), as `CountOutOfRange` once `count` entries are
+/// written, else `BufferTooSmall` with `need`. One compare of the tail's
+/// length, the value the entries' loop steps, where two (the count on a
+/// counter, the room on the length) made the compiler turn the room into
+/// a count by dividing by the entry's size before the loop.
+///
+/// ```
+/// use sbe_rt::{__private::codec::{entries_threshold, next_block}, Error};
+///
+/// let mut buf = [7u8; 5];
+/// let mut tail: &mut [u8] = &mut buf;
+/// let t = entries_threshold(tail.len(), 1, 2, 2);
+/// let mut written = 0;
+/// assert_eq!(next_block::<2>(&mut tail, &mut written, 1, t, 2), Ok(&mut [0, 0]));
+/// assert_eq!(
+///     next_block::<2>(&mut tail, &mut written, 1, t, 2),
+///     Err(Error::count_out_of_range(2, 1))
+/// );
+/// let t = entries_threshold(tail.len(), 5, 2, 4);
+/// assert_eq!(
+///     next_block::<2>(&mut tail, &mut written, 5, t, 4),
+///     Err(Error::buffer_too_small(4, 3))
+/// );
+/// assert_eq!(written, 1);
+/// ```
+#[inline(always)]
+pub fn next_block<'a, const N: usize>(
+    tail: &mut &'a mut [u8],
+    written: &mut usize,
+    count: usize,
+    threshold: usize,
+    need: usize,
+) -> Result<&'a mut [u8; N]> {
+    let available = tail.len();
+    if available < threshold {
+        return Err(block_refused(*written, count, need, available));
+    }
+    let block = take_zeroed::<N>(tail, need)?;
+    *written += 1;
+    Ok(block)
+}
+
+/// Why [`next_block`] refused an entry, out of line.
+#[cold]
+#[inline(never)]
+extern "C" fn block_refused(written: usize, count: usize, need: usize, available: usize) -> Error {
+    if written >= count {
+        Error::count_out_of_range(written as u64 + 1, count as u64)
+    } else {
+        too_small(need, available)
+    }
+}
+
 /// Takes the first `N` bytes off `tail` as a zeroed array, provided
 /// `tail` holds at least `need` bytes (`need` counts the `N` bytes plus
 /// whatever must stay free after them): one capacity check for an entry.
