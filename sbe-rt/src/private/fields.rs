@@ -110,10 +110,13 @@ macro_rules! getter {
 /// * `enum` / `opt_enum`: an enum, its `raw` value (`None` as `$null`);
 /// * `set`: a set, its raw value;
 /// * `chars`: a char array of `$len` bytes, NUL-padded, too long an
-///   error naming schema element `$element` (none without it);
+///   error naming schema element `$element` (none without it), an
+///   `EncodeResult` of the generated module ([`encode_error!`](crate::encode_error));
 /// * `comp`: the encoder `$enc` of a composite, over the bytes from `$at`.
 ///
 /// ```
+/// const ELEMENTS: &[&str] = &[];
+/// sbe_rt::encode_error!();
 /// pub struct Encoder<'a> {
 ///     buf: &'a mut [u8; 4],
 /// }
