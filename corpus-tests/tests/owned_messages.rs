@@ -66,8 +66,7 @@ fn trade_by_flyweight(buf: &mut [u8]) -> sbe_rt::Result<usize> {
     fills.end()?.note(b"caf\xe9")?;
     legs.next_entry()?.px(-0.0);
     let e = legs.end()?;
-    Ok(e
-        .memo("héllo ✓")?
+    Ok(e.memo("héllo ✓")?
         .raw([0xde, 0xad, 0x00])?
         .late("x")?
         .finish()?)

@@ -100,41 +100,66 @@ fn a_value_that_does_not_fit_exactly_is_an_error_and_writes_nothing() {
         // 0.0000000001 needs a tenth exponent digit; 1250 is not a whole
         // number of hundreds; a uint32 mantissa holds no negative.
         assert_eq!(
-            q.price().value(Decimal::new(1, -10)).map(|_| ()).map_err(Error::from),
+            q.price()
+                .value(Decimal::new(1, -10))
+                .map(|_| ())
+                .map_err(Error::from),
             out_of_range
         );
         assert_eq!(
-            q.size().value(Decimal::new(1250, 0)).map(|_| ()).map_err(Error::from),
+            q.size()
+                .value(Decimal::new(1250, 0))
+                .map(|_| ())
+                .map_err(Error::from),
             out_of_range
         );
         assert_eq!(
-            q.size().value(Decimal::new(-100, 0)).map(|_| ()).map_err(Error::from),
+            q.size()
+                .value(Decimal::new(-100, 0))
+                .map(|_| ())
+                .map_err(Error::from),
             out_of_range
         );
         // Before the epoch in an unsigned count; a nanosecond in microseconds.
         assert_eq!(
-            q.sent_value(ts("1969-12-31T23:59:59Z")).map(|_| ()).map_err(Error::from),
+            q.sent_value(ts("1969-12-31T23:59:59Z"))
+                .map(|_| ())
+                .map_err(Error::from),
             out_of_range
         );
         // The field's setter names it; the composite's cannot (it is shared).
         let e = q
             .sent_value(ts("1969-12-31T23:59:59Z"))
-            .map(|_| ()).map_err(Error::from)
+            .map(|_| ())
+            .map_err(Error::from)
             .unwrap_err();
         assert_eq!(values::explain(e).element(), Some("Quote.sent"));
         let e = q
             .price()
             .value(Decimal::new(1, -10))
-            .map(|_| ()).map_err(Error::from)
+            .map(|_| ())
+            .map_err(Error::from)
             .unwrap_err();
         assert_eq!(e.element(), None);
         let one_ns_more = ts("2024-01-02T03:04:05.000000001Z");
-        assert_eq!(q.stamp().value(one_ns_more).map(|_| ()).map_err(Error::from), out_of_range);
+        assert_eq!(
+            q.stamp()
+                .value(one_ns_more)
+                .map(|_| ())
+                .map_err(Error::from),
+            out_of_range
+        );
         let tenth_ms = ts("2024-01-02T03:04:05.0001Z");
-        assert_eq!(q.sent_ms_value(tenth_ms).map(|_| ()).map_err(Error::from), out_of_range);
+        assert_eq!(
+            q.sent_ms_value(tenth_ms).map(|_| ()).map_err(Error::from),
+            out_of_range
+        );
         // Days before 1970 do not fit LocalMktDate's uint16.
         let old = Date::from_ymd(1969, 1, 1);
-        assert_eq!(q.trade_date_value(old).map(|_| ()).map_err(Error::from), out_of_range);
+        assert_eq!(
+            q.trade_date_value(old).map(|_| ()).map_err(Error::from),
+            out_of_range
+        );
     };
     assert_eq!(encode_then(&mut got, refused), Ok(len));
     assert_eq!(got, want, "a refused value writes nothing");

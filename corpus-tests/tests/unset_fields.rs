@@ -231,7 +231,10 @@ mod too_small {
         );
         let plain: Error = err.into();
         assert_eq!(plain.element().map(|n| n.get()), Some(13));
-        assert!(plain.to_string().ends_with(", in schema element 13"), "{plain}");
+        assert!(
+            plain.to_string().ends_with(", in schema element 13"),
+            "{plain}"
+        );
         // `?` turns it into an `sbe_rt::Error` where a function returns one.
         fn wrap_small(buf: &mut [u8]) -> sbe_rt::Result<()> {
             g::ExchangeInfoResponseEncoder::wrap(buf)?;

@@ -313,7 +313,11 @@ pub fn char_v(v: &[u8], n: usize, optional: bool) -> V {
 
 /// Asserts that `r`, the result of giving a value the schema cannot hold,
 /// is the `Err` for it, and marks `s` rejected.
-pub fn rejected<T, E: Into<sbe_rt::Error>>(s: &mut Src, r: Result<T, E>, what: &str) -> sbe_rt::Error {
+pub fn rejected<T, E: Into<sbe_rt::Error>>(
+    s: &mut Src,
+    r: Result<T, E>,
+    what: &str,
+) -> sbe_rt::Error {
     match r.map_err(Into::into) {
         Err(e)
             if matches!(
@@ -333,7 +337,10 @@ pub fn rejected<T, E: Into<sbe_rt::Error>>(s: &mut Src, r: Result<T, E>, what: &
 /// was started with: `Err(CountOutOfRange)`, after which the encoder goes
 /// on, or another `Err` (the buffer too small for the sections before) to
 /// pass on.
-pub fn past_count<E: Into<sbe_rt::Error>>(r: Result<(), E>, what: &str) -> Result<(), sbe_rt::Error> {
+pub fn past_count<E: Into<sbe_rt::Error>>(
+    r: Result<(), E>,
+    what: &str,
+) -> Result<(), sbe_rt::Error> {
     match r.map_err(Into::into) {
         Err(e) if e.error_kind() == sbe_rt::ErrorKind::CountOutOfRange => Ok(()),
         Err(e) => Err(e),
