@@ -60,10 +60,10 @@ fn encode(i: &Input, buf: &mut [u8]) -> Result<usize, sbe_rt::Error> {
         }
         a.end()?;
     }
-    g.end()?
+    Ok(g.end()?
         .manufacturer(&i.manufacturer)?
         .model(&i.model)?
-        .finish()
+        .finish()?)
 }
 
 fn same_f32(a: f32, b: f32) -> bool {
