@@ -69,7 +69,7 @@ fn add(out: &Path, key: &str, xml: &Path, modules: &mut String, tables: &mut Tab
 /// byte shorter than its `encoded_length`.
 fn owned_row(key: &str, name: &str) -> String {
     format!(
-        "    ({key:?}, |b| {{ let o = {name}::OwnedMessage::decode(b)?; let len = o.encoded_length(); let mut out = vec![0u8; len]; let n = o.encode(&mut out)?; out.truncate(n); let mut short = vec![0xA5u8; len.saturating_sub(1)]; let refused = o.encode(&mut short).err(); Ok((out, len, refused)) }}),\n"
+        "    ({key:?}, |b| {{ let o = {name}::OwnedMessage::decode(b)?; let len = o.encoded_length(); let mut out = vec![0u8; len]; let n = o.encode(&mut out)?; out.truncate(n); let mut short = vec![0xA5u8; len.saturating_sub(1)]; let refused = o.encode(&mut short).err().map(::sbe_rt::Error::from); Ok((out, len, refused)) }}),\n"
     )
 }
 

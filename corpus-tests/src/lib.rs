@@ -42,9 +42,9 @@ pub struct SerdeRun {
 
 /// `run` with [`SerdeRun::message`]: `to_json` read whole as owned message
 /// type `M`, written with `encode`.
-pub fn with_message<M>(
+pub fn with_message<M, E: std::fmt::Display>(
     mut run: SerdeRun,
-    encode: fn(&M, &mut [u8]) -> sbe_rt::Result<usize>,
+    encode: fn(&M, &mut [u8]) -> Result<usize, E>,
 ) -> SerdeRun
 where
     M: for<'de> sbe_rt::__private::serde::Deserialize<'de>,
@@ -62,10 +62,10 @@ where
 
 /// [`SerdeRun`] of owned message `m`, whose `to_json` is `to_json` and
 /// whose type encodes with `encode`.
-pub fn serde_run<T>(
+pub fn serde_run<T, E: std::fmt::Display>(
     m: &T,
     to_json: &str,
-    encode: fn(&T, &mut [u8]) -> sbe_rt::Result<usize>,
+    encode: fn(&T, &mut [u8]) -> Result<usize, E>,
 ) -> SerdeRun
 where
     T: sbe_rt::__private::serde::Serialize + for<'de> sbe_rt::__private::serde::Deserialize<'de>,
@@ -80,9 +80,9 @@ where
 
 /// The owned message `serde_json` reads from the `body` of `to_json`,
 /// encoded with `encode`.
-fn from_body<T>(
+fn from_body<T, E: std::fmt::Display>(
     to_json: &str,
-    encode: fn(&T, &mut [u8]) -> sbe_rt::Result<usize>,
+    encode: fn(&T, &mut [u8]) -> Result<usize, E>,
 ) -> Result<Vec<u8>, String>
 where
     T: for<'de> sbe_rt::__private::serde::Deserialize<'de>,

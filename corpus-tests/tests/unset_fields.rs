@@ -246,6 +246,28 @@ mod too_small {
         );
     }
 
+    /// An owned message's `encode` names the section too: it writes
+    /// through the same encoders.
+    #[test]
+    fn an_owned_message_names_the_section_that_did_not_fit() {
+        let m = g::ExchangeInfoResponse {
+            symbols: vec![g::ExchangeInfoResponseSymbols {
+                symbol: "BTCUSDT".into(),
+                base_asset: "BTC".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let err = m.encode(&mut [0u8; 50]).unwrap_err();
+        assert_eq!(err, Error::buffer_too_small(4, 1));
+        assert_eq!(
+            err.to_string(),
+            "output buffer too small: 4 bytes needed from where the encoder writes, only 1 left, in `ExchangeInfoResponse.symbols.baseAsset`"
+        );
+        let n = m.encode(&mut [0u8; 64]).expect("fits");
+        assert_eq!(n, m.encoded_length());
+    }
+
     /// The encoder's error is the runtime's word, no wider: the name is
     /// looked up only when it is shown.
     #[test]

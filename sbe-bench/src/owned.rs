@@ -89,7 +89,7 @@ pub fn car_decode(buf: &[u8]) -> sbe_rt::Result<u64> {
 /// Writes the owned `car` with its header into `buf` (`Car::encode`).
 #[inline]
 pub fn car_encode(car: &baseline::Car, buf: &mut [u8]) -> sbe_rt::Result<usize> {
-    car.encode(buf)
+    Ok(car.encode(buf)?)
 }
 
 /// Decodes a market-data message into its owned type and folds its values.
@@ -119,7 +119,7 @@ pub fn md_encode(
     m: &market_data::MarketDataIncrementalRefreshTrades,
     buf: &mut [u8],
 ) -> sbe_rt::Result<usize> {
-    m.encode(buf)
+    Ok(m.encode(buf)?)
 }
 
 /// Decodes a car into ergo-sbe's `CarDomain` (checked `try_decode`, then

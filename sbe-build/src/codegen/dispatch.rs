@@ -533,7 +533,7 @@ fn owned_message(arms: &MessageArms, no_messages: bool) -> TokenStream {
 
             /// Writes the message at the start of `buf`, header included;
             /// returns its length.
-            pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+            pub fn encode(&self, buf: &mut [u8]) -> EncodeResult<usize> {
                 #unused_buf
                 match self {
                     #encode

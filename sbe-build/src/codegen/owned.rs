@@ -1025,15 +1025,15 @@ pub(super) fn block(
 fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
     if !converts {
         return quote! {
-            pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
-                self.sbe_write::<true>(#encoder::wrap(buf)?)
+            pub fn encode(&self, buf: &mut [u8]) -> EncodeResult<usize> {
+                __sbe::Ok(self.sbe_write::<true>(#encoder::wrap(buf)?)?)
             }
         };
     }
     quote! {
-        pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+        pub fn encode(&self, buf: &mut [u8]) -> EncodeResult<usize> {
             if !Self::SBE_CONVERTS {
-                return self.sbe_encode::<true>(buf);
+                return __sbe::Ok(self.sbe_encode::<true>(buf)?);
             }
             // Text as its own bytes first: a pass that needs no
             // conversion, and so no call, in its loops. ISO-8859-1 text
@@ -1042,7 +1042,7 @@ fn message_encode(encoder: &Ident, converts: bool) -> TokenStream {
             // result (bytes or error) is `encode`'s.
             match self.sbe_encode::<false>(buf) {
                 __sbe::Ok(n) => __sbe::Ok(n),
-                __sbe::Err(_) => self.sbe_encode_converting(buf),
+                __sbe::Err(_) => __sbe::Ok(self.sbe_encode_converting(buf)?),
             }
         }
 
@@ -1199,7 +1199,7 @@ pub(super) fn composite(
 
             /// Writes the composite at the start of `buf` with its encoder;
             /// returns its length.
-            pub fn encode(&self, buf: &mut [u8]) -> ::sbe_rt::Result<usize> {
+            pub fn encode(&self, buf: &mut [u8]) -> EncodeResult<usize> {
                 self.sbe_write::<true>(&mut #enc::wrap(buf)?)?;
                 __sbe::Ok(#len)
             }
