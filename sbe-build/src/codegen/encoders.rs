@@ -180,18 +180,15 @@ fn stage_items(
             }
         } else {
             let skipped = skipped_bytes(ctx, b, i..j);
-            let (put, make) = match tail {
-                Tail::Root(_) => (
-                    quote!(__sbe::codec::put_empty(&mut self.tail, &[#(#skipped),*])?;),
-                    quote!(#target { tail: self.tail, total: self.total }),
-                ),
-                Tail::Entry(_) => (
-                    quote!(__sbe::codec::put_empty(&mut *self.tail, &[#(#skipped),*])?;),
-                    quote!(#target { tail: self.tail, step: self.step, reserve: self.reserve }),
-                ),
+            let tail_ref = tail.tail();
+            let make = match tail {
+                Tail::Root(_) => quote!(#target { tail: self.tail, total: self.total }),
+                Tail::Entry(_) => {
+                    quote!(#target { tail: self.tail, step: self.step, reserve: self.reserve })
+                }
             };
             quote! {
-                #put
+                __sbe::codec::put_empty(#tail_ref, &[#(#skipped),*])?;
                 #make.#name(#args)
             }
         };
@@ -349,15 +346,13 @@ fn data_body(ctx: &Ctx, b: &NamedBlock, j: usize, next: &Ident, tail: Tail) -> T
     };
     let at = super::at(d.element);
     let step = ulit(j + 1);
-    let (tail_ref, make) = match tail {
-        Tail::Root(_) => (
-            quote!(&mut self.tail),
-            quote!(#next { tail: self.tail, total: self.total }),
-        ),
-        Tail::Entry(_) => (quote!(&mut *self.tail), {
+    let tail_ref = tail.tail();
+    let make = match tail {
+        Tail::Root(_) => quote!(#next { tail: self.tail, total: self.total }),
+        Tail::Entry(_) => {
             let reserve = (j + 1 < b.sections()).then(|| quote!(reserve: self.reserve));
             quote!({ *self.step = #step; #next { tail: self.tail, step: self.step, #reserve } })
-        }),
+        }
     };
     quote! {
         let v = v.as_ref();
@@ -372,6 +367,7 @@ fn data_body(ctx: &Ctx, b: &NamedBlock, j: usize, next: &Ident, tail: Tail) -> T
 /// group's next entry or end would write them).
 fn finish_fn(ctx: &Ctx, b: &NamedBlock, i: usize, tail: Tail) -> TokenStream {
     let rest = skipped_bytes(ctx, b, i..b.sections());
+    let tail_ref = tail.tail();
     match tail {
         Tail::Root(_) => {
             let (this, put) = if rest.is_empty() {
@@ -379,7 +375,7 @@ fn finish_fn(ctx: &Ctx, b: &NamedBlock, i: usize, tail: Tail) -> TokenStream {
             } else {
                 (
                     quote!(mut self),
-                    quote!(__sbe::codec::put_empty(&mut self.tail, &[#(#rest),*])?;),
+                    quote!(__sbe::codec::put_empty(#tail_ref, &[#(#rest),*])?;),
                 )
             };
             quote! {
@@ -507,12 +503,26 @@ impl Position<'_> {
 
     /// The encoder's tail as a `&mut &'a mut [u8]`.
     fn tail(self) -> TokenStream {
-        if self.top {
-            quote!(&mut self.tail)
-        } else {
-            quote!(&mut *self.tail)
-        }
+        tail_ref(self.top)
     }
+}
+
+/// `self.tail` as a `&mut &'a mut [u8]`, where `self` owns the tail
+/// (`owns`: a message's stage, a message's group) or borrows it (an
+/// entry's stage, a nested group).
+fn tail_ref(owns: bool) -> TokenStream {
+    if owns {
+        quote!(&mut self.tail)
+    } else {
+        quote!(&mut *self.tail)
+    }
+}
+
+/// Whether a group whose entries are `b` checks the room and the count
+/// in one compare against a threshold (`codec::next_block`): entries of
+/// one size, more than none.
+fn checks_threshold(b: &NamedBlock) -> bool {
+    b.sections() == 0 && b.block_len() > 0
 }
 
 /// The encoder of group `g`, at `at`, whose entry block is `b`, and where
@@ -569,7 +579,7 @@ pub(super) fn group_encoder(
     };
     // Entries of one size: the room and the count are checked in one
     // compare of the tail's length (`codec::next_block`).
-    let threshold_field = if sections == 0 && b.block_len() > 0 {
+    let threshold_field = if checks_threshold(b) {
         quote!(threshold: usize,)
     } else {
         TokenStream::new()
@@ -766,7 +776,7 @@ fn group_new_fn(
         None => TokenStream::new(),
     };
     let dim_need = plus(quote!(reserve), dim.len);
-    let (threshold_init, threshold) = if b.sections() == 0 && b.block_len() > 0 {
+    let (threshold_init, threshold) = if checks_threshold(b) {
         let block = ulit(b.block_len());
         let len = if at.top {
             quote!(tail.len())
@@ -835,7 +845,11 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents, at: Position) 
         need
     };
     let tail = at.tail();
-    let take = quote!(__sbe::codec::next_entry::<#block_length>(#tail, &mut self.written, self.count, #need)?);
+    let take = if checks_threshold(b) {
+        quote!(__sbe::codec::next_block::<#block_length>(#tail, &mut self.written, self.count, self.threshold, #need)?)
+    } else {
+        quote!(__sbe::codec::next_entry::<#block_length>(#tail, &mut self.written, self.count, #need)?)
+    };
     let take = if !b.block.unset_stores(ctx.byte_order()).is_empty() {
         // `next_entry` zeroes the block; the nulls follow.
         let unset = unset_block(ctx, b, &quote!(block), false);
@@ -856,11 +870,6 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents, at: Position) 
             } else {
                 (quote!(#take;), quote!())
             };
-            let tail_field = if at.top {
-                quote!(&mut self.tail)
-            } else {
-                quote!(&mut *self.tail)
-            };
             quote! {
                 #doc
                 #[inline]
@@ -868,22 +877,11 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents, at: Position) 
                     Self::complete(&mut self.step, #tail)?;
                     #keep
                     self.step = 0;
-                    __sbe::Ok(#first { #init tail: #tail_field, step: &mut self.step, reserve: self.reserve })
+                    __sbe::Ok(#first { #init tail: #tail, step: &mut self.step, reserve: self.reserve })
                 }
             }
         }
         _ => {
-            let take = if b.block_len() > 0 {
-                let take = quote!(__sbe::codec::next_block::<#block_length>(#tail, &mut self.written, self.count, self.threshold, #need)?);
-                if b.block.unset_stores(ctx.byte_order()).is_empty() {
-                    take
-                } else {
-                    let unset = unset_block(ctx, b, &quote!(block), false);
-                    quote!({ let block = #take; #unset block })
-                }
-            } else {
-                take
-            };
             let keep = if b.has_setters() {
                 quote!(self.buf = #take;)
             } else {
@@ -930,6 +928,11 @@ enum Tail<'i> {
 }
 
 impl Tail<'_> {
+    /// The stage's tail as a `&mut &'a mut [u8]`.
+    fn tail(self) -> TokenStream {
+        tail_ref(matches!(self, Tail::Root(_)))
+    }
+
     /// The bytes to leave after a section: those of the sections after
     /// it, written empty (the constant `after`, on the type that has
     /// them), and in an entry those after the group.
