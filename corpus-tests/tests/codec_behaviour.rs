@@ -261,17 +261,44 @@ fn errors_never_panics() {
         car::CarEncoder::wrap(&mut small).map_err(|e| e.error_kind()),
         Err(ErrorKind::BufferTooSmall)
     ));
-    // Up to `model`, the entry past the count refused and the group going
-    // on: the stage standing before `activationCode`.
+    // An entry past the count: the group's `end()` refuses it, naming
+    // the group, so no message is finished with it.
+    let mut buf = [0u8; 100];
+    let mut g = car::CarEncoder::wrap(&mut buf)
+        .unwrap()
+        .fuel_figures(1)
+        .unwrap();
+    g.next_entry().unwrap();
+    g.next_entry().unwrap();
+    let err = g.end().map(|_| ()).unwrap_err();
+    assert_eq!(err.error_kind(), ErrorKind::CountOutOfRange);
+    assert_eq!(
+        car::explain(err).to_string(),
+        "group count 2 out of range (max 1), in `Car.fuelFigures`"
+    );
+    // The same for a group of one-size entries, counted without a branch.
+    let mut buf = [0u8; 100];
+    let mut pf = car::CarEncoder::wrap(&mut buf)
+        .unwrap()
+        .fuel_figures(0)
+        .and_then(|g| g.end())
+        .and_then(|e| e.performance_figures(1))
+        .unwrap();
+    let mut a = pf.next_entry().unwrap().acceleration(1).unwrap();
+    for _ in 0..3 {
+        a.next_entry().unwrap();
+    }
+    let err = a.end().map(|_| ()).unwrap_err();
+    assert_eq!(
+        car::explain(err).to_string(),
+        "group count 2 out of range (max 1), in `Car.performanceFigures.acceleration`"
+    );
+    // Up to `model`: the stage standing before `activationCode`.
     fn up_to_model(buf: &mut [u8]) -> car::CarEncoderAtActivationCode<'_> {
         let mut e = car::CarEncoder::wrap(buf).unwrap();
         assert!(e.vehicle_code("toolong").is_err());
         let mut g = e.fuel_figures(1).unwrap();
         g.next_entry().unwrap();
-        assert!(matches!(
-            g.next_entry().map(|_| ()).map_err(|e| e.error_kind()),
-            Err(ErrorKind::CountOutOfRange)
-        ));
         g.end().unwrap().model("x").unwrap()
     }
     // Writing `manufacturer` or `fuelFigures` after `model` (once

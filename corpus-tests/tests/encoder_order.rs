@@ -158,3 +158,69 @@ fn skipping_forward_writes_the_skipped_sections_empty() {
     let car::Message::Car(d) = car::decode(&buf[..n]).expect("decodes");
     assert_eq!(d.checked_length().expect("checked"), n);
 }
+
+/// A nested group's encoder holds its entry's stage until `end()`, which
+/// writes its count. Dropped before then, the entry cannot go on: the
+/// group's next entry and its end are refused, naming the nested group,
+/// so a group without its count never reaches a finished message.
+#[test]
+fn a_nested_group_dropped_before_end_stops_its_entry() {
+    let mut buf = vec![0u8; 256];
+    let e = car::CarEncoder::wrap(&mut buf).expect("room");
+    let e = e
+        .fuel_figures(0)
+        .and_then(|g| g.end())
+        .expect("fuelFigures");
+    let mut pf = e.performance_figures(2).expect("performanceFigures");
+    {
+        let mut a = pf
+            .next_entry()
+            .expect("entry")
+            .acceleration(2)
+            .expect("acceleration");
+        a.next_entry().expect("entry").mph(30).seconds(4.0);
+        // Dropped here, without `a.end()`.
+    }
+    let err = pf
+        .next_entry()
+        .map(|_| ())
+        .expect_err("the entry is incomplete");
+    assert_eq!(err.error_kind(), sbe_rt::ErrorKind::GroupNotEnded);
+    assert_eq!(
+        car::explain(err).to_string(),
+        "group not ended: its encoder was dropped before `end()` wrote its count, \
+         in `Car.performanceFigures.acceleration`"
+    );
+    let err = pf
+        .end()
+        .map(|_| ())
+        .expect_err("the group cannot end either");
+    assert_eq!(err.error_kind(), sbe_rt::ErrorKind::GroupNotEnded);
+}
+
+/// A nested group refused at its start (here a count above its maximum)
+/// leaves nothing written: the entry goes on as if the group were
+/// skipped, and the message holds it empty.
+#[test]
+fn a_nested_group_refused_at_its_start_is_written_empty() {
+    let mut buf = vec![0u8; 256];
+    let e = car::CarEncoder::wrap(&mut buf).expect("room");
+    let e = e
+        .fuel_figures(0)
+        .and_then(|g| g.end())
+        .expect("fuelFigures");
+    let mut pf = e.performance_figures(1).expect("performanceFigures");
+    let refused = pf.next_entry().expect("entry").acceleration(70_000);
+    assert_eq!(
+        refused.map(|_| ()).expect_err("count").error_kind(),
+        sbe_rt::ErrorKind::CountOutOfRange
+    );
+    let n = pf
+        .end()
+        .and_then(|e| e.finish())
+        .expect("the group ends with its entry's group empty");
+    let car::Message::Car(d) = car::decode(&buf[..n]).expect("decodes");
+    let entry = d.performance_figures().next().expect("one entry");
+    assert_eq!(entry.acceleration().count(), 0);
+    assert_eq!(d.checked_length().expect("checked"), n);
+}

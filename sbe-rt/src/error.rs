@@ -78,6 +78,10 @@ pub enum ErrorKind {
     /// ([`ErrorDetails::BufferTooSmall`]); a decoder's short input is
     /// [`Truncated`](Self::Truncated).
     BufferTooSmall,
+    /// A nested group's encoder was dropped before its `end()`, and the
+    /// entry holding it was then continued: its count is not written, so
+    /// the message cannot be finished ([`ErrorDetails::GroupNotEnded`]).
+    GroupNotEnded,
 }
 
 impl ErrorKind {
@@ -97,6 +101,7 @@ impl ErrorKind {
             ErrorKind::InvalidText => "InvalidText",
             ErrorKind::ValueOutOfRange => "ValueOutOfRange",
             ErrorKind::BufferTooSmall => "BufferTooSmall",
+            ErrorKind::GroupNotEnded => "GroupNotEnded",
         }
     }
 }
@@ -206,6 +211,10 @@ pub enum ErrorDetails {
         /// Bytes left in the buffer from there.
         available: u64,
     },
+    /// A nested group's encoder was dropped before its `end()` wrote the
+    /// group's count, and its group's next entry or end was asked for
+    /// then: the entry cannot be completed.
+    GroupNotEnded,
 }
 
 impl ErrorDetails {
@@ -222,6 +231,7 @@ impl ErrorDetails {
             ErrorDetails::InvalidText { .. } => ErrorKind::InvalidText,
             ErrorDetails::ValueOutOfRange => ErrorKind::ValueOutOfRange,
             ErrorDetails::BufferTooSmall { .. } => ErrorKind::BufferTooSmall,
+            ErrorDetails::GroupNotEnded => ErrorKind::GroupNotEnded,
         }
     }
 }
@@ -259,7 +269,7 @@ impl ErrorDetails {
 #[repr(transparent)]
 pub struct Error(NonZeroU64);
 
-// The word's fields. The kind (1 to 9, never 0: the niche that keeps
+// The word's fields. The kind (1 to 10, never 0: the niche that keeps
 // `Option<Error>` and `Result<(), Error>` at 8 bytes) is the low 4 bits;
 // then, by kind, two numbers of 24 bits (`A`, `B`), one of 60 (`A`, a
 // template id) or 48 (a text offset), a count's or a length's value and
@@ -282,7 +292,8 @@ const ELEMENT_KINDS: u64 = 1 << ErrorKind::Truncated as u8
     | 1 << ErrorKind::LengthOutOfRange as u8
     | 1 << ErrorKind::InvalidText as u8
     | 1 << ErrorKind::ValueOutOfRange as u8
-    | 1 << ErrorKind::BufferTooSmall as u8;
+    | 1 << ErrorKind::BufferTooSmall as u8
+    | 1 << ErrorKind::GroupNotEnded as u8;
 /// A count's or a length's value (32 bits, so that any `u32` read from the
 /// wire stays above its maximum) and its maximum, coded in 16 bits: below
 /// `LIMIT_CODED` as is, else this bit, bit 6 for `2^k`, bit 7 for `2^k - 2`
@@ -453,6 +464,12 @@ impl Error {
         Error::from_code(ErrorKind::ValueOutOfRange, 0)
     }
 
+    /// [`ErrorKind::GroupNotEnded`].
+    #[must_use]
+    pub const fn group_not_ended() -> Error {
+        Error::from_code(ErrorKind::GroupNotEnded, 0)
+    }
+
     /// What kind of error this is.
     ///
     /// ```
@@ -471,8 +488,9 @@ impl Error {
             6 => ErrorKind::LengthOutOfRange,
             7 => ErrorKind::InvalidText,
             8 => ErrorKind::ValueOutOfRange,
-            // Only the constructors make codes: 9 is the last kind.
-            _ => ErrorKind::BufferTooSmall,
+            9 => ErrorKind::BufferTooSmall,
+            // Only the constructors make codes: 10 is the last kind.
+            _ => ErrorKind::GroupNotEnded,
         }
     }
 
@@ -537,6 +555,7 @@ impl Error {
                 needed: a,
                 available: b,
             },
+            ErrorKind::GroupNotEnded => ErrorDetails::GroupNotEnded,
         }
     }
 }
@@ -752,6 +771,7 @@ impl From<ErrorDetails> for Error {
             ErrorDetails::BufferTooSmall { needed, available } => {
                 Error::of(ErrorKind::BufferTooSmall, needed, available)
             }
+            ErrorDetails::GroupNotEnded => Error::group_not_ended(),
         }
     }
 }
@@ -815,6 +835,9 @@ impl fmt::Display for ErrorDetails {
                 f,
                 "output buffer too small: {needed} bytes needed from where the encoder writes, only {available} left"
             ),
+            ErrorDetails::GroupNotEnded => f.write_str(
+                "group not ended: its encoder was dropped before `end()` wrote its count",
+            ),
         }
     }
 }
@@ -875,6 +898,10 @@ mod tests {
             (
                 Error::buffer_too_small(40, 23),
                 "output buffer too small: 40 bytes needed from where the encoder writes, only 23 left",
+            ),
+            (
+                Error::group_not_ended(),
+                "group not ended: its encoder was dropped before `end()` wrote its count",
             ),
         ];
         for (e, text) in cases {
@@ -957,6 +984,7 @@ mod tests {
             Error::invalid_text(usize::MAX),
             Error::value_out_of_range(),
             Error::buffer_too_small(max, max),
+            Error::group_not_ended(),
         ];
         for e in errors {
             for n in [1, 77, Error::ELEMENT_MAX] {

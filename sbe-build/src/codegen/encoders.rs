@@ -518,11 +518,12 @@ fn tail_ref(owns: bool) -> TokenStream {
     }
 }
 
-/// Whether a group whose entries are `b` checks the room and the count
-/// in one compare against a threshold (`codec::next_block`): entries of
-/// one size, more than none.
-fn checks_threshold(b: &NamedBlock) -> bool {
-    b.sections() == 0 && b.block_len() > 0
+/// Whether each entry of `b` takes a byte at least (its block, or its
+/// sections written empty), so that the room bounds how many there can
+/// be: then entries with sections may be counted plainly
+/// (`codec::take_entry`); `end` checks the count either way.
+fn entries_take_bytes(ctx: &Ctx, b: &NamedBlock) -> bool {
+    b.block_len() > 0 || empty_from(ctx, b, 0) > 0
 }
 
 /// The encoder of group `g`, at `at`, whose entry block is `b`, and where
@@ -577,13 +578,6 @@ pub(super) fn group_encoder(
             quote!(tail, parent_step, parent_reserve,),
         )
     };
-    // Entries of one size: the room and the count are checked in one
-    // compare of the tail's length (`codec::next_block`).
-    let threshold_field = if checks_threshold(b) {
-        quote!(threshold: usize,)
-    } else {
-        TokenStream::new()
-    };
     let new_fn = group_new_fn(ctx, g, b, at, (outer_init, buf_init, step_init));
     let end_fn = end_fn(ctx, g, b, at);
     let each_entry_fn = each_entry_fn(ctx, b, at);
@@ -611,7 +605,6 @@ pub(super) fn group_encoder(
             dim: &'a mut [u8; #dim_len],
             #buf_field
             count: usize,
-            #threshold_field
             written: usize,
             reserve: usize,
             #step_field
@@ -669,14 +662,17 @@ fn end_fn(ctx: &Ctx, g: &Group, b: &NamedBlock, at: Position) -> TokenStream {
             #next { tail: self.tail, step: self.parent_step, #reserve }
         })
     };
+    let at_group = super::at(g.element);
     quote! {
         /// Ends the group: the last entry's groups and var data not
         /// written are written empty, and the count of entries written
-        /// (at most the count given) is written. Returns the encoder of
-        /// what follows the group.
+        /// is written. Refused when more entries were written than the
+        /// count the group was started with. Returns the encoder of what
+        /// follows the group.
         #[inline(always)]
         pub fn end(#this) -> EncodeResult<#next #lifetimes> {
             #complete
+            __sbe::codec::check_written(self.written, self.count)#at_group?;
             #put_count
             __sbe::Ok(#make)
         }
@@ -776,21 +772,6 @@ fn group_new_fn(
         None => TokenStream::new(),
     };
     let dim_need = plus(quote!(reserve), dim.len);
-    let (threshold_init, threshold) = if checks_threshold(b) {
-        let block = ulit(b.block_len());
-        let len = if at.top {
-            quote!(tail.len())
-        } else {
-            quote!((*tail).len())
-        };
-        let need = plus(quote!(reserve), b.block_len());
-        (
-            quote!(let threshold = __sbe::codec::entries_threshold(#len, count, #block, #need);),
-            quote!(threshold,),
-        )
-    } else {
-        (TokenStream::new(), TokenStream::new())
-    };
     let (params, tail) = if at.top {
         (
             quote!(mut tail: &'a mut [u8], total: usize,),
@@ -807,14 +788,22 @@ fn group_new_fn(
             quote!(&mut *tail),
         )
     };
+    // Until `end`, the entry's step says the group is open: dropped
+    // before then, its count unwritten, the entry cannot go on.
+    let open = if at.top {
+        TokenStream::new()
+    } else {
+        let element = super::element_lit(g.element);
+        quote!(*parent_step = __sbe::codec::group_open(#element);)
+    };
     quote! {
         #[inline]
         fn new(#params count: usize, reserve: usize) -> EncodeResult<Self> {
             __sbe::codec::check_count(count, #max_count)?;
             let dim = __sbe::codec::take_zeroed::<#dim_len>(#tail, #dim_need)?;
             #put_block_length
-            #threshold_init
-            __sbe::Ok(Self { #outer_init dim, #buf_init count, #threshold written: 0, reserve, #step_init })
+            #open
+            __sbe::Ok(Self { #outer_init dim, #buf_init count, written: 0, reserve, #step_init })
         }
     }
 }
@@ -845,10 +834,10 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents, at: Position) 
         need
     };
     let tail = at.tail();
-    let take = if checks_threshold(b) {
-        quote!(__sbe::codec::next_block::<#block_length>(#tail, &mut self.written, self.count, self.threshold, #need)?)
+    let take = if b.sections() > 0 && entries_take_bytes(ctx, b) {
+        quote!(__sbe::codec::take_entry::<#block_length>(#tail, &mut self.written, #need)?)
     } else {
-        quote!(__sbe::codec::next_entry::<#block_length>(#tail, &mut self.written, self.count, #need)?)
+        quote!(__sbe::codec::next_block::<#block_length>(#tail, &mut self.written, self.count, #need)?)
     };
     let take = if !b.block.unset_stores(ctx.byte_order()).is_empty() {
         // `next_entry` zeroes the block; the nulls follow.
@@ -860,8 +849,8 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents, at: Position) 
     let doc = quote! {
         /// Starts the next entry, no field set (an optional field holds
         /// its null, any other field zeros); its fields, nested groups and
-        /// var data follow. Fails when `count` entries are written already
-        /// or the buffer is too small.
+        /// var data follow. Fails when the buffer is too small; `end()`
+        /// refuses more entries than the count the group was started with.
     };
     match (sections, idents.stages.first()) {
         (true, Some(first)) => {

@@ -321,45 +321,12 @@ pub fn split_array_mut<const N: usize>(buf: &mut [u8]) -> Result<(&mut [u8; N], 
         .ok_or_else(|| slow::buffer_too_small(N, available))
 }
 
-/// A group encoder's next entry: refused when `written` entries are all
-/// the `count` announced, else its zeroed block of `N` bytes taken off
-/// `tail` (which holds at least `need` bytes, as [`take_zeroed`] checks)
-/// and counted in `written`.
-///
-/// ```
-/// use sbe_rt::{__private::codec::next_entry, Error};
-///
-/// let mut buf = [7u8; 4];
-/// let mut tail: &mut [u8] = &mut buf;
-/// let mut written = 0;
-/// assert_eq!(next_entry::<2>(&mut tail, &mut written, 1, 2), Ok(&mut [0, 0]));
-/// assert_eq!(written, 1);
-/// assert_eq!(
-///     next_entry::<2>(&mut tail, &mut written, 1, 2),
-///     Err(Error::count_out_of_range(2, 1))
-/// );
-/// ```
-#[inline(always)]
-pub fn next_entry<'a, const N: usize>(
-    tail: &mut &'a mut [u8],
-    written: &mut usize,
-    count: usize,
-    need: usize,
-) -> Result<&'a mut [u8; N]> {
-    if *written >= count {
-        return Err(Error::count_out_of_range(*written as u64 + 1, count as u64));
-    }
-    let block = take_zeroed::<N>(tail, need)?;
-    *written += 1;
-    Ok(block)
-}
-
 /// Takes `n` entries of `N` bytes each off `tail` at once, counted as
 /// written, provided `tail` holds them and `reserve` bytes after them and
 /// the group's `count` has room for them: one check for all of a group's
 /// entries where they are of one size (no nested group or var data), as
 /// an owned message writes them. Each entry comes zeroed, as
-/// [`next_entry`] gives it; on an error nothing is taken.
+/// [`next_block`] gives it; on an error nothing is taken.
 ///
 /// ```
 /// let mut buf = [7u8; 7];
@@ -408,87 +375,111 @@ fn zeroed(block: &mut [u8]) -> &mut [u8] {
     block
 }
 
-/// The tail length from which a group whose entries are `block` bytes
-/// each (no nested group or var data) may take one more: `need` (the
-/// entry and the room kept after the group), and more than the tail
-/// would be after `count` entries, `len` being its length before the
-/// first. [`next_block`] compares the tail with it, one compare for the
-/// room and the count.
+/// A group encoder's next entry, where the entries are blocks of `N`
+/// bytes (no nested group or var data): the zeroed block taken off `tail`
+/// (which holds at least `need` bytes, as [`take_zeroed`] checks) and
+/// counted in `written`, which becomes [`OVER_COUNT`] for an entry past
+/// `count`. The group's `end()` refuses that ([`check_written`]) before
+/// it writes the count and hands on what follows the group, so a message
+/// can only be finished with a group whose count holds. One compare per
+/// entry, of the room, the count kept without a branch: refusing the
+/// entry past the count here, or counting it plainly and checking only at
+/// `end()`, made LLVM turn the room into a count of entries by dividing
+/// by the entry's size before the loop (`sbe-bench/HISTORY.md`).
 ///
 /// ```
-/// use sbe_rt::__private::codec::entries_threshold;
+/// use sbe_rt::__private::codec::{next_block, OVER_COUNT};
+/// use sbe_rt::Error;
 ///
-/// assert_eq!(entries_threshold(100, 3, 10, 10), 71); // the count first
-/// assert_eq!(entries_threshold(100, 9, 10, 14), 14); // then the room
-/// assert_eq!(entries_threshold(20, 3, 10, 10), 10);
-/// assert_eq!(entries_threshold(20, 3, 10, 0), 1);
-/// ```
-#[inline(always)]
-#[must_use]
-pub const fn entries_threshold(len: usize, count: usize, block: usize, need: usize) -> usize {
-    // At most `isize::MAX` (a slice's length), so the `+ 1` cannot wrap;
-    // past the tail, the count is never what refuses, the room is.
-    let by_count = len.saturating_sub(count.saturating_mul(block)) + 1;
-    if by_count > need {
-        by_count
-    } else {
-        need
-    }
-}
-
-/// [`next_entry`] for a group whose entries are `N` bytes each (`N` > 0):
-/// refused when the tail is shorter than `threshold`
-/// ([`entries_threshold`]), as `CountOutOfRange` once `count` entries are
-/// written, else `BufferTooSmall` with `need`. One compare of the tail's
-/// length, the value the entries' loop steps, where two (the count on a
-/// counter, the room on the length) made the compiler turn the room into
-/// a count by dividing by the entry's size before the loop.
-///
-/// ```
-/// use sbe_rt::{__private::codec::{entries_threshold, next_block}, Error};
-///
-/// let mut buf = [7u8; 5];
+/// let mut buf = [7u8; 7];
 /// let mut tail: &mut [u8] = &mut buf;
-/// let t = entries_threshold(tail.len(), 1, 2, 2);
 /// let mut written = 0;
-/// assert_eq!(next_block::<2>(&mut tail, &mut written, 1, t, 2), Ok(&mut [0, 0]));
-/// assert_eq!(
-///     next_block::<2>(&mut tail, &mut written, 1, t, 2),
-///     Err(Error::count_out_of_range(2, 1))
-/// );
-/// let t = entries_threshold(tail.len(), 5, 2, 4);
-/// assert_eq!(
-///     next_block::<2>(&mut tail, &mut written, 5, t, 4),
-///     Err(Error::buffer_too_small(4, 3))
-/// );
+/// assert_eq!(next_block::<2>(&mut tail, &mut written, 1, 2), Ok(&mut [0, 0]));
 /// assert_eq!(written, 1);
+/// assert_eq!(next_block::<2>(&mut tail, &mut written, 1, 2), Ok(&mut [0, 0]));
+/// assert_eq!(written, OVER_COUNT);
+/// assert_eq!(next_block::<2>(&mut tail, &mut written, 1, 4), Err(Error::buffer_too_small(4, 3)));
 /// ```
 #[inline(always)]
 pub fn next_block<'a, const N: usize>(
     tail: &mut &'a mut [u8],
     written: &mut usize,
     count: usize,
-    threshold: usize,
     need: usize,
 ) -> Result<&'a mut [u8; N]> {
-    let available = tail.len();
-    if available < threshold {
-        return Err(block_refused(*written, count, need, available));
-    }
+    let block = take_zeroed::<N>(tail, need)?;
+    *written = if *written < count {
+        *written + 1
+    } else {
+        OVER_COUNT
+    };
+    Ok(block)
+}
+
+/// What [`next_block`] counts an entry past the group's count as:
+/// [`check_written`] refuses it, whatever the count.
+pub const OVER_COUNT: usize = usize::MAX;
+
+/// A group encoder's next entry, where entries have nested groups or var
+/// data: its zeroed block of `N` bytes (none, for no fields) taken off
+/// `tail` (which holds at least `need` bytes) and counted in `written`.
+/// The count is checked by the group's `end()` ([`check_written`]), as
+/// [`next_block`]'s; counted plainly here, which costs these entries less
+/// than `next_block`'s count. `written` cannot wrap: each entry takes a
+/// byte at least, its sections' lengths.
+///
+/// ```
+/// use sbe_rt::__private::codec::take_entry;
+///
+/// let mut buf = [7u8; 3];
+/// let mut tail: &mut [u8] = &mut buf;
+/// let mut written = 0;
+/// assert_eq!(take_entry::<1>(&mut tail, &mut written, 2), Ok(&mut [0]));
+/// assert!(take_entry::<1>(&mut tail, &mut written, 3).is_err());
+/// assert_eq!((written, tail.len()), (1, 2));
+/// ```
+#[inline(always)]
+pub fn take_entry<'a, const N: usize>(
+    tail: &mut &'a mut [u8],
+    written: &mut usize,
+    need: usize,
+) -> Result<&'a mut [u8; N]> {
     let block = take_zeroed::<N>(tail, need)?;
     *written += 1;
     Ok(block)
 }
 
-/// Why [`next_block`] refused an entry, out of line.
+/// A group encoder's `end()`: the entries written are at most the `count`
+/// the group was started with, else
+/// [`ErrorKind::CountOutOfRange`](crate::ErrorKind::CountOutOfRange) with the
+/// entries written (`count + 1` for [`OVER_COUNT`]) and the count.
+///
+/// ```
+/// use sbe_rt::__private::codec::{check_written, OVER_COUNT};
+/// use sbe_rt::Error;
+///
+/// assert_eq!(check_written(2, 2), Ok(()));
+/// assert_eq!(check_written(4, 2), Err(Error::count_out_of_range(4, 2)));
+/// assert_eq!(check_written(OVER_COUNT, 2), Err(Error::count_out_of_range(3, 2)));
+/// ```
+#[inline(always)]
+pub fn check_written(written: usize, count: usize) -> Result<()> {
+    if written > count {
+        return Err(over_count(written, count));
+    }
+    Ok(())
+}
+
+/// [`check_written`]'s refusal, out of line.
 #[cold]
 #[inline(never)]
-extern "C" fn block_refused(written: usize, count: usize, need: usize, available: usize) -> Error {
-    if written >= count {
-        Error::count_out_of_range(written as u64 + 1, count as u64)
+extern "C" fn over_count(written: usize, count: usize) -> Error {
+    let written = if written == OVER_COUNT {
+        count.saturating_add(1)
     } else {
-        too_small(need, available)
-    }
+        written
+    };
+    Error::count_out_of_range(written as u64, count as u64)
 }
 
 /// Takes the first `N` bytes off `tail` as a zeroed array, provided
@@ -661,6 +652,25 @@ pub fn put_empty(tail: &mut &mut [u8], bytes: &[u8]) -> Result<()> {
     }
 }
 
+/// The step of an entry's encoder while its nested group `element` (its
+/// number in the module's `ELEMENTS`) is being written: set when the
+/// group's encoder starts, replaced by the step after the group at its
+/// `end()`. Left there (the group's encoder dropped before `end()`), it
+/// makes [`complete`] refuse the entry, so that a group whose count was
+/// never written cannot end up in a finished message.
+///
+/// ```
+/// use sbe_rt::__private::codec::group_open;
+///
+/// assert_eq!(group_open(0), usize::MAX);
+/// assert!(group_open(u16::MAX) > 1 << 16);
+/// ```
+#[inline(always)]
+#[must_use]
+pub const fn group_open(element: u16) -> usize {
+    usize::MAX - element as usize
+}
+
 /// A group entry's sections (its groups and var data, numbered in schema
 /// order) from `*step` up to `k`, its last, written `empty` (`empty[s]`:
 /// section `s`'s bytes when written empty) at the front of `tail`, which
@@ -668,7 +678,10 @@ pub fn put_empty(tail: &mut &mut [u8], bytes: &[u8]) -> Result<()> {
 /// next entry starts or the group ends.
 ///
 /// With every section written (`*step == k`, the usual case) this is one
-/// comparison; the rest is out of line.
+/// comparison; the rest is out of line. A step of [`group_open`] (a nested
+/// group's encoder dropped before its `end()`) is refused with
+/// [`ErrorKind::GroupNotEnded`](crate::ErrorKind::GroupNotEnded), naming the group,
+/// and `tail` is left as it is: the group's count was never written.
 ///
 /// ```
 /// use sbe_rt::__private::codec::complete;
@@ -681,12 +694,17 @@ pub fn put_empty(tail: &mut &mut [u8], bytes: &[u8]) -> Result<()> {
 /// complete(&mut step, 2, &mut tail, EMPTY)?; // both written empty
 /// assert_eq!((step, tail.len()), (2, 1));
 /// complete(&mut step, 2, &mut tail, EMPTY)?; // nothing left
+/// // A nested group (element 7) dropped before its `end()`: refused.
+/// let mut step = sbe_rt::__private::codec::group_open(7);
+/// let e = complete(&mut step, 2, &mut tail, EMPTY).unwrap_err();
+/// assert_eq!(e, sbe_rt::Error::group_not_ended().at(7));
+/// assert_eq!(tail.len(), 1);
 /// assert_eq!(buf, [4, 0, 0, 0, 0, 9]);
 /// # Ok::<(), sbe_rt::Error>(())
 /// ```
 #[inline(always)]
 pub fn complete(step: &mut usize, k: usize, tail: &mut &mut [u8], empty: &[&[u8]]) -> Result<()> {
-    if *step >= k {
+    if *step == k {
         return Ok(());
     }
     let (rest, done) = complete_slow(*step, k, core::mem::take(tail), empty);
@@ -707,6 +725,11 @@ fn complete_slow<'a>(
     tail: &'a mut [u8],
     empty: &[&[u8]],
 ) -> (&'a mut [u8], Result<()>) {
+    if step > k {
+        // `group_open(element)`: the element is what the step falls short of `usize::MAX` by.
+        let element = u16::try_from(usize::MAX - step).unwrap_or(0);
+        return (tail, Err(Error::group_not_ended().at(element)));
+    }
     let mut n = 0;
     for bytes in empty.get(step..k).unwrap_or_default() {
         n = match write_at(tail, n, bytes) {

@@ -338,7 +338,7 @@ macro_rules! owned_passes {
 /// fields only (no nested group or var data): every entry of `items`
 /// written by `write`, the count and the buffer checked once for all of
 /// them ([`next_entries`](crate::__private::codec::next_entries)) where
-/// `next_entry` checks them per entry; an owned message writes such a
+/// `next_block` takes them one by one; an owned message writes such a
 /// group's entries with it.
 #[doc(hidden)]
 #[macro_export]

@@ -337,9 +337,10 @@ impl Gen<'_> {
             self.line(d + 1, &format!("{xg}.push(V::List({xe}));"));
             self.line(d, "}");
             self.line(d, "if over {");
+            self.line(d + 1, &format!("{ge}.next_entry().map(|_| ())?;"));
             self.line(
                 d + 1,
-                &format!("dr::past_count({ge}.next_entry().map(|_| ()), {what:?})?;"),
+                &format!("return Err(dr::past_count(s, {ge}.end().map(|_| ()), {what:?}));"),
             );
             self.line(d, "}");
             self.line(d, &format!("{x}.push(V::List({xg}));"));

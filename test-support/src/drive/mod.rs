@@ -245,7 +245,8 @@ impl<'a> Src<'a> {
 
     /// For a group whose count is at most `max`: the count to start it
     /// with (now and then above `max` when not canonical), the entries to
-    /// write (at most the count) and whether to try one more entry.
+    /// write (at most the count) and whether to write one more entry (not
+    /// when canonical), which the group's `end()` must refuse.
     pub fn count(&mut self, max: u64) -> (usize, usize, bool) {
         let max = usize::try_from(max).unwrap_or(usize::MAX);
         if !self.canonical && self.one_in(32) {
@@ -260,7 +261,8 @@ impl<'a> Src<'a> {
             n
         };
         let count = count.min(max);
-        (count, n.min(count), n == count && self.one_in(8))
+        let over = n == count && self.one_in(8);
+        (count, n.min(count), over && !self.canonical)
     }
 
     /// Var data of at most `max` bytes (printable ASCII for `text` when
@@ -333,18 +335,21 @@ pub fn rejected<T, E: Into<sbe_rt::Error>>(
     }
 }
 
-/// Checks `r`, the result of `next_entry` once more than the count a group
-/// was started with: `Err(CountOutOfRange)`, after which the encoder goes
-/// on, or another `Err` (the buffer too small for the sections before) to
-/// pass on.
+/// Checks `r`, the result of `end()` on a group given an entry more than
+/// the count it was started with: `Err(CountOutOfRange)`, which is
+/// returned (the message goes no further) and marks `s` rejected.
 pub fn past_count<E: Into<sbe_rt::Error>>(
+    s: &mut Src,
     r: Result<(), E>,
     what: &str,
-) -> Result<(), sbe_rt::Error> {
+) -> sbe_rt::Error {
     match r.map_err(Into::into) {
-        Err(e) if e.error_kind() == sbe_rt::ErrorKind::CountOutOfRange => Ok(()),
-        Err(e) => Err(e),
-        Ok(()) => panic!("{what}: an entry beyond the group's count was accepted"),
+        Err(e) if e.error_kind() == sbe_rt::ErrorKind::CountOutOfRange => {
+            s.rejected = true;
+            e
+        }
+        Err(e) => panic!("{what}: an entry beyond the group's count gave {e:?}"),
+        Ok(()) => panic!("{what}: a group with an entry beyond its count was ended"),
     }
 }
 
