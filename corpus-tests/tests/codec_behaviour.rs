@@ -280,9 +280,7 @@ fn errors_never_panics() {
     let mut buf = [0u8; 100];
     let mut pf = car::CarEncoder::wrap(&mut buf)
         .unwrap()
-        .fuel_figures(0)
-        .and_then(|g| g.end())
-        .and_then(|e| e.performance_figures(1))
+        .performance_figures(1)
         .unwrap();
     let mut a = pf.next_entry().unwrap().acceleration(1).unwrap();
     for _ in 0..3 {

@@ -159,6 +159,14 @@ fn skipping_forward_writes_the_skipped_sections_empty() {
     assert_eq!(d.checked_length().expect("checked"), n);
 }
 
+/// A car in `buf` up to its `performanceFigures`, started for `count`
+/// entries (`fuelFigures` skipped: written empty).
+fn performance_figures(buf: &mut [u8], count: usize) -> car::CarPerformanceFiguresEncoder<'_> {
+    car::CarEncoder::wrap(buf)
+        .and_then(|e| e.performance_figures(count))
+        .expect("room")
+}
+
 /// A nested group's encoder holds its entry's stage until `end()`, which
 /// writes its count. Dropped before then, the entry cannot go on: the
 /// group's next entry and its end are refused, naming the nested group,
@@ -166,12 +174,7 @@ fn skipping_forward_writes_the_skipped_sections_empty() {
 #[test]
 fn a_nested_group_dropped_before_end_stops_its_entry() {
     let mut buf = vec![0u8; 256];
-    let e = car::CarEncoder::wrap(&mut buf).expect("room");
-    let e = e
-        .fuel_figures(0)
-        .and_then(|g| g.end())
-        .expect("fuelFigures");
-    let mut pf = e.performance_figures(2).expect("performanceFigures");
+    let mut pf = performance_figures(&mut buf, 2);
     {
         let mut a = pf
             .next_entry()
@@ -204,12 +207,7 @@ fn a_nested_group_dropped_before_end_stops_its_entry() {
 #[test]
 fn a_nested_group_refused_at_its_start_is_written_empty() {
     let mut buf = vec![0u8; 256];
-    let e = car::CarEncoder::wrap(&mut buf).expect("room");
-    let e = e
-        .fuel_figures(0)
-        .and_then(|g| g.end())
-        .expect("fuelFigures");
-    let mut pf = e.performance_figures(1).expect("performanceFigures");
+    let mut pf = performance_figures(&mut buf, 1);
     let refused = pf.next_entry().expect("entry").acceleration(70_000);
     assert_eq!(
         refused.map(|_| ()).expect_err("count").error_kind(),

@@ -181,12 +181,7 @@ fn stage_items(
         } else {
             let skipped = skipped_bytes(ctx, b, i..j);
             let tail_ref = tail.tail();
-            let make = match tail {
-                Tail::Root(_) => quote!(#target { tail: self.tail, total: self.total }),
-                Tail::Entry(_) => {
-                    quote!(#target { tail: self.tail, step: self.step, reserve: self.reserve })
-                }
-            };
+            let make = tail.stage(target, false);
             quote! {
                 __sbe::codec::put_empty(#tail_ref, &[#(#skipped),*])?;
                 #make.#name(#args)
@@ -347,12 +342,10 @@ fn data_body(ctx: &Ctx, b: &NamedBlock, j: usize, next: &Ident, tail: Tail) -> T
     let at = super::at(d.element);
     let step = ulit(j + 1);
     let tail_ref = tail.tail();
+    let stage = tail.stage(next, j + 1 == b.sections());
     let make = match tail {
-        Tail::Root(_) => quote!(#next { tail: self.tail, total: self.total }),
-        Tail::Entry(_) => {
-            let reserve = (j + 1 < b.sections()).then(|| quote!(reserve: self.reserve));
-            quote!({ *self.step = #step; #next { tail: self.tail, step: self.step, #reserve } })
-        }
+        Tail::Root(_) => stage,
+        Tail::Entry(_) => quote!({ *self.step = #step; #stage }),
     };
     quote! {
         let v = v.as_ref();
@@ -518,12 +511,13 @@ fn tail_ref(owns: bool) -> TokenStream {
     }
 }
 
-/// Whether each entry of `b` takes a byte at least (its block, or its
-/// sections written empty), so that the room bounds how many there can
-/// be: then entries with sections may be counted plainly
-/// (`codec::take_entry`); `end` checks the count either way.
-fn entries_take_bytes(ctx: &Ctx, b: &NamedBlock) -> bool {
-    b.block_len() > 0 || empty_from(ctx, b, 0) > 0
+/// Whether `next_entry` counts `b`'s entries plainly (`codec::take_entry`)
+/// rather than as `codec::next_block` does: entries with groups or var
+/// data, each taking a byte at least (its block, or its sections written
+/// empty), so that the room bounds how many there can be. `end` checks
+/// the count either way.
+fn counts_plainly(ctx: &Ctx, b: &NamedBlock) -> bool {
+    b.sections() > 0 && (b.block_len() > 0 || empty_from(ctx, b, 0) > 0)
 }
 
 /// The encoder of group `g`, at `at`, whose entry block is `b`, and where
@@ -834,7 +828,7 @@ fn next_entry_fn(ctx: &Ctx, b: &NamedBlock, idents: &GroupIdents, at: Position) 
         need
     };
     let tail = at.tail();
-    let take = if b.sections() > 0 && entries_take_bytes(ctx, b) {
+    let take = if counts_plainly(ctx, b) {
         quote!(__sbe::codec::take_entry::<#block_length>(#tail, &mut self.written, #need)?)
     } else {
         quote!(__sbe::codec::next_block::<#block_length>(#tail, &mut self.written, self.count, #need)?)
@@ -920,6 +914,19 @@ impl Tail<'_> {
     /// The stage's tail as a `&mut &'a mut [u8]`.
     fn tail(self) -> TokenStream {
         tail_ref(matches!(self, Tail::Root(_)))
+    }
+
+    /// Stage `next`, made from the stage or group encoder `self`: a
+    /// message's tail and its length so far, or an entry's tail, step
+    /// and, unless `next` is the entry's last stage (`last`), reserve.
+    fn stage(self, next: &Ident, last: bool) -> TokenStream {
+        match self {
+            Tail::Root(_) => quote!(#next { tail: self.tail, total: self.total }),
+            Tail::Entry(_) => {
+                let reserve = (!last).then(|| quote!(reserve: self.reserve));
+                quote!(#next { tail: self.tail, step: self.step, #reserve })
+            }
+        }
     }
 
     /// The bytes to leave after a section: those of the sections after
@@ -1024,10 +1031,7 @@ fn reserve_consts(ctx: &Ctx, b: &NamedBlock, tail: Tail) -> TokenStream {
     for section in 0..sections {
         let name = reserve_after(b, section);
         let after = ulit(empty_from(ctx, b, section + 1));
-        let what = match b.groups.get(section) {
-            Some(g) => format!("group `{}`", g.name),
-            None => format!("var data {}", section_names(b, section..section + 1)),
-        };
+        let what = section_name(b, section).unwrap_or_default();
         let doc = if section + 1 < sections {
             format!(
                 " Bytes left free after {what}{beside}: the {whose} sections after it ({}), \
